@@ -1,0 +1,17 @@
+import { defineConfig } from "vitest/config";
+
+// Every test file runs against PGlite; when TEST_DATABASE_URL is set the same files run a second
+// time against that PostgreSQL server (each file in a database of its own).
+const databases = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+    projects: databases.map((database) => ({
+      extends: true,
+      test: { name: database, env: { AGENTDESK_TEST_DB: database }, include: ["test/**/*.test.ts"] },
+    })),
+  },
+});
