@@ -1,0 +1,140 @@
+import { lookup as dnsLookup } from "node:dns/promises";
+import { isIP, type LookupFunction } from "node:net";
+import { buildConnector } from "undici";
+import type { IpPolicy } from "./ip-policy.ts";
+import { FetchFailedError, UnsafeUrlError } from "./safe-fetch-errors.ts";
+
+/** Resolves a host name to every address it answers with. */
+export type Resolver = (hostname: string) => Promise<string[]>;
+
+export const systemResolver: Resolver = async (hostname) => {
+  const answers = await dnsLookup(hostname, { all: true, verbatim: true });
+  return answers.map((answer) => answer.address);
+};
+
+export interface UrlGuard {
+  /** Parses a URL and refuses bad schemes, credentials, blocked names and blocked IP literals. */
+  parse(raw: string): URL;
+  /** Resolves a host name and refuses it when ANY answer is blocked; `subject` names it in errors. */
+  resolveAllowed(hostname: string, subject: string): Promise<string[]>;
+  /** An undici connector that applies the address policy to the address it actually dials. */
+  connector: buildConnector.connector;
+}
+
+export function createUrlGuard(deps: {
+  policy: IpPolicy;
+  resolve: Resolver;
+  connectTimeoutMs: number;
+}): UrlGuard {
+  const { policy, resolve } = deps;
+
+  const refuseAddress = (subject: string, address: string) => {
+    const label = policy.addressBlockedReason(address);
+    if (label === null) return;
+    throw new UnsafeUrlError(
+      "blocked_address",
+      `${subject} resolves to ${article(label)} ${label} address (${address}), which is not allowed`,
+    );
+  };
+
+  const resolveAllowed = async (hostname: string, subject: string): Promise<string[]> => {
+    const host = unbracket(hostname);
+    if (isIP(host)) {
+      refuseAddress(subject, host);
+      return [host];
+    }
+    let addresses: string[];
+    try {
+      addresses = await resolve(host);
+    } catch (error) {
+      throw new FetchFailedError("dns", `Could not resolve ${host}`, { cause: error });
+    }
+    if (addresses.length === 0) throw new FetchFailedError("dns", `${host} has no address`);
+    // Refusing when any answer is blocked stops a name that mixes public and private answers.
+    for (const address of addresses) refuseAddress(subject, address);
+    return addresses;
+  };
+
+  // Node calls this from net.connect for every host name, so the addresses checked here are the
+  // ones dialled: a second, rebinding DNS answer between a check and the connect cannot slip in.
+  const guardedLookup: LookupFunction = (hostname, options, callback) => {
+    resolveAllowed(hostname, hostname).then(
+      (addresses) => {
+        const wanted = options.family === 4 || options.family === 6 ? options.family : 0;
+        const usable = addresses
+          .map((address) => ({ address, family: isIP(address) }))
+          .filter((entry) => wanted === 0 || entry.family === wanted);
+        const first = usable[0];
+        if (!first) {
+          callback(new FetchFailedError("dns", `${hostname} has no IPv${wanted} address`), "");
+        } else if (options.all) {
+          callback(null, usable);
+        } else {
+          callback(null, first.address, first.family);
+        }
+      },
+      (error: Error) => callback(error, ""),
+    );
+  };
+
+  const dial = buildConnector({ lookup: guardedLookup, timeout: deps.connectTimeoutMs });
+
+  // net.connect skips the lookup for IP literals, so those are checked here.
+  const connector: buildConnector.connector = (options, callback) => {
+    const host = unbracket(options.hostname);
+    if (isIP(host)) {
+      try {
+        refuseAddress(`${options.protocol}//${options.host ?? host}`, host);
+      } catch (error) {
+        callback(error as Error, null);
+        return;
+      }
+    }
+    dial(options, callback);
+  };
+
+  const parse = (raw: string): URL => {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new UnsafeUrlError("invalid_url", `"${truncate(raw)}" is not a valid URL`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      throw new UnsafeUrlError(
+        "scheme",
+        `${url.protocol} URLs are not allowed; only http: and https: URLs can be fetched`,
+      );
+    }
+    if (url.username !== "" || url.password !== "") {
+      throw new UnsafeUrlError(
+        "credentials",
+        `${url.origin} includes a user name or password in the URL, which is not allowed`,
+      );
+    }
+    const hostLabel = policy.hostBlockedReason(url.hostname);
+    if (hostLabel !== null) {
+      throw new UnsafeUrlError(
+        "blocked_host",
+        `${url.origin} is ${article(hostLabel)} ${hostLabel} host, which is not allowed`,
+      );
+    }
+    const literal = unbracket(url.hostname);
+    if (isIP(literal)) refuseAddress(url.origin, literal);
+    return url;
+  };
+
+  return { parse, resolveAllowed, connector };
+}
+
+function unbracket(hostname: string): string {
+  return hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
+}
+
+function article(label: string): string {
+  return /^[aeiou]/i.test(label) ? "an" : "a";
+}
+
+function truncate(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

@@ -1,0 +1,144 @@
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { describe, expect, it } from "vitest";
+import { FetchFailedError, UnsafeUrlError } from "../../src/lib/safe-fetch.ts";
+import { failure, useFakeSite } from "./safe-fetch-site.ts";
+
+const site = useFakeSite();
+
+describe("safe fetch in production (private networks refused)", () => {
+  const literalTargets = [
+    ["http://127.0.0.1:PORT/ok", "loopback", "127.0.0.1"],
+    ["http://0x7f000001:PORT/ok", "loopback", "127.0.0.1"],
+    ["http://2130706433:PORT/ok", "loopback", "127.0.0.1"],
+    ["http://017700000001:PORT/ok", "loopback", "127.0.0.1"],
+    ["http://127.1:PORT/ok", "loopback", "127.0.0.1"],
+    ["http://[::1]:PORT/ok", "loopback", "::1"],
+    ["http://[::ffff:127.0.0.1]:PORT/ok", "loopback", "::ffff:7f00:1"],
+    ["http://0.0.0.0:PORT/ok", "unspecified", "0.0.0.0"],
+    ["http://10.0.0.1/", "private", "10.0.0.1"],
+    ["http://169.254.169.254/latest/meta-data", "cloud metadata", "169.254.169.254"],
+  ] as const;
+
+  it.each(literalTargets)("refuses %s before connecting", async (target, label, address) => {
+    const url = target.replace("PORT", String(site.port));
+    const error = await failure(site.fetcher({ allowPrivateNetworks: false }).fetch(url));
+    expect(error).toBeInstanceOf(UnsafeUrlError);
+    expect((error as UnsafeUrlError).reason).toBe("blocked_address");
+    expect(error.message).toContain(`${label} address (${address}), which is not allowed`);
+    expect(site.seen).toEqual([]);
+  });
+
+  it("names the URL and the address in the message", async () => {
+    const error = await failure(
+      site.fetcher({ allowPrivateNetworks: false }).check("http://10.0.0.1/"),
+    );
+    expect(error.message).toBe(
+      "http://10.0.0.1 resolves to a private address (10.0.0.1), which is not allowed",
+    );
+  });
+
+  it("refuses a host name that the system resolver maps to loopback", async () => {
+    const error = await failure(
+      site.fetcher({ allowPrivateNetworks: false }).fetch(`http://localhost:${site.port}/ok`),
+    );
+    expect((error as UnsafeUrlError).reason).toBe("blocked_address");
+    expect(error.message).toMatch(
+      /^localhost resolves to a loopback address \((127\.0\.0\.1|::1)\)/,
+    );
+    expect(site.seen).toEqual([]);
+  });
+
+  it("refuses cloud metadata host names without resolving them", async () => {
+    const resolved: string[] = [];
+    const safe = site.fetcher({
+      allowPrivateNetworks: false,
+      resolve: async (host) => {
+        resolved.push(host);
+        return ["93.184.216.34"];
+      },
+    });
+    const error = await failure(safe.check("http://metadata.google.internal/computeMetadata/v1/"));
+    expect((error as UnsafeUrlError).reason).toBe("blocked_host");
+    expect(resolved).toEqual([]);
+  });
+
+  it("refuses a name when any of its addresses is private", async () => {
+    const safe = site.fetcher({
+      allowPrivateNetworks: false,
+      resolve: async () => ["93.184.216.34", "10.1.2.3"],
+    });
+    const checked = await failure(safe.check("https://mixed.test/hook"));
+    expect(checked.message).toBe(
+      "https://mixed.test resolves to a private address (10.1.2.3), which is not allowed",
+    );
+    const fetched = await failure(safe.fetch("http://mixed.test/"));
+    expect((fetched as UnsafeUrlError).reason).toBe("blocked_address");
+  });
+
+  it("checks the address at connect time, so a rebinding DNS answer after check is refused", async () => {
+    let calls = 0;
+    const safe = site.fetcher({
+      allowPrivateNetworks: false,
+      resolve: async () => (calls++ === 0 ? ["93.184.216.34"] : ["127.0.0.1"]),
+    });
+    await expect(safe.check(`http://rebind.test:${site.port}/ok`)).resolves.toBeUndefined();
+    const error = await failure(safe.fetch(`http://rebind.test:${site.port}/ok`));
+    expect((error as UnsafeUrlError).reason).toBe("blocked_address");
+    expect(calls).toBe(2);
+    expect(site.seen).toEqual([]);
+  });
+
+  it("reports a name that does not resolve as a dns failure", async () => {
+    const safe = site.fetcher({
+      allowPrivateNetworks: false,
+      resolve: async () => {
+        throw Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" });
+      },
+    });
+    const error = await failure(safe.check("https://nowhere.test/"));
+    expect(error).toBeInstanceOf(FetchFailedError);
+    expect((error as FetchFailedError).reason).toBe("dns");
+    expect(error.message).toBe("Could not resolve nowhere.test");
+  });
+});
+
+describe("probe", () => {
+  it("succeeds on a live server with a HEAD request, whatever the status", async () => {
+    await site.fetcher({ allowPrivateNetworks: true }).probe(`${site.base}/not-found`);
+    expect(site.seen.map((request) => [request.method, request.url])).toEqual([
+      ["HEAD", "/not-found"],
+    ]);
+  });
+
+  it("fails with unreachable on a closed port", async () => {
+    const closed = createServer();
+    closed.listen(0, "127.0.0.1");
+    await once(closed, "listening");
+    const closedPort = (closed.address() as AddressInfo).port;
+    closed.close();
+    await once(closed, "close");
+    const error = await failure(
+      site.fetcher({ allowPrivateNetworks: true }).probe(`http://127.0.0.1:${closedPort}/hook`),
+    );
+    expect(error).toBeInstanceOf(FetchFailedError);
+    expect((error as FetchFailedError).reason).toBe("unreachable");
+    expect(error.message).toBe(`Connection to http://127.0.0.1:${closedPort} was refused`);
+  });
+
+  it("fails with timeout when the server never answers", async () => {
+    const error = await failure(
+      site.fetcher({ allowPrivateNetworks: true }).probe(`${site.base}/never`, 200),
+    );
+    expect((error as FetchFailedError).reason).toBe("timeout");
+  });
+
+  it("refuses a private target in production", async () => {
+    const error = await failure(
+      site.fetcher({ allowPrivateNetworks: false }).probe(`${site.base}/ok`),
+    );
+    expect((error as UnsafeUrlError).reason).toBe("blocked_address");
+    expect(site.seen).toEqual([]);
+  });
+});
