@@ -1,0 +1,38 @@
+import type { OrganizationService } from "../domain/organizations/organization-service.ts";
+import type { App } from "../http/app-types.ts";
+import { registerApiErrors } from "../http/plugins/api-errors.ts";
+import type { AuthHooks } from "../http/plugins/auth.ts";
+import { registerOpenApi } from "../http/plugins/openapi.ts";
+import { createFastify } from "../http/plugins/server-options.ts";
+import { registerAccountRoutes } from "../http/routes/account/account-routes.ts";
+import { type AdminDeps, registerAdminRoutes } from "../http/routes/admin/admin-routes.ts";
+import { type HealthCheck, registerHealthRoutes } from "../http/routes/health/health-routes.ts";
+import type { Logger } from "../lib/logger.ts";
+
+export type ApiServerDeps = {
+  logger: Logger;
+  trustProxy: number;
+  bodyLimitBytes: number;
+  isHealthy: HealthCheck;
+  auth: AuthHooks;
+  /** Absent when ADMIN_TOKEN is not set: the admin API then does not exist. */
+  admin: AdminDeps | null;
+  organizations: OrganizationService;
+};
+
+/** The dashboard API as a Fastify instance; it never listens by itself. */
+export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
+  const app = createFastify(deps);
+  app.decorateRequest("auth", null);
+  registerApiErrors(app);
+  await registerOpenApi(app, {
+    title: "agentdesk dashboard API",
+    version: "1.0.0",
+    description: "Agents, conversations, knowledge, annotations, usage and transcription.",
+  });
+
+  registerHealthRoutes(app, deps.isHealthy);
+  registerAccountRoutes(app, deps);
+  if (deps.admin) registerAdminRoutes(app, deps.admin);
+  return app;
+}

@@ -1,0 +1,111 @@
+import { sql } from "drizzle-orm";
+import { Redis } from "ioredis";
+import type { Config } from "../config/index.ts";
+import { type Database, openDatabase } from "../db/client.ts";
+import type { App } from "../http/app-types.ts";
+import { createAuthHooks } from "../http/plugins/auth.ts";
+import { type JobRuntime, startJobRuntime } from "../jobs/job-queue.ts";
+import type { Logger } from "../lib/logger.ts";
+import { createSafeFetcher, type SafeFetcher } from "../lib/safe-fetch.ts";
+import { buildApiServer } from "./api-server.ts";
+import { createServices, type Services } from "./services.ts";
+import { buildSiteServer } from "./site-server.ts";
+
+export type Role = "all" | "api" | "worker";
+
+export type Runtime = {
+  config: Config;
+  logger: Logger;
+  database: Database;
+  jobs: JobRuntime;
+  services: Services;
+  /** Present for the api and all roles. */
+  api: App | null;
+  site: App | null;
+  close(): Promise<void>;
+};
+
+export type RuntimeOptions = {
+  config: Config;
+  logger: Logger;
+  role: Role;
+  /** Tests pass a database they created; otherwise it is opened from the config. */
+  database?: Database;
+};
+
+const API_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Builds every part of one process: database, job queue, services, listeners (not listening). */
+export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const { config, logger, role } = options;
+  const database =
+    options.database ??
+    (await openDatabase(
+      config.database.databaseUrl
+        ? { kind: "postgres", connectionString: config.database.databaseUrl }
+        : { kind: "pglite", dataDir: config.database.dataDir },
+    ));
+  if (!database.hasPgvector) {
+    logger.warn("pgvector is not installed: knowledge search scores vectors exactly (degraded)");
+  }
+  const fetcher: SafeFetcher = createSafeFetcher({
+    allowPrivateNetworks: !config.server.production,
+  });
+  const jobs = await startJobRuntime(database, logger);
+  const services = await createServices({ config, database, jobs, fetcher, logger });
+  if (role !== "api") await jobs.work(services.jobHandlers);
+
+  const redis = config.database.redisUrl
+    ? new Redis(config.database.redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2_000 })
+    : null;
+  const isHealthy = async () => {
+    await database.db.execute(sql`select 1`);
+    return true;
+  };
+  let api: App | null = null;
+  let site: App | null = null;
+  if (role !== "worker") {
+    api = await buildApiServer({
+      logger,
+      trustProxy: config.server.trustProxy,
+      bodyLimitBytes: API_BODY_LIMIT_BYTES,
+      isHealthy,
+      auth: createAuthHooks(services.apiKeys),
+      organizations: services.organizations,
+      admin: config.server.adminToken
+        ? {
+            adminToken: config.server.adminToken,
+            organizations: services.organizations,
+            credits: services.credits,
+          }
+        : null,
+    });
+    site = await buildSiteServer({
+      logger,
+      trustProxy: config.server.trustProxy,
+      isHealthy,
+      leads: services.leads,
+      rateLimitPerMinute: config.leads.rateLimitPerMinute,
+      allowedOrigins: config.leads.allowedOrigins,
+      redis,
+    });
+  }
+
+  return {
+    config,
+    logger,
+    database,
+    jobs,
+    services,
+    api,
+    site,
+    /** Stops accepting, drains in-flight requests, lets jobs finish, closes the database. */
+    async close() {
+      await Promise.all([api?.close(), site?.close()]);
+      await jobs.stop({ graceful: true, timeoutMs: config.server.shutdownTimeoutMs });
+      redis?.disconnect();
+      await fetcher.close();
+      if (!options.database) await database.close();
+    },
+  };
+}

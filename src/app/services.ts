@@ -1,0 +1,71 @@
+import type { Config } from "../config/index.ts";
+import type { Database, Db } from "../db/client.ts";
+import { createApiKeyRepo } from "../domain/api-keys/api-key-repo.ts";
+import { createApiKeyService } from "../domain/api-keys/api-key-service.ts";
+import { createCreditBucketRepo } from "../domain/billing/credit-bucket-repo.ts";
+import { createCreditGrantService } from "../domain/billing/credit-grant-service.ts";
+import { loadInstanceSecret } from "../domain/instance/instance-secret-repo.ts";
+import { createLeadNotifier } from "../domain/leads/lead-notifier.ts";
+import { createLeadRepo } from "../domain/leads/lead-repo.ts";
+import { createLeadService } from "../domain/leads/lead-service.ts";
+import {
+  createOrganizationRepo,
+  createUserRepo,
+} from "../domain/organizations/organization-repo.ts";
+import { createOrganizationService } from "../domain/organizations/organization-service.ts";
+import type { JobHandlers } from "../jobs/job-catalog.ts";
+import type { JobQueue } from "../jobs/job-queue.ts";
+import type { Logger } from "../lib/logger.ts";
+import type { SafeFetcher } from "../lib/safe-fetch.ts";
+
+export type ServiceDeps = {
+  config: Config;
+  database: Database;
+  jobs: JobQueue;
+  fetcher: SafeFetcher;
+  logger: Logger;
+};
+
+/** Organizations, users and API keys: all the CLI needs, and the base of everything else. */
+export function createIdentityServices(db: Db, logger: Logger) {
+  const apiKeys = createApiKeyService({
+    apiKeys: createApiKeyRepo(db),
+    onBackgroundError: (error) => logger.warn({ err: error }, "recording API key use failed"),
+  });
+  const organizations = createOrganizationService({
+    db,
+    organizations: createOrganizationRepo(db),
+    users: createUserRepo(db),
+    apiKeys,
+  });
+  return { apiKeys, organizations };
+}
+
+/** The composition root of the domain: every service, wired to its repositories. */
+export async function createServices({ config, database, jobs, fetcher, logger }: ServiceDeps) {
+  const { db } = database;
+  const { apiKeys, organizations } = createIdentityServices(db, logger);
+  const credits = createCreditGrantService({
+    creditBuckets: createCreditBucketRepo(db),
+    organizations,
+  });
+  const leadRepo = createLeadRepo(db);
+  const leads = createLeadService({
+    leads: leadRepo,
+    jobs,
+    ipHashKey: await loadInstanceSecret(db, "lead-ip-hash-key"),
+    notifyEnabled: config.leads.notifyUrl !== undefined,
+  });
+  const notifyUrl = config.leads.notifyUrl;
+  const notifyLead = notifyUrl
+    ? createLeadNotifier({ leads: leadRepo, fetcher, url: notifyUrl })
+    : async () => {};
+
+  const jobHandlers: JobHandlers = {
+    "lead.notify": ({ leadId }) => notifyLead(leadId),
+  };
+
+  return { apiKeys, organizations, credits, leads, jobHandlers };
+}
+
+export type Services = Awaited<ReturnType<typeof createServices>>;

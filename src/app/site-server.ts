@@ -1,0 +1,67 @@
+import cors from "@fastify/cors";
+import rateLimit from "@fastify/rate-limit";
+import type { Redis } from "ioredis";
+import type { LeadService } from "../domain/leads/lead-service.ts";
+import type { App } from "../http/app-types.ts";
+import { registerOpenApi } from "../http/plugins/openapi.ts";
+import { createFastify } from "../http/plugins/server-options.ts";
+import { rateLimitedError, registerSiteErrors, SiteError } from "../http/plugins/site-errors.ts";
+import { type HealthCheck, registerHealthRoutes } from "../http/routes/health/health-routes.ts";
+import { registerLeadRoutes } from "../http/routes/leads/lead-routes.ts";
+import type { Logger } from "../lib/logger.ts";
+
+/** Site forms send a handful of short fields; anything bigger is not a form. */
+export const SITE_BODY_LIMIT_BYTES = 16 * 1024;
+
+export type SiteServerDeps = {
+  logger: Logger;
+  trustProxy: number;
+  isHealthy: HealthCheck;
+  leads: LeadService;
+  rateLimitPerMinute: number;
+  allowedOrigins: string[];
+  /** Shared rate-limit counters across processes; in memory when absent. */
+  redis: Redis | null;
+};
+
+/** The marketing-site listener: POST /api/leads and JSON errors for everything else. */
+export async function buildSiteServer(deps: SiteServerDeps): Promise<App> {
+  const app = createFastify({ ...deps, bodyLimitBytes: SITE_BODY_LIMIT_BYTES });
+  registerSiteErrors(app);
+
+  // Forms post JSON, sometimes as text/plain to skip the CORS preflight: read every body as JSON.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => {
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(
+        new SiteError(
+          400,
+          "invalid_json",
+          "The request body is not valid JSON",
+          'Send a JSON object such as {"name": "Jane", "email": "jane@example.com"}.',
+        ),
+      );
+    }
+  });
+
+  await app.register(cors, {
+    origin: deps.allowedOrigins.length > 0 ? deps.allowedOrigins : false,
+    methods: ["POST"],
+  });
+  await app.register(rateLimit, {
+    global: false,
+    ...(deps.redis ? { redis: deps.redis, nameSpace: "agentdesk:rate-limit:" } : {}),
+    errorResponseBuilder: () => rateLimitedError(),
+  });
+  await registerOpenApi(app, {
+    title: "agentdesk lead capture",
+    version: "1.0.0",
+    description: "Stores sales leads from the marketing site's forms.",
+  });
+
+  registerHealthRoutes(app, deps.isHealthy);
+  registerLeadRoutes(app, { leads: deps.leads, rateLimitPerMinute: deps.rateLimitPerMinute });
+  return app;
+}

@@ -1,0 +1,124 @@
+import { mkdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import { acquireDataDirLock } from "./data-dir-lock.ts";
+import * as schema from "./schema/index.ts";
+
+export type Schema = typeof schema;
+/** A database handle or a transaction: repositories accept either. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+/** What pg-boss needs to run its SQL through our connection. */
+export type SqlExecutor = {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+};
+
+export type Database = {
+  kind: "pglite" | "postgres";
+  db: Db;
+  /** For pg-boss on the embedded database; on PostgreSQL pg-boss opens its own pool. */
+  jobExecutor?: SqlExecutor;
+  connectionString?: string;
+  /** True when the pgvector extension is installed (always on PGlite). */
+  hasPgvector: boolean;
+  close(): Promise<void>;
+};
+
+const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), "migrations");
+
+export type OpenDatabaseOptions =
+  | { kind: "pglite"; dataDir: string | null }
+  | { kind: "postgres"; connectionString: string; poolSize?: number };
+
+/** Opens the database, applies committed migrations, and reports its capabilities. */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  return options.kind === "pglite"
+    ? openPglite(options.dataDir)
+    : openPostgres(options.connectionString, options.poolSize ?? 10);
+}
+
+async function openPglite(dataDir: string | null): Promise<Database> {
+  let releaseLock = () => {};
+  let location = "memory://";
+  if (dataDir !== null) {
+    location = resolve(dataDir, "pglite");
+    mkdirSync(location, { recursive: true });
+    releaseLock = acquireDataDirLock(resolve(dataDir));
+  }
+  try {
+    const client = await PGlite.create({ dataDir: location, extensions: { vector } });
+    await client.exec("create extension if not exists vector");
+    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    await migratePglite(drizzlePglite(client), { migrationsFolder });
+    return {
+      kind: "pglite",
+      db,
+      hasPgvector: true,
+      jobExecutor: {
+        async executeSql(text, values) {
+          if (values && values.length > 0) return client.query(text, values);
+          // pg-boss sends multi-statement scripts without parameters (its own migrations).
+          const results = await client.exec(text);
+          return results.at(-1) ?? { rows: [] };
+        },
+      },
+      async close() {
+        await client.close();
+        releaseLock();
+      },
+    };
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+}
+
+async function openPostgres(connectionString: string, poolSize: number): Promise<Database> {
+  await migratePostgres(connectionString);
+  const pool = new pg.Pool({ connectionString, max: poolSize });
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const installed = await db.execute(
+    sql`select 1 from pg_extension where extname = 'vector' limit 1`,
+  );
+  return {
+    kind: "postgres",
+    db,
+    connectionString,
+    hasPgvector: rowsOf(installed).length > 0,
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+/** Migrates on one dedicated connection under an advisory lock, so parallel starts are safe. */
+async function migratePostgres(connectionString: string): Promise<void> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    await client.query("select pg_advisory_lock(hashtext('agentdesk.migrations'))");
+    try {
+      await client.query("create extension if not exists vector");
+    } catch {
+      // PostgreSQL without pgvector: the knowledge index falls back to exact scoring.
+    }
+    await migratePg(drizzlePg(client), { migrationsFolder });
+  } finally {
+    await client.query("select pg_advisory_unlock(hashtext('agentdesk.migrations'))");
+    await client.end();
+  }
+}
+
+/** Rows of a raw `db.execute` result, whichever driver produced it. */
+export function rowsOf<Row = Record<string, unknown>>(result: unknown): Row[] {
+  return (result as { rows: Row[] }).rows;
+}

@@ -1,0 +1,3 @@
+export * from "./instance.ts";
+export * from "./leads.ts";
+export * from "./organizations.ts";

@@ -1,0 +1,99 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+
+export const organizations = pgTable(
+  "organizations",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    billingModel: text("billing_model", { enum: ["credits", "legacy"] })
+      .notNull()
+      .default("credits"),
+    plan: text("plan").notNull().default("free"),
+    subscriptionStatus: text("subscription_status", { enum: ["active", "past_due", "none"] })
+      .notNull()
+      .default("none"),
+    queryLimit: integer("query_limit"),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("organizations_billing_model_check", sql`${table.billingModel} in ('credits', 'legacy')`),
+    check(
+      "organizations_subscription_status_check",
+      sql`${table.subscriptionStatus} in ('active', 'past_due', 'none')`,
+    ),
+  ],
+);
+
+export const users = pgTable("users", {
+  id: text("id").primaryKey(),
+  email: text("email").unique(),
+  createdAt: createdAt(),
+});
+
+export const memberships = pgTable(
+  "memberships",
+  {
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role").notNull().default("owner"),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.organizationId, table.userId] })],
+);
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull().default("default"),
+    /** SHA-256 of the key; the key itself is shown once and never stored. */
+    keyHash: text("key_hash").notNull().unique(),
+    keyPrefix: text("key_prefix").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (table) => [index("api_keys_organization_idx").on(table.organizationId)],
+);
+
+/** A grant of credits, spent oldest-expiring first; amounts are integer micro-credits. */
+export const creditBuckets = pgTable(
+  "credit_buckets",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    grantedMicro: bigint("granted_micro", { mode: "number" }).notNull(),
+    remainingMicro: bigint("remaining_micro", { mode: "number" }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("credit_buckets_organization_idx").on(table.organizationId),
+    check("credit_buckets_remaining_check", sql`${table.remainingMicro} >= 0`),
+  ],
+);

@@ -1,0 +1,81 @@
+import { count, eq } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { memberships, organizations, users } from "../../db/schema/index.ts";
+
+export type OrganizationRow = typeof organizations.$inferSelect;
+export type BillingSettings = Partial<
+  Pick<OrganizationRow, "billingModel" | "plan" | "subscriptionStatus" | "queryLimit">
+>;
+
+export function createOrganizationRepo(db: Db) {
+  return {
+    async insert(row: typeof organizations.$inferInsert, tx: Db = db): Promise<OrganizationRow> {
+      const [inserted] = await tx.insert(organizations).values(row).returning();
+      return inserted!;
+    },
+
+    async findById(organizationId: string, tx: Db = db): Promise<OrganizationRow | null> {
+      const [row] = await tx
+        .select()
+        .from(organizations)
+        .where(eq(organizations.id, organizationId));
+      return row ?? null;
+    },
+
+    async count(tx: Db = db): Promise<number> {
+      const [row] = await tx.select({ total: count() }).from(organizations);
+      return row?.total ?? 0;
+    },
+
+    async updateBilling(
+      organizationId: string,
+      settings: BillingSettings,
+      tx: Db = db,
+    ): Promise<OrganizationRow | null> {
+      const [row] = await tx
+        .update(organizations)
+        .set({ ...settings, updatedAt: new Date() })
+        .where(eq(organizations.id, organizationId))
+        .returning();
+      return row ?? null;
+    },
+
+    async addMember(organizationId: string, userId: string, role: string, tx: Db = db) {
+      await tx.insert(memberships).values({ organizationId, userId, role }).onConflictDoNothing();
+    },
+
+    /** The user who owns the organization (its first owner membership). */
+    async findOwnerId(organizationId: string, tx: Db = db): Promise<string | null> {
+      const [row] = await tx
+        .select({ userId: memberships.userId })
+        .from(memberships)
+        .where(eq(memberships.organizationId, organizationId))
+        .orderBy(memberships.createdAt)
+        .limit(1);
+      return row?.userId ?? null;
+    },
+  };
+}
+
+export function createUserRepo(db: Db) {
+  return {
+    async findOrCreateByEmail(email: string | null, newId: string, tx: Db = db) {
+      if (email !== null) {
+        const [existing] = await tx.select().from(users).where(eq(users.email, email));
+        if (existing) return existing;
+      }
+      const [created] = await tx
+        .insert(users)
+        .values({ id: newId, email })
+        .onConflictDoNothing()
+        .returning();
+      if (created) return created;
+      // A concurrent request created the same email between our read and write.
+      const [raced] = await tx.select().from(users).where(eq(users.email, email!));
+      return raced!;
+    },
+  };
+}
+
+export type OrganizationRepo = ReturnType<typeof createOrganizationRepo>;
+export type UserRepo = ReturnType<typeof createUserRepo>;

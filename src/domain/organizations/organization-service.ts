@@ -1,0 +1,110 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { notFound } from "../../lib/errors.ts";
+import { newId } from "../../lib/ids.ts";
+import type { ApiKeyService, IssuedKey } from "../api-keys/api-key-service.ts";
+import type {
+  BillingSettings,
+  OrganizationRepo,
+  OrganizationRow,
+  UserRepo,
+} from "./organization-repo.ts";
+
+export type NewOrganization = {
+  name: string;
+  ownerEmail?: string | undefined;
+  billingModel?: "credits" | "legacy" | undefined;
+  plan?: string | undefined;
+};
+
+export type CreatedOrganization = {
+  organization: { id: string; name: string };
+  user: { id: string; email: string | null };
+} & IssuedKey;
+
+export function createOrganizationService(deps: {
+  db: Db;
+  organizations: OrganizationRepo;
+  users: UserRepo;
+  apiKeys: ApiKeyService;
+}) {
+  async function create(input: NewOrganization, tx: Db): Promise<CreatedOrganization> {
+    const organization = await deps.organizations.insert(
+      {
+        id: newId(),
+        name: input.name,
+        billingModel: input.billingModel ?? "credits",
+        plan: input.plan ?? "free",
+      },
+      tx,
+    );
+    const user = await deps.users.findOrCreateByEmail(
+      input.ownerEmail?.toLowerCase() ?? null,
+      newId(),
+      tx,
+    );
+    await deps.organizations.addMember(organization.id, user.id, "owner", tx);
+    const key = await deps.apiKeys.issue({ organizationId: organization.id, userId: user.id }, tx);
+    return {
+      organization: { id: organization.id, name: organization.name },
+      user: { id: user.id, email: user.email },
+      ...key,
+    };
+  }
+
+  return {
+    /** Creates an organization with its owner and a first API key (shown once). */
+    createOrganization(input: NewOrganization): Promise<CreatedOrganization> {
+      return deps.db.transaction((tx) => create(input, tx));
+    },
+
+    async issueApiKey(organizationId: string, name?: string): Promise<IssuedKey> {
+      const ownerId = await deps.organizations.findOwnerId(organizationId);
+      if (!ownerId) throw notFound(`Organization ${organizationId} not found`);
+      return deps.apiKeys.issue({ organizationId, userId: ownerId, ...(name ? { name } : {}) });
+    },
+
+    async revokeApiKey(organizationId: string, apiKeyId: string): Promise<void> {
+      if (!(await deps.apiKeys.revoke(organizationId, apiKeyId))) {
+        throw notFound(`API key ${apiKeyId} not found in organization ${organizationId}`);
+      }
+    },
+
+    async updateBilling(organizationId: string, settings: BillingSettings) {
+      const row = await deps.organizations.updateBilling(organizationId, settings);
+      if (!row) throw notFound(`Organization ${organizationId} not found`);
+      return billingView(row);
+    },
+
+    async requireOrganization(organizationId: string): Promise<OrganizationRow> {
+      const row = await deps.organizations.findById(organizationId);
+      if (!row) throw notFound(`Organization ${organizationId} not found`);
+      return row;
+    },
+
+    /**
+     * On an empty database, creates the Default organization so a newcomer can call the API at
+     * once. Returns it (with its key) only when this call created it.
+     */
+    ensureDefaultOrganization(): Promise<CreatedOrganization | null> {
+      return deps.db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext('agentdesk.bootstrap'))`);
+        if ((await deps.organizations.count(tx)) > 0) return null;
+        return create({ name: "Default", ownerEmail: "owner@localhost" }, tx);
+      });
+    },
+  };
+}
+
+export function billingView(row: OrganizationRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    billingModel: row.billingModel,
+    plan: row.plan,
+    subscriptionStatus: row.subscriptionStatus,
+    queryLimit: row.queryLimit,
+  };
+}
+
+export type OrganizationService = ReturnType<typeof createOrganizationService>;

@@ -1,0 +1,17 @@
+import type { IncomingMessage } from "node:http";
+import type { FastifyInstance } from "fastify";
+import { newId } from "../../lib/ids.ts";
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** Honours a caller's X-Request-Id when it is short and plain, so traces join across services. */
+export function generateRequestId(request: IncomingMessage): string {
+  const incoming = request.headers["x-request-id"];
+  return typeof incoming === "string" && SAFE_REQUEST_ID.test(incoming) ? incoming : newId();
+}
+
+export function echoRequestId(app: FastifyInstance): void {
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+}

@@ -1,0 +1,77 @@
+import type { FastifyError, FastifyInstance } from "fastify";
+
+export type SiteErrorCode =
+  | "validation_error"
+  | "invalid_json"
+  | "rate_limited"
+  | "method_not_allowed"
+  | "not_found"
+  | "payload_too_large"
+  | "internal_error";
+
+/** An error of the marketing site, answered as `{error, code, hint}`. */
+export class SiteError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: SiteErrorCode,
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message);
+    this.name = "SiteError";
+  }
+}
+
+export const rateLimitedError = () =>
+  new SiteError(
+    429,
+    "rate_limited",
+    "Too many requests from this address",
+    "Wait a minute before sending the form again.",
+  );
+
+function toSiteError(error: unknown): SiteError {
+  if (error instanceof SiteError) return error;
+  const { statusCode, code } = error as FastifyError;
+  if (code === "FST_ERR_CTP_BODY_TOO_LARGE" || statusCode === 413) {
+    return new SiteError(
+      413,
+      "payload_too_large",
+      "The request body is too large",
+      "Send only the form fields; the body may be at most 16 KiB.",
+    );
+  }
+  if (statusCode === 429) return rateLimitedError();
+  if (typeof statusCode === "number" && statusCode >= 400 && statusCode < 500) {
+    return new SiteError(
+      400,
+      "invalid_json",
+      "The request body could not be read",
+      "Send the lead as a JSON object with Content-Type: application/json.",
+    );
+  }
+  return new SiteError(
+    500,
+    "internal_error",
+    "The lead could not be saved",
+    "Try again in a moment; if it keeps failing, contact us by email.",
+  );
+}
+
+/** Every error and unknown path of the site listener becomes JSON `{error, code, hint}`. */
+export function registerSiteErrors(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const siteError = toSiteError(error);
+    if (siteError.statusCode >= 500) request.log.error({ err: error }, "site request failed");
+    reply
+      .code(siteError.statusCode)
+      .send({ error: siteError.message, code: siteError.code, hint: siteError.hint });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send({
+      error: `No endpoint ${request.method} ${request.url.split("?")[0]}`,
+      code: "not_found",
+      hint: "The marketing site API has POST /api/leads.",
+    });
+  });
+}

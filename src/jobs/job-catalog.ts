@@ -1,0 +1,27 @@
+import { z } from "zod";
+
+/** Every background job: its payload schema and how pg-boss retries and expires it. */
+export type JobDefinition = {
+  schema: z.ZodType;
+  retryLimit: number;
+  retryDelaySeconds: number;
+  retryBackoff: boolean;
+  expireInSeconds: number;
+};
+
+export const jobCatalog = {
+  "lead.notify": {
+    schema: z.object({ leadId: z.string() }),
+    retryLimit: 5,
+    retryDelaySeconds: 30,
+    retryBackoff: true,
+    expireInSeconds: 60,
+  },
+} satisfies Record<string, JobDefinition>;
+
+export type JobName = keyof typeof jobCatalog;
+export type JobData<Name extends JobName> = z.output<(typeof jobCatalog)[Name]["schema"]>;
+export type JobMeta = { id: string; retryCount: number };
+export type JobHandlers = {
+  [Name in JobName]: (data: JobData<Name>, meta: JobMeta) => Promise<void>;
+};

@@ -1,0 +1,79 @@
+import PgBoss from "pg-boss";
+import type { Database } from "../db/client.ts";
+import type { Logger } from "../lib/logger.ts";
+import { type JobData, type JobHandlers, type JobName, jobCatalog } from "./job-catalog.ts";
+
+export type SendOptions = { startAfter?: Date | number; singletonKey?: string };
+
+/** The typed producer side: what routes and services use to enqueue work. */
+export type JobQueue = {
+  send<Name extends JobName>(
+    name: Name,
+    data: JobData<Name>,
+    options?: SendOptions,
+  ): Promise<string | null>;
+};
+
+export type JobRuntime = JobQueue & {
+  /** Starts consuming every queue of the catalog with the given handlers. */
+  work(handlers: JobHandlers): Promise<void>;
+  stop(options?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
+};
+
+const jobNames = Object.keys(jobCatalog) as JobName[];
+
+/** Starts pg-boss on the application database and makes sure every queue exists. */
+export async function startJobRuntime(database: Database, logger: Logger): Promise<JobRuntime> {
+  const boss =
+    database.kind === "pglite"
+      ? new PgBoss({ db: database.jobExecutor as PgBoss.Db, schema: "pgboss" })
+      : new PgBoss({ connectionString: database.connectionString, schema: "pgboss", max: 4 });
+  boss.on("error", (error) => logger.error({ err: error }, "job queue error"));
+  await boss.start();
+  for (const name of jobNames) {
+    const definition = jobCatalog[name];
+    await boss.createQueue(name, {
+      name,
+      retryLimit: definition.retryLimit,
+      retryDelay: definition.retryDelaySeconds,
+      retryBackoff: definition.retryBackoff,
+      expireInSeconds: definition.expireInSeconds,
+    });
+  }
+
+  return {
+    async send(name, data, options = {}) {
+      const payload = jobCatalog[name].schema.parse(data) as object;
+      return boss.send(name, payload, {
+        ...(options.startAfter === undefined
+          ? {}
+          : { startAfter: toStartAfter(options.startAfter) }),
+        ...(options.singletonKey === undefined ? {} : { singletonKey: options.singletonKey }),
+      });
+    },
+    async work(handlers) {
+      for (const name of jobNames) {
+        const handler = handlers[name] as (data: unknown, meta: unknown) => Promise<void>;
+        await boss.work(name, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async (jobs) => {
+          for (const job of jobs) {
+            const data = jobCatalog[name].schema.parse(job.data);
+            await handler(data, { id: job.id, retryCount: retryCountOf(job) });
+          }
+        });
+      }
+    },
+    async stop({ graceful = true, timeoutMs = 10_000 } = {}) {
+      await boss.stop({ graceful, timeout: timeoutMs, wait: true, close: true });
+    },
+  };
+}
+
+function toStartAfter(value: Date | number): Date | number {
+  // pg-boss reads a number as seconds of delay; we speak milliseconds everywhere else.
+  return typeof value === "number" ? Math.ceil(value / 1000) : value;
+}
+
+function retryCountOf(job: unknown): number {
+  const count = (job as { retryCount?: unknown }).retryCount;
+  return typeof count === "number" ? count : 0;
+}

@@ -1,0 +1,159 @@
+import { count } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { leads } from "../../src/db/schema/index.ts";
+import { startTestApp, type TestApp } from "../harness/app.ts";
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ env: { LEAD_RATE_LIMIT_PER_MINUTE: "10000" } });
+});
+afterAll(() => app.close());
+
+const post = (payload: string, contentType = "application/json") =>
+  app.site.inject({
+    method: "POST",
+    url: "/api/leads",
+    headers: { "content-type": contentType },
+    payload,
+  });
+
+function expectEnvelope(body: unknown, code: string) {
+  expect(body).toEqual({ error: expect.any(String), code, hint: expect.any(String) });
+  const { error, hint } = body as { error: string; hint: string };
+  expect(error.length).toBeGreaterThan(0);
+  expect(hint.length).toBeGreaterThan(0);
+}
+
+async function leadCount() {
+  const [row] = await app.database.db.select({ total: count() }).from(leads);
+  return row?.total ?? 0;
+}
+
+describe("POST /api/leads (bad input)", () => {
+  it.each([
+    [{ email: "a@example.com" }, "name is required"],
+    [{ name: "", email: "a@example.com" }, "name is required"],
+    [{ name: "   ", email: "a@example.com" }, "name is required"],
+    [{ name: null, email: "a@example.com" }, "name is required"],
+    [{ name: "Ann" }, "email is required"],
+    [{ name: "Ann", email: "" }, "email is required"],
+    [{ name: "Ann", email: "not-an-email" }, "email is not a valid email address"],
+    [{ name: "Ann", email: "ann@" }, "email is not a valid email address"],
+  ])("%j → 400 validation_error '%s'", async (payload, message) => {
+    const response = await post(JSON.stringify(payload));
+    expect(response.statusCode).toBe(400);
+    expectEnvelope(response.json(), "validation_error");
+    expect(response.json().error).toBe(message);
+  });
+
+  it("uses separate messages for a missing email and an invalid one", async () => {
+    const missing = (await post(JSON.stringify({ name: "A" }))).json().error;
+    const invalid = (await post(JSON.stringify({ name: "A", email: "x" }))).json().error;
+    expect(missing).not.toBe(invalid);
+  });
+
+  it.each([
+    ["name", 101],
+    ["email", 255],
+    ["phone", 31],
+    ["source", 51],
+    ["postSlug", 201],
+    ["company", 151],
+    ["industry", 61],
+    ["companySize", 41],
+    ["area", 61],
+    ["hoursPerWeek", 41],
+    ["aiToday", 81],
+    ["levelLabel", 61],
+    ["recommendedAgent", 151],
+  ])("%s longer than its bound (%i chars) → 400", async (field, length) => {
+    const value = field === "email" ? `${"a".repeat(length - 12)}@example.com` : "1".repeat(length);
+    const payload = { name: "Ann", email: "ann@example.com", [field]: value };
+    const response = await post(JSON.stringify(payload));
+    expect(response.statusCode).toBe(400);
+    expectEnvelope(response.json(), "validation_error");
+    expect(response.json().error).toContain(field);
+  });
+
+  it.each(["123456", "1".repeat(21), "call me maybe", "+1 (555) 01"])(
+    "phone %j outside 7..20 digits → 400",
+    async (phone) => {
+      const response = await post(JSON.stringify({ name: "A", email: "a@example.com", phone }));
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toBe("phone must contain between 7 and 20 digits");
+    },
+  );
+
+  it.each([
+    [{ name: 42, email: "a@example.com" }, "name must be a string"],
+    [{ name: "A", email: ["a@example.com"] }, "email must be a string"],
+    [{ name: "A", email: "a@example.com", score: "12" }, "score must be a number"],
+    [{ name: "A", email: "a@example.com", company: { x: 1 } }, "company must be a string"],
+  ])("wrong type %j → 400 '%s'", async (payload, message) => {
+    const response = await post(JSON.stringify(payload));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toBe(message);
+  });
+
+  it.each(['{"name": "A",', "not json", "", "[1,2", "{'name': 'A'}"])(
+    "body %j → 400 invalid_json",
+    async (payload) => {
+      const response = await post(payload);
+      expect(response.statusCode).toBe(400);
+      expectEnvelope(response.json(), "invalid_json");
+    },
+  );
+
+  it.each(["[]", "null", '"lead"', "42"])(
+    "non-object JSON %s → 400 validation_error",
+    async (p) => {
+      const response = await post(p);
+      expect(response.statusCode).toBe(400);
+      expectEnvelope(response.json(), "validation_error");
+    },
+  );
+
+  it("refuses a body over 16 KiB with 413", async () => {
+    const payload = JSON.stringify({ name: "A", email: "a@example.com", pad: "x".repeat(17_000) });
+    const response = await post(payload);
+    expect(response.statusCode).toBe(413);
+    expectEnvelope(response.json(), "payload_too_large");
+  });
+
+  it.each(["GET", "PUT", "PATCH", "DELETE", "OPTIONS"] as const)(
+    "%s /api/leads → 405 with Allow: POST",
+    async (method) => {
+      const response = await app.site.inject({ method, url: "/api/leads" });
+      expect(response.statusCode).toBe(405);
+      expect(response.headers.allow).toBe("POST");
+      expectEnvelope(response.json(), "method_not_allowed");
+    },
+  );
+
+  it("stores nothing for any rejected request", async () => {
+    const before = await leadCount();
+    await post(JSON.stringify({ name: "", email: "a@example.com" }));
+    await post("nope");
+    expect(await leadCount()).toBe(before);
+  });
+
+  it("answers 500 internal_error when saving fails, without internals", async () => {
+    const failing = await startTestApp({ database: app.database });
+    try {
+      failing.runtime.services.leads.create = async () => {
+        throw new Error("connection to 10.0.0.5:5432 refused");
+      };
+      const response = await failing.site.inject({
+        method: "POST",
+        url: "/api/leads",
+        headers: { "content-type": "application/json" },
+        payload: { name: "A", email: "a@example.com" },
+      });
+      expect(response.statusCode).toBe(500);
+      expectEnvelope(response.json(), "internal_error");
+      expect(response.body).not.toContain("10.0.0.5");
+    } finally {
+      await failing.close();
+    }
+  });
+});
