@@ -3,6 +3,7 @@ import rateLimit from "@fastify/rate-limit";
 import type { Redis } from "ioredis";
 import type { LeadService } from "../domain/leads/lead-service.ts";
 import type { App } from "../http/app-types.ts";
+import { MemoryRateLimitStore } from "../http/plugins/memory-rate-limit-store.ts";
 import { registerOpenApi } from "../http/plugins/openapi.ts";
 import { createFastify } from "../http/plugins/server-options.ts";
 import { rateLimitedError, registerSiteErrors, SiteError } from "../http/plugins/site-errors.ts";
@@ -52,7 +53,9 @@ export async function buildSiteServer(deps: SiteServerDeps): Promise<App> {
   });
   await app.register(rateLimit, {
     global: false,
-    ...(deps.redis ? { redis: deps.redis, nameSpace: "agentdesk:rate-limit:" } : {}),
+    ...(deps.redis
+      ? { redis: deps.redis, nameSpace: "agentdesk:rate-limit:" }
+      : { store: MemoryRateLimitStore }),
     errorResponseBuilder: () => rateLimitedError(),
   });
   await registerOpenApi(app, {

@@ -45,7 +45,7 @@ export function registerAdminRoutes(app: App, deps: AdminDeps): void {
           ...adminTag,
           summary: "Issue another API key (shown once)",
           params: organizationParams,
-          body: z.object({ name: z.string().trim().min(1).max(100).optional() }).optional(),
+          body: z.object({ name: z.string().trim().min(1).max(100).optional() }).nullish(),
         },
       },
       async (request, reply) => {

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_TOKEN, startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+
+let app: TestApp;
+let org: TestOrganization;
+beforeAll(async () => {
+  app = await startTestApp();
+  org = await app.createOrganization("Keyholder");
+});
+afterAll(() => app.close());
+
+const me = (authorization?: string) =>
+  app.api.inject({
+    method: "GET",
+    url: "/api/me",
+    headers: authorization === undefined ? {} : { authorization },
+  });
+
+describe("API key authentication", () => {
+  it("accepts the right key and builds the request context", async () => {
+    const response = await me(`Bearer ${org.apiKey}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      organization: { id: org.id, name: "Keyholder" },
+      userId: org.userId,
+      apiKeyId: org.apiKeyId,
+    });
+    expect(response.headers["x-request-id"]).toEqual(expect.any(String));
+  });
+
+  it("accepts the scheme in any case", async () => {
+    expect((await me(`bearer ${org.apiKey}`)).statusCode).toBe(200);
+  });
+
+  it.each([
+    ["missing", undefined],
+    ["empty", ""],
+    ["no scheme", "RAW_KEY"],
+    ["wrong key", "Bearer adk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"],
+    ["not our format", "Bearer sk-123"],
+    ["basic auth", "Basic dXNlcjpwYXNz"],
+  ])("refuses a %s key with 401 UNAUTHORIZED", async (_label, authorization) => {
+    const response = await me(authorization === "RAW_KEY" ? org.apiKey : authorization);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({
+      error: expect.any(String),
+      type: "UNAUTHORIZED",
+      requestId: expect.any(String),
+    });
+  });
+
+  it("refuses a revoked key while other keys keep working", async () => {
+    const second = await app.api.inject({
+      method: "POST",
+      url: `/api/admin/organizations/${org.id}/api-keys`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    const { apiKey, apiKeyId } = second.json();
+    expect((await me(`Bearer ${apiKey}`)).statusCode).toBe(200);
+
+    const revoked = await app.api.inject({
+      method: "DELETE",
+      url: `/api/admin/organizations/${org.id}/api-keys/${apiKeyId}`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(revoked.statusCode).toBe(204);
+    expect((await me(`Bearer ${apiKey}`)).statusCode).toBe(401);
+    expect((await me(`Bearer ${org.apiKey}`)).statusCode).toBe(200);
+
+    const again = await app.api.inject({
+      method: "DELETE",
+      url: `/api/admin/organizations/${org.id}/api-keys/${apiKeyId}`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(again.statusCode).toBe(404);
+  });
+
+  it("cannot revoke a key through another organization", async () => {
+    const other = await app.createOrganization("Other");
+    const response = await app.api.inject({
+      method: "DELETE",
+      url: `/api/admin/organizations/${other.id}/api-keys/${org.apiKeyId}`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(response.statusCode).toBe(404);
+    expect((await me(`Bearer ${org.apiKey}`)).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfig } from "../../src/config/index.ts";
+
+describe("configuration", () => {
+  it("works with zero configuration", () => {
+    const config = parseConfig({});
+    expect(config.server).toMatchObject({ port: 3000, sitePort: 3001, host: "127.0.0.1" });
+    expect(config.database).toMatchObject({ dataDir: "./data", databaseUrl: undefined });
+    expect(config.leads.rateLimitPerMinute).toBe(5);
+    expect(config.server.production).toBe(false);
+  });
+
+  it("reads every documented variable", () => {
+    const config = parseConfig({
+      PORT: "8080",
+      SITE_PORT: "8081",
+      HOST: "0.0.0.0",
+      DATA_DIR: "/var/lib/agentdesk",
+      DATABASE_URL: "postgres://u@db:5432/agentdesk",
+      REDIS_URL: "redis://cache:6379",
+      ADMIN_TOKEN: "s3cret",
+      NODE_ENV: "production",
+      TRUST_PROXY: "2",
+      LEAD_RATE_LIMIT_PER_MINUTE: "12",
+      LEAD_NOTIFY_URL: "https://crm.example.com/hook",
+      SITE_ALLOWED_ORIGINS: "https://a.example, https://b.example",
+    });
+    expect(config.server).toMatchObject({
+      port: 8080,
+      sitePort: 8081,
+      host: "0.0.0.0",
+      production: true,
+      trustProxy: 2,
+      adminToken: "s3cret",
+    });
+    expect(config.database.redisUrl).toBe("redis://cache:6379");
+    expect(config.leads.allowedOrigins).toEqual(["https://a.example", "https://b.example"]);
+  });
+
+  it.each([
+    ["PORT", "eighty"],
+    ["PORT", "70000"],
+    ["SITE_PORT", "-1"],
+    ["DATABASE_URL", "mysql://x"],
+    ["REDIS_URL", "http://redis"],
+    ["NODE_ENV", "staging"],
+    ["TRUST_PROXY", "yes"],
+    ["LEAD_RATE_LIMIT_PER_MINUTE", "0"],
+    ["LEAD_NOTIFY_URL", "not a url"],
+    ["BOOTSTRAP_DEFAULT_ORG", "maybe"],
+  ])("a bad %s (%s) stops boot with a message naming it", (name, value) => {
+    expect(() => parseConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => parseConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+});

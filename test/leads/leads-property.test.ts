@@ -1,0 +1,94 @@
+import { count } from "drizzle-orm";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { leads } from "../../src/db/schema/index.ts";
+import { startTestApp, type TestApp } from "../harness/app.ts";
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ env: { LEAD_RATE_LIMIT_PER_MINUTE: "1000000" } });
+});
+afterAll(() => app.close());
+
+const FIELDS = [
+  "name",
+  "email",
+  "phone",
+  "source",
+  "postSlug",
+  "company",
+  "score",
+  "__proto__",
+  "constructor",
+  "prototype",
+  "hoursPerWeek",
+];
+
+/** Any JSON value, including deep nesting, unicode and huge strings. */
+const anyJson = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.string({ unit: "binary" }),
+    fc.string({ minLength: 5_000, maxLength: 20_000 }),
+    fc.emailAddress(),
+    fc.double(),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie("value"), { maxLength: 4 }),
+    fc.dictionary(fc.constantFrom(...FIELDS, "x", "🦄"), tie("value"), { maxKeys: 5 }),
+  ),
+})).value;
+
+const leadLike = fc.dictionary(fc.constantFrom(...FIELDS), anyJson, { maxKeys: 8 });
+const deepNesting = fc
+  .integer({ min: 50, max: 3_000 })
+  .map((depth) => `${"[".repeat(depth)}${"]".repeat(depth)}`);
+
+describe("POST /api/leads never fails on hostile input", () => {
+  it("answers only 201, 400, 413 or 429 and leaves stored leads untouched", async () => {
+    const seeded = await app.site.inject({
+      method: "POST",
+      url: "/api/leads",
+      headers: { "content-type": "application/json" },
+      payload: { name: "Seed", email: "seed@example.com" },
+    });
+    const seedId = seeded.json().id;
+    const [snapshot] = await app.database.db.select().from(leads);
+
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          leadLike.map((value) => JSON.stringify(value)),
+          anyJson.map((value) => JSON.stringify(value) ?? "null"),
+          deepNesting,
+          fc.string(),
+        ),
+        async (payload) => {
+          const before = await app.database.db.select({ total: count() }).from(leads);
+          const response = await app.site.inject({
+            method: "POST",
+            url: "/api/leads",
+            headers: { "content-type": "application/json" },
+            payload,
+          });
+          expect([201, 400, 413, 429]).toContain(response.statusCode);
+          const body = response.json();
+          if (response.statusCode === 201) {
+            expect(body).toEqual({ success: true, id: expect.any(String) });
+          } else {
+            expect(Object.keys(body).sort()).toEqual(["code", "error", "hint"]);
+            const after = await app.database.db.select({ total: count() }).from(leads);
+            expect(after).toEqual(before);
+          }
+          expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        },
+      ),
+      { numRuns: 150 },
+    );
+
+    const [again] = await app.database.db.select().from(leads).limit(1);
+    expect(again?.id).toBe(seedId);
+    expect(again).toEqual(snapshot);
+  });
+});
