@@ -1,3 +1,5 @@
+export * from "./agents.ts";
+export * from "./conversations.ts";
 export * from "./instance.ts";
 export * from "./leads.ts";
 export * from "./organizations.ts";

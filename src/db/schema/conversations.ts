@@ -1,0 +1,94 @@
+import { sql } from "drizzle-orm";
+import { boolean, check, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { agents } from "./agents.ts";
+import { organizations } from "./organizations.ts";
+
+/** A customer known to an organization (CRM contact), matched by email, phone or userId. */
+export const contacts = pgTable(
+  "contacts",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    email: text("email"),
+    phoneNumber: text("phone_number"),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    externalUserId: text("external_user_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("contacts_email_idx").on(table.organizationId, table.email),
+    index("contacts_phone_idx").on(table.organizationId, table.phoneNumber),
+    index("contacts_user_idx").on(table.organizationId, table.externalUserId),
+  ],
+);
+
+export const conversations = pgTable(
+  "conversations",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    agentId: text("agent_id")
+      .notNull()
+      .references(() => agents.id, { onDelete: "cascade" }),
+    visitorId: text("visitor_id").notNull(),
+    channel: text("channel").notNull().default("api"),
+    channelExternalId: text("channel_external_id"),
+    status: text("status", { enum: ["UNRESOLVED", "RESOLVED", "HUMAN_REQUESTED"] })
+      .notNull()
+      .default("UNRESOLVED"),
+    contactId: text("contact_id").references(() => contacts.id, { onDelete: "set null" }),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("conversations_agent_idx").on(table.organizationId, table.agentId, table.createdAt),
+    index("conversations_external_idx").on(table.organizationId, table.channelExternalId),
+    check(
+      "conversations_status_check",
+      sql`${table.status} in ('UNRESOLVED', 'RESOLVED', 'HUMAN_REQUESTED')`,
+    ),
+  ],
+);
+
+export type MessageSource = { source: string; chunk: string; [key: string]: unknown };
+export type MessageUsage = {
+  completionTokens: number;
+  promptTokens: number;
+  totalTokens: number;
+  cost: number;
+};
+
+export const messages = pgTable(
+  "messages",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    /** The agent that wrote or answered; null only for imported or orphaned messages. */
+    agentId: text("agent_id").references(() => agents.id, { onDelete: "set null" }),
+    from: text("from", { enum: ["human", "agent"] }).notNull(),
+    text: text("text").notNull(),
+    sources: jsonb("sources").$type<MessageSource[]>().notNull().default([]),
+    usage: jsonb("usage").$type<MessageUsage>(),
+    attachments: jsonb("attachments").$type<Array<{ url: string }>>().notNull().default([]),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+    isDraft: boolean("is_draft").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("messages_conversation_idx").on(table.conversationId, table.createdAt),
+    index("messages_organization_idx").on(table.organizationId, table.createdAt),
+    check("messages_from_check", sql`${table.from} in ('human', 'agent')`),
+  ],
+);
