@@ -17,6 +17,7 @@ import type { JobHandlers } from "../jobs/job-catalog.ts";
 import type { JobQueue } from "../jobs/job-queue.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { SafeFetcher } from "../lib/safe-fetch.ts";
+import { createModelRegistry } from "../models/model-registry.ts";
 
 export type ServiceDeps = {
   config: Config;
@@ -45,6 +46,7 @@ export function createIdentityServices(db: Db, logger: Logger) {
 export async function createServices({ config, database, jobs, fetcher, logger }: ServiceDeps) {
   const { db } = database;
   const { apiKeys, organizations } = createIdentityServices(db, logger);
+  const models = createModelRegistry(config.models.registry);
   const credits = createCreditGrantService({
     creditBuckets: createCreditBucketRepo(db),
     organizations,
@@ -65,7 +67,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     "lead.notify": ({ leadId }) => notifyLead(leadId),
   };
 
-  return { apiKeys, organizations, credits, leads, jobHandlers };
+  return { apiKeys, organizations, credits, leads, models, jobHandlers };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

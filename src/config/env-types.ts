@@ -17,7 +17,10 @@ export const optionalUrl = () =>
   optionalString().pipe(
     z
       .string()
-      .refine((value) => URL.canParse(value), "must be an absolute URL")
+      .refine(
+        (value) => /^https?:\/\//i.test(value) && URL.canParse(value),
+        "must be an absolute http(s) URL",
+      )
       .optional(),
   );
 

@@ -2,12 +2,14 @@ import { z } from "zod";
 import { databaseConfig, databaseEnvSchema } from "./database-config.ts";
 import type { Env } from "./env-types.ts";
 import { leadsConfig, leadsEnvSchema } from "./leads-config.ts";
+import { modelsConfig, modelsEnvSchema } from "./models-config.ts";
 import { serverConfig, serverEnvSchema } from "./server-config.ts";
 
 const envSchema = z.object({
   ...serverEnvSchema.shape,
   ...databaseEnvSchema.shape,
   ...leadsEnvSchema.shape,
+  ...modelsEnvSchema.shape,
 });
 
 /** Raised at boot when an environment variable has a bad value; the message names it. */
@@ -22,18 +24,26 @@ function buildConfig(env: z.output<typeof envSchema>) {
     server: serverConfig(env),
     database: databaseConfig(env),
     leads: leadsConfig(env),
+    models: modelsConfig(env),
   };
 }
+
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD/;
 
 /** Parses every setting once; nothing else in the program reads the environment. */
 export function parseConfig(env: Env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map(
-      (issue) =>
-        `${issue.path.join(".")}: ${issue.message} (got ${JSON.stringify(env[String(issue.path[0])])})`,
-    );
+    const problems = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      const shown = SECRET_NAME.test(name) ? "[redacted]" : JSON.stringify(env[name]);
+      return `${name}: ${issue.message} (got ${shown})`;
+    });
     throw new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
   }
-  return buildConfig(parsed.data);
+  try {
+    return buildConfig(parsed.data);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
+  }
 }

@@ -53,3 +53,30 @@ describe("configuration", () => {
     expect(() => parseConfig({ [name]: value })).toThrow(new RegExp(name));
   });
 });
+
+describe("model configuration", () => {
+  it("maps provider keys and endpoints", () => {
+    const config = parseConfig({
+      OPENAI_API_KEY: "sk-test",
+      GROQ_API_KEY: "gq-test",
+      LLM_BASE_URL: "http://127.0.0.1:11434/v1",
+    });
+    expect(config.models.registry.providerKeys).toEqual({ openai: "sk-test", groq: "gq-test" });
+    expect(config.models.registry.llmBaseUrl).toBe("http://127.0.0.1:11434/v1");
+    expect(config.models.followUpModel).toBe("openai:gpt-4o-mini");
+    expect(config.models.transcriptionModel).toBe("openai:whisper-1");
+  });
+
+  it.each([
+    ["FOLLOW_UP_MODEL", "gpt-4o-mini"],
+    ["LLM_BASE_URL", "localhost:11434"],
+    ["MODELS_FILE", "/nonexistent/models.json"],
+    ["MODEL_TIMEOUT_MS", "10"],
+  ])("a bad %s stops boot with its name", (name, value) => {
+    expect(() => parseConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+
+  it("never prints the value of a secret variable", () => {
+    expect(() => parseConfig({ ADMIN_TOKEN: "x", PORT: "nope" })).not.toThrow(/"x"/);
+  });
+});
