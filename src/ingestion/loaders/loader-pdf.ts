@@ -1,0 +1,72 @@
+import { getDocumentProxy } from "unpdf";
+import type { LoadBudget } from "./load-budget.ts";
+import { DocumentLoadError } from "./loader-errors.ts";
+import type { LoadedSection } from "./loader-types.ts";
+import { normalizeWhitespace } from "./text-decoding.ts";
+
+type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
+
+/**
+ * One section per page that has text, with its 1-based page number. Pages are read one at a time
+ * (unpdf's extractText reads them all at once), so memory stays flat and the time budget is
+ * checked between pages. A scanned PDF without a text layer yields no sections.
+ */
+export async function loadPdf(bytes: Uint8Array, budget: LoadBudget): Promise<LoadedSection[]> {
+  let pdf: PdfDocument;
+  try {
+    // pdf.js takes ownership of (detaches) the buffer it is given, so it gets a copy.
+    pdf = await getDocumentProxy(bytes.slice(), { verbosity: 0 });
+  } catch (error) {
+    throw unreadable(error);
+  }
+  try {
+    budget.checkPages(pdf.numPages, "pages");
+    const title = await documentTitle(pdf);
+    const sections: LoadedSection[] = [];
+    for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
+      budget.checkTime();
+      const text = await pageText(pdf, pageNumber);
+      if (text === "") continue;
+      sections.push(
+        budget.add({ text, metadata: { page: pageNumber, ...(title ? { title } : {}) } }),
+      );
+    }
+    return sections;
+  } finally {
+    await pdf.destroy().catch(() => undefined);
+  }
+}
+
+async function pageText(pdf: PdfDocument, pageNumber: number): Promise<string> {
+  try {
+    const page = await pdf.getPage(pageNumber);
+    const content = await page.getTextContent();
+    page.cleanup();
+    const raw = content.items
+      .map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : ""))
+      .join("");
+    return normalizeWhitespace(raw.replace(/[^\S\n]+/g, " "));
+  } catch (error) {
+    if (error instanceof DocumentLoadError) throw error;
+    throw new DocumentLoadError(`The PDF could not be read: page ${pageNumber} is corrupt`);
+  }
+}
+
+async function documentTitle(pdf: PdfDocument): Promise<string | undefined> {
+  try {
+    const { info } = await pdf.getMetadata();
+    const title = (info as { Title?: unknown } | undefined)?.Title;
+    return typeof title === "string" && title.trim() !== "" ? title.trim() : undefined;
+  } catch {
+    // The title is a nicety; a PDF with broken metadata can still have readable pages.
+    return undefined;
+  }
+}
+
+function unreadable(error: unknown): DocumentLoadError {
+  const name = error instanceof Error ? error.name : "";
+  if (name === "PasswordException") {
+    return new DocumentLoadError("The PDF is password-protected and cannot be read");
+  }
+  return new DocumentLoadError("The PDF could not be read: it is corrupt or encrypted");
+}
