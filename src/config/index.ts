@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { agentsConfig, agentsEnvSchema } from "./agents-config.ts";
+import { annotationsConfig, annotationsEnvSchema } from "./annotations-config.ts";
 import { databaseConfig, databaseEnvSchema } from "./database-config.ts";
 import type { Env } from "./env-types.ts";
 import { leadsConfig, leadsEnvSchema } from "./leads-config.ts";
@@ -10,6 +12,8 @@ const envSchema = z.object({
   ...databaseEnvSchema.shape,
   ...leadsEnvSchema.shape,
   ...modelsEnvSchema.shape,
+  ...agentsEnvSchema.shape,
+  ...annotationsEnvSchema.shape,
 });
 
 /** Raised at boot when an environment variable has a bad value; the message names it. */
@@ -25,6 +29,8 @@ function buildConfig(env: z.output<typeof envSchema>) {
     database: databaseConfig(env),
     leads: leadsConfig(env),
     models: modelsConfig(env),
+    agents: agentsConfig(env),
+    annotations: annotationsConfig(env),
   };
 }
 
