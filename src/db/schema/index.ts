@@ -1,5 +1,6 @@
 export * from "./agents.ts";
 export * from "./conversations.ts";
 export * from "./instance.ts";
+export * from "./knowledge.ts";
 export * from "./leads.ts";
 export * from "./organizations.ts";

@@ -1,0 +1,179 @@
+import { sql } from "drizzle-orm";
+import {
+  type AnyPgColumn,
+  bigint,
+  check,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  real,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { organizations } from "./organizations.ts";
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+const timestamps = {
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+};
+
+export const DATASTORE_TYPES = ["pgvector"] as const;
+export const DATASOURCE_TYPES = ["file", "web_page", "web_site", "text"] as const;
+export const DATASOURCE_STATUSES = [
+  "unsynched",
+  "pending",
+  "running",
+  "synched",
+  "error",
+  "usage_limit_reached",
+] as const;
+
+export type DatasourceType = (typeof DATASOURCE_TYPES)[number];
+export type DatasourceStatus = (typeof DATASOURCE_STATUSES)[number];
+
+/** A searchable collection of datasources; its embedder fixes the vector space of its chunks. */
+export const datastores = pgTable(
+  "datastores",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    type: text("type", { enum: DATASTORE_TYPES }).notNull().default("pgvector"),
+    visibility: text("visibility", { enum: ["private", "public"] })
+      .notNull()
+      .default("private"),
+    /** `provider:model` of the embedder, e.g. "local:hash-ngram-v1". */
+    embedderId: text("embedder_id").notNull(),
+    dimensions: integer("dimensions").notNull(),
+    ...timestamps,
+  },
+  (table) => [
+    index("datastores_organization_idx").on(table.organizationId, table.createdAt),
+    check("datastores_type_check", sql`${table.type} in ('pgvector')`),
+    check("datastores_visibility_check", sql`${table.visibility} in ('private', 'public')`),
+  ],
+);
+
+/** One source of text: an uploaded file, a web page, a web site (parent of its pages) or raw text. */
+export const datasources = pgTable(
+  "datasources",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    datastoreId: text("datastore_id")
+      .notNull()
+      .references(() => datastores.id, { onDelete: "cascade" }),
+    /** The web_site a page belongs to; deleting the site deletes its pages. */
+    groupId: text("group_id").references((): AnyPgColumn => datasources.id, {
+      onDelete: "cascade",
+    }),
+    type: text("type", { enum: DATASOURCE_TYPES }).notNull(),
+    name: text("name").notNull(),
+    status: text("status", { enum: DATASOURCE_STATUSES }).notNull().default("unsynched"),
+    errorMessage: text("error_message"),
+    config: jsonb("config").$type<Record<string, unknown>>().notNull().default({}),
+    customId: text("custom_id"),
+    /** The page URL of a web_page (child or not), to match pages across re-syncs of a site. */
+    sourceUrl: text("source_url"),
+    lastSynch: timestamp("last_synch", { withTimezone: true }),
+    chunkCount: integer("chunk_count").notNull().default(0),
+    /** Tokens of the stored chunks; their sum per organization is checked against the plan. */
+    tokenCount: bigint("token_count", { mode: "number" }).notNull().default(0),
+    sizeBytes: bigint("size_bytes", { mode: "number" }).notNull().default(0),
+    /** The embedder of the stored chunks; when the datastore's differs, a sync re-embeds all. */
+    embedderId: text("embedder_id"),
+    /** Bumped by every sync request; a job only writes results for the generation it was sent. */
+    syncGeneration: integer("sync_generation").notNull().default(0),
+    /** While running: when the job's time is up; past it the datasource is reported as failed. */
+    syncDeadlineAt: timestamp("sync_deadline_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [
+    index("datasources_datastore_idx").on(table.datastoreId, table.createdAt),
+    index("datasources_organization_idx").on(table.organizationId),
+    index("datasources_group_idx").on(table.groupId),
+    uniqueIndex("datasources_group_url_idx")
+      .on(table.groupId, table.sourceUrl)
+      .where(sql`${table.groupId} is not null`),
+    check(
+      "datasources_type_check",
+      sql`${table.type} in ('file', 'web_page', 'web_site', 'text')`,
+    ),
+    check(
+      "datasources_status_check",
+      sql`${table.status} in ('unsynched', 'pending', 'running', 'synched', 'error', 'usage_limit_reached')`,
+    ),
+  ],
+);
+
+/** The bytes of an uploaded file (or of deprecated raw text), read by the ingestion job. */
+export const datasourceUploads = pgTable("datasource_uploads", {
+  datasourceId: text("datasource_id")
+    .primaryKey()
+    .references(() => datasources.id, { onDelete: "cascade" }),
+  organizationId: text("organization_id")
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  fileName: text("file_name").notNull(),
+  mimeType: text("mime_type").notNull(),
+  sizeBytes: integer("size_bytes").notNull(),
+  content: bytea("content").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * One indexed passage. `embedding` is a unit vector as real[]; where pgvector exists, a custom
+ * migration adds HNSW indexes over `embedding::vector(n)` per dimension count (see docs/knowledge.md).
+ */
+export const knowledgeChunks = pgTable(
+  "knowledge_chunks",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    datastoreId: text("datastore_id")
+      .notNull()
+      .references(() => datastores.id, { onDelete: "cascade" }),
+    datasourceId: text("datasource_id")
+      .notNull()
+      .references(() => datasources.id, { onDelete: "cascade" }),
+    customId: text("custom_id"),
+    position: integer("position").notNull(),
+    text: text("text").notNull(),
+    page: integer("page"),
+    section: text("section"),
+    /** Where in the source the passage is: slide, sheet, title (page has its own column). */
+    metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+    sourceUrl: text("source_url"),
+    startOffset: integer("start_offset").notNull(),
+    endOffset: integer("end_offset").notNull(),
+    tokenCount: integer("token_count").notNull(),
+    contentHash: text("content_hash").notNull(),
+    dimensions: smallint("dimensions").notNull(),
+    embedding: real("embedding").array().notNull(),
+    search: tsvector("search").generatedAlwaysAs(sql`to_tsvector('english'::regconfig, "text")`),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("knowledge_chunks_datasource_idx").on(table.datasourceId, table.contentHash),
+    index("knowledge_chunks_datastore_idx").on(table.datastoreId, table.customId),
+    index("knowledge_chunks_search_idx").using("gin", table.search),
+  ],
+);
