@@ -1,0 +1,106 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { organizations } from "./organizations.ts";
+
+/**
+ * The ledger: one row per metered action, written in the same transaction as the bucket debit.
+ * Amounts are integer micro-credits. agent/conversation/message ids carry no foreign key on
+ * purpose: the ledger is history and must survive the deletion of what it mentions.
+ */
+export const consumptionEvents = pgTable(
+  "consumption_events",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    agentId: text("agent_id"),
+    feature: text("feature").notNull(),
+    provider: text("provider").notNull(),
+    modelName: text("model_name").notNull(),
+    inputTokens: integer("input_tokens").notNull().default(0),
+    outputTokens: integer("output_tokens").notNull().default(0),
+    units: doublePrecision("units"),
+    /** What was debited (after the coefficient, capped by the balance for bucket-funded orgs). */
+    creditsChargedMicro: bigint("credits_charged_micro", { mode: "number" }).notNull(),
+    /** The price of the tokens or units before the coefficient. */
+    creditsChargedRawMicro: bigint("credits_charged_raw_micro", { mode: "number" }).notNull(),
+    /** Raw times coefficient: what would have been charged with enough balance. */
+    creditsRequestedMicro: bigint("credits_requested_micro", { mode: "number" }).notNull(),
+    billingCoefficient: doublePrecision("billing_coefficient").notNull().default(1),
+    occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+    conversationId: text("conversation_id"),
+    messageId: text("message_id"),
+    /** Set for POST /api/usage/increment-agent-queries with an Idempotency-Key header. */
+    idempotencyKey: text("idempotency_key"),
+    requestHash: text("request_hash"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("consumption_events_time_idx").on(table.organizationId, table.occurredAt),
+    index("consumption_events_agent_idx").on(table.organizationId, table.agentId, table.occurredAt),
+    index("consumption_events_feature_idx").on(
+      table.organizationId,
+      table.feature,
+      table.occurredAt,
+    ),
+    index("consumption_events_conversation_idx").on(table.organizationId, table.conversationId),
+    uniqueIndex("consumption_events_idempotency_idx").on(
+      table.organizationId,
+      table.idempotencyKey,
+    ),
+    check(
+      "consumption_events_amounts_check",
+      sql`${table.creditsChargedMicro} >= 0 and ${table.creditsChargedRawMicro} >= 0 and ${table.creditsRequestedMicro} >= ${table.creditsChargedMicro} and ${table.inputTokens} >= 0 and ${table.outputTokens} >= 0`,
+    ),
+  ],
+);
+
+/**
+ * Per UTC day totals of the ledger, maintained in the charge transaction, so a summary over a
+ * long range reads days instead of every event. `agentKey` is '' for events without an agent
+ * (a primary key column cannot be null).
+ */
+export const consumptionDailyTotals = pgTable(
+  "consumption_daily_totals",
+  {
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    day: timestamp("day", { withTimezone: true }).notNull(),
+    agentKey: text("agent_key").notNull(),
+    feature: text("feature").notNull(),
+    provider: text("provider").notNull(),
+    modelName: text("model_name").notNull(),
+    eventCount: bigint("event_count", { mode: "number" }).notNull(),
+    inputTokens: bigint("input_tokens", { mode: "number" }).notNull(),
+    outputTokens: bigint("output_tokens", { mode: "number" }).notNull(),
+    creditsChargedMicro: bigint("credits_charged_micro", { mode: "number" }).notNull(),
+  },
+  (table) => [
+    primaryKey({
+      name: "consumption_daily_totals_pk",
+      columns: [
+        table.organizationId,
+        table.day,
+        table.agentKey,
+        table.feature,
+        table.provider,
+        table.modelName,
+      ],
+    }),
+  ],
+);
