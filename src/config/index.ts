@@ -3,6 +3,7 @@ import { agentsConfig, agentsEnvSchema } from "./agents-config.ts";
 import { annotationsConfig, annotationsEnvSchema } from "./annotations-config.ts";
 import { databaseConfig, databaseEnvSchema } from "./database-config.ts";
 import type { Env } from "./env-types.ts";
+import { knowledgeConfig, knowledgeEnvSchema } from "./knowledge-config.ts";
 import { leadsConfig, leadsEnvSchema } from "./leads-config.ts";
 import { modelsConfig, modelsEnvSchema } from "./models-config.ts";
 import { serverConfig, serverEnvSchema } from "./server-config.ts";
@@ -11,6 +12,7 @@ const envSchema = z.object({
   ...serverEnvSchema.shape,
   ...databaseEnvSchema.shape,
   ...leadsEnvSchema.shape,
+  ...knowledgeEnvSchema.shape,
   ...modelsEnvSchema.shape,
   ...agentsEnvSchema.shape,
   ...annotationsEnvSchema.shape,
@@ -28,6 +30,7 @@ function buildConfig(env: z.output<typeof envSchema>) {
     server: serverConfig(env),
     database: databaseConfig(env),
     leads: leadsConfig(env),
+    knowledge: knowledgeConfig(env),
     models: modelsConfig(env),
     agents: agentsConfig(env),
     annotations: annotationsConfig(env),
