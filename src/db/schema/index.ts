@@ -1,4 +1,5 @@
 export * from "./agents.ts";
+export * from "./annotations.ts";
 export * from "./billing.ts";
 export * from "./conversations.ts";
 export * from "./instance.ts";
