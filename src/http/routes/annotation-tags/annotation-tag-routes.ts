@@ -1,0 +1,44 @@
+import { z } from "zod";
+import type { AnnotationTagService } from "../../../domain/annotations/annotation-tag-service.ts";
+import type { App } from "../../app-types.ts";
+import { type AuthHooks, contextOf } from "../../plugins/auth.ts";
+
+const tagResponse = z.object({ id: z.string(), name: z.string(), createdAt: z.string() });
+const tagDoc = { tags: ["extensions"], security: [{ bearerAuth: [] }] };
+
+/** POST/GET /api/annotation-tags (extension): the tags annotations can carry. */
+export function registerAnnotationTagRoutes(
+  app: App,
+  deps: { auth: AuthHooks; annotationTags: AnnotationTagService },
+): void {
+  app.post(
+    "/api/annotation-tags",
+    {
+      preValidation: deps.auth.required(),
+      schema: {
+        summary: "Create an annotation tag; names are unique per organization in any case",
+        ...tagDoc,
+        body: z.object({ name: z.string().trim().min(1).max(100) }),
+        response: { 201: tagResponse },
+      },
+    },
+    async (request, reply) => {
+      const tag = await deps.annotationTags.create(contextOf(request), request.body.name);
+      reply.code(201);
+      return tag;
+    },
+  );
+
+  app.get(
+    "/api/annotation-tags",
+    {
+      preValidation: deps.auth.required(),
+      schema: {
+        summary: "The organization's annotation tags, by name",
+        ...tagDoc,
+        response: { 200: z.array(tagResponse) },
+      },
+    },
+    async (request) => deps.annotationTags.list(contextOf(request)),
+  );
+}

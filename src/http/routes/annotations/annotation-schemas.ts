@@ -1,0 +1,96 @@
+import { z } from "zod";
+
+const id = () => z.string().min(1).max(100);
+
+export const annotationParams = z.object({ id: id() });
+
+export const annotationBody = z.object({
+  messageId: id().describe("The agent message to annotate; one annotation per message"),
+  sentiment: z.enum(["good", "bad"]),
+  comment: z
+    .string()
+    .max(10_000)
+    .refine((value) => value.trim().length > 0, "must not be empty or whitespace"),
+  tagIds: z
+    .array(id())
+    .max(100)
+    .nullish()
+    .describe("Replaces all tags of the annotation; omitted, null or empty removes them all"),
+});
+
+export const annotationListQuery = z.object({
+  agentId: id().optional(),
+  sentiment: z
+    .string()
+    .max(10)
+    .transform((value) => value.toLowerCase())
+    .pipe(z.enum(["good", "bad"]))
+    .optional()
+    .describe("good or bad, in any case"),
+  conversationId: id().optional(),
+  messageId: id().optional(),
+  status: z.string().min(1).max(50).optional(),
+  cursor: id().optional().describe("The id of the last annotation of the previous page"),
+});
+
+export const statusBody = z.object({ status: z.string().trim().min(1).max(50) });
+
+const tagRef = z.object({ tag: z.object({ id: z.string(), name: z.string() }) });
+
+export const annotationResponse = z.object({
+  id: z.string(),
+  messageId: z.string(),
+  conversationId: z.string(),
+  agentId: z.string(),
+  organizationId: z.string(),
+  comment: z.string(),
+  sentiment: z.string(),
+  status: z.string(),
+  createdById: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  createdBy: z.object({ email: z.string().nullable() }).nullable(),
+  tags: z.array(tagRef),
+});
+
+const contact = z
+  .object({ id: z.string(), phoneNumber: z.string().nullable(), email: z.string().nullable() })
+  .nullable();
+
+const conversationMessage = z.object({
+  id: z.string(),
+  content: z.string(),
+  from: z.enum(["human", "agent"]),
+  createdAt: z.string(),
+  agent: z.object({ id: z.string(), name: z.string(), iconUrl: z.string().nullable() }).nullable(),
+  contact,
+  annotation: z.object({ id: z.string(), sentiment: z.string() }).nullable(),
+});
+
+export const annotationDetailResponse = annotationResponse.extend({
+  message: conversationMessage,
+  conversation: z.object({
+    id: z.string(),
+    agentId: z.string(),
+    visitorId: z.string(),
+    channel: z.string(),
+    status: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    contact,
+    messages: z.array(conversationMessage).describe("Oldest first"),
+  }),
+});
+
+export const statusesBody = z.object({
+  statuses: z
+    .array(
+      z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z0-9_-]{1,50}$/, "letters, digits, _ and -, 1 to 50 characters"),
+    )
+    .min(1)
+    .max(20)
+    .describe('Accepted by PATCH /api/annotations/{id}; must include "pending"'),
+});
