@@ -1,3 +1,4 @@
+import type { AnnotationTagService } from "../domain/annotations/annotation-tag-service.ts";
 import type { OrganizationService } from "../domain/organizations/organization-service.ts";
 import type { App } from "../http/app-types.ts";
 import { registerApiErrors } from "../http/plugins/api-errors.ts";
@@ -6,6 +7,11 @@ import { registerOpenApi } from "../http/plugins/openapi.ts";
 import { createFastify } from "../http/plugins/server-options.ts";
 import { registerAccountRoutes } from "../http/routes/account/account-routes.ts";
 import { type AdminDeps, registerAdminRoutes } from "../http/routes/admin/admin-routes.ts";
+import { registerAnnotationTagRoutes } from "../http/routes/annotation-tags/annotation-tag-routes.ts";
+import {
+  type AnnotationRouteDeps,
+  registerAnnotationRoutes,
+} from "../http/routes/annotations/annotation-routes.ts";
 import { type HealthCheck, registerHealthRoutes } from "../http/routes/health/health-routes.ts";
 import type { Logger } from "../lib/logger.ts";
 
@@ -18,6 +24,8 @@ export type ApiServerDeps = {
   /** Absent when ADMIN_TOKEN is not set: the admin API then does not exist. */
   admin: AdminDeps | null;
   organizations: OrganizationService;
+  annotations: Omit<AnnotationRouteDeps, "auth">;
+  annotationTags: AnnotationTagService;
 };
 
 /** The dashboard API as a Fastify instance; it never listens by itself. */
@@ -33,6 +41,8 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
 
   registerHealthRoutes(app, deps.isHealthy);
   registerAccountRoutes(app, deps);
+  registerAnnotationRoutes(app, { auth: deps.auth, ...deps.annotations });
+  registerAnnotationTagRoutes(app, deps);
   if (deps.admin) registerAdminRoutes(app, deps.admin);
   return app;
 }

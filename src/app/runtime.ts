@@ -72,6 +72,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       isHealthy,
       auth: createAuthHooks(services.apiKeys),
       organizations: services.organizations,
+      annotations: {
+        annotations: services.annotations,
+        statuses: services.annotationStatuses,
+        anonymousRateLimit: { perMinute: config.annotations.anonymousRateLimitPerMinute, redis },
+      },
+      annotationTags: services.annotationTags,
       admin: config.server.adminToken
         ? {
             adminToken: config.server.adminToken,

@@ -1,5 +1,6 @@
 import type { Config } from "../config/index.ts";
 import type { Database, Db } from "../db/client.ts";
+import { createAnnotationServices } from "../domain/annotations/annotation-services.ts";
 import { createApiKeyRepo } from "../domain/api-keys/api-key-repo.ts";
 import { createApiKeyService } from "../domain/api-keys/api-key-service.ts";
 import { createCreditBucketRepo } from "../domain/billing/credit-bucket-repo.ts";
@@ -67,7 +68,17 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     "lead.notify": ({ leadId }) => notifyLead(leadId),
   };
 
-  return { apiKeys, organizations, credits, leads, models, jobHandlers };
+  const annotationModule = createAnnotationServices(db);
+
+  return {
+    apiKeys,
+    organizations,
+    credits,
+    leads,
+    models,
+    jobHandlers,
+    ...annotationModule,
+  };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
