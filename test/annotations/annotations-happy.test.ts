@@ -1,0 +1,371 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { annotationClient, createSeeder, type Seeder } from "./seed.ts";
+
+let app: TestApp;
+let org: TestOrganization;
+let seed: Seeder;
+let client: ReturnType<typeof annotationClient>;
+let agentId: string;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  org = await app.createOrganization("Reviewers", { ownerEmail: "Reviewer@Example.com" });
+  seed = createSeeder(app.database.db);
+  client = annotationClient(app);
+  agentId = await seed.agent(org, { name: "Ada", iconUrl: "https://cdn.example/ada.png" });
+});
+afterAll(() => app.close());
+
+describe("POST /api/annotations (create)", () => {
+  it("creates a pending annotation resolved from the message, with its tags", async () => {
+    const exchange = await seed.exchange(org, agentId);
+    const urgent = await client.createTag("urgent", org);
+    const tone = await client.createTag("tone", org);
+    const response = await client.create(
+      {
+        messageId: exchange.agentMessageId,
+        sentiment: "bad",
+        comment: "  Wrong refund policy  ",
+        tagIds: [urgent.id, tone.id, urgent.id],
+      },
+      org,
+    );
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toEqual({
+      id: expect.any(String),
+      messageId: exchange.agentMessageId,
+      conversationId: exchange.conversationId,
+      agentId,
+      organizationId: org.id,
+      comment: "Wrong refund policy",
+      sentiment: "bad",
+      status: "pending",
+      createdById: org.userId,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      createdBy: { email: "reviewer@example.com" },
+      tags: [{ tag: { id: tone.id, name: "tone" } }, { tag: { id: urgent.id, name: "urgent" } }],
+    });
+    expect(Number.isNaN(Date.parse(body.createdAt))).toBe(false);
+
+    const stored = await seed.storedAnnotation(body.id);
+    expect(stored).toMatchObject({
+      messageId: exchange.agentMessageId,
+      organizationId: org.id,
+      status: "pending",
+      createdById: org.userId,
+    });
+  });
+
+  it("upserts by messageId: one annotation per message, status kept, comment and sentiment updated", async () => {
+    const exchange = await seed.exchange(org, agentId);
+    const tag = await client.createTag("kept-then-dropped", org);
+    const first = (
+      await client.create(
+        {
+          messageId: exchange.agentMessageId,
+          sentiment: "good",
+          comment: "Nice",
+          tagIds: [tag.id],
+        },
+        org,
+      )
+    ).json();
+    const patched = await client.patch(first.id, { status: "completed" }, org);
+    expect(patched.statusCode).toBe(200);
+
+    const second = await client.create(
+      { messageId: exchange.agentMessageId, sentiment: "bad", comment: "On second thought, no" },
+      org,
+    );
+    expect(second.statusCode).toBe(200);
+    expect(second.json()).toMatchObject({
+      id: first.id,
+      status: "completed",
+      sentiment: "bad",
+      comment: "On second thought, no",
+      tags: [],
+    });
+    expect(Date.parse(second.json().updatedAt)).toBeGreaterThan(Date.parse(first.updatedAt));
+    expect(second.json().createdAt).toBe(first.createdAt);
+
+    const listed = await client.list({ messageId: exchange.agentMessageId }, org);
+    expect(listed.json()).toHaveLength(1);
+  });
+
+  it("replaces tags when tagIds is present and removes them all when it is empty or null", async () => {
+    const exchange = await seed.exchange(org, agentId);
+    const [a, b, c] = await Promise.all(
+      ["alpha", "beta", "gamma"].map((name) => client.createTag(name, org)),
+    );
+    const base = { messageId: exchange.agentMessageId, sentiment: "good", comment: "ok" };
+    const tagsOf = async (tagIds: unknown) =>
+      (await client.create({ ...base, tagIds }, org))
+        .json()
+        .tags.map((entry: { tag: { name: string } }) => entry.tag.name);
+
+    expect(await tagsOf([a!.id, b!.id])).toEqual(["alpha", "beta"]);
+    expect(await tagsOf([c!.id])).toEqual(["gamma"]);
+    expect(await tagsOf([])).toEqual([]);
+    expect(await tagsOf([a!.id])).toEqual(["alpha"]);
+    expect(await tagsOf(null)).toEqual([]);
+  });
+});
+
+describe("GET /api/annotations/{id}", () => {
+  it("returns the annotation with its message and the whole conversation in order", async () => {
+    const contactAgent = await seed.agent(org, { name: "Grace", iconUrl: null });
+    const { conversationId, contactId } = await seed.conversation(org, contactAgent, {
+      email: "customer@example.com",
+      phoneNumber: "+15550100",
+    });
+    const first = await seed.exchange(org, contactAgent, conversationId);
+    const second = await seed.exchange(org, contactAgent, conversationId);
+    const otherAnnotation = (
+      await client.create(
+        { messageId: first.agentMessageId, sentiment: "good", comment: "fine" },
+        org,
+      )
+    ).json();
+    const created = (
+      await client.create(
+        { messageId: second.agentMessageId, sentiment: "bad", comment: "too long" },
+        org,
+      )
+    ).json();
+
+    const response = await client.get(created.id, org);
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    const contact = { id: contactId, phoneNumber: "+15550100", email: "customer@example.com" };
+    const agent = { id: contactAgent, name: "Grace", iconUrl: null };
+    expect(body).toMatchObject({
+      id: created.id,
+      messageId: second.agentMessageId,
+      createdBy: { email: "reviewer@example.com" },
+      tags: [],
+      message: {
+        id: second.agentMessageId,
+        content: expect.stringContaining("agent says"),
+        agent,
+        contact,
+        annotation: { id: created.id, sentiment: "bad" },
+      },
+      conversation: { id: conversationId, agentId: contactAgent, contact },
+    });
+    expect(
+      body.conversation.messages.map((message: { id: string; from: string }) => [
+        message.id,
+        message.from,
+      ]),
+    ).toEqual([
+      [first.humanMessageId, "human"],
+      [first.agentMessageId, "agent"],
+      [second.humanMessageId, "human"],
+      [second.agentMessageId, "agent"],
+    ]);
+    expect(body.conversation.messages[0]).toMatchObject({ agent, annotation: null });
+    expect(body.conversation.messages[1].annotation).toEqual({
+      id: otherAnnotation.id,
+      sentiment: "good",
+    });
+  });
+
+  it("shows null agent and contact when the message has none", async () => {
+    const exchange = await seed.exchange(org, agentId);
+    const created = (
+      await client.create(
+        { messageId: exchange.agentMessageId, sentiment: "good", comment: "ok" },
+        org,
+      )
+    ).json();
+    const body = (await client.get(created.id, org)).json();
+    expect(body.message.agent).toEqual({
+      id: agentId,
+      name: "Ada",
+      iconUrl: "https://cdn.example/ada.png",
+    });
+    expect(body.message.contact).toBeNull();
+    expect(body.conversation.contact).toBeNull();
+  });
+});
+
+describe("PATCH and DELETE /api/annotations/{id}", () => {
+  it("changes the status, moves updatedAt and returns createdBy and tags", async () => {
+    const exchange = await seed.exchange(org, agentId);
+    const tag = await client.createTag("patched", org);
+    const created = (
+      await client.create(
+        { messageId: exchange.agentMessageId, sentiment: "good", comment: "ok", tagIds: [tag.id] },
+        org,
+      )
+    ).json();
+    const response = await client.patch(created.id, { status: "completed" }, org);
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toMatchObject({
+      id: created.id,
+      status: "completed",
+      comment: "ok",
+      createdBy: { email: "reviewer@example.com" },
+      tags: [{ tag: { id: tag.id, name: "patched" } }],
+    });
+    expect(Date.parse(body.updatedAt)).toBeGreaterThan(Date.parse(created.updatedAt));
+    expect((await seed.storedAnnotation(created.id))?.status).toBe("completed");
+
+    const back = await client.patch(created.id, { status: "pending" }, org);
+    expect(back.json().status).toBe("pending");
+    expect(Date.parse(back.json().updatedAt)).toBeGreaterThan(Date.parse(body.updatedAt));
+  });
+
+  it("deletes and then answers 404", async () => {
+    const exchange = await seed.exchange(org, agentId);
+    const created = (
+      await client.create(
+        { messageId: exchange.agentMessageId, sentiment: "good", comment: "ok" },
+        org,
+      )
+    ).json();
+    const response = await client.remove(created.id, org);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ success: true });
+    expect(await seed.storedAnnotation(created.id)).toBeNull();
+    expect((await client.get(created.id, org)).statusCode).toBe(404);
+    expect((await client.remove(created.id, org)).statusCode).toBe(404);
+
+    const again = await client.create(
+      { messageId: exchange.agentMessageId, sentiment: "bad", comment: "new one" },
+      org,
+    );
+    expect(again.statusCode).toBe(200);
+    expect(again.json().id).not.toBe(created.id);
+    expect(again.json().status).toBe("pending");
+  });
+});
+
+describe("accepted statuses (extension)", () => {
+  it("defaults to pending and completed, and can be replaced per organization", async () => {
+    const other = await app.createOrganization("Statuses");
+    const otherAgent = await seed.agent(other);
+    const exchange = await seed.exchange(other, otherAgent);
+    const created = (
+      await client.create(
+        { messageId: exchange.agentMessageId, sentiment: "good", comment: "ok" },
+        other,
+      )
+    ).json();
+
+    const initial = await app.api.inject({
+      method: "GET",
+      url: "/api/annotation-statuses",
+      headers: other.auth,
+    });
+    expect(initial.json()).toEqual({ statuses: ["pending", "completed"] });
+    expect((await client.patch(created.id, { status: "escalated" }, other)).statusCode).toBe(400);
+
+    const replaced = await app.api.inject({
+      method: "PUT",
+      url: "/api/annotation-statuses",
+      headers: other.auth,
+      payload: { statuses: ["pending", "escalated", "escalated", "done"] },
+    });
+    expect(replaced.statusCode).toBe(200);
+    expect(replaced.json()).toEqual({ statuses: ["pending", "escalated", "done"] });
+
+    expect((await client.patch(created.id, { status: "escalated" }, other)).json().status).toBe(
+      "escalated",
+    );
+    const refused = await client.patch(created.id, { status: "completed" }, other);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ type: "INVALID_REQUEST" });
+    expect(refused.json().error).toContain("escalated");
+
+    // Another organization keeps the defaults.
+    const mine = await seed.exchange(org, agentId);
+    const minesAnnotation = (
+      await client.create({ messageId: mine.agentMessageId, sentiment: "good", comment: "ok" }, org)
+    ).json();
+    expect((await client.patch(minesAnnotation.id, { status: "escalated" }, org)).statusCode).toBe(
+      400,
+    );
+    expect((await client.patch(minesAnnotation.id, { status: "completed" }, org)).statusCode).toBe(
+      200,
+    );
+  });
+
+  it("refuses a list without pending, since new annotations start there", async () => {
+    const response = await app.api.inject({
+      method: "PUT",
+      url: "/api/annotation-statuses",
+      headers: org.auth,
+      payload: { statuses: ["completed"] },
+    });
+    expect(response.statusCode).toBe(400);
+    const after = await app.api.inject({
+      method: "GET",
+      url: "/api/annotation-statuses",
+      headers: org.auth,
+    });
+    expect(after.json()).toEqual({ statuses: ["pending", "completed"] });
+  });
+});
+
+describe("annotation tags (extension)", () => {
+  it("creates and lists the organization's tags by name; duplicates in any case are 400", async () => {
+    const tagOrg = await app.createOrganization("Tags");
+    const created = await app.api.inject({
+      method: "POST",
+      url: "/api/annotation-tags",
+      headers: tagOrg.auth,
+      payload: { name: "  Billing " },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toEqual({
+      id: expect.any(String),
+      name: "Billing",
+      createdAt: expect.any(String),
+    });
+    await client.createTag("accuracy", tagOrg);
+
+    for (const name of ["Billing", "billing", " BILLING "]) {
+      const duplicate = await app.api.inject({
+        method: "POST",
+        url: "/api/annotation-tags",
+        headers: tagOrg.auth,
+        payload: { name },
+      });
+      expect(duplicate.statusCode).toBe(400);
+      expect(duplicate.json()).toMatchObject({ type: "INVALID_REQUEST" });
+    }
+
+    // Same name in another organization is fine.
+    expect((await client.createTag("Billing", org)).name).toBe("Billing");
+
+    const listed = await app.api.inject({
+      method: "GET",
+      url: "/api/annotation-tags",
+      headers: tagOrg.auth,
+    });
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json().map((tag: { name: string }) => tag.name)).toEqual(["accuracy", "Billing"]);
+  });
+
+  it("keeps one tag when the same name is created concurrently", async () => {
+    const tagOrg = await app.createOrganization("Racing tags");
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        app.api.inject({
+          method: "POST",
+          url: "/api/annotation-tags",
+          headers: tagOrg.auth,
+          payload: { name: "race" },
+        }),
+      ),
+    );
+    expect(responses.map((response) => response.statusCode).sort()).toEqual([
+      201, 400, 400, 400, 400, 400,
+    ]);
+  });
+});
