@@ -12,7 +12,16 @@ import {
   type AnnotationRouteDeps,
   registerAnnotationRoutes,
 } from "../http/routes/annotations/annotation-routes.ts";
+import {
+  type ConsumptionEventRouteDeps,
+  registerConsumptionEventRoutes,
+} from "../http/routes/consumption-events/consumption-event-routes.ts";
+import {
+  type CreditRouteDeps,
+  registerCreditRoutes,
+} from "../http/routes/credits/credit-routes.ts";
 import { type HealthCheck, registerHealthRoutes } from "../http/routes/health/health-routes.ts";
+import { registerUsageRoutes, type UsageRouteDeps } from "../http/routes/usage/usage-routes.ts";
 import type { Logger } from "../lib/logger.ts";
 
 export type ApiServerDeps = {
@@ -24,6 +33,9 @@ export type ApiServerDeps = {
   /** Absent when ADMIN_TOKEN is not set: the admin API then does not exist. */
   admin: AdminDeps | null;
   organizations: OrganizationService;
+  consumption: ConsumptionEventRouteDeps["consumption"];
+  billing: CreditRouteDeps["billing"];
+  usage: UsageRouteDeps["usage"];
   annotations: Omit<AnnotationRouteDeps, "auth">;
   annotationTags: AnnotationTagService;
 };
@@ -41,6 +53,9 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
 
   registerHealthRoutes(app, deps.isHealthy);
   registerAccountRoutes(app, deps);
+  registerConsumptionEventRoutes(app, deps);
+  registerCreditRoutes(app, deps);
+  registerUsageRoutes(app, deps);
   registerAnnotationRoutes(app, { auth: deps.auth, ...deps.annotations });
   registerAnnotationTagRoutes(app, deps);
   if (deps.admin) registerAdminRoutes(app, deps.admin);

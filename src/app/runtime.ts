@@ -72,6 +72,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       isHealthy,
       auth: createAuthHooks(services.apiKeys),
       organizations: services.organizations,
+      consumption: services.consumption,
+      billing: services.billing,
+      usage: services.usage,
       annotations: {
         annotations: services.annotations,
         statuses: services.annotationStatuses,

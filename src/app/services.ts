@@ -3,6 +3,7 @@ import type { Database, Db } from "../db/client.ts";
 import { createAnnotationServices } from "../domain/annotations/annotation-services.ts";
 import { createApiKeyRepo } from "../domain/api-keys/api-key-repo.ts";
 import { createApiKeyService } from "../domain/api-keys/api-key-service.ts";
+import { createBillingServices } from "../domain/billing/billing-services.ts";
 import { createCreditBucketRepo } from "../domain/billing/credit-bucket-repo.ts";
 import { createCreditGrantService } from "../domain/billing/credit-grant-service.ts";
 import { loadInstanceSecret } from "../domain/instance/instance-secret-repo.ts";
@@ -52,6 +53,11 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     creditBuckets: createCreditBucketRepo(db),
     organizations,
   });
+  const { billing, consumption, usage } = createBillingServices({
+    db,
+    priceOf: models.priceOf,
+    logger,
+  });
   const leadRepo = createLeadRepo(db);
   const leads = createLeadService({
     leads: leadRepo,
@@ -74,6 +80,9 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     apiKeys,
     organizations,
     credits,
+    billing,
+    consumption,
+    usage,
     leads,
     models,
     jobHandlers,

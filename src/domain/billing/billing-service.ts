@@ -1,0 +1,208 @@
+import type { Db } from "../../db/client.ts";
+import { AppError, notFound, unauthorized } from "../../lib/errors.ts";
+import { newId } from "../../lib/ids.ts";
+import {
+  type Access,
+  type AccessSnapshot,
+  AGENT_MESSAGE_FEATURES,
+  countsNeeded,
+  evaluateAccess,
+  isFundedByBuckets,
+  usageLimitError,
+} from "./billing-access.ts";
+import type { BillingAccountRepo, BillingSettingsRow } from "./billing-account-repo.ts";
+import type { Billing, ChargeRequest, ChargeResult } from "./billing-port.ts";
+import type { ConsumptionEventRepo, ConsumptionEventRow } from "./consumption-event-repo.ts";
+import type { BucketTotals, CreditBucketRepo } from "./credit-bucket-repo.ts";
+import { microToCredits } from "./credits.ts";
+import { createUsagePricer, type PriceOf } from "./usage-pricing.ts";
+
+export type CreditBalance = Access & {
+  billingModel: "credits" | "legacy";
+  credits: { total: number; used: number; remaining: number } | null;
+};
+
+/** How a charge behaves beyond recording: refuse when blocked, replay a keyed request. */
+export type ChargeOptions = {
+  /** Check `evaluateAccess` under the lock and refuse with 402 (the usage endpoint). */
+  enforce: boolean;
+  idempotency?: { key: string; requestHash: string };
+};
+
+export type RecordedCharge = { event: ConsumptionEventRow; replayed: boolean };
+
+export type BillingServiceDeps = {
+  db: Db;
+  accounts: BillingAccountRepo;
+  buckets: CreditBucketRepo;
+  events: ConsumptionEventRepo;
+  priceOf: PriceOf;
+  /** Told when usage names a model no price table knows; it is recorded at 0 credits. */
+  onUnpriced: (usage: { feature: string; provider: string; modelName: string }) => void;
+  now?: () => Date;
+};
+
+/** The ledger and the credit rules: implements `Billing` for every metered feature. */
+export function createBillingService(deps: BillingServiceDeps) {
+  const now = deps.now ?? (() => new Date());
+  const priceUsage = createUsagePricer(deps.priceOf);
+
+  async function readSnapshot(
+    organizationId: string,
+    settings: BillingSettingsRow,
+    at: Date,
+    tx: Db,
+    countMessages = true,
+  ): Promise<{ snapshot: AccessSnapshot; totals: BucketTotals }> {
+    const totals = await deps.buckets.totals(organizationId, at, tx);
+    const counts = countMessages ? countsNeeded(settings, totals.bucketCount, at) : null;
+    const agentMessages = counts
+      ? await deps.events.countAgentMessages(
+          organizationId,
+          AGENT_MESSAGE_FEATURES,
+          counts.since,
+          counts.cap,
+          tx,
+        )
+      : 0;
+    return {
+      snapshot: {
+        ...settings,
+        bucketCount: totals.bucketCount,
+        remainingMicro: totals.remainingMicro,
+        agentMessages,
+      },
+      totals,
+    };
+  }
+
+  async function currentAccess(organizationId: string) {
+    const settings = await deps.accounts.findSettings(organizationId);
+    if (!settings) return null;
+    const { snapshot, totals } = await readSnapshot(organizationId, settings, now(), deps.db);
+    return { settings, totals, access: evaluateAccess(snapshot) };
+  }
+
+  /** One transaction: lock, (replay), (check), price, debit, write the event and day totals. */
+  async function chargeWith(request: ChargeRequest, options: ChargeOptions) {
+    const at = now();
+    const price = priceUsage(request);
+    const { organizationId } = request;
+    const recorded = await deps.db.transaction(async (tx): Promise<RecordedCharge> => {
+      const settings = await deps.accounts.lockSettings(organizationId, tx);
+      if (!settings) throw notFound(`Organization ${organizationId} not found`);
+      if (options.idempotency) {
+        const previous = await deps.events.findByIdempotencyKey(
+          organizationId,
+          options.idempotency.key,
+          tx,
+        );
+        if (previous) {
+          if (previous.requestHash !== options.idempotency.requestHash) {
+            throw new AppError(
+              "CONFLICT",
+              "This Idempotency-Key was already used with a different request body",
+            );
+          }
+          return { event: previous, replayed: true };
+        }
+      }
+      const { snapshot } = await readSnapshot(organizationId, settings, at, tx, options.enforce);
+      if (options.enforce) {
+        const access = evaluateAccess(snapshot);
+        if (access.blockReason) throw usageLimitError(access.blockReason);
+      }
+      const chargedMicro = isFundedByBuckets(settings, snapshot.bucketCount)
+        ? await deps.buckets.debit(organizationId, price.requestedMicro, at, tx)
+        : price.requestedMicro;
+      const event = await deps.events.record(
+        {
+          id: newId(),
+          organizationId,
+          agentId: request.agentId ?? null,
+          feature: request.feature,
+          provider: request.provider,
+          modelName: request.modelName,
+          inputTokens: request.inputTokens,
+          outputTokens: request.outputTokens,
+          units: request.units ?? null,
+          creditsChargedMicro: chargedMicro,
+          creditsChargedRawMicro: price.rawMicro,
+          creditsRequestedMicro: price.requestedMicro,
+          billingCoefficient: price.coefficient,
+          occurredAt: at,
+          metadata: request.metadata ?? {},
+          conversationId: request.conversationId ?? null,
+          messageId: request.messageId ?? null,
+          idempotencyKey: options.idempotency?.key ?? null,
+          requestHash: options.idempotency?.requestHash ?? null,
+        },
+        tx,
+      );
+      return { event, replayed: false };
+    });
+    if (!price.priced && !recorded.replayed) {
+      deps.onUnpriced({
+        feature: request.feature,
+        provider: request.provider,
+        modelName: request.modelName,
+      });
+    }
+    return recorded;
+  }
+
+  const billing = {
+    /** canRun and blockReason now, by the same function every metered action uses. */
+    async access(organizationId: string): Promise<Access> {
+      const current = await currentAccess(organizationId);
+      if (!current) throw notFound(`Organization ${organizationId} not found`);
+      return current.access;
+    },
+
+    async assertCanRun(organizationId: string): Promise<void> {
+      const access = await billing.access(organizationId);
+      if (access.blockReason) throw usageLimitError(access.blockReason);
+    },
+
+    /** Records usage after the fact: never refuses, caps the debit at what remains. */
+    async charge(request: ChargeRequest): Promise<ChargeResult> {
+      const { event } = await chargeWith(request, { enforce: false });
+      return chargeResultOf(event);
+    },
+
+    /** Records usage only if the organization may run now (402 otherwise), once per key. */
+    chargeIfAllowed(request: ChargeRequest, idempotency?: ChargeOptions["idempotency"]) {
+      return chargeWith(request, { enforce: true, ...(idempotency ? { idempotency } : {}) });
+    },
+
+    /** GET /api/credits/balance; 401 when the key's organization no longer exists. */
+    async balance(organizationId: string): Promise<CreditBalance> {
+      const current = await currentAccess(organizationId);
+      if (!current) throw unauthorized("The API key is not attached to an organization");
+      const { settings, totals, access } = current;
+      return {
+        billingModel: settings.billingModel,
+        credits:
+          settings.billingModel === "legacy"
+            ? null
+            : {
+                total: microToCredits(totals.grantedMicro),
+                used: microToCredits(totals.grantedMicro - totals.remainingMicro),
+                remaining: microToCredits(totals.remainingMicro),
+              },
+        ...access,
+      };
+    },
+  };
+  return billing satisfies Billing;
+}
+
+export function chargeResultOf(event: ConsumptionEventRow): ChargeResult {
+  return {
+    eventId: event.id,
+    creditsCharged: microToCredits(event.creditsChargedMicro),
+    creditsRequested: microToCredits(event.creditsRequestedMicro),
+  };
+}
+
+export type BillingService = ReturnType<typeof createBillingService>;

@@ -1,0 +1,34 @@
+import type { Db } from "../../db/client.ts";
+import type { Logger } from "../../lib/logger.ts";
+import { createBillingAccountRepo } from "./billing-account-repo.ts";
+import { createBillingService } from "./billing-service.ts";
+import { createConsumptionEventRepo } from "./consumption-event-repo.ts";
+import { createConsumptionService } from "./consumption-service.ts";
+import { createConsumptionSummaryRepo } from "./consumption-summary-repo.ts";
+import { createCreditBucketRepo } from "./credit-bucket-repo.ts";
+import { createUsageIncrementService } from "./usage-increment-service.ts";
+import type { PriceOf } from "./usage-pricing.ts";
+
+/**
+ * The billing module wired to its repositories: `billing` (the `Billing` port plus canRun and
+ * balance), `consumption` (ledger reads) and `usage` (the increment endpoint).
+ */
+export function createBillingServices(deps: { db: Db; priceOf: PriceOf; logger: Logger }) {
+  const accounts = createBillingAccountRepo(deps.db);
+  const events = createConsumptionEventRepo(deps.db);
+  const billing = createBillingService({
+    db: deps.db,
+    accounts,
+    buckets: createCreditBucketRepo(deps.db),
+    events,
+    priceOf: deps.priceOf,
+    onUnpriced: (usage) =>
+      deps.logger.warn(usage, "usage of a model without a price was recorded at 0 credits"),
+  });
+  const consumption = createConsumptionService({
+    events,
+    summaries: createConsumptionSummaryRepo(deps.db),
+  });
+  const usage = createUsageIncrementService({ billing, accounts });
+  return { billing, consumption, usage };
+}

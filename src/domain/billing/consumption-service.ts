@@ -1,0 +1,112 @@
+import type {
+  ConsumptionEventRepo,
+  ConsumptionEventRow,
+  EventOrder,
+} from "./consumption-event-repo.ts";
+import { rangeOf } from "./consumption-range.ts";
+import type { ConsumptionSummaryRepo, SummaryGroupBy } from "./consumption-summary-repo.ts";
+import { microToCredits } from "./credits.ts";
+
+export type EventListQuery = {
+  startDate?: string | undefined;
+  endDate?: string | undefined;
+  agentId?: string | undefined;
+  feature?: string | undefined;
+  provider?: string | undefined;
+  model?: string | undefined;
+  conversationId?: string | undefined;
+  page: number;
+  limit: number;
+  orderBy: EventOrder;
+};
+
+export type SummaryRequest = {
+  startDate: string;
+  endDate: string;
+  groupBy: SummaryGroupBy;
+  agentId?: string | undefined;
+  feature?: string | undefined;
+  provider?: string | undefined;
+};
+
+/** The spec's Consumption event, amounts in credits rounded to 6 decimals. */
+export function consumptionEventView(event: ConsumptionEventRow, agentName: string | null) {
+  return {
+    id: event.id,
+    organizationId: event.organizationId,
+    agentId: event.agentId,
+    feature: event.feature,
+    provider: event.provider,
+    modelName: event.modelName,
+    inputTokens: event.inputTokens,
+    outputTokens: event.outputTokens,
+    units: event.units,
+    creditsCharged: microToCredits(event.creditsChargedMicro),
+    creditsChargedRaw: microToCredits(event.creditsChargedRawMicro),
+    billingCoefficient: event.billingCoefficient,
+    occurredAt: event.occurredAt.toISOString(),
+    metadata: event.metadata,
+    conversationId: event.conversationId,
+    messageId: event.messageId,
+    agent: event.agentId === null ? null : { id: event.agentId, name: agentName },
+  };
+}
+
+/** Reading the ledger: the paginated list and the grouped summary. */
+export function createConsumptionService(deps: {
+  events: Pick<ConsumptionEventRepo, "list">;
+  summaries: ConsumptionSummaryRepo;
+}) {
+  return {
+    async list(organizationId: string, query: EventListQuery) {
+      const { rows, total } = await deps.events.list(
+        organizationId,
+        {
+          ...rangeOf(query.startDate, query.endDate),
+          agentId: query.agentId,
+          feature: query.feature,
+          provider: query.provider,
+          modelName: query.model,
+          conversationId: query.conversationId,
+        },
+        { offset: (query.page - 1) * query.limit, limit: query.limit, orderBy: query.orderBy },
+      );
+      return {
+        data: rows.map((row) => consumptionEventView(row.event, row.agentName)),
+        pagination: {
+          page: query.page,
+          limit: query.limit,
+          total,
+          totalPages: Math.ceil(total / query.limit),
+        },
+      };
+    },
+
+    async summary(organizationId: string, request: SummaryRequest) {
+      const { from, to } = rangeOf(request.startDate, request.endDate);
+      const rows = await deps.summaries.summarize(organizationId, {
+        from: from!,
+        to: to!,
+        groupBy: request.groupBy,
+        agentId: request.agentId,
+        feature: request.feature,
+        provider: request.provider,
+      });
+      return {
+        groupBy: request.groupBy,
+        startDate: request.startDate,
+        endDate: request.endDate,
+        data: rows.map((row) => ({
+          groupKey: row.groupKey,
+          ...(request.groupBy === "agent" ? { agentName: row.agentName } : {}),
+          totalCreditsCharged: microToCredits(row.creditsChargedMicro),
+          totalInputTokens: row.inputTokens,
+          totalOutputTokens: row.outputTokens,
+          eventCount: row.eventCount,
+        })),
+      };
+    },
+  };
+}
+
+export type ConsumptionService = ReturnType<typeof createConsumptionService>;

@@ -1,0 +1,81 @@
+import { z } from "zod";
+import {
+  ENTITY_GROUPS,
+  TEMPORAL_GROUPS,
+} from "../../../domain/billing/consumption-summary-repo.ts";
+
+/** ISO 8601: a date (a whole UTC day) or a date-time (without a zone it is read as UTC). */
+const isoDate = z.union([z.iso.date(), z.iso.datetime({ offset: true, local: true })], {
+  error: "must be an ISO 8601 date or date-time",
+});
+const filterId = z.string().trim().min(1).max(200);
+
+export const eventListQuery = z.object({
+  startDate: isoDate.optional(),
+  endDate: isoDate.optional(),
+  agentId: filterId.optional(),
+  feature: filterId.optional(),
+  provider: filterId.optional(),
+  model: filterId.optional().describe("Filter by model name"),
+  conversationId: filterId.optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  orderBy: z
+    .enum(["occurredAt_asc", "occurredAt_desc", "creditsCharged_asc", "creditsCharged_desc"])
+    .default("occurredAt_desc"),
+});
+
+export const summaryQuery = z.object({
+  startDate: isoDate,
+  endDate: isoDate,
+  groupBy: z.enum([...ENTITY_GROUPS, ...TEMPORAL_GROUPS]),
+  agentId: filterId.optional(),
+  feature: filterId.optional(),
+  provider: filterId.optional(),
+});
+
+export const consumptionEventSchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  agentId: z.string().nullable(),
+  feature: z.string(),
+  provider: z.string(),
+  modelName: z.string(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  units: z.number().nullable(),
+  creditsCharged: z.number(),
+  creditsChargedRaw: z.number(),
+  billingCoefficient: z.number(),
+  occurredAt: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+  conversationId: z.string().nullable(),
+  messageId: z.string().nullable(),
+  agent: z.object({ id: z.string(), name: z.string().nullable() }).nullable(),
+});
+
+export const eventListResponse = z.object({
+  data: z.array(consumptionEventSchema),
+  pagination: z.object({
+    page: z.number().int(),
+    limit: z.number().int(),
+    total: z.number().int(),
+    totalPages: z.number().int(),
+  }),
+});
+
+export const summaryResponse = z.object({
+  groupBy: z.string(),
+  startDate: z.string(),
+  endDate: z.string(),
+  data: z.array(
+    z.object({
+      groupKey: z.string().nullable(),
+      agentName: z.string().nullable().optional().describe("Only when groupBy is agent"),
+      totalCreditsCharged: z.number(),
+      totalInputTokens: z.number().int(),
+      totalOutputTokens: z.number().int(),
+      eventCount: z.number().int(),
+    }),
+  ),
+});

@@ -1,0 +1,42 @@
+import type { FastifyReply } from "fastify";
+import { z } from "zod";
+import type { BillingService } from "../../../domain/billing/billing-service.ts";
+import type { App } from "../../app-types.ts";
+import { type AuthHooks, contextOf } from "../../plugins/auth.ts";
+
+export type CreditRouteDeps = { auth: AuthHooks; billing: Pick<BillingService, "balance"> };
+
+const balanceResponse = z.object({
+  billingModel: z.enum(["credits", "legacy"]),
+  credits: z.object({ total: z.number(), used: z.number(), remaining: z.number() }).nullable(),
+  canRun: z.boolean(),
+  blockReason: z
+    .enum(["payment_overdue", "no_credits", "query_limit", "free_plan_limit"])
+    .nullable(),
+});
+
+// The spec's quirk for this endpoint: a missing or invalid key is a plain-text 403.
+async function forbidden(_request: unknown, reply: FastifyReply): Promise<void> {
+  await reply.code(403).type("text/plain; charset=utf-8").send("Forbidden");
+}
+
+/**
+ * GET /api/credits/balance. Meant for servers: no CORS headers, and no HEAD route, so every
+ * method but GET reaches the JSON 404 handler.
+ */
+export function registerCreditRoutes(app: App, deps: CreditRouteDeps): void {
+  app.get(
+    "/api/credits/balance",
+    {
+      exposeHeadRoute: false,
+      preHandler: deps.auth.required(forbidden),
+      schema: {
+        tags: ["usage"],
+        security: [{ bearerAuth: [] }],
+        summary: "Credit balance, canRun and blockReason (403 text/plain Forbidden without a key)",
+        response: { 200: balanceResponse },
+      },
+    },
+    async (request) => deps.billing.balance(contextOf(request).organizationId),
+  );
+}

@@ -1,0 +1,84 @@
+import { eq } from "drizzle-orm";
+import { agents, creditBuckets } from "../../src/db/schema/index.ts";
+import { newId } from "../../src/lib/ids.ts";
+import { ADMIN_TOKEN, type TestApp, type TestOrganization } from "../harness/app.ts";
+
+const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+
+export async function grantCredits(
+  app: TestApp,
+  organizationId: string,
+  amount: number,
+  expiresAt?: string,
+): Promise<string> {
+  const response = await app.api.inject({
+    method: "POST",
+    url: `/api/admin/organizations/${organizationId}/credits`,
+    headers: admin,
+    payload: { amount, ...(expiresAt ? { expiresAt } : {}) },
+  });
+  if (response.statusCode !== 201) throw new Error(`grant: ${response.body}`);
+  return response.json().creditBucket.id;
+}
+
+export async function setBilling(
+  app: TestApp,
+  organizationId: string,
+  settings: Record<string, unknown>,
+): Promise<void> {
+  const response = await app.api.inject({
+    method: "PATCH",
+    url: `/api/admin/organizations/${organizationId}/billing`,
+    headers: admin,
+    payload: settings,
+  });
+  if (response.statusCode !== 200) throw new Error(`billing: ${response.body}`);
+}
+
+export function increment(
+  app: TestApp,
+  organization: TestOrganization,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
+  return app.api.inject({
+    method: "POST",
+    url: "/api/usage/increment-agent-queries",
+    headers: { ...organization.auth, ...headers },
+    payload: body,
+  });
+}
+
+export async function balanceOf(app: TestApp, organization: TestOrganization) {
+  const response = await app.api.inject({
+    method: "GET",
+    url: "/api/credits/balance",
+    headers: organization.auth,
+  });
+  if (response.statusCode !== 200) throw new Error(`balance: ${response.body}`);
+  return response.json() as {
+    billingModel: string;
+    credits: { total: number; used: number; remaining: number } | null;
+    canRun: boolean;
+    blockReason: string | null;
+  };
+}
+
+/** The agents API belongs to another module; the ledger only needs rows to point at. */
+export async function insertAgent(app: TestApp, organizationId: string, name: string) {
+  const id = newId();
+  await app.database.db
+    .insert(agents)
+    .values({ id, organizationId, name, modelName: "gpt_4o_mini" });
+  return id;
+}
+
+export async function bucketsOf(app: TestApp, organizationId: string) {
+  return app.database.db
+    .select()
+    .from(creditBuckets)
+    .where(eq(creditBuckets.organizationId, organizationId));
+}
+
+/** gpt-4o-mini on azure: 0.15 credits per million input tokens, 0.60 per million output. */
+export const MINI = { provider: "azure", modelName: "gpt-4o-mini" } as const;

@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INCREMENT_MODELS } from "../../src/domain/billing/usage-models.ts";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { grantCredits, increment, insertAgent, MINI } from "./billing-helpers.ts";
+
+let app: TestApp;
+let org: TestOrganization;
+let other: TestOrganization;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  org = await app.createOrganization("Metered");
+  other = await app.createOrganization("Other");
+  await grantCredits(app, org.id, 1_000);
+});
+afterAll(() => app.close());
+
+describe("POST /api/usage/increment-agent-queries: happy path", () => {
+  it("charges tokens at the registry price times the coefficient and answers the spec's shape", async () => {
+    const agentId = await insertAgent(app, org.id, "Support bot");
+    const response = await increment(app, org, {
+      ...MINI,
+      inputTokens: 1_000_000,
+      outputTokens: 500_000,
+      coefficient: 3,
+      agentId,
+      metadata: { source: "crm", nested: { a: 1 } },
+    });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    // (1M × 0.15 + 0.5M × 0.60) / 1M = 0.45 raw credits, × 3.
+    expect(body).toEqual({
+      success: true,
+      organizationId: org.id,
+      eventId: expect.any(String),
+      credits: { charged: 1.35, requested: 1.35 },
+      model: MINI,
+      tokens: { inputTokens: 1_000_000, outputTokens: 500_000 },
+    });
+
+    const events = await app.api.inject({
+      method: "GET",
+      url: `/api/consumption-events?agentId=${agentId}`,
+      headers: org.auth,
+    });
+    const [event] = events.json().data;
+    expect(event).toMatchObject({
+      id: body.eventId,
+      feature: "agent_run",
+      provider: "azure",
+      modelName: "gpt-4o-mini",
+      creditsChargedRaw: 0.45,
+      creditsCharged: 1.35,
+      billingCoefficient: 3,
+      units: null,
+      metadata: { source: "crm", nested: { a: 1 } },
+      agent: { id: agentId, name: "Support bot" },
+    });
+  });
+
+  it("defaults tokens to 0, coefficient to 1 and feature to agent_run", async () => {
+    const response = await increment(app, org, { provider: "openai", modelName: "gpt-4.1" });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      credits: { charged: 0, requested: 0 },
+      tokens: { inputTokens: 0, outputTokens: 0 },
+    });
+  });
+
+  it("keeps a custom feature", async () => {
+    const response = await increment(app, org, {
+      ...MINI,
+      feature: "crm_summary",
+      inputTokens: 10,
+    });
+    expect(response.statusCode).toBe(200);
+    const listed = await app.api.inject({
+      method: "GET",
+      url: "/api/consumption-events?feature=crm_summary",
+      headers: org.auth,
+    });
+    expect(listed.json().data.map((event: { id: string }) => event.id)).toEqual([
+      response.json().eventId,
+    ]);
+  });
+
+  it("accepts every provider/model pair of the spec, each with a price", async () => {
+    for (const [provider, models] of Object.entries(INCREMENT_MODELS)) {
+      for (const modelName of models) {
+        const response = await increment(app, org, {
+          provider,
+          modelName,
+          inputTokens: 1_000_000,
+          outputTokens: 1_000_000,
+        });
+        expect(response.statusCode, `${provider} ${modelName}`).toBe(200);
+        expect(response.json().credits.requested, `${provider} ${modelName}`).toBeGreaterThan(0);
+      }
+    }
+  });
+});
+
+describe("POST /api/usage/increment-agent-queries: bad input", () => {
+  const cases: Array<[string, Record<string, unknown>, string]> = [
+    ["missing provider", { modelName: "gpt-4o" }, "body.provider"],
+    ["unknown provider", { provider: "anthropic", modelName: "claude-4-sonnet" }, "body.provider"],
+    ["model of another provider", { provider: "openai", modelName: "gpt-4o" }, "body.modelName"],
+    ["wrong case", { provider: "deepseek", modelName: "deepseek-v3.2" }, "body.modelName"],
+    ["missing model", { provider: "azure" }, "body.modelName"],
+    ["negative input tokens", { ...MINI, inputTokens: -1 }, "body.inputTokens"],
+    ["fractional output tokens", { ...MINI, outputTokens: 1.5 }, "body.outputTokens"],
+    ["string tokens", { ...MINI, inputTokens: "10" }, "body.inputTokens"],
+    ["coefficient 0", { ...MINI, coefficient: 0 }, "body.coefficient"],
+    ["coefficient 11", { ...MINI, coefficient: 11 }, "body.coefficient"],
+    ["fractional coefficient", { ...MINI, coefficient: 1.5 }, "body.coefficient"],
+    ["metadata not an object", { ...MINI, metadata: ["a"] }, "body.metadata"],
+    ["empty feature", { ...MINI, feature: "" }, "body.feature"],
+  ];
+  for (const [name, body, path] of cases) {
+    it(`400 for ${name}`, async () => {
+      const response = await increment(app, org, body);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().type).toBe("INVALID_REQUEST");
+      expect(response.json().details.map((detail: { path: string }) => detail.path)).toContain(
+        path,
+      );
+    });
+  }
+
+  it("400 for an agent of another organization, and nothing is charged", async () => {
+    const foreignAgent = await insertAgent(app, other.id, "Not yours");
+    const response = await increment(app, org, { ...MINI, inputTokens: 5, agentId: foreignAgent });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().details[0].path).toBe("body.agentId");
+    const listed = await app.api.inject({
+      method: "GET",
+      url: `/api/consumption-events?agentId=${foreignAgent}`,
+      headers: org.auth,
+    });
+    expect(listed.json().pagination.total).toBe(0);
+  });
+
+  it("400 for a body that is not JSON", async () => {
+    const response = await app.api.inject({
+      method: "POST",
+      url: "/api/usage/increment-agent-queries",
+      headers: { ...org.auth, "content-type": "application/json" },
+      payload: "{nope",
+    });
+    expect(response.statusCode).toBe(400);
+  });
+});
+
+describe("POST /api/usage/increment-agent-queries: security", () => {
+  it("401 without a key and with an invalid key", async () => {
+    for (const headers of [{}, { authorization: "Bearer adk_not-a-key" }]) {
+      const response = await app.api.inject({
+        method: "POST",
+        url: "/api/usage/increment-agent-queries",
+        headers,
+        payload: MINI,
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.json().type).toBe("UNAUTHORIZED");
+    }
+  });
+
+  it("charges the caller's organization only", async () => {
+    const response = await increment(app, other, { ...MINI, inputTokens: 100 });
+    expect(response.json().organizationId).toBe(other.id);
+    const mine = await app.api.inject({
+      method: "GET",
+      url: "/api/consumption-events?limit=100",
+      headers: org.auth,
+    });
+    expect(mine.json().data.map((event: { id: string }) => event.id)).not.toContain(
+      response.json().eventId,
+    );
+  });
+});
