@@ -1,0 +1,253 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../harness/app.ts";
+import {
+  balanceOf,
+  bucketsOf,
+  grantCredits,
+  increment,
+  MINI,
+  setBilling,
+} from "./billing-helpers.ts";
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+// 10M input tokens of azure gpt-4o-mini at 0.15 credits per million = 1.5 credits.
+const ONE_AND_A_HALF = { ...MINI, inputTokens: 10_000_000 };
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+
+describe("GET /api/credits/balance", () => {
+  it("a new organization is on the free plan with zero credits and can run", async () => {
+    const org = await app.createOrganization("Fresh");
+    expect(await balanceOf(app, org)).toEqual({
+      billingModel: "credits",
+      credits: { total: 0, used: 0, remaining: 0 },
+      canRun: true,
+      blockReason: null,
+    });
+  });
+
+  it("reports total, used and remaining of live buckets, rounded to 6 decimals", async () => {
+    const org = await app.createOrganization("Buckets");
+    await grantCredits(app, org.id, 10);
+    await grantCredits(app, org.id, 0.1234567);
+    await grantCredits(app, org.id, 50, inDays(-1));
+    const charged = await increment(app, org, { ...MINI, inputTokens: 1_000_001 });
+    expect(charged.json().credits).toEqual({ charged: 0.15, requested: 0.15 });
+    expect(await balanceOf(app, org)).toEqual({
+      billingModel: "credits",
+      credits: { total: 10.123457, used: 0.15, remaining: 9.973457 },
+      canRun: true,
+      blockReason: null,
+    });
+  });
+});
+
+describe("credit rules", () => {
+  it("spends the oldest-expiring bucket first, never-expiring last, ignoring expired ones", async () => {
+    const org = await app.createOrganization("Order");
+    const never = await grantCredits(app, org.id, 1);
+    const later = await grantCredits(app, org.id, 1, inDays(2));
+    const sooner = await grantCredits(app, org.id, 1, inDays(1));
+    const expired = await grantCredits(app, org.id, 1, inDays(-1));
+    const response = await increment(app, org, ONE_AND_A_HALF);
+    expect(response.json().credits).toEqual({ charged: 1.5, requested: 1.5 });
+    const remaining = Object.fromEntries(
+      (await bucketsOf(app, org.id)).map((bucket) => [bucket.id, bucket.remainingMicro]),
+    );
+    expect(remaining).toEqual({
+      [sooner]: 0,
+      [later]: 500_000,
+      [never]: 1_000_000,
+      [expired]: 1_000_000,
+    });
+  });
+
+  it("allows a message while any fraction remains and charges only the remainder", async () => {
+    const org = await app.createOrganization("Fraction");
+    await grantCredits(app, org.id, 2);
+    const first = await increment(app, org, ONE_AND_A_HALF);
+    expect(first.json().credits).toEqual({ charged: 1.5, requested: 1.5 });
+    const second = await increment(app, org, ONE_AND_A_HALF);
+    expect(second.statusCode).toBe(200);
+    expect(second.json().credits).toEqual({ charged: 0.5, requested: 1.5 });
+    const third = await increment(app, org, ONE_AND_A_HALF);
+    expect(third.statusCode).toBe(402);
+    expect(third.json()).toMatchObject({ type: "USAGE_LIMIT" });
+    expect(await balanceOf(app, org)).toEqual({
+      billingModel: "credits",
+      credits: { total: 2, used: 2, remaining: 0 },
+      canRun: false,
+      blockReason: "no_credits",
+    });
+    expect((await bucketsOf(app, org.id))[0]!.remainingMicro).toBe(0);
+  });
+
+  it("only expired buckets left means no_credits, not the free plan", async () => {
+    const org = await app.createOrganization("Expired");
+    await grantCredits(app, org.id, 5, inDays(-2));
+    const balance = await balanceOf(app, org);
+    expect(balance).toMatchObject({ canRun: false, blockReason: "no_credits" });
+    expect(balance.credits).toEqual({ total: 0, used: 0, remaining: 0 });
+    expect((await increment(app, org, MINI)).statusCode).toBe(402);
+  });
+});
+
+describe("block reasons, in the spec's order", () => {
+  it("free plan: 5 agent messages, then free_plan_limit; other features do not count", async () => {
+    const org = await app.createOrganization("Free");
+    for (let index = 0; index < 3; index += 1) {
+      expect((await increment(app, org, { ...MINI, feature: "transcription" })).statusCode).toBe(
+        200,
+      );
+    }
+    for (let message = 1; message <= 5; message += 1) {
+      const response = await increment(app, org, { ...MINI, inputTokens: 100 });
+      expect(response.statusCode, `message ${message}`).toBe(200);
+    }
+    const sixth = await increment(app, org, { ...MINI, inputTokens: 100 });
+    expect(sixth.statusCode).toBe(402);
+    expect(sixth.json()).toMatchObject({
+      type: "USAGE_LIMIT",
+      details: [{ path: "blockReason", message: "free_plan_limit" }],
+    });
+    expect(await balanceOf(app, org)).toMatchObject({
+      canRun: false,
+      blockReason: "free_plan_limit",
+    });
+    // Any metered action is refused once canRun is false.
+    expect((await increment(app, org, { ...MINI, feature: "transcription" })).statusCode).toBe(402);
+
+    await grantCredits(app, org.id, 1);
+    expect(await balanceOf(app, org)).toMatchObject({ canRun: true, blockReason: null });
+  });
+
+  it("an active subscription without buckets lifts the free plan", async () => {
+    const org = await app.createOrganization("Subscribed");
+    await setBilling(app, org.id, { subscriptionStatus: "active" });
+    for (let message = 1; message <= 7; message += 1) {
+      expect((await increment(app, org, MINI)).statusCode).toBe(200);
+    }
+    expect(await balanceOf(app, org)).toMatchObject({ canRun: true, blockReason: null });
+  });
+
+  it("payment_overdue comes before no_credits", async () => {
+    const org = await app.createOrganization("Overdue credits");
+    await grantCredits(app, org.id, 1);
+    await increment(app, org, ONE_AND_A_HALF);
+    await setBilling(app, org.id, { subscriptionStatus: "past_due" });
+    expect(await balanceOf(app, org)).toMatchObject({ blockReason: "payment_overdue" });
+    await setBilling(app, org.id, { subscriptionStatus: "active" });
+    expect(await balanceOf(app, org)).toMatchObject({ blockReason: "no_credits" });
+  });
+
+  it("payment_overdue blocks even with credits left", async () => {
+    const org = await app.createOrganization("Overdue rich");
+    await grantCredits(app, org.id, 100);
+    await setBilling(app, org.id, { subscriptionStatus: "past_due" });
+    expect(await balanceOf(app, org)).toMatchObject({
+      canRun: false,
+      blockReason: "payment_overdue",
+    });
+    const refused = await increment(app, org, MINI);
+    expect(refused.statusCode).toBe(402);
+    expect(refused.json().details[0].message).toBe("payment_overdue");
+  });
+
+  it("legacy: credits null, monthly query limit, payment_overdue before query_limit", async () => {
+    const org = await app.createOrganization("Legacy", { billingModel: "legacy" });
+    await setBilling(app, org.id, { queryLimit: 2 });
+    expect(await balanceOf(app, org)).toEqual({
+      billingModel: "legacy",
+      credits: null,
+      canRun: true,
+      blockReason: null,
+    });
+    const first = await increment(app, org, ONE_AND_A_HALF);
+    expect(first.json().credits).toEqual({ charged: 1.5, requested: 1.5 });
+    expect((await increment(app, org, { ...MINI, feature: "chat" })).statusCode).toBe(200);
+    expect(await balanceOf(app, org)).toMatchObject({ canRun: false, blockReason: "query_limit" });
+    expect((await increment(app, org, MINI)).statusCode).toBe(402);
+
+    await setBilling(app, org.id, { subscriptionStatus: "past_due" });
+    expect(await balanceOf(app, org)).toMatchObject({ blockReason: "payment_overdue" });
+    await setBilling(app, org.id, { subscriptionStatus: "active", queryLimit: 3 });
+    expect(await balanceOf(app, org)).toMatchObject({ canRun: true, blockReason: null });
+    await setBilling(app, org.id, { queryLimit: 0 });
+    expect(await balanceOf(app, org)).toMatchObject({ blockReason: "query_limit" });
+  });
+
+  it("legacy without a query limit and without a subscription is on the free plan", async () => {
+    const org = await app.createOrganization("Legacy free", { billingModel: "legacy" });
+    for (let message = 1; message <= 5; message += 1) await increment(app, org, MINI);
+    expect(await balanceOf(app, org)).toMatchObject({
+      credits: null,
+      canRun: false,
+      blockReason: "free_plan_limit",
+    });
+  });
+});
+
+describe("GET /api/credits/balance: the spec's quirks", () => {
+  it("403 with a plain-text Forbidden body for a missing, malformed or invalid key", async () => {
+    for (const headers of [
+      {},
+      { authorization: "Basic abc" },
+      { authorization: "Bearer adk_invalid" },
+    ]) {
+      const response = await app.api.inject({
+        method: "GET",
+        url: "/api/credits/balance",
+        headers,
+      });
+      expect(response.statusCode).toBe(403);
+      expect(response.headers["content-type"]).toMatch(/^text\/plain/);
+      expect(response.body).toBe("Forbidden");
+    }
+  });
+
+  it("404 for every other method, with no CORS headers even for a browser preflight", async () => {
+    const org = await app.createOrganization("Methods");
+    for (const method of ["POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const) {
+      const response = await app.api.inject({
+        method,
+        url: "/api/credits/balance",
+        headers: {
+          ...org.auth,
+          origin: "https://evil.example",
+          "access-control-request-method": "GET",
+        },
+      });
+      expect(response.statusCode, method).toBe(404);
+      expect(response.headers["access-control-allow-origin"], method).toBeUndefined();
+    }
+    const get = await app.api.inject({
+      method: "GET",
+      url: "/api/credits/balance",
+      headers: { ...org.auth, origin: "https://evil.example" },
+    });
+    expect(get.statusCode).toBe(200);
+    expect(get.headers["access-control-allow-origin"]).toBeUndefined();
+  });
+
+  it("401 when the key's organization no longer exists", async () => {
+    const org = await app.createOrganization("Vanished");
+    // Delete the organization row alone, leaving its key behind (foreign-key triggers off).
+    await app.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(sql`delete from organizations where id = ${org.id}`);
+    });
+    const response = await app.api.inject({
+      method: "GET",
+      url: "/api/credits/balance",
+      headers: org.auth,
+    });
+    expect(response.statusCode).toBe(401);
+    expect(response.json().type).toBe("UNAUTHORIZED");
+  });
+});
