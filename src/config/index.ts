@@ -7,6 +7,7 @@ import { knowledgeConfig, knowledgeEnvSchema } from "./knowledge-config.ts";
 import { leadsConfig, leadsEnvSchema } from "./leads-config.ts";
 import { modelsConfig, modelsEnvSchema } from "./models-config.ts";
 import { serverConfig, serverEnvSchema } from "./server-config.ts";
+import { transcriptionConfig, transcriptionEnvSchema } from "./transcription-config.ts";
 
 const envSchema = z.object({
   ...serverEnvSchema.shape,
@@ -16,6 +17,7 @@ const envSchema = z.object({
   ...modelsEnvSchema.shape,
   ...agentsEnvSchema.shape,
   ...annotationsEnvSchema.shape,
+  ...transcriptionEnvSchema.shape,
 });
 
 /** Raised at boot when an environment variable has a bad value; the message names it. */
@@ -34,6 +36,7 @@ function buildConfig(env: z.output<typeof envSchema>) {
     models: modelsConfig(env),
     agents: agentsConfig(env),
     annotations: annotationsConfig(env),
+    transcription: transcriptionConfig(env),
   };
 }
 
