@@ -24,7 +24,10 @@ export type SeededExchange = {
 export function createSeeder(db: Db) {
   let clock = Date.parse("2026-01-01T00:00:00.000Z");
   /** Strictly increasing message times, so conversation order is known in advance. */
-  const nextTime = () => new Date((clock += 1_000));
+  const nextTime = () => {
+    clock += 1_000;
+    return new Date(clock);
+  };
 
   async function agent(
     organization: Pick<TestOrganization, "id">,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AnnotationTagService } from "../../../domain/annotations/annotation-tag-service.ts";
 import type { App } from "../../app-types.ts";
 import { type AuthHooks, contextOf } from "../../plugins/auth.ts";
+import { noNul } from "../annotations/annotation-schemas.ts";
 
 const tagResponse = z.object({ id: z.string(), name: z.string(), createdAt: z.string() });
 const tagDoc = { tags: ["extensions"], security: [{ bearerAuth: [] }] };
@@ -18,7 +19,9 @@ export function registerAnnotationTagRoutes(
       schema: {
         summary: "Create an annotation tag; names are unique per organization in any case",
         ...tagDoc,
-        body: z.object({ name: z.string().trim().min(1).max(100) }),
+        body: z.object({
+          name: z.string().trim().min(1).max(100).refine(noNul, "must not contain NUL characters"),
+        }),
         response: { 201: tagResponse },
       },
     },

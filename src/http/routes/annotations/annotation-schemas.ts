@@ -1,6 +1,10 @@
 import { z } from "zod";
 
-const id = () => z.string().min(1).max(100);
+/** PostgreSQL text cannot hold NUL: refuse it as bad input instead of failing in the database. */
+export const noNul = (value: string) => !value.includes("\u0000");
+const NUL_MESSAGE = "must not contain NUL characters";
+
+const id = () => z.string().min(1).max(100).refine(noNul, NUL_MESSAGE);
 
 export const annotationParams = z.object({ id: id() });
 
@@ -10,7 +14,8 @@ export const annotationBody = z.object({
   comment: z
     .string()
     .max(10_000)
-    .refine((value) => value.trim().length > 0, "must not be empty or whitespace"),
+    .refine((value) => value.trim().length > 0, "must not be empty or whitespace")
+    .refine(noNul, NUL_MESSAGE),
   tagIds: z
     .array(id())
     .max(100)
@@ -29,11 +34,13 @@ export const annotationListQuery = z.object({
     .describe("good or bad, in any case"),
   conversationId: id().optional(),
   messageId: id().optional(),
-  status: z.string().min(1).max(50).optional(),
+  status: z.string().min(1).max(50).refine(noNul, NUL_MESSAGE).optional(),
   cursor: id().optional().describe("The id of the last annotation of the previous page"),
 });
 
-export const statusBody = z.object({ status: z.string().trim().min(1).max(50) });
+export const statusBody = z.object({
+  status: z.string().trim().min(1).max(50).refine(noNul, NUL_MESSAGE),
+});
 
 const tagRef = z.object({ tag: z.object({ id: z.string(), name: z.string() }) });
 

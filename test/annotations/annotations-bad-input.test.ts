@@ -1,0 +1,280 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { annotationClient, createSeeder, type SeededExchange, type Seeder } from "./seed.ts";
+
+let app: TestApp;
+let org: TestOrganization;
+let seed: Seeder;
+let client: ReturnType<typeof annotationClient>;
+let exchange: SeededExchange;
+let annotationId: string;
+
+const invalidBody = {
+  error: expect.any(String),
+  type: "INVALID_REQUEST",
+  requestId: expect.any(String),
+};
+
+beforeAll(async () => {
+  app = await startTestApp();
+  org = await app.createOrganization("Strict");
+  seed = createSeeder(app.database.db);
+  client = annotationClient(app);
+  exchange = await seed.exchange(org, await seed.agent(org, { visibility: "public" }));
+  const created = await client.create(
+    { messageId: exchange.agentMessageId, sentiment: "good", comment: "baseline" },
+    org,
+  );
+  annotationId = created.json().id;
+});
+afterAll(() => app.close());
+
+describe("POST /api/annotations: the spec's 400s", () => {
+  it.each([
+    ["an empty comment", { comment: "" }],
+    ["a whitespace-only comment", { comment: " \n\t  " }],
+    ["a missing comment", { comment: undefined }],
+    ["a non-string comment", { comment: 42 }],
+    ["a comment with a NUL character", { comment: "bad\u0000byte" }],
+    ["a missing sentiment", { sentiment: undefined }],
+    ["sentiment neutral", { sentiment: "neutral" }],
+    ["sentiment positive", { sentiment: "positive" }],
+    ["sentiment in capitals", { sentiment: "GOOD" }],
+    ["a missing messageId", { messageId: undefined }],
+    ["an empty messageId", { messageId: "" }],
+    ["a numeric messageId", { messageId: 7 }],
+    ["a huge messageId", { messageId: "m".repeat(5_000) }],
+    ["a messageId with a NUL character", { messageId: "m\u0000" }],
+    ["tagIds not an array", { tagIds: "tag" }],
+    ["tagIds with a non-string", { tagIds: [1] }],
+    ["tagIds with an empty id", { tagIds: [""] }],
+    ["too many tagIds", { tagIds: Array.from({ length: 101 }, (_, index) => `t${index}`) }],
+    ["unknown tag ids", { tagIds: ["no-such-tag"] }],
+  ])("%s is 400 INVALID_REQUEST and changes nothing", async (_label, change) => {
+    const body: Record<string, unknown> = {
+      messageId: exchange.agentMessageId,
+      sentiment: "bad",
+      comment: "should not be stored",
+      ...change,
+    };
+    const response = await client.create(body, org);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject(invalidBody);
+    const stored = await seed.storedAnnotation(annotationId);
+    expect(stored).toMatchObject({ comment: "baseline", sentiment: "good" });
+  });
+
+  it("a human message is 400", async () => {
+    const response = await client.create(
+      { messageId: exchange.humanMessageId, sentiment: "good", comment: "x" },
+      org,
+    );
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject(invalidBody);
+    expect(response.json().error).toMatch(/agent/i);
+  });
+
+  it("an agent message without an agent id is 400 INVALID_REQUEST", async () => {
+    const orphan = await seed.message(org, {
+      conversationId: exchange.conversationId,
+      from: "agent",
+      agentId: null,
+    });
+    for (const credentials of [org, undefined]) {
+      const response = await client.create(
+        { messageId: orphan, sentiment: "good", comment: "x" },
+        credentials,
+      );
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject(invalidBody);
+      expect(response.json().error).toMatch(/agent id/i);
+    }
+  });
+
+  it("an unknown message is 404 NOT_FOUND", async () => {
+    const response = await client.create(
+      { messageId: "ckunknownmessage0000000000", sentiment: "good", comment: "x" },
+      org,
+    );
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ type: "NOT_FOUND" });
+  });
+
+  it("malformed bodies are 4xx with the error envelope, never 500", async () => {
+    const attempts = [
+      { payload: "{not json", contentType: "application/json" },
+      { payload: "[]", contentType: "application/json" },
+      { payload: "null", contentType: "application/json" },
+      { payload: '"text"', contentType: "application/json" },
+      { payload: "", contentType: "application/json" },
+      { payload: "messageId=x", contentType: "application/x-www-form-urlencoded" },
+      { payload: "plain", contentType: "text/plain" },
+      {
+        payload: JSON.stringify({ messageId: { $ne: null }, sentiment: ["good"], comment: {} }),
+        contentType: "application/json",
+      },
+      {
+        payload: JSON.stringify({
+          messageId: exchange.agentMessageId,
+          sentiment: "good",
+          comment: "x".repeat(20_000),
+        }),
+        contentType: "application/json",
+      },
+    ];
+    for (const attempt of attempts) {
+      const response = await app.api.inject({
+        method: "POST",
+        url: "/api/annotations",
+        headers: { ...org.auth, "content-type": attempt.contentType },
+        payload: attempt.payload,
+      });
+      expect(response.statusCode, attempt.payload.slice(0, 40)).toBeGreaterThanOrEqual(400);
+      expect(response.statusCode, attempt.payload.slice(0, 40)).toBeLessThan(500);
+      expect(response.json()).toMatchObject({
+        error: expect.any(String),
+        type: expect.any(String),
+      });
+    }
+  });
+});
+
+describe("GET /api/annotations: filters", () => {
+  it("sentiment is case-insensitive", async () => {
+    for (const sentiment of ["good", "GOOD", "Good"]) {
+      const response = await client.list({ sentiment }, org);
+      expect(response.statusCode).toBe(200);
+      expect(response.json().map((item: { id: string }) => item.id)).toContain(annotationId);
+    }
+    const bad = await client.list({ sentiment: "BAD" }, org);
+    expect(bad.json().map((item: { id: string }) => item.id)).not.toContain(annotationId);
+  });
+
+  it.each([
+    ["an unknown sentiment", "sentiment=neutral"],
+    ["an empty sentiment", "sentiment="],
+    ["an empty agentId", "agentId="],
+    ["a repeated agentId", "agentId=a&agentId=b"],
+    ["an empty status", "status="],
+    ["an unknown cursor", "cursor=nope"],
+    ["a huge cursor", `cursor=${"c".repeat(500)}`],
+    ["a NUL in a filter", "agentId=a%00b"],
+    ["a NUL in the status", "status=%00"],
+  ])("%s is 400", async (_label, query) => {
+    const response = await app.api.inject({
+      method: "GET",
+      url: `/api/annotations?${query}`,
+      headers: org.auth,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject(invalidBody);
+  });
+
+  it("filters by status, conversation, message and agent", async () => {
+    const second = await seed.exchange(org, exchange.agentId, exchange.conversationId);
+    const completed = (
+      await client.create(
+        { messageId: second.agentMessageId, sentiment: "bad", comment: "done" },
+        org,
+      )
+    ).json();
+    await client.patch(completed.id, { status: "completed" }, org);
+    const idsFor = async (query: Record<string, string>) =>
+      (await client.list(query, org)).json().map((item: { id: string }) => item.id);
+
+    expect(await idsFor({ status: "completed" })).toEqual([completed.id]);
+    expect(await idsFor({ status: "pending" })).toEqual([annotationId]);
+    expect(await idsFor({ conversationId: exchange.conversationId })).toEqual([
+      completed.id,
+      annotationId,
+    ]);
+    expect(await idsFor({ messageId: exchange.agentMessageId })).toEqual([annotationId]);
+    expect(await idsFor({ agentId: exchange.agentId, sentiment: "bad" })).toEqual([completed.id]);
+    expect(await idsFor({ status: "archived" })).toEqual([]);
+  });
+});
+
+describe("PATCH /api/annotations/{id}: the spec's 400s", () => {
+  it.each([
+    ["a missing status", {}],
+    ["an empty status", { status: "" }],
+    ["a whitespace status", { status: "   " }],
+    ["a numeric status", { status: 1 }],
+    ["a null status", { status: null }],
+    ["a status with a NUL character", { status: "completed\u0000" }],
+    ["a status the organization does not accept", { status: "archived" }],
+  ])("%s is 400 and the status stays", async (_label, body) => {
+    const response = await client.patch(annotationId, body, org);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject(invalidBody);
+    expect((await seed.storedAnnotation(annotationId))?.status).toBe("pending");
+  });
+
+  it("no body at all is 400", async () => {
+    const response = await client.patch(annotationId, undefined, org);
+    expect(response.statusCode).toBe(400);
+  });
+});
+
+describe("ids in paths and tag names", () => {
+  it("odd ids are 404 with the envelope, never 500", async () => {
+    for (const id of ["' or 1=1 --", "../../etc/passwd", "x".repeat(100)]) {
+      const response = await app.api.inject({
+        method: "GET",
+        url: `/api/annotations/${encodeURIComponent(id)}`,
+        headers: org.auth,
+      });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({ type: "NOT_FOUND", requestId: expect.any(String) });
+    }
+  });
+
+  it("an id with a NUL character is 400 on every method", async () => {
+    const responses = await Promise.all([
+      client.get("a\u0000b", org),
+      client.patch("a\u0000b", { status: "completed" }, org),
+      client.remove("a\u0000b", org),
+    ]);
+    for (const response of responses) {
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject(invalidBody);
+    }
+  });
+
+  it("an id over the router's 100-character limit is refused before the route (414)", async () => {
+    const response = await client.get("x".repeat(101), org);
+    expect(response.statusCode).toBe(414);
+  });
+
+  it.each([
+    ["an empty name", { name: "" }],
+    ["a whitespace name", { name: "   " }],
+    ["a missing name", {}],
+    ["a huge name", { name: "n".repeat(101) }],
+    ["a numeric name", { name: 5 }],
+    ["a NUL in the name", { name: "a\u0000" }],
+  ])("a tag with %s is 400", async (_label, payload) => {
+    const response = await app.api.inject({
+      method: "POST",
+      url: "/api/annotation-tags",
+      headers: org.auth,
+      payload,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject(invalidBody);
+  });
+
+  it.each([
+    ["an empty list", { statuses: [] }],
+    ["a bad status name", { statuses: ["pending", "has space"] }],
+    ["not a list", { statuses: "pending" }],
+  ])("accepted statuses with %s are 400", async (_label, payload) => {
+    const response = await app.api.inject({
+      method: "PUT",
+      url: "/api/annotation-statuses",
+      headers: org.auth,
+      payload,
+    });
+    expect(response.statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,313 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { annotationClient, createSeeder, type SeededExchange, type Seeder } from "./seed.ts";
+
+let app: TestApp;
+let seed: Seeder;
+let client: ReturnType<typeof annotationClient>;
+let orgA: TestOrganization;
+let orgB: TestOrganization;
+let publicA: SeededExchange;
+let privateA: SeededExchange;
+let publicB: SeededExchange;
+
+const INVALID_KEY = { authorization: "Bearer adk_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" };
+
+const unauthorizedBody = {
+  error: expect.any(String),
+  type: "UNAUTHORIZED",
+  requestId: expect.any(String),
+};
+
+beforeAll(async () => {
+  app = await startTestApp();
+  seed = createSeeder(app.database.db);
+  client = annotationClient(app);
+  orgA = await app.createOrganization("A", { ownerEmail: "a@example.com" });
+  orgB = await app.createOrganization("B", { ownerEmail: "b@example.com" });
+  publicA = await seed.exchange(orgA, await seed.agent(orgA, { visibility: "public" }));
+  privateA = await seed.exchange(orgA, await seed.agent(orgA, { visibility: "private" }));
+  publicB = await seed.exchange(orgB, await seed.agent(orgB, { visibility: "public" }));
+});
+afterAll(() => app.close());
+
+const review = (messageId: string, extra: Record<string, unknown> = {}) => ({
+  messageId,
+  sentiment: "good",
+  comment: "Reviewed",
+  ...extra,
+});
+
+describe("create without credentials", () => {
+  it("works for a public agent's message and records no author", async () => {
+    const message = await seed.exchange(orgA, publicA.agentId);
+    const response = await client.create(review(message.agentMessageId));
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      organizationId: orgA.id,
+      agentId: publicA.agentId,
+      createdById: null,
+      createdBy: null,
+      status: "pending",
+    });
+  });
+
+  it("is refused with 401 for a private agent's message, and nothing is stored", async () => {
+    const response = await client.create(review(privateA.agentMessageId));
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual(unauthorizedBody);
+    const listed = await client.list({ messageId: privateA.agentMessageId }, orgA);
+    expect(listed.json()).toEqual([]);
+  });
+
+  it("answers 404 for an unknown message", async () => {
+    const response = await client.create(review("does-not-exist"));
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ type: "NOT_FOUND" });
+  });
+
+  it("checks access before the message kind: a private human message is 401, a public one 400", async () => {
+    expect((await client.create(review(privateA.humanMessageId))).statusCode).toBe(401);
+    expect((await client.create(review(publicA.humanMessageId))).statusCode).toBe(400);
+  });
+
+  it("refuses an invalid key instead of falling back to anonymous", async () => {
+    const response = await client.create(review(publicA.agentMessageId), INVALID_KEY);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual(unauthorizedBody);
+  });
+
+  it("an anonymous upsert records that nobody known last updated it", async () => {
+    const message = await seed.exchange(orgA, publicA.agentId);
+    const keyed = await client.create(review(message.agentMessageId), orgA);
+    expect(keyed.json().createdById).toBe(orgA.userId);
+    const anonymous = await client.create(review(message.agentMessageId, { comment: "again" }));
+    expect(anonymous.json()).toMatchObject({ id: keyed.json().id, createdById: null });
+  });
+});
+
+describe("create with a key", () => {
+  it("works on its own organization's private agent", async () => {
+    const response = await client.create(review(privateA.agentMessageId), orgA);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ organizationId: orgA.id, createdById: orgA.userId });
+  });
+
+  it("is 401 on another organization's message, public or private, and changes nothing", async () => {
+    const before = (await client.create(review(privateA.agentMessageId), orgA)).json();
+    for (const messageId of [privateA.agentMessageId, publicA.agentMessageId]) {
+      const response = await client.create(review(messageId, { comment: "intruder" }), orgB);
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual(unauthorizedBody);
+    }
+    const after = await seed.storedAnnotation(before.id);
+    expect(after?.comment).toBe("Reviewed");
+    expect(after?.createdById).toBe(orgA.userId);
+  });
+
+  it("refuses tag ids of another organization with 400 and keeps the old tags", async () => {
+    const ownTag = await client.createTag("own", orgA);
+    const foreignTag = await client.createTag("foreign", orgB);
+    const message = await seed.exchange(orgA, privateA.agentId);
+    const created = await client.create(
+      review(message.agentMessageId, { tagIds: [ownTag.id] }),
+      orgA,
+    );
+    expect(created.statusCode).toBe(200);
+
+    const refused = await client.create(
+      review(message.agentMessageId, { tagIds: [ownTag.id, foreignTag.id], comment: "changed" }),
+      orgA,
+    );
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      type: "INVALID_REQUEST",
+      details: [{ path: "body.tagIds", message: expect.stringContaining(foreignTag.id) }],
+    });
+    const stored = (await client.get(created.json().id, orgA)).json();
+    expect(stored.comment).toBe("Reviewed");
+    expect(stored.tags).toEqual([{ tag: { id: ownTag.id, name: "own" } }]);
+  });
+
+  it("an anonymous reviewer of a public agent can only use that organization's tags", async () => {
+    const ownTag = await client.createTag("public-own", orgA);
+    const foreignTag = await client.createTag("public-foreign", orgB);
+    const message = await seed.exchange(orgA, publicA.agentId);
+    const ok = await client.create(review(message.agentMessageId, { tagIds: [ownTag.id] }));
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().tags).toEqual([{ tag: { id: ownTag.id, name: "public-own" } }]);
+    const refused = await client.create(
+      review(message.agentMessageId, { tagIds: [foreignTag.id] }),
+    );
+    expect(refused.statusCode).toBe(400);
+  });
+});
+
+describe("list authentication", () => {
+  let annotationOfPublicA: string;
+  let annotationOfPrivateA: string;
+  let annotationOfPublicB: string;
+  beforeAll(async () => {
+    annotationOfPublicA = (await client.create(review(publicA.agentMessageId), orgA)).json().id;
+    annotationOfPrivateA = (await client.create(review(privateA.agentMessageId), orgA)).json().id;
+    annotationOfPublicB = (await client.create(review(publicB.agentMessageId), orgB)).json().id;
+  });
+
+  const idsOf = (body: Array<{ id: string }>) => body.map((item) => item.id);
+
+  it("without credentials needs an agentId or messageId of a public agent", async () => {
+    const byAgent = await client.list({ agentId: publicA.agentId });
+    expect(byAgent.statusCode).toBe(200);
+    expect(idsOf(byAgent.json())).toContain(annotationOfPublicA);
+    expect(
+      byAgent.json().every((item: { agentId: string }) => item.agentId === publicA.agentId),
+    ).toBe(true);
+
+    const byMessage = await client.list({ messageId: publicA.agentMessageId });
+    expect(idsOf(byMessage.json())).toEqual([annotationOfPublicA]);
+    expect(byMessage.json()[0].createdBy).toEqual({ email: "a@example.com" });
+  });
+
+  it.each([
+    ["no filter", {}],
+    ["a private agent", "privateAgent"],
+    ["a private message", "privateMessage"],
+    ["an unknown agent", { agentId: "nope" }],
+    ["an unknown message", { messageId: "nope" }],
+    ["only a conversation", "conversation"],
+    ["a public agent with a private message", "mixed"],
+    ["only a status", { status: "pending" }],
+  ])("without credentials and %s is 401", async (_label, query) => {
+    const resolved =
+      query === "privateAgent"
+        ? { agentId: privateA.agentId }
+        : query === "privateMessage"
+          ? { messageId: privateA.agentMessageId }
+          : query === "conversation"
+            ? { conversationId: publicA.conversationId }
+            : query === "mixed"
+              ? { agentId: publicA.agentId, messageId: privateA.agentMessageId }
+              : (query as Record<string, string>);
+    const response = await client.list(resolved);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual(unauthorizedBody);
+  });
+
+  it("with a key lists only its organization", async () => {
+    const ids = idsOf((await client.list({}, orgA)).json());
+    expect(ids).toEqual(expect.arrayContaining([annotationOfPublicA, annotationOfPrivateA]));
+    expect(ids).not.toContain(annotationOfPublicB);
+    const idsOfB = idsOf((await client.list({}, orgB)).json());
+    expect(idsOfB).toContain(annotationOfPublicB);
+    expect(idsOfB).not.toContain(annotationOfPublicA);
+  });
+
+  it("with a key, a filter naming another organization's agent, message or conversation is 401", async () => {
+    for (const query of [
+      { agentId: publicA.agentId },
+      { agentId: privateA.agentId },
+      { messageId: publicA.agentMessageId },
+      { conversationId: privateA.conversationId },
+    ]) {
+      const response = await client.list(query, orgB);
+      expect(response.statusCode).toBe(401);
+    }
+  });
+
+  it("with a key, an unknown filter id simply matches nothing", async () => {
+    const response = await client.list({ agentId: "unknown-agent" }, orgA);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual([]);
+  });
+
+  it("an invalid key is 401 even with a public agent filter", async () => {
+    expect((await client.list({ agentId: publicA.agentId }, INVALID_KEY)).statusCode).toBe(401);
+  });
+
+  it("a cursor of another organization is refused", async () => {
+    const response = await client.list({ cursor: annotationOfPublicB }, orgA);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ type: "INVALID_REQUEST" });
+  });
+});
+
+describe("get, update and delete need a key of the owning organization", () => {
+  let annotationId: string;
+  beforeAll(async () => {
+    const message = await seed.exchange(orgA, publicA.agentId);
+    annotationId = (await client.create(review(message.agentMessageId), orgA)).json().id;
+  });
+
+  const attempts = () => [
+    client.get(annotationId),
+    client.patch(annotationId, { status: "completed" }),
+    client.remove(annotationId),
+  ];
+
+  it("without credentials: 401, even for a public agent", async () => {
+    for (const response of await Promise.all(attempts())) {
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual(unauthorizedBody);
+    }
+  });
+
+  it("with an invalid key: 401", async () => {
+    const responses = await Promise.all([
+      client.get(annotationId, INVALID_KEY),
+      client.patch(annotationId, { status: "completed" }, INVALID_KEY),
+      client.remove(annotationId, INVALID_KEY),
+    ]);
+    expect(responses.map((response) => response.statusCode)).toEqual([401, 401, 401]);
+  });
+
+  it("with another organization's key: 401 and the annotation is untouched", async () => {
+    const responses = await Promise.all([
+      client.get(annotationId, orgB),
+      client.patch(annotationId, { status: "completed" }, orgB),
+      client.remove(annotationId, orgB),
+    ]);
+    expect(responses.map((response) => response.statusCode)).toEqual([401, 401, 401]);
+    for (const response of responses) expect(response.json()).toEqual(unauthorizedBody);
+    const stored = await seed.storedAnnotation(annotationId);
+    expect(stored?.status).toBe("pending");
+    expect((await client.get(annotationId, orgA)).statusCode).toBe(200);
+  });
+
+  it("absent: 404 with a key, 401 without (authentication comes first)", async () => {
+    expect((await client.get("missing", orgA)).statusCode).toBe(404);
+    expect((await client.patch("missing", { status: "completed" }, orgA)).statusCode).toBe(404);
+    expect((await client.remove("missing", orgA)).statusCode).toBe(404);
+    expect((await client.get("missing")).statusCode).toBe(401);
+    expect((await client.patch("missing", {})).statusCode).toBe(401);
+  });
+});
+
+describe("tags and statuses are private to their organization", () => {
+  it("needs a key and never shows another organization's tags", async () => {
+    await client.createTag("only-a", orgA);
+    const anonymous = await app.api.inject({ method: "GET", url: "/api/annotation-tags" });
+    expect(anonymous.statusCode).toBe(401);
+    const anonymousCreate = await app.api.inject({
+      method: "POST",
+      url: "/api/annotation-tags",
+      payload: { name: "x" },
+    });
+    expect(anonymousCreate.statusCode).toBe(401);
+    const ofB = await app.api.inject({
+      method: "GET",
+      url: "/api/annotation-tags",
+      headers: orgB.auth,
+    });
+    expect(ofB.json().map((tag: { name: string }) => tag.name)).not.toContain("only-a");
+  });
+
+  it("statuses need a key", async () => {
+    const get = await app.api.inject({ method: "GET", url: "/api/annotation-statuses" });
+    const put = await app.api.inject({
+      method: "PUT",
+      url: "/api/annotation-statuses",
+      payload: { statuses: ["pending"] },
+    });
+    expect([get.statusCode, put.statusCode]).toEqual([401, 401]);
+  });
+});
