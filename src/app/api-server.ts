@@ -20,6 +20,14 @@ import {
   type CreditRouteDeps,
   registerCreditRoutes,
 } from "../http/routes/credits/credit-routes.ts";
+import {
+  type DatasourceRouteDeps,
+  registerDatasourceRoutes,
+} from "../http/routes/datasources/datasource-routes.ts";
+import {
+  type DatastoreRouteDeps,
+  registerDatastoreRoutes,
+} from "../http/routes/datastores/datastore-routes.ts";
 import { type HealthCheck, registerHealthRoutes } from "../http/routes/health/health-routes.ts";
 import { registerUsageRoutes, type UsageRouteDeps } from "../http/routes/usage/usage-routes.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -38,6 +46,7 @@ export type ApiServerDeps = {
   usage: UsageRouteDeps["usage"];
   annotations: Omit<AnnotationRouteDeps, "auth">;
   annotationTags: AnnotationTagService;
+  knowledge: Omit<DatastoreRouteDeps, "auth"> & Omit<DatasourceRouteDeps, "auth">;
 };
 
 /** The dashboard API as a Fastify instance; it never listens by itself. */
@@ -58,6 +67,8 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerUsageRoutes(app, deps);
   registerAnnotationRoutes(app, { auth: deps.auth, ...deps.annotations });
   registerAnnotationTagRoutes(app, deps);
+  registerDatastoreRoutes(app, { auth: deps.auth, ...deps.knowledge });
+  registerDatasourceRoutes(app, { auth: deps.auth, ...deps.knowledge });
   if (deps.admin) registerAdminRoutes(app, deps.admin);
   return app;
 }

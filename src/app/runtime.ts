@@ -81,6 +81,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         anonymousRateLimit: { perMinute: config.annotations.anonymousRateLimitPerMinute, redis },
       },
       annotationTags: services.annotationTags,
+      knowledge: {
+        datastores: services.knowledge.datastores,
+        datasources: services.knowledge.datasources,
+        uploadMaxBytes: config.knowledge.uploadMaxBytes,
+      },
       admin: config.server.adminToken
         ? {
             adminToken: config.server.adminToken,

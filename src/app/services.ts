@@ -7,6 +7,7 @@ import { createBillingServices } from "../domain/billing/billing-services.ts";
 import { createCreditBucketRepo } from "../domain/billing/credit-bucket-repo.ts";
 import { createCreditGrantService } from "../domain/billing/credit-grant-service.ts";
 import { loadInstanceSecret } from "../domain/instance/instance-secret-repo.ts";
+import { createKnowledgeService } from "../domain/knowledge/knowledge-service.ts";
 import { createLeadNotifier } from "../domain/leads/lead-notifier.ts";
 import { createLeadRepo } from "../domain/leads/lead-repo.ts";
 import { createLeadService } from "../domain/leads/lead-service.ts";
@@ -70,8 +71,19 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     ? createLeadNotifier({ leads: leadRepo, fetcher, url: notifyUrl })
     : async () => {};
 
+  const knowledge = await createKnowledgeService({
+    database,
+    jobs,
+    fetcher,
+    models,
+    config: config.knowledge,
+    billing,
+    logger,
+  });
+
   const jobHandlers: JobHandlers = {
     "lead.notify": ({ leadId }) => notifyLead(leadId),
+    "knowledge.ingest": (job) => knowledge.runSync(job),
   };
 
   const annotationModule = createAnnotationServices(db);
@@ -85,6 +97,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     usage,
     leads,
     models,
+    knowledge,
     jobHandlers,
     ...annotationModule,
   };

@@ -17,6 +17,20 @@ export const jobCatalog = {
     retryBackoff: true,
     expireInSeconds: 60,
   },
+  // One sync of one datasource generation. The handler catches every failure and records it on
+  // the datasource; a retry only happens when a worker died and pg-boss expired the job. The
+  // expiry is above the longest KNOWLEDGE_INGEST_TIMEOUT_MS, which the handler enforces itself.
+  "knowledge.ingest": {
+    schema: z.object({
+      organizationId: z.string(),
+      datasourceId: z.string(),
+      generation: z.number().int(),
+    }),
+    retryLimit: 1,
+    retryDelaySeconds: 30,
+    retryBackoff: false,
+    expireInSeconds: 3_600,
+  },
 } satisfies Record<string, JobDefinition>;
 
 export type JobName = keyof typeof jobCatalog;

@@ -1,0 +1,116 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { type Db, rowsOf } from "../../db/client.ts";
+import { knowledgeChunks } from "../../db/schema/index.ts";
+
+export type ChunkInsert = typeof knowledgeChunks.$inferInsert;
+export type StoredChunkRef = {
+  id: string;
+  contentHash: string;
+  position: number;
+  dimensions: number;
+};
+
+// Rows per INSERT: 20 columns each stays far below PostgreSQL's 65,535 bind parameters.
+const INSERT_BATCH = 500;
+// pgvector's HNSW indexes `vector` up to 2,000 dimensions; larger vectors are scored exactly.
+export const MAX_INDEXED_DIMENSIONS = 2_000;
+
+export function createChunkRepo(db: Db) {
+  return {
+    /** Hash and position of every stored chunk of a datasource, in order. */
+    async listRefs(
+      organizationId: string,
+      datasourceId: string,
+      tx: Db = db,
+    ): Promise<StoredChunkRef[]> {
+      return tx
+        .select({
+          id: knowledgeChunks.id,
+          contentHash: knowledgeChunks.contentHash,
+          position: knowledgeChunks.position,
+          dimensions: knowledgeChunks.dimensions,
+        })
+        .from(knowledgeChunks)
+        .where(
+          and(
+            eq(knowledgeChunks.organizationId, organizationId),
+            eq(knowledgeChunks.datasourceId, datasourceId),
+          ),
+        )
+        .orderBy(asc(knowledgeChunks.position));
+    },
+
+    async insertMany(rows: ChunkInsert[], tx: Db = db): Promise<void> {
+      for (let start = 0; start < rows.length; start += INSERT_BATCH) {
+        await tx.insert(knowledgeChunks).values(rows.slice(start, start + INSERT_BATCH));
+      }
+    },
+
+    async deleteByIds(organizationId: string, chunkIds: string[], tx: Db = db) {
+      for (let start = 0; start < chunkIds.length; start += INSERT_BATCH) {
+        await tx
+          .delete(knowledgeChunks)
+          .where(
+            and(
+              eq(knowledgeChunks.organizationId, organizationId),
+              inArray(knowledgeChunks.id, chunkIds.slice(start, start + INSERT_BATCH)),
+            ),
+          );
+      }
+    },
+
+    async deleteForDatasource(organizationId: string, datasourceId: string, tx: Db = db) {
+      await tx
+        .delete(knowledgeChunks)
+        .where(
+          and(
+            eq(knowledgeChunks.organizationId, organizationId),
+            eq(knowledgeChunks.datasourceId, datasourceId),
+          ),
+        );
+    },
+
+    /** Moves kept chunks to their new positions and custom id without touching their vectors. */
+    async updatePlacement(
+      organizationId: string,
+      updates: { id: string; position: number; customId: string | null }[],
+      tx: Db = db,
+    ) {
+      for (const update of updates) {
+        await tx
+          .update(knowledgeChunks)
+          .set({ position: update.position, customId: update.customId })
+          .where(
+            and(
+              eq(knowledgeChunks.organizationId, organizationId),
+              eq(knowledgeChunks.id, update.id),
+            ),
+          );
+      }
+    },
+
+    /**
+     * Creates the partial HNSW index for one dimension count if it is missing (pgvector only).
+     * The migration creates the one of the default embedder; other models add theirs on first use.
+     */
+    async ensureVectorIndex(dimensions: number): Promise<boolean> {
+      if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > MAX_INDEXED_DIMENSIONS) {
+        return false;
+      }
+      const name = `knowledge_chunks_embedding_${dimensions}_idx`;
+      const existing = await db.execute(
+        sql`select 1 from pg_indexes where tablename = 'knowledge_chunks' and indexname = ${name}`,
+      );
+      if (rowsOf(existing).length > 0) return true;
+      await db.execute(
+        sql.raw(
+          `create index if not exists ${name} on knowledge_chunks using hnsw ` +
+            `((embedding::vector(${dimensions})) vector_cosine_ops) where dimensions = ${dimensions}`,
+        ),
+      );
+      return true;
+    },
+  };
+}
+
+export type ChunkRepo = ReturnType<typeof createChunkRepo>;

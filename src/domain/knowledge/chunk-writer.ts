@@ -1,0 +1,195 @@
+import type { Db } from "../../db/client.ts";
+import type { Embedder } from "../../ingestion/embedders/embedder-types.ts";
+import { LOCAL_EMBEDDER_ID } from "../../ingestion/embedders/local-embedder.ts";
+import type { LoadedSection } from "../../ingestion/loaders/index.ts";
+import {
+  embedChunks,
+  type PreparedChunk,
+  planChunkSync,
+  prepareChunks,
+} from "../../ingestion/pipeline.ts";
+import { newId } from "../../lib/ids.ts";
+import type { Logger } from "../../lib/logger.ts";
+import type { ChargeRequest } from "../billing/billing-port.ts";
+import type { ChunkInsert, ChunkRepo } from "./chunk-repo.ts";
+import type { DatasourceRepo, DatasourceRow } from "./datasource-repo.ts";
+import type { DatastoreRow } from "./datastore-repo.ts";
+
+/** The row whose sync generation must still be current when the chunks are written. */
+export type SyncGuard = { datasourceId: string; generation: number };
+
+export type WriteOutcome = "synched" | "usage_limit_reached" | "superseded";
+
+export type ChunkWriterDeps = {
+  db: Db;
+  datasources: DatasourceRepo;
+  chunks: ChunkRepo;
+  /** Stored-token limit per organization plan; a plan not listed has none. */
+  storedTokenLimits: Record<string, number>;
+  /** Records what a paid embedding model cost (the local embedder is free). */
+  chargeEmbedding?: (request: ChargeRequest) => Promise<unknown>;
+  logger: Logger;
+};
+
+/** Thrown inside the write transaction when the job's time ran out, so nothing is committed. */
+export class SyncAbortedError extends Error {
+  override readonly name = "SyncAbortedError";
+}
+
+/**
+ * The index stage: splits sections, keeps stored chunks whose content hash is unchanged, embeds
+ * only new ones, checks the organization's stored-token limit and writes everything in one
+ * transaction (nothing at all when the content is unchanged).
+ */
+export function createChunkWriter(deps: ChunkWriterDeps) {
+  const { datasources, chunks } = deps;
+
+  async function limitProblem(
+    organizationId: string,
+    datasourceId: string,
+    tokens: number,
+    tx?: Db,
+  ) {
+    const plan = await datasources.planOf(organizationId, tx);
+    const limit = plan === null ? undefined : deps.storedTokenLimits[plan];
+    if (limit === undefined) return null;
+    const others = await datasources.storedTokensExcept(organizationId, datasourceId, tx);
+    if (others + tokens <= limit) return null;
+    return `Storing ${tokens} more tokens would exceed the ${limit}-token knowledge limit of the ${plan} plan (${others} already stored)`;
+  }
+
+  return async function writeChunks(input: {
+    row: DatasourceRow;
+    store: DatastoreRow;
+    embedder: Embedder;
+    sections: LoadedSection[];
+    sourceUrl: string | null;
+    sizeBytes: number;
+    name?: string;
+    guard: SyncGuard;
+    signal: AbortSignal;
+  }): Promise<WriteOutcome> {
+    const { row, store, embedder, signal } = input;
+    const organizationId = row.organizationId;
+    const prepared = prepareChunks(input.sections, { sourceUrl: input.sourceUrl });
+    const stored = await chunks.listRefs(organizationId, row.id);
+    const reembed =
+      (row.embedderId !== null && row.embedderId !== store.embedderId) ||
+      stored.some((chunk) => chunk.dimensions !== store.dimensions);
+    const plan = planChunkSync(reembed ? [] : stored, prepared);
+    const fail = (message: string, tx?: Db) =>
+      datasources.fail(
+        organizationId,
+        row.id,
+        row.syncGeneration,
+        "usage_limit_reached",
+        message,
+        tx,
+      );
+
+    // Checked before embedding so a refused sync costs nothing; checked again under a lock below.
+    const early = await limitProblem(organizationId, row.id, plan.tokenCount);
+    if (early) {
+      await fail(early);
+      return "usage_limit_reached";
+    }
+    const { vectors, tokens } = await embedChunks(embedder, plan.add, signal);
+    if (tokens > 0 && embedder.id !== LOCAL_EMBEDDER_ID)
+      await charge(organizationId, embedder.id, tokens);
+
+    return deps.db.transaction(async (tx) => {
+      const current = await datasources.lockGeneration(
+        organizationId,
+        input.guard.datasourceId,
+        input.guard.generation,
+        tx,
+      );
+      if (!current) return "superseded";
+      if (signal.aborted) throw new SyncAbortedError("The ingestion job ran out of time");
+      await datasources.lockOrganizationUsage(organizationId, tx);
+      const problem = await limitProblem(organizationId, row.id, plan.tokenCount, tx);
+      if (problem) {
+        await fail(problem, tx);
+        return "usage_limit_reached";
+      }
+      if (!plan.unchanged || reembed) {
+        if (reembed) await chunks.deleteForDatasource(organizationId, row.id, tx);
+        else await chunks.deleteByIds(organizationId, plan.removeIds, tx);
+        await chunks.updatePlacement(
+          organizationId,
+          plan.moves.map((move) => ({ ...move, customId: row.customId })),
+          tx,
+        );
+        await chunks.insertMany(
+          plan.add.map((chunk, index) => toChunkRow(chunk, vectors[index]!, row, store)),
+          tx,
+        );
+      }
+      await datasources.markSynched(
+        organizationId,
+        row.id,
+        {
+          chunkCount: plan.chunkCount,
+          tokenCount: plan.tokenCount,
+          sizeBytes: input.sizeBytes,
+          embedderId: store.embedderId,
+          ...(input.name ? { name: input.name } : {}),
+        },
+        tx,
+      );
+      return "synched";
+    });
+  };
+
+  async function charge(organizationId: string, embedderId: string, tokens: number) {
+    if (!deps.chargeEmbedding) return;
+    const separator = embedderId.indexOf(":");
+    try {
+      await deps.chargeEmbedding({
+        organizationId,
+        feature: "embeddings",
+        provider: embedderId.slice(0, separator),
+        modelName: embedderId.slice(separator + 1),
+        inputTokens: tokens,
+        outputTokens: 0,
+      });
+    } catch (error) {
+      // The vectors are already paid for at the provider; failing the sync would waste them.
+      deps.logger.warn({ err: error, organizationId }, "recording embedding usage failed");
+    }
+  }
+}
+
+export type ChunkWriter = ReturnType<typeof createChunkWriter>;
+
+// Vectors are stored rounded to 7 significant digits, about what `real` keeps anyway.
+function roundVector(vector: number[]): number[] {
+  return vector.map((value) => Number(value.toPrecision(7)));
+}
+
+function toChunkRow(
+  chunk: PreparedChunk,
+  vector: number[],
+  row: DatasourceRow,
+  store: DatastoreRow,
+): ChunkInsert {
+  return {
+    id: newId(),
+    organizationId: row.organizationId,
+    datastoreId: store.id,
+    datasourceId: row.id,
+    customId: row.customId,
+    position: chunk.position,
+    text: chunk.text,
+    page: chunk.page,
+    section: chunk.section,
+    sourceUrl: chunk.sourceUrl,
+    metadata: chunk.metadata,
+    startOffset: chunk.startOffset,
+    endOffset: chunk.endOffset,
+    tokenCount: chunk.tokenCount,
+    contentHash: chunk.contentHash,
+    dimensions: store.dimensions,
+    embedding: roundVector(vector),
+  };
+}

@@ -1,0 +1,255 @@
+import type { Db } from "../../db/client.ts";
+import { detectFileType, UnsupportedFileTypeError } from "../../ingestion/loaders/index.ts";
+import type { JobQueue } from "../../jobs/job-queue.ts";
+import { AppError, invalid, notFound } from "../../lib/errors.ts";
+import { newId } from "../../lib/ids.ts";
+import { type SafeFetcher, UnsafeUrlError } from "../../lib/safe-fetch.ts";
+import type { DatasourceRepo, DatasourceRow } from "./datasource-repo.ts";
+import type { DatastoreRepo } from "./datastore-repo.ts";
+import type { OrganizationContext } from "./datastore-service.ts";
+import { type DatasourceView, toDatasourceView } from "./knowledge-views.ts";
+
+export type FileDatasourceInput = {
+  datastoreId: string;
+  /** The spec's `fileName` field; the uploaded file's own name otherwise. */
+  fileName?: string;
+  customId?: string;
+  file: { bytes: Buffer; declaredMime?: string; fileName?: string };
+};
+
+export type WebDatasourceInput = {
+  datastoreId: string;
+  type: "web_page" | "web_site";
+  name?: string;
+  customId?: string;
+  config: { source_url?: string; sitemap?: string; [key: string]: unknown };
+};
+
+export type TextUpdateInput = {
+  id: string;
+  text: string;
+  name?: string;
+  metadata?: Record<string, unknown> | null;
+};
+
+export type DatasourceServiceDeps = {
+  db: Db;
+  datastores: Pick<DatastoreRepo, "find">;
+  datasources: DatasourceRepo;
+  jobs: JobQueue;
+  fetcher: Pick<SafeFetcher, "check">;
+  uploadMaxBytes: number;
+};
+
+/** Shown on a datasource whose job died or overran its time (the worker will not report back). */
+export const OVERDUE_MESSAGE =
+  "Ingestion did not finish in time (the job timed out or its worker stopped)";
+
+export function createDatasourceService(deps: DatasourceServiceDeps) {
+  const { datasources } = deps;
+
+  async function requireDatastore(organizationId: string, datastoreId: string) {
+    const store = await deps.datastores.find(organizationId, datastoreId);
+    if (!store) throw notFound("Datastore not found");
+    return store;
+  }
+
+  async function requireDatasource(organizationId: string, datasourceId: string) {
+    await datasources.failOverdue(OVERDUE_MESSAGE, organizationId);
+    const row = await datasources.find(organizationId, datasourceId);
+    if (!row) throw notFound("Datasource not found");
+    return row;
+  }
+
+  /** Starts a new sync generation and queues its job; the request never waits for it. */
+  async function queueSync(organizationId: string, datasourceId: string): Promise<DatasourceRow> {
+    const requested = await datasources.requestSync(organizationId, datasourceId);
+    if (!requested) throw notFound("Datasource not found");
+    const generation = requested.syncGeneration;
+    try {
+      await deps.jobs.send("knowledge.ingest", { organizationId, datasourceId, generation });
+    } catch {
+      await datasources.fail(
+        organizationId,
+        datasourceId,
+        generation,
+        "error",
+        "Could not queue the ingestion job",
+      );
+      return (await datasources.find(organizationId, datasourceId)) ?? requested;
+    }
+    await datasources.markQueued(organizationId, datasourceId, generation);
+    return (await datasources.find(organizationId, datasourceId)) ?? requested;
+  }
+
+  async function assertFetchable(urls: (string | undefined)[]) {
+    for (const url of urls) {
+      if (url === undefined) continue;
+      try {
+        await deps.fetcher.check(url);
+      } catch (error) {
+        // Only policy refusals are final here; a DNS hiccup is left to the job to report.
+        if (error instanceof UnsafeUrlError) throw invalid(`config: ${error.message}`);
+      }
+    }
+  }
+
+  return {
+    queueSync,
+
+    async createFile(
+      context: OrganizationContext,
+      input: FileDatasourceInput,
+    ): Promise<DatasourceView> {
+      const { organizationId } = context;
+      await requireDatastore(organizationId, input.datastoreId);
+      const { bytes } = input.file;
+      if (bytes.byteLength > deps.uploadMaxBytes) {
+        throw new AppError(
+          "PAYLOAD_TOO_LARGE",
+          `The file is larger than ${deps.uploadMaxBytes} bytes`,
+        );
+      }
+      const fileName = input.fileName ?? input.file.fileName ?? "file";
+      let mimeType: string;
+      try {
+        mimeType = detectFileType(bytes, input.file.declaredMime, fileName);
+      } catch (error) {
+        if (error instanceof UnsupportedFileTypeError) throw invalid(error.message);
+        throw error;
+      }
+      const id = newId();
+      await deps.db.transaction(async (tx) => {
+        await datasources.insert(
+          {
+            id,
+            organizationId,
+            datastoreId: input.datastoreId,
+            type: "file",
+            name: fileName,
+            customId: input.customId ?? null,
+            sizeBytes: bytes.byteLength,
+            config: { file_name: fileName, mime_type: mimeType, size: bytes.byteLength },
+          },
+          tx,
+        );
+        await datasources.saveUpload(
+          {
+            datasourceId: id,
+            organizationId,
+            fileName,
+            mimeType,
+            sizeBytes: bytes.byteLength,
+            content: bytes,
+          },
+          tx,
+        );
+      });
+      return toDatasourceView(await queueSync(organizationId, id));
+    },
+
+    async createWeb(
+      context: OrganizationContext,
+      input: WebDatasourceInput,
+    ): Promise<DatasourceView> {
+      const { organizationId } = context;
+      await requireDatastore(organizationId, input.datastoreId);
+      const sourceUrl = input.config.source_url;
+      const sitemap = input.config.sitemap;
+      if (input.type === "web_page" && !sourceUrl)
+        throw invalid("config.source_url is required for a web_page");
+      if (input.type === "web_site" && !sourceUrl && !sitemap) {
+        throw invalid("config.sitemap or config.source_url is required for a web_site");
+      }
+      await assertFetchable(input.type === "web_page" ? [sourceUrl] : [sourceUrl, sitemap]);
+      const row = await datasources.insert({
+        id: newId(),
+        organizationId,
+        datastoreId: input.datastoreId,
+        type: input.type,
+        name: input.name ?? sourceUrl ?? sitemap ?? input.type,
+        customId: input.customId ?? null,
+        sourceUrl: input.type === "web_page" ? (sourceUrl ?? null) : null,
+        config: input.config,
+      });
+      return toDatasourceView(await queueSync(organizationId, row.id));
+    },
+
+    async get(context: OrganizationContext, datasourceId: string): Promise<DatasourceView> {
+      return toDatasourceView(await requireDatasource(context.organizationId, datasourceId));
+    },
+
+    async listByDatastore(
+      context: OrganizationContext,
+      datastoreId: string,
+    ): Promise<DatasourceView[]> {
+      await requireDatastore(context.organizationId, datastoreId);
+      await datasources.failOverdue(OVERDUE_MESSAGE, context.organizationId);
+      return (await datasources.listByDatastore(context.organizationId, datastoreId)).map(
+        toDatasourceView,
+      );
+    },
+
+    /** Deletes the datasource, its chunks and upload and, for a web_site, its pages. */
+    async delete(context: OrganizationContext, datasourceId: string): Promise<DatasourceView> {
+      const row = await datasources.delete(context.organizationId, datasourceId);
+      if (!row) throw notFound("Datasource not found");
+      return toDatasourceView(row);
+    },
+
+    async resync(context: OrganizationContext, datasourceId: string): Promise<DatasourceView> {
+      await requireDatasource(context.organizationId, datasourceId);
+      return toDatasourceView(await queueSync(context.organizationId, datasourceId));
+    },
+
+    /** Re-syncs every top-level datasource of a datastore (site pages follow their site). */
+    async resyncDatastore(organizationId: string, datastoreId: string): Promise<void> {
+      for (const row of await datasources.listByDatastore(organizationId, datastoreId)) {
+        if (row.groupId === null) await queueSync(organizationId, row.id);
+      }
+    },
+
+    /** The deprecated POST /api/datastores/update/{datastoreId}: new text for a datasource. */
+    async replaceText(
+      context: OrganizationContext,
+      datastoreId: string,
+      input: TextUpdateInput,
+    ): Promise<{ id: string }> {
+      const { organizationId } = context;
+      await requireDatastore(organizationId, datastoreId);
+      const current = await datasources.find(organizationId, input.id);
+      if (!current || current.datastoreId !== datastoreId) throw notFound("Datasource not found");
+      if (current.type === "web_site") {
+        throw invalid("A web_site gets its text from its pages; update one of its pages instead");
+      }
+      const content = Buffer.from(input.text, "utf8");
+      if (content.byteLength > deps.uploadMaxBytes) {
+        throw new AppError(
+          "PAYLOAD_TOO_LARGE",
+          `The text is larger than ${deps.uploadMaxBytes} bytes`,
+        );
+      }
+      const name = input.name ?? current.name;
+      const config: Record<string, unknown> = { ...current.config };
+      if (input.metadata !== undefined) config.metadata = input.metadata;
+      await deps.db.transaction(async (tx) => {
+        await datasources.update(organizationId, current.id, { name, type: "text", config }, tx);
+        await datasources.saveUpload(
+          {
+            datasourceId: current.id,
+            organizationId,
+            fileName: name,
+            mimeType: "text/plain",
+            sizeBytes: content.byteLength,
+            content,
+          },
+          tx,
+        );
+      });
+      await queueSync(organizationId, current.id);
+      return { id: current.id };
+    },
+  };
+}
+
+export type DatasourceService = ReturnType<typeof createDatasourceService>;

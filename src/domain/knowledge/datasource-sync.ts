@@ -1,0 +1,140 @@
+import type { LoadedSection } from "../../ingestion/loaders/index.ts";
+import { type AcceptedMime, loadDocument } from "../../ingestion/loaders/index.ts";
+import { fetchWebPage, type WebFetchOptions } from "../../ingestion/loaders/web-page.ts";
+import type { Logger } from "../../lib/logger.ts";
+import type { SafeFetcher } from "../../lib/safe-fetch.ts";
+import { type ChunkWriter, SyncAbortedError } from "./chunk-writer.ts";
+import type { DatasourceRepo, DatasourceRow } from "./datasource-repo.ts";
+import { OVERDUE_MESSAGE } from "./datasource-service.ts";
+import type { DatastoreRepo } from "./datastore-repo.ts";
+import type { EmbedderResolver } from "./embedder-resolver.ts";
+import { explainIngestionError, UNEXPECTED_FAILURE } from "./ingestion-errors.ts";
+import type { SiteSync } from "./site-sync.ts";
+
+export type SyncJob = { organizationId: string; datasourceId: string; generation: number };
+
+export type DatasourceSyncDeps = {
+  datastores: Pick<DatastoreRepo, "find">;
+  datasources: DatasourceRepo;
+  embedders: Pick<EmbedderResolver, "embedderFor">;
+  writeChunks: ChunkWriter;
+  syncSite: SiteSync;
+  fetcher: Pick<SafeFetcher, "fetch">;
+  settings: { ingestTimeoutMs: number; fetchMaxBytes: number; fetchTimeoutMs: number };
+  logger: Logger;
+};
+
+type Loaded = {
+  sections: LoadedSection[];
+  sourceUrl: string | null;
+  sizeBytes: number;
+  name?: string;
+};
+
+/**
+ * The ingestion job: pending → running → synched | error | usage_limit_reached. Whatever
+ * happens inside (a corrupt file, a hung site, a bug), the datasource leaves `running`: the job
+ * has its own deadline, and a run whose worker died is failed by `failOverdue` on the next read.
+ */
+export function createDatasourceSync(deps: DatasourceSyncDeps) {
+  const { datasources, settings } = deps;
+
+  async function load(row: DatasourceRow, fetch: WebFetchOptions): Promise<Loaded> {
+    if (row.type === "web_page") {
+      const page = await fetchWebPage(String(row.config.source_url ?? row.sourceUrl), fetch);
+      return {
+        sections: page.sections,
+        sourceUrl: page.url,
+        sizeBytes: page.sizeBytes,
+        ...(page.title && row.groupId !== null ? { name: page.title } : {}),
+      };
+    }
+    const upload = await datasources.findUpload(row.organizationId, row.id);
+    if (!upload) throw new Error(`Datasource ${row.id} has no stored upload`);
+    const sections = await loadDocument({
+      bytes: upload.content,
+      mimeType: upload.mimeType as AcceptedMime,
+      fileName: upload.fileName,
+    });
+    return { sections, sourceUrl: null, sizeBytes: upload.sizeBytes };
+  }
+
+  async function work(row: DatasourceRow, job: SyncJob, signal: AbortSignal): Promise<void> {
+    const store = await deps.datastores.find(job.organizationId, row.datastoreId);
+    if (!store) return;
+    const embedder = deps.embedders.embedderFor(store);
+    const fetch: WebFetchOptions = {
+      fetcher: deps.fetcher,
+      maxBytes: settings.fetchMaxBytes,
+      timeoutMs: settings.fetchTimeoutMs,
+      signal,
+    };
+    const guard = { datasourceId: row.id, generation: job.generation };
+    if (row.type === "web_site") {
+      const result = await deps.syncSite({ site: row, store, embedder, fetch, signal });
+      if (result.outcome === "superseded") return;
+      if (result.outcome === "synched") {
+        await datasources.finishSite(job.organizationId, row.id, job.generation, {
+          chunkCount: result.chunkCount,
+          sizeBytes: result.sizeBytes,
+          embedderId: store.embedderId,
+        });
+        return;
+      }
+      await datasources.fail(
+        job.organizationId,
+        row.id,
+        job.generation,
+        result.outcome,
+        result.message ?? "",
+      );
+      return;
+    }
+    const loaded = await load(row, fetch);
+    await deps.writeChunks({ row, store, embedder, guard, signal, ...loaded });
+  }
+
+  return async function runSync(job: SyncJob): Promise<void> {
+    await datasources.failOverdue(OVERDUE_MESSAGE);
+    const deadline = new Date(Date.now() + settings.ingestTimeoutMs);
+    const row = await datasources.claim(
+      job.organizationId,
+      job.datasourceId,
+      job.generation,
+      deadline,
+    );
+    if (!row) return;
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(new SyncAbortedError("The ingestion job ran out of time")),
+      settings.ingestTimeoutMs,
+    );
+    const timedOut = new Promise<never>((_, reject) => {
+      controller.signal.addEventListener("abort", () => reject(controller.signal.reason), {
+        once: true,
+      });
+    });
+    try {
+      // A step that ignores the signal (a stuck parser) must not keep the job running past its time.
+      await Promise.race([work(row, job, controller.signal), timedOut]);
+    } catch (error) {
+      const message = controller.signal.aborted
+        ? `Ingestion took longer than ${Math.round(settings.ingestTimeoutMs / 1000)} s and was stopped`
+        : explainIngestionError(error);
+      if (message === null) {
+        deps.logger.error({ err: error, datasourceId: row.id }, "ingestion failed");
+      }
+      await datasources.fail(
+        job.organizationId,
+        row.id,
+        job.generation,
+        "error",
+        message ?? UNEXPECTED_FAILURE,
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+export type DatasourceSync = ReturnType<typeof createDatasourceSync>;

@@ -1,0 +1,117 @@
+import { EmbedderError } from "../../ingestion/embedders/embedder-types.ts";
+import { AppError } from "../../lib/errors.ts";
+import { ModelError } from "../../models/model-errors.ts";
+import type {
+  ChunkHit,
+  HybridSearch,
+  RetrievalMode,
+  SearchFilters,
+} from "../../retrieval/hybrid-search.ts";
+import type { DatastoreRepo, DatastoreRow } from "./datastore-repo.ts";
+import type { EmbedderResolver } from "./embedder-resolver.ts";
+
+export type KnowledgeSearchRequest = {
+  organizationId: string;
+  /** Datastores of the organization, or public ones; others are silently left out. */
+  datastoreIds: string[];
+  query: string;
+  topK: number;
+  filters?: SearchFilters;
+  mode?: RetrievalMode;
+};
+
+export type KnowledgeSearchResult = {
+  text: string;
+  /** 0..1, reciprocal-rank fusion normalised (docs/knowledge.md). */
+  score: number;
+  source: string;
+  datasourceId: string;
+  datasourceName: string;
+  datastoreId: string;
+  customId: string | null;
+  page: number | null;
+  chunkId: string;
+};
+
+export type KnowledgeSearchDeps = {
+  datastores: Pick<DatastoreRepo, "listReadable">;
+  embedders: Pick<EmbedderResolver, "embedderFor">;
+  searchChunks: HybridSearch;
+};
+
+/** Retrieval over one or more datastores: embeds the query per vector space, fuses in SQL. */
+export function createKnowledgeSearch(deps: KnowledgeSearchDeps) {
+  async function searchDatastores(
+    stores: DatastoreRow[],
+    request: Omit<KnowledgeSearchRequest, "organizationId" | "datastoreIds">,
+  ): Promise<KnowledgeSearchResult[]> {
+    const groups = new Map<string, DatastoreRow[]>();
+    for (const store of stores) {
+      const key = `${store.embedderId}#${store.dimensions}`;
+      groups.set(key, [...(groups.get(key) ?? []), store]);
+    }
+    const hits: ChunkHit[] = [];
+    for (const group of groups.values()) {
+      const { embedderId, dimensions } = group[0]!;
+      const queryVector =
+        request.mode === "text" ? [] : await embedQuery({ embedderId, dimensions }, request.query);
+      hits.push(
+        ...(await deps.searchChunks({
+          datastoreIds: group.map((store) => store.id),
+          dimensions,
+          queryVector,
+          queryText: request.query,
+          topK: request.topK,
+          ...(request.filters ? { filters: request.filters } : {}),
+          ...(request.mode ? { mode: request.mode } : {}),
+        })),
+      );
+    }
+    if (groups.size > 1) hits.sort((left, right) => right.score - left.score);
+    return hits.slice(0, request.topK).map(toResult);
+  }
+
+  async function embedQuery(choice: { embedderId: string; dimensions: number }, query: string) {
+    try {
+      const { vectors } = await deps.embedders.embedderFor(choice).embed([query]);
+      return vectors[0]!;
+    } catch (error) {
+      if (error instanceof ModelError) {
+        throw new AppError(
+          "SERVICE_UNAVAILABLE",
+          `The embedding model ${choice.embedderId} of this datastore is not available: ${error.message}`,
+        );
+      }
+      if (error instanceof EmbedderError) throw new AppError("BAD_GATEWAY", error.message);
+      throw error;
+    }
+  }
+
+  return {
+    searchDatastores,
+    /** The knowledge search agents use: readable datastores only, best passages first. */
+    async search(request: KnowledgeSearchRequest): Promise<KnowledgeSearchResult[]> {
+      const stores = await deps.datastores.listReadable(request.organizationId, [
+        ...new Set(request.datastoreIds),
+      ]);
+      if (stores.length === 0 || request.query.trim() === "") return [];
+      return searchDatastores(stores, request);
+    },
+  };
+}
+
+export type KnowledgeSearch = ReturnType<typeof createKnowledgeSearch>;
+
+function toResult(hit: ChunkHit): KnowledgeSearchResult {
+  return {
+    text: hit.text,
+    score: hit.score,
+    source: hit.source,
+    datasourceId: hit.datasourceId,
+    datasourceName: hit.datasourceName,
+    datastoreId: hit.datastoreId,
+    customId: hit.customId,
+    page: hit.page,
+    chunkId: hit.chunkId,
+  };
+}

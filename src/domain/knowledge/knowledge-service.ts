@@ -1,0 +1,113 @@
+import type { KnowledgeConfig } from "../../config/knowledge-config.ts";
+import type { Database } from "../../db/client.ts";
+import type { JobQueue } from "../../jobs/job-queue.ts";
+import type { Logger } from "../../lib/logger.ts";
+import type { SafeFetcher } from "../../lib/safe-fetch.ts";
+import type { ModelRegistry } from "../../models/model-registry.ts";
+import { createHybridSearch } from "../../retrieval/hybrid-search.ts";
+import type { Billing } from "../billing/billing-port.ts";
+import { createChunkRepo } from "./chunk-repo.ts";
+import { createChunkWriter } from "./chunk-writer.ts";
+import { createDatasourceRepo } from "./datasource-repo.ts";
+import { createDatasourceService } from "./datasource-service.ts";
+import { createDatasourceSync } from "./datasource-sync.ts";
+import { createDatastoreRepo } from "./datastore-repo.ts";
+import { createDatastoreService } from "./datastore-service.ts";
+import { createEmbedderResolver } from "./embedder-resolver.ts";
+import { createKnowledgeSearch } from "./knowledge-search.ts";
+import { createSiteSync } from "./site-sync.ts";
+
+export type { KnowledgeSearchRequest, KnowledgeSearchResult } from "./knowledge-search.ts";
+
+export type KnowledgeServiceDeps = {
+  database: Pick<Database, "db" | "hasPgvector">;
+  jobs: JobQueue;
+  fetcher: Pick<SafeFetcher, "fetch" | "check">;
+  models: Pick<ModelRegistry, "resolveEmbeddingModel">;
+  config: KnowledgeConfig;
+  /** Where paid embedding usage is recorded; absent until billing is wired. */
+  billing?: Pick<Billing, "charge">;
+  logger: Logger;
+};
+
+/** Datastores, datasources, the ingestion job and the search agents use, over one database. */
+export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
+  const { db, hasPgvector } = deps.database;
+  const { config } = deps;
+  const datastoreRepo = createDatastoreRepo(db);
+  const datasourceRepo = createDatasourceRepo(db);
+  const chunkRepo = createChunkRepo(db);
+  const embedders = createEmbedderResolver({
+    models: deps.models,
+    embeddingsModel: config.embeddingsModel,
+    embeddingsDimensions: config.embeddingsDimensions,
+  });
+  const ensureVectorIndex = async (dimensions: number) => {
+    if (hasPgvector) await chunkRepo.ensureVectorIndex(dimensions);
+  };
+  const search = createKnowledgeSearch({
+    datastores: datastoreRepo,
+    embedders,
+    searchChunks: createHybridSearch({ db, hasPgvector }),
+  });
+  const datasources = createDatasourceService({
+    db,
+    datastores: datastoreRepo,
+    datasources: datasourceRepo,
+    jobs: deps.jobs,
+    fetcher: deps.fetcher,
+    uploadMaxBytes: config.uploadMaxBytes,
+  });
+  const datastores = createDatastoreService({
+    datastores: datastoreRepo,
+    embedders,
+    search,
+    ensureVectorIndex,
+    resyncDatastore: datasources.resyncDatastore,
+  });
+  const writeChunks = createChunkWriter({
+    db,
+    datasources: datasourceRepo,
+    chunks: chunkRepo,
+    storedTokenLimits: config.storedTokenLimits,
+    ...(deps.billing ? { chargeEmbedding: (request) => deps.billing!.charge(request) } : {}),
+    logger: deps.logger,
+  });
+  const runSync = createDatasourceSync({
+    datastores: datastoreRepo,
+    datasources: datasourceRepo,
+    embedders,
+    writeChunks,
+    syncSite: createSiteSync({
+      datasources: datasourceRepo,
+      writeChunks,
+      pageLimit: config.webSitePageLimit,
+    }),
+    fetcher: deps.fetcher,
+    settings: config,
+    logger: deps.logger,
+  });
+
+  // Every vector space in use gets its HNSW index, including one created before pgvector was.
+  const dimensionsInUse = new Set([
+    embedders.defaultChoice().dimensions,
+    ...(await datastoreRepo.distinctDimensions()),
+  ]);
+  for (const dimensions of dimensionsInUse) await ensureVectorIndex(dimensions);
+
+  return {
+    datastores,
+    datasources,
+    /** The ingestion job handler: one sync of one datasource generation. */
+    runSync,
+    /**
+     * Retrieval for agents: `search({organizationId, datastoreIds, query, topK, filters})` →
+     * passages best first, each `{text, score (0..1), source, datasourceId, datasourceName,
+     * datastoreId, customId, page, chunkId}`. Datastores of other organizations are ignored
+     * unless public.
+     */
+    search: search.search,
+  };
+}
+
+export type KnowledgeService = Awaited<ReturnType<typeof createKnowledgeService>>;

@@ -1,0 +1,155 @@
+import multipart from "@fastify/multipart";
+import { z } from "zod";
+import type { DatasourceService } from "../../../domain/knowledge/datasource-service.ts";
+import { invalid } from "../../../lib/errors.ts";
+import type { App } from "../../app-types.ts";
+import { type AuthHooks, contextOf } from "../../plugins/auth.ts";
+import { datastoreParams } from "../datastores/datastore-schemas.ts";
+import { readFileForm } from "./datasource-multipart.ts";
+import {
+  datasourceParams,
+  datasourceResponse,
+  datastoreIdParams,
+  textUpdateBody,
+  webDatasourceBody,
+} from "./datasource-schemas.ts";
+
+export type DatasourceRouteDeps = {
+  auth: AuthHooks;
+  datasources: DatasourceService;
+  /** UPLOAD_MAX_BYTES: a bigger file is refused with 413. */
+  uploadMaxBytes: number;
+};
+
+const keyed = { security: [{ bearerAuth: [] }] };
+const extension = { ...keyed, tags: ["extensions"] };
+
+/** Datasources: the spec's create (multipart file or JSON web source), delete and deprecated update. */
+export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): void {
+  const required = deps.auth.required();
+
+  app.register(async (scope: App) => {
+    // Multipart is parsed only here, with the upload cap; the rest of the API stays JSON.
+    await scope.register(multipart, {
+      limits: { fileSize: deps.uploadMaxBytes, files: 1 },
+      throwFileSizeLimit: true,
+    });
+
+    scope.post(
+      "/api/datasources",
+      {
+        preValidation: required,
+        schema: {
+          ...keyed,
+          summary:
+            "Create a datasource: a file (multipart/form-data) or a web page / web site (JSON)",
+          description:
+            "multipart/form-data fields: file (required), type=file, datastoreId, fileName, custom_id. " +
+            "JSON: {datastoreId, type: web_page|web_site, name, config: {source_url} | {sitemap, source_url}}.",
+          response: { 201: datasourceResponse },
+        },
+      },
+      async (request, reply) => {
+        const context = contextOf(request);
+        const created = request.isMultipart()
+          ? await deps.datasources.createFile(
+              context,
+              await readFileForm(request, { fileSize: deps.uploadMaxBytes }),
+            )
+          : await deps.datasources.createWeb(context, toWebInput(request.body));
+        reply.code(201);
+        return created;
+      },
+    );
+  });
+
+  app.get(
+    "/api/datasources/:id",
+    {
+      preValidation: required,
+      schema: {
+        ...extension,
+        summary: "Get a datasource with its status and error message",
+        params: datasourceParams,
+        response: { 200: datasourceResponse },
+      },
+    },
+    async (request) => deps.datasources.get(contextOf(request), request.params.id),
+  );
+
+  app.delete(
+    "/api/datasources/:id",
+    {
+      preValidation: required,
+      schema: {
+        ...keyed,
+        summary: "Delete a datasource, its chunks and (for a web_site) its pages",
+        params: datasourceParams,
+        response: { 200: datasourceResponse },
+      },
+    },
+    async (request) => deps.datasources.delete(contextOf(request), request.params.id),
+  );
+
+  app.post(
+    "/api/datasources/:id/synch",
+    {
+      preValidation: required,
+      schema: {
+        ...extension,
+        summary: "Sync a datasource again (a web_site re-lists its pages and drops vanished ones)",
+        params: datasourceParams,
+        response: { 202: datasourceResponse },
+      },
+    },
+    async (request, reply) => {
+      reply.code(202);
+      return deps.datasources.resync(contextOf(request), request.params.id);
+    },
+  );
+
+  app.get(
+    "/api/datastores/:id/datasources",
+    {
+      preValidation: required,
+      schema: {
+        ...extension,
+        summary:
+          "List the datasources of a datastore (web_site pages carry the site's id in groupId)",
+        params: datastoreParams,
+        response: { 200: z.array(datasourceResponse) },
+      },
+    },
+    async (request) => deps.datasources.listByDatastore(contextOf(request), request.params.id),
+  );
+
+  app.post(
+    "/api/datastores/update/:datastoreId",
+    {
+      preValidation: required,
+      schema: {
+        ...keyed,
+        deprecated: true,
+        summary: "Replace the text of a datasource and re-index it (deprecated)",
+        params: datastoreIdParams,
+        body: textUpdateBody,
+        response: { 200: z.object({ id: z.string() }) },
+      },
+    },
+    async (request) =>
+      deps.datasources.replaceText(contextOf(request), request.params.datastoreId, request.body),
+  );
+}
+
+function toWebInput(body: unknown) {
+  const parsed = webDatasourceBody.safeParse(body ?? {});
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((issue) => ({
+      path: ["body", ...issue.path.map(String)].join("."),
+      message: issue.message,
+    }));
+    throw invalid(`Invalid request: ${details[0]!.path} ${details[0]!.message}`, details);
+  }
+  const { custom_id: customId, ...rest } = parsed.data;
+  return { ...rest, ...(customId ? { customId } : {}) };
+}

@@ -1,0 +1,173 @@
+import { type SQL, sql } from "drizzle-orm";
+import { type Db, rowsOf } from "../db/client.ts";
+import { anyWordTsQuery } from "./text-query.ts";
+
+export type RetrievalMode = "hybrid" | "vector" | "text";
+
+export type SearchFilters = {
+  /** Only chunks of these datasources (a web_site id stands for all its pages). */
+  datasourceIds?: string[];
+  customIds?: string[];
+};
+
+export type ChunkSearch = {
+  /** Datastores whose chunks share one vector space (same embedder and dimensions). */
+  datastoreIds: string[];
+  dimensions: number;
+  /** The query embedded by the datastores' embedder (unit length). */
+  queryVector: number[];
+  queryText: string;
+  topK: number;
+  filters?: SearchFilters;
+  mode?: RetrievalMode;
+};
+
+export type ChunkHit = {
+  chunkId: string;
+  text: string;
+  /** Normalised reciprocal-rank fusion score in 0..1, see RRF_K. */
+  score: number;
+  datasourceId: string;
+  datasourceName: string;
+  datastoreId: string;
+  customId: string | null;
+  page: number | null;
+  section: string | null;
+  /** The page URL for web content, else the datasource name (the file name of an upload). */
+  source: string;
+};
+
+/**
+ * Reciprocal rank fusion constant (Cormack et al., 2009): a chunk at rank r of a list earns
+ * 1 / (RRF_K + r). The score sums what it earns in each list used and divides by the best
+ * possible sum (rank 1 everywhere), so 1 means "first for every retriever" and a chunk first in
+ * only one of the two hybrid lists scores 0.5. Scores rank chunks of one query; they are not
+ * probabilities and are not comparable across queries.
+ */
+export const RRF_K = 60;
+const MIN_CANDIDATES = 50;
+const MAX_CANDIDATES = 400;
+
+export type HybridSearchOptions = {
+  db: Db;
+  /** With pgvector, HNSW indexes answer the vector side; without, real[] vectors are scored exactly. */
+  hasPgvector: boolean;
+};
+
+/** Hybrid retrieval: one SQL statement fusing vector and full-text rankings by reciprocal rank. */
+export function createHybridSearch({ db, hasPgvector }: HybridSearchOptions) {
+  return async function searchChunks(request: ChunkSearch): Promise<ChunkHit[]> {
+    const mode = request.mode ?? "hybrid";
+    if (request.datastoreIds.length === 0 || request.topK < 1) return [];
+    const dimensions = request.dimensions;
+    if (!Number.isInteger(dimensions) || dimensions < 1) {
+      throw new Error("The datastore has no valid vector size");
+    }
+    const candidates = Math.min(Math.max(request.topK * 4, MIN_CANDIDATES), MAX_CANDIDATES);
+    const filter = chunkFilter(request, dimensions);
+    const tsQuery = mode === "vector" ? null : anyWordTsQuery(request.queryText);
+    const useVector = mode !== "text";
+    const useText = tsQuery !== null;
+    if (!useVector && !useText) return [];
+    const maxScore = ((useVector ? 1 : 0) + (useText ? 1 : 0)) / (RRF_K + 1);
+
+    const vectorLiteral = `[${request.queryVector.join(",")}]`;
+    const arrayLiteral = `{${request.queryVector.join(",")}}`;
+    const vectorHits = useVector
+      ? hasPgvector
+        ? sql`select c.id, c.embedding::vector(${sql.raw(String(dimensions))}) <=> ${vectorLiteral}::vector(${sql.raw(String(dimensions))}) as distance
+              from knowledge_chunks c where ${filter}
+              order by distance limit ${candidates}`
+        : sql`select c.id, 1 - (select sum(a * b) from unnest(c.embedding, ${arrayLiteral}::real[]) as t(a, b)) as distance
+              from knowledge_chunks c where ${filter}
+              order by distance limit ${candidates}`
+      : sql`select null::text as id, 0::float8 as distance where false`;
+    const textHits = useText
+      ? sql`select c.id, ts_rank(c.search, q.query, 1) as relevance
+            from knowledge_chunks c, (select to_tsquery('english', ${tsQuery}) as query) q
+            where ${filter} and c.search @@ q.query
+            order by relevance desc, c.id limit ${candidates}`
+      : sql`select null::text as id, 0::float4 as relevance where false`;
+
+    const statement = sql`
+      with vector_hits as (
+        select id, row_number() over (order by distance, id) as rank from (${vectorHits}) v
+      ),
+      text_hits as (
+        select id, row_number() over (order by relevance desc, id) as rank from (${textHits}) t
+      ),
+      fused as (
+        select coalesce(v.id, t.id) as id,
+               coalesce(1.0 / (${RRF_K} + v.rank), 0) + coalesce(1.0 / (${RRF_K} + t.rank), 0) as rrf
+        from vector_hits v full outer join text_hits t on t.id = v.id
+      )
+      select c.id as chunk_id, c.text, f.rrf / ${maxScore} as score, c.datasource_id,
+             d.name as datasource_name, c.datastore_id, c.custom_id, c.page, c.section,
+             coalesce(c.source_url, d.name) as source
+      from fused f
+      join knowledge_chunks c on c.id = f.id
+      join datasources d on d.id = c.datasource_id
+      order by f.rrf desc, c.id
+      limit ${request.topK}`;
+
+    const rows =
+      hasPgvector && useVector
+        ? await db.transaction(async (tx) => {
+            // Filters (datastore, datasource, custom id) are applied while the HNSW graph is
+            // walked; iterative scans keep walking until enough rows pass them, so topK holds.
+            await tx.execute(
+              sql`select set_config('hnsw.ef_search', ${String(Math.max(candidates, 100))}, true),
+                       set_config('hnsw.iterative_scan', 'relaxed_order', true)`,
+            );
+            return rowsOf<HitRow>(await tx.execute(statement));
+          })
+        : rowsOf<HitRow>(await db.execute(statement));
+    return rows.map(toHit);
+  };
+}
+
+export type HybridSearch = ReturnType<typeof createHybridSearch>;
+
+type HitRow = {
+  chunk_id: string;
+  text: string;
+  score: string | number;
+  datasource_id: string;
+  datasource_name: string;
+  datastore_id: string;
+  custom_id: string | null;
+  page: number | null;
+  section: string | null;
+  source: string;
+};
+
+function toHit(row: HitRow): ChunkHit {
+  return {
+    chunkId: row.chunk_id,
+    text: row.text,
+    score: Math.min(1, Math.round(Number(row.score) * 1e6) / 1e6),
+    datasourceId: row.datasource_id,
+    datasourceName: row.datasource_name,
+    datastoreId: row.datastore_id,
+    customId: row.custom_id,
+    page: row.page,
+    section: row.section,
+    source: row.source,
+  };
+}
+
+function chunkFilter(request: ChunkSearch, dimensions: number): SQL {
+  const conditions: SQL[] = [
+    sql`c.datastore_id in ${request.datastoreIds}`,
+    sql`c.dimensions = ${sql.raw(String(dimensions))}`,
+  ];
+  const datasourceIds = request.filters?.datasourceIds;
+  if (datasourceIds && datasourceIds.length > 0) {
+    conditions.push(
+      sql`c.datasource_id in (select s.id from datasources s where s.id in ${datasourceIds} or s.group_id in ${datasourceIds})`,
+    );
+  }
+  const customIds = request.filters?.customIds;
+  if (customIds && customIds.length > 0) conditions.push(sql`c.custom_id in ${customIds}`);
+  return sql.join(conditions, sql` and `);
+}

@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { addFile, createDatastore, query, waitForSync } from "./knowledge-helpers.ts";
+
+let app: TestApp;
+let org: TestOrganization;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  org = await app.createOrganization("Datastore Co");
+});
+afterAll(() => app.close());
+
+describe("datastores", () => {
+  it("creates one private by default on the native index, with the local embedder", async () => {
+    const response = await app.api.inject({
+      method: "POST",
+      url: "/api/datastores",
+      headers: org.auth,
+      payload: { name: "Docs", description: "Product docs" },
+    });
+    expect(response.statusCode).toBe(201);
+    const body = response.json();
+    expect(body).toMatchObject({
+      name: "Docs",
+      description: "Product docs",
+      type: "pgvector",
+      visibility: "private",
+      embeddingModel: "local:hash-ngram-v1",
+      dimensions: 512,
+    });
+    expect(typeof body.id).toBe("string");
+
+    const fetched = await app.api.inject({
+      method: "GET",
+      url: `/api/datastores/${body.id}`,
+      headers: org.auth,
+    });
+    expect(fetched.statusCode).toBe(200);
+    expect(fetched.json()).toEqual(body);
+  });
+
+  it("accepts qdrant (the spec's value) as an alias and stores what the index really is", async () => {
+    const store = await createDatastore(app, org, { type: "qdrant", visibility: "public" });
+    expect(store).toMatchObject({ type: "pgvector", visibility: "public" });
+  });
+
+  it("refuses a type it cannot serve, naming the supported ones", async () => {
+    const response = await app.api.inject({
+      method: "POST",
+      url: "/api/datastores",
+      headers: org.auth,
+      payload: { name: "X", type: "pinecone" },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ type: "INVALID_REQUEST" });
+    expect(response.json().error).toContain("pgvector");
+    expect(response.json().error).toContain("qdrant");
+  });
+
+  it("lists the organization's datastores in creation order", async () => {
+    const other = await app.createOrganization("Other");
+    const mine = await createDatastore(app, other, { name: "First" });
+    const second = await createDatastore(app, other, { name: "Second" });
+    const response = await app.api.inject({
+      method: "GET",
+      url: "/api/datastores",
+      headers: other.auth,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().map((store: { id: string }) => store.id)).toEqual([mine.id, second.id]);
+  });
+
+  it("PATCH changes name, description and type and answers the spec's Datastore object", async () => {
+    const store = await createDatastore(app, org, { name: "Before" });
+    const response = await app.api.inject({
+      method: "PATCH",
+      url: `/api/datastores/${store.id}`,
+      headers: org.auth,
+      payload: { name: "After", description: "New words", type: "qdrant" },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      id: store.id,
+      name: "After",
+      description: "New words",
+      type: "pgvector",
+      visibility: "private",
+    });
+    const fetched = await app.api.inject({
+      method: "GET",
+      url: `/api/datastores/${store.id}`,
+      headers: org.auth,
+    });
+    expect(fetched.json()).toMatchObject({ name: "After", description: "New words" });
+  });
+
+  it("PATCH with an unsupported type changes nothing", async () => {
+    const store = await createDatastore(app, org, { name: "Stable" });
+    const response = await app.api.inject({
+      method: "PATCH",
+      url: `/api/datastores/${store.id}`,
+      headers: org.auth,
+      payload: { name: "Changed", type: "weaviate" },
+    });
+    expect(response.statusCode).toBe(400);
+    const fetched = await app.api.inject({
+      method: "GET",
+      url: `/api/datastores/${store.id}`,
+      headers: org.auth,
+    });
+    expect(fetched.json().name).toBe("Stable");
+  });
+
+  it("DELETE removes the datastore with its datasources and chunks", async () => {
+    const store = await createDatastore(app, org, { name: "Doomed" });
+    const datasource = await addFile(app, org, store.id, {
+      fileName: "notes.md",
+      contentType: "text/markdown",
+      content: "# Notes\n\nThe blue kettle boils water in ninety seconds.",
+    });
+    expect((await waitForSync(app, org, datasource.id)).status).toBe("synched");
+
+    const response = await app.api.inject({
+      method: "DELETE",
+      url: `/api/datastores/${store.id}`,
+      headers: org.auth,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ id: store.id, name: "Doomed" });
+
+    const gone = await app.api.inject({
+      method: "GET",
+      url: `/api/datastores/${store.id}`,
+      headers: org.auth,
+    });
+    expect(gone.statusCode).toBe(404);
+    const datasourceGone = await app.api.inject({
+      method: "GET",
+      url: `/api/datasources/${datasource.id}`,
+      headers: org.auth,
+    });
+    expect(datasourceGone.statusCode).toBe(404);
+    const remaining = await app.database.db.execute(
+      `select count(*)::int as n from knowledge_chunks where datastore_id = '${store.id}'` as never,
+    );
+    expect((remaining as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(0);
+  });
+});
+
+describe("datastore query", () => {
+  it("returns the best fragments with the spec's fields and a 0..1 score", async () => {
+    const store = await createDatastore(app, org, { name: "Kettles" });
+    const datasource = await addFile(
+      app,
+      org,
+      store.id,
+      {
+        fileName: "kettle.md",
+        contentType: "text/markdown",
+        content:
+          "# Kettle\n\nThe blue kettle boils water in ninety seconds.\n\n# Toaster\n\nThe toaster browns bread evenly on both sides.",
+      },
+      [{ name: "custom_id", value: "tenant-7" }],
+    );
+    expect(await waitForSync(app, org, datasource.id)).toMatchObject({ status: "synched" });
+
+    const response = await query(app, org, store.id, { query: "how fast does the kettle boil?" });
+    expect(response.statusCode).toBe(200);
+    const results = response.json();
+    expect(results.length).toBeGreaterThan(0);
+    expect(results[0]).toMatchObject({
+      source: "kettle.md",
+      datasource_id: datasource.id,
+      datasource_name: "kettle.md",
+      custom_id: "tenant-7",
+    });
+    expect(results[0].text).toContain("ninety seconds");
+    for (const result of results) {
+      expect(result.score).toBeGreaterThan(0);
+      expect(result.score).toBeLessThanOrEqual(1);
+    }
+  });
+});

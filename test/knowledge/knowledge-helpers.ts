@@ -1,0 +1,153 @@
+import type { TestApp, TestOrganization } from "../harness/app.ts";
+
+export type Datasource = {
+  id: string;
+  datastoreId: string;
+  type: string;
+  name: string;
+  groupId: string | null;
+  status: string;
+  errorMessage: string | null;
+  config: Record<string, unknown>;
+  customId: string | null;
+  chunkCount: number;
+  tokenCount: number;
+  lastSynch: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type QueryResult = {
+  text: string;
+  score: number;
+  source: string;
+  datasource_id: string;
+  datasource_name: string;
+  custom_id?: string;
+  page?: number;
+  chunk_id: string;
+};
+
+const FINAL = new Set(["synched", "error", "usage_limit_reached"]);
+
+export async function createDatastore(
+  app: TestApp,
+  org: TestOrganization,
+  body: Record<string, unknown> = {},
+): Promise<{ id: string; [key: string]: unknown }> {
+  const response = await app.api.inject({
+    method: "POST",
+    url: "/api/datastores",
+    headers: org.auth,
+    payload: { name: "Help centre", ...body },
+  });
+  if (response.statusCode !== 201) throw new Error(`createDatastore: ${response.body}`);
+  return response.json();
+}
+
+export type UploadField = { name: string; value: string };
+
+/** A multipart/form-data body built by hand, so tests control every byte and header. */
+export function multipartBody(
+  fields: UploadField[],
+  file?: { field?: string; fileName: string; contentType: string; content: Buffer | string },
+): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----agentdesk-test-${Math.random().toString(16).slice(2)}`;
+  const parts: Buffer[] = [];
+  for (const field of fields) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${field.name}"\r\n\r\n${field.value}\r\n`,
+      ),
+    );
+  }
+  if (file) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? "file"}"; filename="${file.fileName}"\r\nContent-Type: ${file.contentType}\r\n\r\n`,
+      ),
+      Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content),
+      Buffer.from("\r\n"),
+    );
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(parts),
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+export async function uploadFile(
+  app: TestApp,
+  org: TestOrganization,
+  datastoreId: string,
+  file: { fileName: string; contentType: string; content: Buffer | string },
+  extra: UploadField[] = [],
+) {
+  const { payload, headers } = multipartBody(
+    [{ name: "type", value: "file" }, { name: "datastoreId", value: datastoreId }, ...extra],
+    file,
+  );
+  return app.api.inject({
+    method: "POST",
+    url: "/api/datasources",
+    headers: { ...org.auth, ...headers },
+    payload,
+  });
+}
+
+/** Uploads a file and returns the created datasource (status 201 required). */
+export async function addFile(
+  app: TestApp,
+  org: TestOrganization,
+  datastoreId: string,
+  file: { fileName: string; contentType: string; content: Buffer | string },
+  extra: UploadField[] = [],
+): Promise<Datasource> {
+  const response = await uploadFile(app, org, datastoreId, file, extra);
+  if (response.statusCode !== 201)
+    throw new Error(`upload: ${response.statusCode} ${response.body}`);
+  return response.json();
+}
+
+export async function getDatasource(app: TestApp, org: TestOrganization, id: string) {
+  const response = await app.api.inject({
+    method: "GET",
+    url: `/api/datasources/${id}`,
+    headers: org.auth,
+  });
+  if (response.statusCode !== 200) throw new Error(`get datasource: ${response.body}`);
+  return response.json() as Datasource;
+}
+
+/** Polls GET /api/datasources/{id} until the sync ends (synched, error, usage limit). */
+export async function waitForSync(
+  app: TestApp,
+  org: TestOrganization,
+  id: string,
+  timeoutMs = 20_000,
+): Promise<Datasource> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const datasource = await getDatasource(app, org, id);
+    if (FINAL.has(datasource.status)) return datasource;
+    if (Date.now() > deadline) {
+      throw new Error(`datasource ${id} still ${datasource.status} after ${timeoutMs} ms`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export async function query(
+  app: TestApp,
+  org: TestOrganization | null,
+  datastoreId: string,
+  body: Record<string, unknown>,
+) {
+  return app.api.inject({
+    method: "POST",
+    url: `/api/datastores/${datastoreId}/query`,
+    headers: org ? org.auth : {},
+    payload: body,
+  });
+}
