@@ -8,6 +8,7 @@ import { leadsConfig, leadsEnvSchema } from "./leads-config.ts";
 import { modelsConfig, modelsEnvSchema } from "./models-config.ts";
 import { serverConfig, serverEnvSchema } from "./server-config.ts";
 import { transcriptionConfig, transcriptionEnvSchema } from "./transcription-config.ts";
+import { webhooksConfig, webhooksEnvSchema } from "./webhooks-config.ts";
 
 const envSchema = z.object({
   ...serverEnvSchema.shape,
@@ -18,6 +19,7 @@ const envSchema = z.object({
   ...agentsEnvSchema.shape,
   ...annotationsEnvSchema.shape,
   ...transcriptionEnvSchema.shape,
+  ...webhooksEnvSchema.shape,
 });
 
 /** Raised at boot when an environment variable has a bad value; the message names it. */
@@ -37,6 +39,7 @@ function buildConfig(env: z.output<typeof envSchema>) {
     agents: agentsConfig(env),
     annotations: annotationsConfig(env),
     transcription: transcriptionConfig(env),
+    webhooks: webhooksConfig(env),
   };
 }
 
