@@ -6,3 +6,4 @@ export * from "./instance.ts";
 export * from "./knowledge.ts";
 export * from "./leads.ts";
 export * from "./organizations.ts";
+export * from "./webhooks.ts";
