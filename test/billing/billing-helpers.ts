@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { agents, creditBuckets } from "../../src/db/schema/index.ts";
+import { createConsumptionEventRepo } from "../../src/domain/billing/consumption-event-repo.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { ADMIN_TOKEN, type TestApp, type TestOrganization } from "../harness/app.ts";
 
@@ -82,3 +83,40 @@ export async function bucketsOf(app: TestApp, organizationId: string) {
 
 /** gpt-4o-mini on azure: 0.15 credits per million input tokens, 0.60 per million output. */
 export const MINI = { provider: "azure", modelName: "gpt-4o-mini" } as const;
+
+export type SeedEvent = {
+  organizationId: string;
+  occurredAt: Date;
+  agentId?: string | null;
+  feature?: string;
+  provider?: string;
+  modelName?: string;
+  inputTokens?: number;
+  outputTokens?: number;
+  creditsChargedMicro?: number;
+  conversationId?: string | null;
+};
+
+/** Writes events with explicit occurredAt through the ledger's repository (day totals included). */
+export async function seedEvents(app: TestApp, events: SeedEvent[]): Promise<string[]> {
+  const rows = events.map((event) => {
+    const charged = event.creditsChargedMicro ?? 1_000;
+    return {
+      id: newId(),
+      organizationId: event.organizationId,
+      agentId: event.agentId ?? null,
+      feature: event.feature ?? "chat",
+      provider: event.provider ?? "openai",
+      modelName: event.modelName ?? "gpt-4o-mini",
+      inputTokens: event.inputTokens ?? 10,
+      outputTokens: event.outputTokens ?? 5,
+      creditsChargedMicro: charged,
+      creditsChargedRawMicro: charged,
+      creditsRequestedMicro: charged,
+      occurredAt: event.occurredAt,
+      conversationId: event.conversationId ?? null,
+    };
+  });
+  await createConsumptionEventRepo(app.database.db).recordMany(rows);
+  return rows.map((row) => row.id);
+}
