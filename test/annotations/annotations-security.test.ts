@@ -203,12 +203,13 @@ describe("list authentication", () => {
   });
 
   it("with a key, a filter naming another organization's agent, message or conversation is 401", async () => {
-    for (const query of [
+    const queries: Array<Record<string, string>> = [
       { agentId: publicA.agentId },
       { agentId: privateA.agentId },
       { messageId: publicA.agentMessageId },
       { conversationId: privateA.conversationId },
-    ]) {
+    ];
+    for (const query of queries) {
       const response = await client.list(query, orgB);
       expect(response.statusCode).toBe(401);
     }

@@ -1,0 +1,121 @@
+import { randomInt } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { annotationClient, createSeeder } from "./seed.ts";
+
+const redisUrl = process.env.TEST_REDIS_URL;
+const LIMIT = "3";
+
+/** A random documentation-range address per test, so runs sharing one Redis never collide. */
+const randomIp = () => `198.18.${randomInt(0, 255)}.${randomInt(1, 254)}`;
+
+async function publicMessage(app: TestApp) {
+  const org = await app.createOrganization("Public reviews");
+  const seed = createSeeder(app.database.db);
+  const agentId = await seed.agent(org, { visibility: "public" });
+  return { org, messageId: (await seed.exchange(org, agentId)).agentMessageId };
+}
+
+const countStatuses = (statuses: number[]) =>
+  statuses.reduce<Record<number, number>>((counts, status) => {
+    counts[status] = (counts[status] ?? 0) + 1;
+    return counts;
+  }, {});
+
+describe("anonymous annotation rate limit (in memory)", () => {
+  let app: TestApp;
+  let org: TestOrganization;
+  let messageId: string;
+  let client: ReturnType<typeof annotationClient>;
+  beforeAll(async () => {
+    app = await startTestApp({ env: { ANNOTATION_ANONYMOUS_RATE_LIMIT_PER_MINUTE: LIMIT } });
+    ({ org, messageId } = await publicMessage(app));
+    client = annotationClient(app);
+  });
+  afterAll(() => app.close());
+
+  const body = () => ({ messageId, sentiment: "good", comment: "anonymous" });
+
+  it("lets the configured number through per IP and answers 429 RATE_LIMITED after", async () => {
+    const ip = randomIp();
+    const responses = await Promise.all(
+      Array.from({ length: 7 }, () => client.create(body(), undefined, ip)),
+    );
+    expect(countStatuses(responses.map((response) => response.statusCode))).toEqual({
+      200: 3,
+      429: 4,
+    });
+    const limited = responses.find((response) => response.statusCode === 429)!;
+    expect(limited.json()).toEqual({
+      error: expect.any(String),
+      type: "RATE_LIMITED",
+      requestId: expect.any(String),
+    });
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+  });
+
+  it("counts each IP separately and never limits keyed requests", async () => {
+    const ip = randomIp();
+    for (let index = 0; index < 3; index += 1) {
+      expect((await client.create(body(), undefined, ip)).statusCode).toBe(200);
+    }
+    expect((await client.create(body(), undefined, ip)).statusCode).toBe(429);
+    const keyed = await Promise.all(
+      Array.from({ length: 6 }, () => client.create(body(), org, ip)),
+    );
+    expect(keyed.every((response) => response.statusCode === 200)).toBe(true);
+    expect((await client.create(body(), undefined, randomIp())).statusCode).toBe(200);
+  });
+
+  it("limits only creation: anonymous listing is not counted", async () => {
+    const ip = randomIp();
+    for (let index = 0; index < 5; index += 1) {
+      const listed = await app.api.inject({
+        method: "GET",
+        url: `/api/annotations?messageId=${messageId}`,
+        remoteAddress: ip,
+      });
+      expect(listed.statusCode).toBe(200);
+    }
+    expect((await client.create(body(), undefined, ip)).statusCode).toBe(200);
+  });
+
+  it("rejects a bad value of the setting at boot, naming it", async () => {
+    await expect(
+      startTestApp({ env: { ANNOTATION_ANONYMOUS_RATE_LIMIT_PER_MINUTE: "0" } }),
+    ).rejects.toThrow(/ANNOTATION_ANONYMOUS_RATE_LIMIT_PER_MINUTE/);
+  });
+});
+
+describe.skipIf(!redisUrl)("anonymous annotation rate limit shared through Redis", () => {
+  let first: TestApp;
+  let second: TestApp;
+  let messageId: string;
+  beforeAll(async () => {
+    const env = { REDIS_URL: redisUrl!, ANNOTATION_ANONYMOUS_RATE_LIMIT_PER_MINUTE: LIMIT };
+    first = await startTestApp({ env });
+    second = await startTestApp({ env, database: first.database });
+    ({ messageId } = await publicMessage(first));
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+
+  it("two API instances share one limit per IP", async () => {
+    const ip = randomIp();
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        annotationClient(index % 2 ? first : second).create(
+          { messageId, sentiment: "bad", comment: "shared" },
+          undefined,
+          ip,
+        ),
+      ),
+    );
+    expect(countStatuses(responses.map((response) => response.statusCode))).toEqual({
+      200: 3,
+      429: 5,
+    });
+  });
+});
