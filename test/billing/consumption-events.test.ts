@@ -1,0 +1,198 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { insertAgent, seedEvents } from "./billing-helpers.ts";
+
+let app: TestApp;
+let org: TestOrganization;
+let other: TestOrganization;
+let agentId: string;
+let ids: string[];
+
+const at = (iso: string) => new Date(iso);
+
+beforeAll(async () => {
+  app = await startTestApp();
+  org = await app.createOrganization("Ledger");
+  other = await app.createOrganization("Elsewhere");
+  agentId = await insertAgent(app, org.id, "Helper");
+  const base = { organizationId: org.id };
+  ids = await seedEvents(app, [
+    { ...base, occurredAt: at("2025-01-01T00:00:00.000Z"), creditsChargedMicro: 500 },
+    {
+      ...base,
+      occurredAt: at("2025-01-01T12:00:00.000Z"),
+      agentId,
+      creditsChargedMicro: 4_000,
+      conversationId: "conv-1",
+    },
+    {
+      ...base,
+      occurredAt: at("2025-01-02T08:30:00.000Z"),
+      agentId,
+      feature: "transcription",
+      provider: "groq",
+      modelName: "whisper-large-v3",
+      creditsChargedMicro: 2_500,
+    },
+    {
+      ...base,
+      occurredAt: at("2025-01-02T23:59:59.999Z"),
+      provider: "azure",
+      modelName: "gpt-4.1",
+      creditsChargedMicro: 1_234_567,
+      conversationId: "conv-1",
+    },
+    { ...base, occurredAt: at("2025-01-03T00:00:00.000Z"), creditsChargedMicro: 10 },
+    { ...base, occurredAt: at("2025-01-04T10:00:00.000Z"), creditsChargedMicro: 9_999 },
+    { ...base, occurredAt: at("2025-01-05T10:00:00.000Z"), creditsChargedMicro: 7 },
+  ]);
+  await seedEvents(app, [{ organizationId: other.id, occurredAt: at("2025-01-02T00:00:00Z") }]);
+});
+afterAll(() => app.close());
+
+async function list(query: Record<string, string> = {}, organization = org) {
+  const response = await app.api.inject({
+    method: "GET",
+    url: "/api/consumption-events",
+    query,
+    headers: organization.auth,
+  });
+  return response;
+}
+
+async function idsOf(query: Record<string, string>) {
+  const response = await list(query);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().data.map((event: { id: string }) => event.id);
+}
+
+describe("GET /api/consumption-events", () => {
+  it("lists newest first with 50 per page by default, with the spec's fields", async () => {
+    const response = await list();
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.pagination).toEqual({ page: 1, limit: 50, total: 7, totalPages: 1 });
+    expect(body.data.map((event: { id: string }) => event.id)).toEqual([...ids].reverse());
+    expect(body.data.find((event: { id: string }) => event.id === ids[3])).toEqual({
+      id: ids[3],
+      organizationId: org.id,
+      agentId: null,
+      feature: "chat",
+      provider: "azure",
+      modelName: "gpt-4.1",
+      inputTokens: 10,
+      outputTokens: 5,
+      units: null,
+      creditsCharged: 1.234567,
+      creditsChargedRaw: 1.234567,
+      billingCoefficient: 1,
+      occurredAt: "2025-01-02T23:59:59.999Z",
+      metadata: {},
+      conversationId: "conv-1",
+      messageId: null,
+      agent: null,
+    });
+    expect(body.data.find((event: { id: string }) => event.id === ids[1]).agent).toEqual({
+      id: agentId,
+      name: "Helper",
+    });
+  });
+
+  it("orders by each of the four orderBy values", async () => {
+    expect(await idsOf({ orderBy: "occurredAt_asc" })).toEqual(ids);
+    expect(await idsOf({ orderBy: "occurredAt_desc" })).toEqual([...ids].reverse());
+    const byCredits = [ids[6], ids[4], ids[0], ids[2], ids[1], ids[5], ids[3]];
+    expect(await idsOf({ orderBy: "creditsCharged_asc" })).toEqual(byCredits);
+    expect(await idsOf({ orderBy: "creditsCharged_desc" })).toEqual([...byCredits].reverse());
+  });
+
+  it("paginates with page and limit", async () => {
+    const pages = [];
+    for (const page of [1, 2, 3]) {
+      const body = (
+        await list({ page: String(page), limit: "3", orderBy: "occurredAt_asc" })
+      ).json();
+      expect(body.pagination).toEqual({ page, limit: 3, total: 7, totalPages: 3 });
+      pages.push(...body.data.map((event: { id: string }) => event.id));
+    }
+    expect(pages).toEqual(ids);
+    const beyond = (await list({ page: "9", limit: "3" })).json();
+    expect(beyond.data).toEqual([]);
+    expect(beyond.pagination.total).toBe(7);
+    expect((await list({ limit: "100" })).json().pagination.limit).toBe(100);
+  });
+
+  it("filters by agentId, feature, provider, model and conversationId", async () => {
+    expect(await idsOf({ agentId, orderBy: "occurredAt_asc" })).toEqual([ids[1], ids[2]]);
+    expect(await idsOf({ feature: "transcription" })).toEqual([ids[2]]);
+    expect(await idsOf({ provider: "azure" })).toEqual([ids[3]]);
+    expect(await idsOf({ model: "whisper-large-v3" })).toEqual([ids[2]]);
+    expect(await idsOf({ conversationId: "conv-1", orderBy: "occurredAt_asc" })).toEqual([
+      ids[1],
+      ids[3],
+    ]);
+    expect(await idsOf({ agentId, feature: "chat" })).toEqual([ids[1]]);
+    expect(await idsOf({ agentId: "unknown" })).toEqual([]);
+  });
+
+  it("startDate and endDate are inclusive; a date-only endDate covers its whole UTC day", async () => {
+    const asc = { orderBy: "occurredAt_asc" };
+    expect(
+      await idsOf({
+        ...asc,
+        startDate: "2025-01-01T12:00:00.000Z",
+        endDate: "2025-01-02T23:59:59.999Z",
+      }),
+    ).toEqual([ids[1], ids[2], ids[3]]);
+    expect(await idsOf({ ...asc, startDate: "2025-01-02", endDate: "2025-01-02" })).toEqual([
+      ids[2],
+      ids[3],
+    ]);
+    expect(await idsOf({ ...asc, startDate: "2025-01-04" })).toEqual([ids[5], ids[6]]);
+    expect(await idsOf({ ...asc, endDate: "2025-01-01T00:00:00Z" })).toEqual([ids[0]]);
+    expect(await idsOf({ ...asc, startDate: "2025-01-03T01:00:00+01:00" })).toEqual([
+      ids[4],
+      ids[5],
+      ids[6],
+    ]);
+  });
+});
+
+describe("GET /api/consumption-events: bad input and security", () => {
+  const cases: Array<[string, Record<string, string>]> = [
+    ["endDate before startDate", { startDate: "2025-01-02", endDate: "2025-01-01" }],
+    ["page 0", { page: "0" }],
+    ["page not a number", { page: "two" }],
+    ["limit 0", { limit: "0" }],
+    ["limit 101", { limit: "101" }],
+    ["fractional limit", { limit: "2.5" }],
+    ["unknown orderBy", { orderBy: "credits_desc" }],
+    ["bad date", { startDate: "2025-13-45" }],
+  ];
+  for (const [name, query] of cases) {
+    it(`400 INVALID_REQUEST for ${name}`, async () => {
+      const response = await list(query);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().type).toBe("INVALID_REQUEST");
+    });
+  }
+
+  it("401 without a valid key", async () => {
+    for (const headers of [{}, { authorization: "Bearer adk_nope" }]) {
+      const response = await app.api.inject({
+        method: "GET",
+        url: "/api/consumption-events",
+        headers,
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.json().type).toBe("UNAUTHORIZED");
+    }
+  });
+
+  it("shows only the caller's organization", async () => {
+    const body = (await list({}, other)).json();
+    expect(body.pagination.total).toBe(1);
+    expect(body.data[0].organizationId).toBe(other.id);
+    expect(body.data.map((event: { id: string }) => event.id)).not.toContain(ids[0]);
+  });
+});
