@@ -6,12 +6,19 @@ import type { AuthHooks } from "../http/plugins/auth.ts";
 import { registerOpenApi } from "../http/plugins/openapi.ts";
 import { createFastify } from "../http/plugins/server-options.ts";
 import { registerAccountRoutes } from "../http/routes/account/account-routes.ts";
+import { type AgentRouteDeps, registerAgentRoutes } from "../http/routes/agents/agent-routes.ts";
+import { type ExportRouteDeps, registerExportRoutes } from "../http/routes/agents/export-routes.ts";
+import { type QueryRouteDeps, registerQueryRoutes } from "../http/routes/agents/query-routes.ts";
 import { type AdminDeps, registerAdminRoutes } from "../http/routes/admin/admin-routes.ts";
 import { registerAnnotationTagRoutes } from "../http/routes/annotation-tags/annotation-tag-routes.ts";
 import {
   type AnnotationRouteDeps,
   registerAnnotationRoutes,
 } from "../http/routes/annotations/annotation-routes.ts";
+import {
+  type ConversationRouteDeps,
+  registerConversationRoutes,
+} from "../http/routes/conversations/conversation-routes.ts";
 import {
   type ConsumptionEventRouteDeps,
   registerConsumptionEventRoutes,
@@ -47,6 +54,8 @@ export type ApiServerDeps = {
   annotations: Omit<AnnotationRouteDeps, "auth">;
   annotationTags: AnnotationTagService;
   knowledge: Omit<DatastoreRouteDeps, "auth"> & Omit<DatasourceRouteDeps, "auth">;
+  /** Agents, query, query-agent, export and conversations. */
+  agents: Omit<AgentRouteDeps & QueryRouteDeps & ExportRouteDeps & ConversationRouteDeps, "auth">;
 };
 
 /** The dashboard API as a Fastify instance; it never listens by itself. */
@@ -69,6 +78,10 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerAnnotationTagRoutes(app, deps);
   registerDatastoreRoutes(app, { auth: deps.auth, ...deps.knowledge });
   registerDatasourceRoutes(app, { auth: deps.auth, ...deps.knowledge });
+  registerAgentRoutes(app, { auth: deps.auth, ...deps.agents });
+  registerQueryRoutes(app, { auth: deps.auth, ...deps.agents });
+  registerExportRoutes(app, { auth: deps.auth, ...deps.agents });
+  registerConversationRoutes(app, { auth: deps.auth, ...deps.agents });
   if (deps.admin) registerAdminRoutes(app, deps.admin);
   return app;
 }

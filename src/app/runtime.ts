@@ -81,6 +81,14 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         anonymousRateLimit: { perMinute: config.annotations.anonymousRateLimitPerMinute, redis },
       },
       annotationTags: services.annotationTags,
+      agents: {
+        agents: services.agents,
+        query: services.query,
+        agentMessages: services.agentMessages,
+        exports: services.conversationExports,
+        conversations: services.conversations,
+        ssePingIntervalMs: config.agents.ssePingIntervalMs,
+      },
       knowledge: {
         datastores: services.knowledge.datastores,
         datasources: services.knowledge.datasources,

@@ -1,5 +1,6 @@
 import type { Config } from "../config/index.ts";
 import type { Database, Db } from "../db/client.ts";
+import { createAgentServices } from "../domain/agents/agent-services.ts";
 import { createAnnotationServices } from "../domain/annotations/annotation-services.ts";
 import { createApiKeyRepo } from "../domain/api-keys/api-key-repo.ts";
 import { createApiKeyService } from "../domain/api-keys/api-key-service.ts";
@@ -81,6 +82,15 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     logger,
   });
 
+  const agentModule = createAgentServices({
+    db,
+    models,
+    billing,
+    knowledge,
+    fetcher,
+    settings: { ...config.agents, modelTimeoutMs: config.models.timeoutMs },
+  });
+
   const jobHandlers: JobHandlers = {
     "lead.notify": ({ leadId }) => notifyLead(leadId),
     "knowledge.ingest": (job) => knowledge.runSync(job),
@@ -100,6 +110,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     knowledge,
     jobHandlers,
     ...annotationModule,
+    ...agentModule,
   };
 }
 

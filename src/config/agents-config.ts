@@ -15,7 +15,7 @@ export const agentsEnvSchema = z.object({
     .number()
     .min(0)
     .max(1)
-    .default(0.35)
+    .default(0.5)
     .describe("Passages scoring below this fraction of the best passage are dropped"),
   ATTACHMENT_MAX_BYTES: intVar(10 * 1024 * 1024, 1_024, 100 * 1024 * 1024),
   ATTACHMENT_TIMEOUT_MS: intVar(15_000, 100, 120_000),

@@ -43,8 +43,11 @@ export function openSseStream(
   const disconnected = new AbortController();
   let ended = false;
 
+  const inherited = Object.entries(reply.getHeaders()).filter(
+    (entry): entry is [string, string | number | string[]] => entry[1] !== undefined,
+  );
   raw.writeHead(200, {
-    ...reply.getHeaders(),
+    ...Object.fromEntries(inherited),
     "x-request-id": request.id,
     "content-type": "text/event-stream",
     "cache-control": "no-cache",

@@ -1,0 +1,65 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { agents } from "../../db/schema/index.ts";
+
+export type AgentRow = typeof agents.$inferSelect;
+export type NewAgentRow = typeof agents.$inferInsert;
+export type AgentChanges = Partial<Omit<NewAgentRow, "id" | "organizationId" | "createdAt">>;
+
+export function createAgentRepo(db: Db) {
+  return {
+    async insert(row: NewAgentRow, tx: Db = db): Promise<AgentRow> {
+      const [inserted] = await tx.insert(agents).values(row).returning();
+      return inserted!;
+    },
+
+    async findById(organizationId: string, agentId: string, tx: Db = db): Promise<AgentRow | null> {
+      const [row] = await tx
+        .select()
+        .from(agents)
+        .where(and(eq(agents.organizationId, organizationId), eq(agents.id, agentId)));
+      return row ?? null;
+    },
+
+    /**
+     * The agent whatever its organization: only for endpoints a caller may use without a key
+     * (a public agent), which then check visibility and organization themselves.
+     */
+    async findByIdInAnyOrganization(agentId: string, tx: Db = db): Promise<AgentRow | null> {
+      const [row] = await tx.select().from(agents).where(eq(agents.id, agentId));
+      return row ?? null;
+    },
+
+    async list(organizationId: string, tx: Db = db): Promise<AgentRow[]> {
+      return tx
+        .select()
+        .from(agents)
+        .where(eq(agents.organizationId, organizationId))
+        .orderBy(asc(agents.createdAt), asc(agents.id));
+    },
+
+    async update(
+      organizationId: string,
+      agentId: string,
+      changes: AgentChanges,
+      tx: Db = db,
+    ): Promise<AgentRow | null> {
+      const [row] = await tx
+        .update(agents)
+        .set({ ...changes, updatedAt: new Date() })
+        .where(and(eq(agents.organizationId, organizationId), eq(agents.id, agentId)))
+        .returning();
+      return row ?? null;
+    },
+
+    async delete(organizationId: string, agentId: string, tx: Db = db): Promise<AgentRow | null> {
+      const [row] = await tx
+        .delete(agents)
+        .where(and(eq(agents.organizationId, organizationId), eq(agents.id, agentId)))
+        .returning();
+      return row ?? null;
+    },
+  };
+}
+
+export type AgentRepo = ReturnType<typeof createAgentRepo>;

@@ -1,0 +1,85 @@
+import { notFound } from "../../lib/errors.ts";
+import { newId } from "../../lib/ids.ts";
+import type { AgentChanges, AgentRepo, AgentRow } from "./agent-repo.ts";
+import {
+  type AgentToolInput,
+  type DatastoreLookup,
+  mergeAgentTools,
+  validateAgentTools,
+} from "./agent-tools.ts";
+import { type AgentView, toAgentView } from "./agent-view.ts";
+
+type Caller = { organizationId: string };
+
+/** Every settable field of an agent; all optional on update. */
+export type AgentFields = Omit<
+  AgentChanges,
+  "tools" | "updatedAt" | "retrievalEvaluationConfig" | "followUpConfig"
+> & {
+  retrievalEvaluationConfig?: Record<string, unknown> | null;
+  followUpConfig?: Record<string, unknown> | null;
+  tools?: AgentToolInput[];
+  /** Shorthand for datastore tools (see mergeAgentTools). */
+  datastoreIds?: string[];
+};
+
+export type NewAgentFields = AgentFields & { name: string };
+
+export const agentNotFound = () => notFound("Agent not found");
+
+export function createAgentService(deps: { agents: AgentRepo; datastores: DatastoreLookup }) {
+  async function requireAgent(organizationId: string, agentId: string): Promise<AgentRow> {
+    const agent = await deps.agents.findById(organizationId, agentId);
+    if (!agent) throw agentNotFound();
+    return agent;
+  }
+
+  return {
+    requireAgent,
+
+    async create(caller: Caller, input: NewAgentFields): Promise<AgentView> {
+      const { tools: toolInput, datastoreIds, ...fields } = input;
+      const tools = mergeAgentTools([], { tools: toolInput, datastoreIds });
+      await validateAgentTools(caller.organizationId, tools, deps.datastores);
+      const row = await deps.agents.insert({
+        ...fields,
+        id: newId(),
+        organizationId: caller.organizationId,
+        modelName: fields.modelName ?? "gpt_4o_mini",
+        tools,
+      });
+      return toAgentView(row);
+    },
+
+    async list(caller: Caller): Promise<AgentView[]> {
+      return (await deps.agents.list(caller.organizationId)).map(toAgentView);
+    },
+
+    async get(caller: Caller, agentId: string): Promise<AgentView> {
+      return toAgentView(await requireAgent(caller.organizationId, agentId));
+    },
+
+    async update(caller: Caller, agentId: string, input: AgentFields): Promise<AgentView> {
+      const { tools: toolInput, datastoreIds, ...fields } = input;
+      const changes: AgentChanges = { ...fields };
+      if (toolInput !== undefined || datastoreIds !== undefined) {
+        const current = await requireAgent(caller.organizationId, agentId);
+        changes.tools = mergeAgentTools(current.tools, { tools: toolInput, datastoreIds });
+        await validateAgentTools(caller.organizationId, changes.tools, deps.datastores);
+      }
+      if (Object.keys(changes).length === 0)
+        return toAgentView(await requireAgent(caller.organizationId, agentId));
+      const row = await deps.agents.update(caller.organizationId, agentId, changes);
+      if (!row) throw agentNotFound();
+      return toAgentView(row);
+    },
+
+    async remove(caller: Caller, agentId: string): Promise<AgentView> {
+      const row = await deps.agents.delete(caller.organizationId, agentId);
+      if (!row) throw agentNotFound();
+      return toAgentView(row);
+    },
+  };
+}
+
+export type AgentService = ReturnType<typeof createAgentService>;

@@ -1,0 +1,84 @@
+import type { AgentsConfig } from "../../config/agents-config.ts";
+import type { Db } from "../../db/client.ts";
+import type { SafeFetcher } from "../../lib/safe-fetch.ts";
+import type { ModelRegistry } from "../../models/model-registry.ts";
+import type { Billing } from "../billing/billing-port.ts";
+import { createAgentMessageService } from "../conversations/agent-message-service.ts";
+import { createContactRepo } from "../conversations/contact-repo.ts";
+import { createConversationExportRepo } from "../conversations/conversation-export-repo.ts";
+import { createConversationExportService } from "../conversations/conversation-export-service.ts";
+import { createConversationRepo } from "../conversations/conversation-repo.ts";
+import { createConversationService } from "../conversations/conversation-service.ts";
+import { createConversationTurns } from "../conversations/conversation-turns.ts";
+import { createAttachmentReader } from "../query/attachment-reader.ts";
+import type { KnowledgeLookup } from "../query/query-knowledge.ts";
+import { createQueryService } from "../query/query-service.ts";
+import type { ConversationalQueue } from "../query/query-types.ts";
+import { createAgentRepo } from "./agent-repo.ts";
+import { createAgentService } from "./agent-service.ts";
+import { datastoreLookupOver } from "./agent-tools.ts";
+
+// The AI SDK's default: two retries of a failed first request (2 s, then 4 s), none mid-stream.
+const MODEL_MAX_RETRIES = 2;
+
+export type AgentServicesDeps = {
+  db: Db;
+  models: Pick<ModelRegistry, "resolveLanguageModel">;
+  billing: Billing;
+  knowledge: KnowledgeLookup & {
+    datastores: { list(context: { organizationId: string }): Promise<Array<{ id: string }>> };
+  };
+  fetcher: SafeFetcher;
+  settings: AgentsConfig & { modelTimeoutMs: number };
+  conversational?: ConversationalQueue;
+};
+
+/** Agents, conversations, the query path, query-agent and the CSV export, wired together. */
+export function createAgentServices(deps: AgentServicesDeps) {
+  const { db, settings } = deps;
+  const agentRepo = createAgentRepo(db);
+  const conversationRepo = createConversationRepo(db);
+  const contactRepo = createContactRepo(db);
+  const agents = createAgentService({
+    agents: agentRepo,
+    datastores: datastoreLookupOver((organizationId) =>
+      deps.knowledge.datastores.list({ organizationId }),
+    ),
+  });
+  const turns = createConversationTurns({
+    db,
+    conversations: conversationRepo,
+    contacts: contactRepo,
+  });
+  const query = createQueryService({
+    agents,
+    turns,
+    conversations: conversationRepo,
+    models: deps.models,
+    billing: deps.billing,
+    knowledge: deps.knowledge,
+    attachments: createAttachmentReader({ fetcher: deps.fetcher, limits: settings.attachments }),
+    ...(deps.conversational ? { conversational: deps.conversational } : {}),
+    settings: {
+      historyTokenBudget: settings.historyTokenBudget,
+      knowledgeTopK: settings.knowledgeTopK,
+      knowledgeTokenBudget: settings.knowledgeTokenBudget,
+      knowledgeMinRelevance: settings.knowledgeMinRelevance,
+      modelTimeoutMs: settings.modelTimeoutMs,
+      modelMaxRetries: MODEL_MAX_RETRIES,
+    },
+  });
+  return {
+    agents,
+    conversations: createConversationService({ conversations: conversationRepo }),
+    conversationTurns: turns,
+    query,
+    agentMessages: createAgentMessageService({ agents: agentRepo, contacts: contactRepo, turns }),
+    conversationExports: createConversationExportService({
+      agents,
+      exports: createConversationExportRepo(db),
+    }),
+  };
+}
+
+export type AgentServices = ReturnType<typeof createAgentServices>;

@@ -1,0 +1,52 @@
+import type { AgentTool } from "../../db/schema/index.ts";
+import type { AgentModelName } from "../../models/model-catalog.ts";
+import type { AgentRow } from "./agent-repo.ts";
+
+/** The spec's Agent object, plus the extension fields of DESIGN.md section 4. */
+export type AgentView = {
+  id: string;
+  name: string;
+  description: string;
+  modelName: AgentModelName;
+  temperature: number;
+  visibility: "public" | "private";
+  systemPrompt: string;
+  userPrompt: string;
+  handle: string | null;
+  iconUrl: string | null;
+  useSuperRetrieval: boolean;
+  useFollowUp: boolean;
+  useConversationalMode: boolean;
+  promptType: "raw" | "customer_support";
+  promptTemplate: string;
+  retrievalEvaluationConfig: Record<string, unknown>;
+  followUpConfig: Record<string, unknown>;
+  tools: AgentTool[];
+  createdAt: string;
+  updatedAt: string;
+};
+
+export function toAgentView(row: AgentRow): AgentView {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    modelName: row.modelName as AgentModelName,
+    temperature: row.temperature,
+    visibility: row.visibility,
+    systemPrompt: row.systemPrompt,
+    userPrompt: row.userPrompt,
+    handle: row.handle,
+    iconUrl: row.iconUrl,
+    useSuperRetrieval: row.useSuperRetrieval,
+    useFollowUp: row.useFollowUp,
+    useConversationalMode: row.useConversationalMode,
+    promptType: row.promptType,
+    promptTemplate: row.promptTemplate,
+    retrievalEvaluationConfig: row.retrievalEvaluationConfig ?? {},
+    followUpConfig: row.followUpConfig ?? {},
+    tools: row.tools,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}

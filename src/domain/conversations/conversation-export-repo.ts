@@ -1,0 +1,93 @@
+import { and, eq, gte, ilike, inArray, lt, lte, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { conversations, messages } from "../../db/schema/index.ts";
+
+export type ExportFilter = {
+  organizationId: string;
+  agentId: string;
+  from?: Date;
+  /** Inclusive, unless `toExclusive` (a date-only `to` means the whole day). */
+  to?: Date;
+  toExclusive?: boolean;
+  conversationIds?: string[];
+  include: "all" | "human" | "agent";
+  status: "all" | "RESOLVED" | "UNRESOLVED" | "HUMAN_REQUESTED";
+  channel: string;
+  search?: string;
+  order: "asc" | "desc";
+};
+
+/** Where the previous page ended: the exact (microsecond) timestamp as text, and the id. */
+export type ExportCursor = { createdAt: string; id: string };
+
+export type ExportRow = {
+  id: string;
+  conversationId: string;
+  from: "human" | "agent";
+  text: string;
+  createdAt: Date;
+  cursorAt: string;
+};
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (match) => `\\${match}`);
+
+export function createConversationExportRepo(db: Db) {
+  return {
+    /**
+     * One keyset page of an agent's sent messages (drafts excluded) in (createdAt, id) order, so
+     * an export of any size runs in constant memory and never skips or repeats a message.
+     */
+    async page(
+      filter: ExportFilter,
+      after: ExportCursor | null,
+      size: number,
+      tx: Db = db,
+    ): Promise<ExportRow[]> {
+      const conditions: SQL[] = [
+        eq(messages.organizationId, filter.organizationId),
+        eq(conversations.organizationId, filter.organizationId),
+        eq(conversations.agentId, filter.agentId),
+        eq(messages.isDraft, false),
+      ];
+      if (filter.from) conditions.push(gte(messages.createdAt, filter.from));
+      if (filter.to) {
+        conditions.push(
+          filter.toExclusive
+            ? lt(messages.createdAt, filter.to)
+            : lte(messages.createdAt, filter.to),
+        );
+      }
+      if (filter.conversationIds)
+        conditions.push(inArray(messages.conversationId, filter.conversationIds));
+      if (filter.include !== "all") conditions.push(eq(messages.from, filter.include));
+      if (filter.status !== "all") conditions.push(eq(conversations.status, filter.status));
+      if (filter.channel !== "all") conditions.push(eq(conversations.channel, filter.channel));
+      if (filter.search) conditions.push(ilike(messages.text, `%${escapeLike(filter.search)}%`));
+      const ascending = filter.order === "asc";
+      if (after) {
+        conditions.push(
+          ascending
+            ? sql`(${messages.createdAt}, ${messages.id}) > (${after.createdAt}::timestamptz, ${after.id})`
+            : sql`(${messages.createdAt}, ${messages.id}) < (${after.createdAt}::timestamptz, ${after.id})`,
+        );
+      }
+      const direction = ascending ? sql`asc` : sql`desc`;
+      return tx
+        .select({
+          id: messages.id,
+          conversationId: messages.conversationId,
+          from: messages.from,
+          text: messages.text,
+          createdAt: messages.createdAt,
+          cursorAt: sql<string>`${messages.createdAt}::text`,
+        })
+        .from(messages)
+        .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+        .where(and(...conditions))
+        .orderBy(sql`${messages.createdAt} ${direction}`, sql`${messages.id} ${direction}`)
+        .limit(size);
+    },
+  };
+}
+
+export type ConversationExportRepo = ReturnType<typeof createConversationExportRepo>;

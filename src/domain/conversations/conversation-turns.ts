@@ -1,0 +1,200 @@
+import type { Db } from "../../db/client.ts";
+import { AppError, invalid } from "../../lib/errors.ts";
+import { newId } from "../../lib/ids.ts";
+import type { ContactInput, ContactRepo } from "./contact-repo.ts";
+import type {
+  ConversationRepo,
+  ConversationRow,
+  NewMessageRow,
+  StatusChange,
+} from "./conversation-repo.ts";
+
+/** Channel values of the query interfaces (spec: Conversation and message). */
+export const CHANNELS = [
+  "api",
+  "dashboard",
+  "website",
+  "form",
+  "whatsapp",
+  "telegram",
+  "slack",
+  "meta",
+  "crisp",
+  "zapier",
+  "mail",
+  "mercadolibre",
+  "agent_builder",
+  "chatwoot",
+  "crmchatsappai",
+] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/** Conversation ids a CRM/chat-desk integration uses: crmchatsappai_{accountId}_{customerId}. */
+export const CRM_CONVERSATION_ID = /^crmchatsappai_[^_\s]+_\S+$/;
+
+/** Where a turn goes: an existing conversation of the agent, or a new one with this id. */
+export type TurnTarget = {
+  conversationId: string;
+  visitorId: string;
+  channel: string;
+  channelExternalId: string | null;
+  /** The conversation before the turn; null when the turn creates it. */
+  existing: ConversationRow | null;
+};
+
+export type TurnRequest = {
+  conversationId?: string;
+  visitorId?: string;
+  /** Absent means "not sent": api, unless a crmchatsappai conversation id says otherwise. */
+  channel?: Channel;
+  channelExternalId?: string;
+};
+
+export const conversationNotFound = (conversationId: string) =>
+  new AppError(
+    "CONVERSATION_NOT_FOUND",
+    `Conversation ${conversationId} is not a conversation of this agent`,
+  );
+
+export function createConversationTurns(deps: {
+  db: Db;
+  conversations: ConversationRepo;
+  contacts: ContactRepo;
+}) {
+  const { conversations, contacts } = deps;
+
+  /**
+   * Decides which conversation a turn lands in. A conversation id of another agent or another
+   * organization is never joined: CONVERSATION_NOT_FOUND (404). An unknown id creates the
+   * conversation with that id, so integrations can choose their ids.
+   */
+  async function resolveTarget(
+    organizationId: string,
+    agentId: string,
+    request: TurnRequest,
+  ): Promise<TurnTarget> {
+    const crmId = request.conversationId && CRM_CONVERSATION_ID.test(request.conversationId);
+    const channel = request.channel ?? (crmId ? "crmchatsappai" : "api");
+    if (channel === "crmchatsappai" && request.conversationId && !crmId) {
+      throw invalid(
+        "On the crmchatsappai channel, conversationId must look like crmchatsappai_{accountId}_{customerId}",
+        [
+          {
+            path: "body.conversationId",
+            message: "does not follow crmchatsappai_{accountId}_{customerId}",
+          },
+        ],
+      );
+    }
+    const channelExternalId = request.channelExternalId ?? null;
+    if (channel === "whatsapp" && channelExternalId !== null) {
+      const prefix = `${organizationId}_${agentId}_`;
+      const phone = channelExternalId.slice(prefix.length);
+      if (!channelExternalId.startsWith(prefix) || !/^\+?\d{4,20}$/.test(phone)) {
+        throw invalid(
+          "On the whatsapp channel, channelExternalId must be {organizationId}_{agentId}_{telephoneNumber} of this agent",
+          [
+            {
+              path: "body.channelExternalId",
+              message: "does not follow {organizationId}_{agentId}_{telephoneNumber}",
+            },
+          ],
+        );
+      }
+    }
+
+    let existing: ConversationRow | null = null;
+    if (request.conversationId) {
+      existing = await conversations.findByIdForOwnershipCheck(request.conversationId);
+      if (
+        existing &&
+        (existing.organizationId !== organizationId || existing.agentId !== agentId)
+      ) {
+        throw conversationNotFound(request.conversationId);
+      }
+    } else if (channel === "whatsapp" && channelExternalId !== null) {
+      existing = await conversations.findByChannelExternalId(
+        organizationId,
+        agentId,
+        channel,
+        channelExternalId,
+      );
+    }
+    const conversationId = existing?.id ?? request.conversationId ?? newId();
+    const visitorId =
+      request.visitorId ?? existing?.visitorId ?? (crmId ? conversationId : newId());
+    return {
+      conversationId,
+      visitorId,
+      channel: existing?.channel ?? channel,
+      channelExternalId: existing?.channelExternalId ?? channelExternalId,
+      existing,
+    };
+  }
+
+  /**
+   * Stores a turn in one transaction: the contact (matched or created), the conversation (created
+   * or updated: status, contact) and the messages. Returns the conversation after the turn.
+   */
+  async function recordTurn(input: {
+    organizationId: string;
+    agentId: string;
+    target: TurnTarget;
+    status: StatusChange;
+    contact?: ContactInput;
+    contactId?: string;
+    messages: Array<Omit<NewMessageRow, "organizationId" | "conversationId" | "agentId">>;
+  }): Promise<ConversationRow> {
+    const { organizationId, agentId, target } = input;
+    return deps.db.transaction(async (tx) => {
+      const contactId =
+        input.contactId ??
+        (input.contact
+          ? (await contacts.upsertByMatch(organizationId, input.contact, tx))?.id
+          : undefined);
+      const change = { status: input.status, contactId };
+      let conversation = target.existing
+        ? await conversations.applyTurn(organizationId, agentId, target.conversationId, change, tx)
+        : null;
+      if (!conversation) {
+        conversation =
+          (await conversations.insertIfAbsent(
+            {
+              id: target.conversationId,
+              organizationId,
+              agentId,
+              visitorId: target.visitorId,
+              channel: target.channel,
+              channelExternalId: target.channelExternalId,
+              status: input.status === "human_requested" ? "HUMAN_REQUESTED" : "UNRESOLVED",
+              contactId,
+            },
+            tx,
+          )) ??
+          // Created by a concurrent request meanwhile: join it if it is this agent's.
+          (await conversations.applyTurn(
+            organizationId,
+            agentId,
+            target.conversationId,
+            change,
+            tx,
+          ));
+      }
+      if (!conversation) throw conversationNotFound(target.conversationId);
+      await conversations.insertMessages(
+        input.messages.map((message) => ({
+          ...message,
+          organizationId,
+          conversationId: target.conversationId,
+          agentId,
+        })),
+        tx,
+      );
+      return conversation;
+    });
+  }
+
+  return { resolveTarget, recordTurn };
+}
+
+export type ConversationTurns = ReturnType<typeof createConversationTurns>;

@@ -1,0 +1,118 @@
+import { type ModelMessage, stepCountIs, streamText, tool } from "ai";
+import { z } from "zod";
+import { type ModelProviderError, toModelProviderError } from "../../models/model-failure.ts";
+import type { ResolvedLanguageModel } from "../../models/model-registry.ts";
+import { estimateTokens } from "../../models/token-estimate.ts";
+import { REQUEST_HUMAN_TOOL } from "./query-prompt.ts";
+
+export type ModelTurnInput = {
+  resolved: ResolvedLanguageModel;
+  system: string;
+  messages: ModelMessage[];
+  temperature: number;
+  /** Bounds the whole call, retries and tool step included. */
+  timeoutMs: number;
+  /** Retries of the initial request; a stream that has started is never retried. */
+  maxRetries: number;
+  /** The client went away: stop the model and keep what it wrote. */
+  signal?: AbortSignal;
+  /** Called with each text fragment, in order; awaited, so a slow reader slows the model. */
+  onText?: (fragment: string) => Promise<void> | void;
+};
+
+export type ModelTurnResult = {
+  text: string;
+  /** The model called the request_human tool. */
+  requestedHuman: boolean;
+  inputTokens: number;
+  outputTokens: number;
+  /** No usage came from the provider (stopped early): counts are estimates. */
+  usageEstimated: boolean;
+  /** "disconnected": the client left; "failed": the provider failed after some text. */
+  outcome: "complete" | "disconnected" | "failed";
+  error?: ModelProviderError;
+};
+
+function estimatedInput(system: string, messages: ModelMessage[]): number {
+  const text = messages
+    .map((message) =>
+      typeof message.content === "string" ? message.content : JSON.stringify(message.content),
+    )
+    .join("\n");
+  return estimateTokens(system) + estimateTokens(text) + 4 * (messages.length + 1);
+}
+
+/**
+ * One answer from the model, streamed. Provider failures before any text throw a
+ * ModelProviderError; after some text they end the turn with outcome "failed" so the caller can
+ * keep the partial answer the client already saw.
+ */
+export async function runModelTurn(input: ModelTurnInput): Promise<ModelTurnResult> {
+  const { resolved } = input;
+  let requestedHuman = false;
+  const result = streamText({
+    model: resolved.model,
+    system: input.system === "" ? undefined : input.system,
+    messages: input.messages,
+    temperature: input.temperature,
+    maxRetries: input.maxRetries,
+    timeout: { totalMs: input.timeoutMs },
+    abortSignal: input.signal,
+    tools: {
+      [REQUEST_HUMAN_TOOL]: tool({
+        description:
+          "Hand the conversation to a person of the team when the customer asks for one or you cannot help.",
+        inputSchema: z.object({ reason: z.string().optional() }),
+        execute: async () => {
+          requestedHuman = true;
+          return { handedOver: true, note: "A member of the team has been notified." };
+        },
+      }),
+    },
+    // The second step lets the model tell the customer about the handover.
+    stopWhen: stepCountIs(2),
+  });
+
+  let text = "";
+  let failure: unknown;
+  let aborted = false;
+  let usage: { inputTokens?: number; outputTokens?: number } | undefined;
+  for await (const part of result.fullStream) {
+    if (part.type === "text-delta") {
+      text += part.text;
+      await input.onText?.(part.text);
+    } else if (part.type === "error") {
+      failure = part.error;
+    } else if (part.type === "abort") {
+      aborted = true;
+    } else if (part.type === "finish") {
+      usage = part.totalUsage;
+    }
+  }
+
+  const disconnected = input.signal?.aborted === true;
+  const label = resolved.requestedModelName;
+  if (!disconnected && (failure !== undefined || aborted)) {
+    // An abort we did not ask for is the timeout.
+    const error = toModelProviderError(
+      failure ?? Object.assign(new Error("timeout"), { name: "TimeoutError" }),
+      label,
+    );
+    if (text === "") throw error;
+    return finish("failed", error);
+  }
+  return finish(disconnected ? "disconnected" : "complete");
+
+  function finish(outcome: ModelTurnResult["outcome"], error?: ModelProviderError) {
+    const known = outcome === "complete" && usage?.inputTokens !== undefined;
+    return {
+      text,
+      requestedHuman,
+      inputTokens: known ? (usage?.inputTokens ?? 0) : estimatedInput(input.system, input.messages),
+      outputTokens: known ? (usage?.outputTokens ?? 0) : estimateTokens(text),
+      usageEstimated: !known,
+      outcome,
+      ...(error ? { error } : {}),
+    };
+  }
+}

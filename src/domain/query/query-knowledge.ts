@@ -1,0 +1,50 @@
+import { estimateTokens } from "../../models/token-estimate.ts";
+
+/** A retrieved passage, as the knowledge module's search returns it. */
+export type KnowledgeHit = {
+  text: string;
+  /** Higher is better; only compared within one query. */
+  score: number;
+  source: string;
+  datasourceId: string;
+  datasourceName: string;
+  chunkId: string;
+  page?: number | null;
+};
+
+/** The knowledge search the query path needs (implemented by the knowledge module). */
+export type KnowledgeLookup = {
+  search(request: {
+    organizationId: string;
+    datastoreIds: string[];
+    query: string;
+    topK: number;
+  }): Promise<KnowledgeHit[]>;
+};
+
+export type PassageSelection = {
+  /** Passages scoring below this fraction of the best one are dropped. */
+  minRelevance: number;
+  /** Estimated tokens of passage text at most. */
+  tokenBudget: number;
+};
+
+/**
+ * The hits worth putting in the prompt: best first, close enough to the best one, within the
+ * token budget. A passage that does not fit is skipped so a shorter one after it may still fit.
+ */
+export function selectPassages(hits: readonly KnowledgeHit[], selection: PassageSelection) {
+  const ranked = [...hits].sort((left, right) => right.score - left.score);
+  const best = ranked[0]?.score ?? 0;
+  const floor = best * selection.minRelevance;
+  const chosen: KnowledgeHit[] = [];
+  let used = 0;
+  for (const hit of ranked) {
+    if (hit.score < floor || hit.text.trim() === "") continue;
+    const cost = estimateTokens(hit.text);
+    if (used + cost > selection.tokenBudget) continue;
+    used += cost;
+    chosen.push(hit);
+  }
+  return chosen;
+}

@@ -1,0 +1,72 @@
+import type { AgentRow } from "../agents/agent-repo.ts";
+import type { ContactInput } from "../conversations/contact-repo.ts";
+import type { Channel } from "../conversations/conversation-turns.ts";
+
+/** The body of POST /api/agents/{agentId}/query, validated. */
+export type QueryRequest = {
+  query: string;
+  streaming?: boolean;
+  conversationId?: string;
+  visitorId?: string;
+  channel?: Channel;
+  context?: string;
+  /** Replaces the agent's system prompt for this request; "" means no override. */
+  systemPrompt?: string;
+  /** Replaces the agent's prompt type for this request; raw sends the system prompt as written. */
+  promptType?: "raw" | "customer_support";
+  webhookUrl?: string;
+  attachments?: Array<{ url: string }>;
+  contact?: ContactInput;
+};
+
+export type QuerySource = { source: string; chunk: string };
+
+export type QueryUsage = {
+  completionTokens: number;
+  promptTokens: number;
+  totalTokens: number;
+  cost: number;
+};
+
+/** The spec's non-streaming response (and the `endpoint_response` frame). */
+export type QueryResponse = {
+  answer: string;
+  sources: QuerySource[];
+  messageId: string;
+  conversationId: string;
+  visitorId: string;
+  request_human: boolean;
+  status: string;
+  usage: QueryUsage;
+  approvals: unknown[];
+};
+
+/** The spec's webhook (conversational) mode response, returned at once. */
+export type QueuedQueryResponse = {
+  status: "queued";
+  conversationId: string;
+  visitorId: string;
+  inputMessageId: string;
+  message: string;
+  webhookUrl: string;
+};
+
+export type QueryCaller = {
+  organizationId: string;
+  userId: string;
+  apiKeyId: string;
+  requestId: string;
+};
+
+/**
+ * The seam for conversational mode (issue 7): when provided, queries of an agent with
+ * useConversationalMode on the api channel are handed to it instead of being answered at once.
+ * It validates webhookUrl, stores the input, batches, answers later and delivers by webhook.
+ */
+export type ConversationalQueue = {
+  enqueue(input: {
+    caller: QueryCaller;
+    agent: AgentRow;
+    request: QueryRequest;
+  }): Promise<QueuedQueryResponse>;
+};

@@ -1,0 +1,115 @@
+import { z } from "zod";
+import { AGENT_MODEL_NAMES } from "../../../models/model-catalog.ts";
+
+const LONG_TEXT = 100_000;
+const id = () => z.string().trim().min(1).max(200);
+const freeObject = () => z.record(z.string(), z.unknown());
+
+export const agentIdParams = z.object({ id: z.string().min(1).max(200) });
+
+const toolSchema = z.object({
+  id: z.string().trim().min(1).max(64).optional(),
+  type: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .describe("datastore, or any other tool type (stored as given)"),
+  config: freeObject().optional(),
+  datastoreId: id().optional(),
+  formId: id().optional(),
+  serviceProviderId: id().optional(),
+});
+
+const retrievalEvaluationConfigSchema = z.looseObject({
+  evaluatorPrompt: z.string().max(LONG_TEXT).optional(),
+  generateQueryPrompt: z.string().max(LONG_TEXT).optional(),
+  evaluatorModelName: z.string().max(100).optional(),
+  retrievalRounds: z.number().int().min(0).max(100).optional(),
+  evaluationThreshold: z.number().optional(),
+  additionalConfig: freeObject().optional(),
+  retrievalModelName: z.string().max(100).optional(),
+  generationModelName: z.string().max(100).optional(),
+  fallbackModels: z.array(z.string().max(100)).max(50).optional(),
+  modelTemperatures: freeObject().optional(),
+  modelMaxTokens: freeObject().optional(),
+  enableModelComparison: z.boolean().optional(),
+  comparisonModels: z.array(z.string().max(100)).max(50).optional(),
+});
+
+const followUpConfigSchema = z.looseObject({
+  prompt: z.string().max(LONG_TEXT).optional(),
+  count: z.number().int().min(0).max(1_000).optional(),
+  followUpDelayHours: z
+    .number()
+    .min(0)
+    .max(24 * 365)
+    .optional(),
+  config: freeObject().optional(),
+});
+
+/** Every field of the spec's Agent except id, plus the extensions; all optional (PATCH). */
+export const agentFieldsSchema = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  description: z.string().max(10_000).optional(),
+  modelName: z.enum(AGENT_MODEL_NAMES).optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  visibility: z.enum(["public", "private"]).optional(),
+  systemPrompt: z.string().max(LONG_TEXT).optional(),
+  userPrompt: z.string().max(LONG_TEXT).optional(),
+  handle: z.string().trim().min(1).max(100).nullable().optional(),
+  iconUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2_048)
+    .nullable()
+    .optional(),
+  useSuperRetrieval: z.boolean().optional(),
+  useFollowUp: z.boolean().optional(),
+  useConversationalMode: z.boolean().optional(),
+  promptType: z.enum(["raw", "customer_support"]).optional(),
+  promptTemplate: z.string().max(LONG_TEXT).optional(),
+  retrievalEvaluationConfig: retrievalEvaluationConfigSchema.nullable().optional(),
+  followUpConfig: followUpConfigSchema.nullable().optional(),
+  tools: z.array(toolSchema).max(50).optional(),
+  datastoreIds: z
+    .array(id())
+    .max(50)
+    .optional()
+    .describe("Shorthand: one datastore tool per id (replaces the agent's datastore tools)"),
+});
+
+export const createAgentBody = agentFieldsSchema.extend({
+  name: z.string().trim().min(1).max(200),
+});
+
+export const agentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  modelName: z.enum(AGENT_MODEL_NAMES),
+  temperature: z.number(),
+  visibility: z.enum(["public", "private"]),
+  systemPrompt: z.string(),
+  userPrompt: z.string(),
+  handle: z.string().nullable(),
+  iconUrl: z.string().nullable(),
+  useSuperRetrieval: z.boolean(),
+  useFollowUp: z.boolean(),
+  useConversationalMode: z.boolean(),
+  promptType: z.enum(["raw", "customer_support"]),
+  promptTemplate: z.string(),
+  retrievalEvaluationConfig: freeObject(),
+  followUpConfig: freeObject(),
+  tools: z.array(
+    z.object({
+      id: z.string(),
+      type: z.string(),
+      config: freeObject().optional(),
+      datastoreId: z.string().optional(),
+      formId: z.string().optional(),
+      serviceProviderId: z.string().optional(),
+    }),
+  ),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});

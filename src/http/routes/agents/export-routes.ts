@@ -1,0 +1,101 @@
+import { z } from "zod";
+import {
+  type ConversationExportService,
+  EXPORT_MAX_LIMIT,
+} from "../../../domain/conversations/conversation-export-service.ts";
+import type { App } from "../../app-types.ts";
+import { type AuthHooks, contextOf } from "../../plugins/auth.ts";
+import { agentIdParams } from "./agent-schemas.ts";
+import { clientIdSchema } from "./query-schemas.ts";
+
+export type ExportRouteDeps = { auth: AuthHooks; exports: ConversationExportService };
+
+const EXPORT_CHANNELS = [
+  "all",
+  "website",
+  "whatsapp",
+  "telegram",
+  "slack",
+  "dashboard",
+  "meta",
+  "mercadolibre",
+  "chatwoot",
+  "crmchatsappai",
+] as const;
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const HAS_OFFSET = /(Z|[+-]\d{2}:\d{2})$/i;
+
+/** An ISO 8601 date or date-time; without an offset it is read as UTC. */
+const isoInstant = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true, local: true })], {
+    error: "must be an ISO 8601 date (2024-05-01) or date-time (2024-05-01T12:00:00Z)",
+  })
+  .transform((value) => ({
+    date: new Date(DATE_ONLY.test(value) || HAS_OFFSET.test(value) ? value : `${value}Z`),
+    dateOnly: DATE_ONLY.test(value),
+  }));
+
+const DAY_MS = 86_400_000;
+
+const exportQuery = z.object({
+  from: isoInstant.optional(),
+  to: isoInstant.optional().describe("Inclusive; a date without a time includes that whole day"),
+  conversationId: z
+    .string()
+    .max(50_000)
+    .transform((value) =>
+      value
+        .split(",")
+        .map((id) => id.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(clientIdSchema).min(1, "must name at least one id").max(1_000))
+    .optional()
+    .describe("Comma-separated conversation ids"),
+  include: z.enum(["all", "human", "agent"]).default("all"),
+  status: z.enum(["all", "RESOLVED", "UNRESOLVED", "HUMAN_REQUESTED"]).default("all"),
+  channel: z.enum(EXPORT_CHANNELS).default("all"),
+  limit: z.coerce.number().int().min(1).max(EXPORT_MAX_LIMIT).default(5_000),
+  preview: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((value) => value === "true")
+    .describe("true limits the export to 100 messages"),
+  orderBy: z.enum(["asc", "desc"]).default("asc"),
+  search: z.string().max(500).optional().describe("Case-insensitive text search"),
+});
+
+/** GET /api/agents/{id}/conversations-export (spec): CSV streamed from the database. */
+export function registerExportRoutes(app: App, deps: ExportRouteDeps): void {
+  app.get(
+    "/api/agents/:id/conversations-export",
+    {
+      preHandler: deps.auth.required(),
+      schema: {
+        tags: ["agents"],
+        security: [{ bearerAuth: [] }],
+        summary: "CSV export of an agent's conversation messages",
+        params: agentIdParams,
+        querystring: exportQuery,
+        produces: ["text/csv"],
+      },
+    },
+    async (request, reply) => {
+      const { from, to, search, orderBy, ...rest } = request.query;
+      const csv = await deps.exports.exportCsv(contextOf(request), request.params.id, {
+        ...rest,
+        from: from?.date,
+        to: to ? (to.dateOnly ? new Date(to.date.getTime() + DAY_MS) : to.date) : undefined,
+        toExclusive: to?.dateOnly ?? false,
+        search: search === "" ? undefined : search,
+        order: orderBy,
+      });
+      reply
+        .header("content-type", "text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="${csv.fileName}"`)
+        .header("cache-control", "no-store");
+      return reply.send(csv.body);
+    },
+  );
+}

@@ -1,0 +1,77 @@
+import type { FastifyRequest } from "fastify";
+import type { AgentMessageService } from "../../../domain/conversations/agent-message-service.ts";
+import type { QueryService } from "../../../domain/query/query-service.ts";
+import { unauthorized } from "../../../lib/errors.ts";
+import type { App } from "../../app-types.ts";
+import { type AuthHooks, contextOf } from "../../plugins/auth.ts";
+import { agentIdParams } from "./agent-schemas.ts";
+import { queryAgentBody, queryAgentResponse, queryBody, queryResponse } from "./query-schemas.ts";
+import { streamAnswer } from "./query-stream.ts";
+
+export type QueryRouteDeps = {
+  auth: AuthHooks;
+  query: QueryService;
+  agentMessages: AgentMessageService;
+  ssePingIntervalMs: number;
+};
+
+// query-agent works without a key in some cases; a key that is sent but wrong is still refused.
+async function refuseInvalidKey(request: FastifyRequest) {
+  if (request.headers.authorization !== undefined && !request.auth) {
+    throw unauthorized("The API key is not valid");
+  }
+}
+
+/** POST /api/agents/{id}/query and POST /api/agents/{id}/query-agent (spec). */
+export function registerQueryRoutes(app: App, deps: QueryRouteDeps): void {
+  app.post(
+    "/api/agents/:id/query",
+    {
+      preHandler: deps.auth.required(),
+      schema: {
+        tags: ["agents"],
+        security: [{ bearerAuth: [] }],
+        summary: "Send a user message to an agent (JSON, or Server-Sent Events with streaming)",
+        params: agentIdParams,
+        body: queryBody,
+        response: { 200: queryResponse },
+      },
+    },
+    async (request, reply) => {
+      const prepared = await deps.query.prepare(
+        contextOf(request),
+        request.params.id,
+        request.body,
+      );
+      if (prepared.kind === "queued") return prepared.response;
+      if (!request.body.streaming) return prepared.run();
+      await streamAnswer(request, reply, deps.ssePingIntervalMs, prepared.run);
+      return reply;
+    },
+  );
+
+  app.post(
+    "/api/agents/:id/query-agent",
+    {
+      preHandler: [deps.auth.optional(), refuseInvalidKey],
+      schema: {
+        tags: ["agents"],
+        security: [{ bearerAuth: [] }, {}],
+        summary: "Append an agent-authored message to a conversation (no AI answer)",
+        params: agentIdParams,
+        body: queryAgentBody,
+        response: { 200: queryAgentResponse },
+      },
+    },
+    async (request, reply) => {
+      const caller = request.auth ? contextOf(request) : null;
+      const response = await deps.agentMessages.append(caller, request.params.id, request.body);
+      if (!request.body.streaming) return response;
+      await streamAnswer(request, reply, deps.ssePingIntervalMs, async ({ onText }) => {
+        await onText(request.body.query);
+        return response;
+      });
+      return reply;
+    },
+  );
+}

@@ -1,0 +1,91 @@
+import { z } from "zod";
+import type { ConversationService } from "../../../domain/conversations/conversation-service.ts";
+import type { App } from "../../app-types.ts";
+import { type AuthHooks, contextOf } from "../../plugins/auth.ts";
+
+export type ConversationRouteDeps = { auth: AuthHooks; conversations: ConversationService };
+
+const contactSchema = z.object({
+  id: z.string(),
+  email: z.string().nullable(),
+  phoneNumber: z.string().nullable(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  userId: z.string().nullable(),
+});
+
+const conversationSchema = z.object({
+  id: z.string(),
+  agentId: z.string(),
+  visitorId: z.string(),
+  channel: z.string(),
+  channelExternalId: z.string().nullable(),
+  status: z.enum(["UNRESOLVED", "RESOLVED", "HUMAN_REQUESTED"]),
+  contact: contactSchema.nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+const messageSchema = z.object({
+  id: z.string(),
+  from: z.enum(["human", "agent"]),
+  text: z.string(),
+  sources: z.array(z.looseObject({ source: z.string(), chunk: z.string() })),
+  usage: z
+    .object({
+      completionTokens: z.number(),
+      promptTokens: z.number(),
+      totalTokens: z.number(),
+      cost: z.number(),
+    })
+    .nullable(),
+  attachments: z.array(z.object({ url: z.string() })),
+  metadata: z.record(z.string(), z.unknown()),
+  isDraft: z.boolean(),
+  agentId: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+const extension = { tags: ["extensions"], security: [{ bearerAuth: [] }] };
+
+/** GET /api/conversations and GET /api/conversations/{id} (DESIGN.md section 4 extensions). */
+export function registerConversationRoutes(app: App, deps: ConversationRouteDeps): void {
+  const preHandler = deps.auth.required();
+
+  app.get(
+    "/api/conversations",
+    {
+      preHandler,
+      schema: {
+        ...extension,
+        summary: "Conversations of the organization, newest first, optionally of one agent",
+        querystring: z.object({
+          agentId: z.string().min(1).max(200).optional(),
+          limit: z.coerce.number().int().min(1).max(100).default(50),
+          cursor: z.string().min(1).max(500).optional(),
+        }),
+        response: {
+          200: z.object({ data: z.array(conversationSchema), nextCursor: z.string().nullable() }),
+        },
+      },
+    },
+    async (request) => deps.conversations.list(contextOf(request), request.query),
+  );
+
+  app.get(
+    "/api/conversations/:id",
+    {
+      preHandler,
+      schema: {
+        ...extension,
+        summary: "One conversation with its messages in the order they were written",
+        params: z.object({ id: z.string().min(1).max(200) }),
+        response: {
+          200: conversationSchema.extend({ messages: z.array(messageSchema) }),
+        },
+      },
+    },
+    async (request) => deps.conversations.get(contextOf(request), request.params.id),
+  );
+}
