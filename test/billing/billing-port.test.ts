@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AppError } from "../../src/lib/errors.ts";
+import { startTestApp, type TestApp } from "../harness/app.ts";
+import { balanceOf, grantCredits, insertAgent, setBilling } from "./billing-helpers.ts";
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+const billing = () => app.runtime.services.billing;
+
+async function eventById(organizationAuth: { authorization: string }, eventId: string) {
+  const response = await app.api.inject({
+    method: "GET",
+    url: "/api/consumption-events?limit=100",
+    headers: organizationAuth,
+  });
+  return response.json().data.find((event: { id: string }) => event.id === eventId);
+}
+
+describe("the Billing port metered features call", () => {
+  it("charge prices a chat answer with the registry's price and links it to the conversation", async () => {
+    const org = await app.createOrganization("Chat");
+    await grantCredits(app, org.id, 10);
+    const agentId = await insertAgent(app, org.id, "Chatty");
+    // gpt-4o: 2.50 credits per million input tokens, 10.00 per million output tokens.
+    const result = await billing().charge({
+      organizationId: org.id,
+      agentId,
+      feature: "chat",
+      provider: "openai",
+      modelName: "gpt-4o",
+      inputTokens: 1_200,
+      outputTokens: 300,
+      conversationId: "conversation-1",
+      messageId: "message-1",
+      metadata: { modelName: "gpt_4o" },
+    });
+    expect(result).toEqual({
+      eventId: expect.any(String),
+      creditsCharged: 0.006,
+      creditsRequested: 0.006,
+    });
+    expect(await eventById(org.auth, result.eventId)).toMatchObject({
+      feature: "chat",
+      inputTokens: 1_200,
+      outputTokens: 300,
+      creditsCharged: 0.006,
+      conversationId: "conversation-1",
+      messageId: "message-1",
+      metadata: { modelName: "gpt_4o" },
+      agent: { id: agentId, name: "Chatty" },
+    });
+    expect((await balanceOf(app, org)).credits?.remaining).toBe(9.994);
+  });
+
+  it("prices transcription per second of audio and embeddings per million tokens", async () => {
+    const org = await app.createOrganization("Media");
+    await grantCredits(app, org.id, 10);
+    const audio = await billing().charge({
+      organizationId: org.id,
+      feature: "transcription",
+      provider: "openai",
+      modelName: "whisper-1",
+      inputTokens: 0,
+      outputTokens: 0,
+      units: 90,
+    });
+    expect(audio.creditsCharged).toBe(0.009);
+    expect((await eventById(org.auth, audio.eventId)).units).toBe(90);
+    const embeddings = await billing().charge({
+      organizationId: org.id,
+      feature: "embeddings",
+      provider: "openai",
+      modelName: "text-embedding-3-small",
+      inputTokens: 2_000_000,
+      outputTokens: 0,
+    });
+    expect(embeddings.creditsCharged).toBe(0.04);
+  });
+
+  it("the offline responder and unknown models are recorded at 0 credits", async () => {
+    const org = await app.createOrganization("Free models");
+    await grantCredits(app, org.id, 1);
+    for (const [provider, modelName] of [
+      ["local", "local-extractive"],
+      ["openai", "no-such-model"],
+    ] as const) {
+      const result = await billing().charge({
+        organizationId: org.id,
+        feature: "chat",
+        provider,
+        modelName,
+        inputTokens: 5_000,
+        outputTokens: 5_000,
+      });
+      expect(result.creditsCharged).toBe(0);
+      expect(await eventById(org.auth, result.eventId)).toMatchObject({ provider, modelName });
+    }
+  });
+
+  it("applies a coefficient: raw before it, charged after it", async () => {
+    const org = await app.createOrganization("Coefficient");
+    await grantCredits(app, org.id, 1);
+    const result = await billing().charge({
+      organizationId: org.id,
+      feature: "follow_up",
+      provider: "openai",
+      modelName: "gpt-4o-mini",
+      inputTokens: 1_000_000,
+      outputTokens: 0,
+      coefficient: 2,
+    });
+    expect(result.creditsCharged).toBe(0.3);
+    expect(await eventById(org.auth, result.eventId)).toMatchObject({
+      creditsChargedRaw: 0.15,
+      creditsCharged: 0.3,
+      billingCoefficient: 2,
+    });
+  });
+
+  it("assertCanRun and access agree with the balance endpoint", async () => {
+    const org = await app.createOrganization("Gate");
+    await expect(billing().assertCanRun(org.id)).resolves.toBeUndefined();
+    for (let message = 0; message < 5; message += 1) {
+      await billing().charge({
+        organizationId: org.id,
+        feature: "chat",
+        provider: "local",
+        modelName: "local-extractive",
+        inputTokens: 10,
+        outputTokens: 10,
+      });
+    }
+    const error = await billing()
+      .assertCanRun(org.id)
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ type: "USAGE_LIMIT", status: 402 });
+    expect(await billing().access(org.id)).toEqual({
+      canRun: false,
+      blockReason: "free_plan_limit",
+    });
+    expect(await balanceOf(app, org)).toMatchObject({
+      canRun: false,
+      blockReason: "free_plan_limit",
+    });
+    await setBilling(app, org.id, { subscriptionStatus: "past_due" });
+    expect(await billing().access(org.id)).toEqual({
+      canRun: false,
+      blockReason: "payment_overdue",
+    });
+  });
+
+  it("charge never refuses: usage after the fact is recorded even when nothing is left", async () => {
+    const org = await app.createOrganization("After the fact");
+    await grantCredits(app, org.id, 0.1);
+    const first = await billing().charge({
+      organizationId: org.id,
+      feature: "chat",
+      provider: "openai",
+      modelName: "gpt-4o-mini",
+      inputTokens: 1_000_000,
+      outputTokens: 0,
+    });
+    expect(first).toMatchObject({ creditsCharged: 0.1, creditsRequested: 0.15 });
+    const second = await billing().charge({
+      organizationId: org.id,
+      feature: "chat",
+      provider: "openai",
+      modelName: "gpt-4o-mini",
+      inputTokens: 1_000_000,
+      outputTokens: 0,
+    });
+    expect(second).toMatchObject({ creditsCharged: 0, creditsRequested: 0.15 });
+    expect((await balanceOf(app, org)).credits).toEqual({ total: 0.1, used: 0.1, remaining: 0 });
+  });
+});
