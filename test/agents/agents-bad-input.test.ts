@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { createAgent } from "./agent-helpers.ts";
+
+let app: TestApp;
+let org: TestOrganization;
+let agentId: string;
+beforeAll(async () => {
+  app = await startTestApp();
+  org = await app.createOrganization("Strict");
+  agentId = (await createAgent(app, org)).id;
+});
+afterAll(() => app.close());
+
+const create = (payload: unknown) =>
+  app.api.inject({
+    method: "POST",
+    url: "/api/agents",
+    headers: org.auth,
+    payload: payload as object,
+  });
+
+describe("agent bodies that are refused with 400", () => {
+  it.each([
+    ["no name", {}, "body.name"],
+    ["blank name", { name: "   " }, "body.name"],
+    ["unknown model", { name: "a", modelName: "gpt_5" }, "body.modelName"],
+    ["model given as provider id", { name: "a", modelName: "gpt-4o" }, "body.modelName"],
+    ["unknown visibility", { name: "a", visibility: "secret" }, "body.visibility"],
+    ["unknown prompt type", { name: "a", promptType: "persona" }, "body.promptType"],
+    ["temperature too high", { name: "a", temperature: 3 }, "body.temperature"],
+    ["temperature as text", { name: "a", temperature: "hot" }, "body.temperature"],
+    ["tools not an array", { name: "a", tools: { type: "datastore" } }, "body.tools"],
+    ["tool without type", { name: "a", tools: [{ id: "x" }] }, "body.tools.0.type"],
+    ["datastoreIds not strings", { name: "a", datastoreIds: [1] }, "body.datastoreIds.0"],
+    ["config not an object", { name: "a", followUpConfig: "daily" }, "body.followUpConfig"],
+    [
+      "follow-up count negative",
+      { name: "a", followUpConfig: { count: -1 } },
+      "body.followUpConfig.count",
+    ],
+    ["icon not a URL", { name: "a", iconUrl: "javascript:alert(1)" }, "body.iconUrl"],
+  ])("%s", async (_label, payload, path) => {
+    const response = await create(payload);
+    expect(response.statusCode).toBe(400);
+    const body = response.json();
+    expect(body.type).toBe("INVALID_REQUEST");
+    expect(body.details.map((detail: { path: string }) => detail.path)).toContain(path);
+  });
+
+  it("refuses a datastore tool without datastoreId", async () => {
+    const response = await create({ name: "a", tools: [{ type: "datastore" }] });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toBe("A datastore tool needs a datastoreId");
+  });
+
+  it("refuses a datastore that does not exist", async () => {
+    const response = await create({ name: "a", datastoreIds: ["missing-datastore"] });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toBe("Unknown datastore in this organization: missing-datastore");
+  });
+
+  it("refuses two tools with one id", async () => {
+    const response = await create({
+      name: "a",
+      tools: [
+        { id: "same", type: "form" },
+        { id: "same", type: "http" },
+      ],
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().details).toEqual([
+      { path: "body.tools.1.id", message: "is used by another tool" },
+    ]);
+  });
+
+  it("refuses a body that is not JSON", async () => {
+    const response = await app.api.inject({
+      method: "POST",
+      url: "/api/agents",
+      headers: { ...org.auth, "content-type": "application/json" },
+      payload: "{name:",
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().type).toBe("INVALID_REQUEST");
+  });
+
+  it("refuses bad PATCH bodies and leaves the agent unchanged", async () => {
+    const response = await app.api.inject({
+      method: "PATCH",
+      url: `/api/agents/${agentId}`,
+      headers: org.auth,
+      payload: { modelName: "nope", name: "changed" },
+    });
+    expect(response.statusCode).toBe(400);
+    const agent = await app.api.inject({ url: `/api/agents/${agentId}`, headers: org.auth });
+    expect(agent.json().name).toBe("Support");
+  });
+
+  it("answers 404 for an agent id that does not exist, on every method", async () => {
+    for (const method of ["GET", "PATCH", "DELETE"] as const) {
+      const response = await app.api.inject({
+        method,
+        url: "/api/agents/does-not-exist",
+        headers: org.auth,
+        ...(method === "PATCH" ? { payload: { name: "x" } } : {}),
+      });
+      expect(response.statusCode).toBe(404);
+      expect(response.json().type).toBe("NOT_FOUND");
+    }
+  });
+});

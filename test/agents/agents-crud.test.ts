@@ -1,0 +1,200 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AGENT_MODEL_NAMES } from "../../src/models/model-catalog.ts";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { createDatastore } from "../knowledge/knowledge-helpers.ts";
+import { createAgent } from "./agent-helpers.ts";
+
+let app: TestApp;
+let org: TestOrganization;
+beforeAll(async () => {
+  app = await startTestApp();
+  org = await app.createOrganization("Agents Inc");
+});
+afterAll(() => app.close());
+
+const fullAgent = {
+  name: "Front desk",
+  description: "Answers questions about orders",
+  modelName: "claude_4_sonnet",
+  temperature: 0.4,
+  visibility: "public",
+  systemPrompt: "Be brief.",
+  userPrompt: "Question: {query}",
+  handle: "front-desk",
+  iconUrl: "https://cdn.example.com/icon.png",
+  useSuperRetrieval: true,
+  useFollowUp: true,
+  useConversationalMode: true,
+  promptType: "raw",
+  promptTemplate: "{context}",
+  retrievalEvaluationConfig: {
+    evaluatorPrompt: "rate",
+    retrievalRounds: 2,
+    fallbackModels: ["gpt_4o"],
+    additionalConfig: { depth: 3 },
+    enableModelComparison: false,
+  },
+  followUpConfig: { prompt: "Still there?", count: 2, followUpDelayHours: 24, config: { a: 1 } },
+  tools: [
+    { type: "form", formId: "form_1", config: { fields: ["email"] } },
+    { id: "http-1", type: "http", serviceProviderId: "sp_9" },
+  ],
+};
+
+describe("agents", () => {
+  it("creates an agent with every field of the spec and returns it as stored", async () => {
+    const created = await createAgent(app, org, fullAgent);
+    const { tools, ...rest } = fullAgent;
+    expect(created).toMatchObject(rest);
+    expect(created.tools).toEqual([
+      { id: expect.any(String), type: "form", formId: "form_1", config: { fields: ["email"] } },
+      { id: "http-1", type: "http", serviceProviderId: "sp_9" },
+    ]);
+    expect(created.id).toEqual(expect.any(String));
+    expect(Date.parse(created.createdAt as string)).not.toBeNaN();
+
+    const fetched = await app.api.inject({ url: `/api/agents/${created.id}`, headers: org.auth });
+    expect(fetched.statusCode).toBe(200);
+    expect(fetched.json()).toEqual(created);
+  });
+
+  it("fills defaults for a minimal agent", async () => {
+    const response = await app.api.inject({
+      method: "POST",
+      url: "/api/agents",
+      headers: org.auth,
+      payload: { name: "Minimal" },
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({
+      name: "Minimal",
+      description: "",
+      modelName: "gpt_4o_mini",
+      temperature: 0,
+      visibility: "private",
+      systemPrompt: "",
+      userPrompt: "",
+      handle: null,
+      useSuperRetrieval: false,
+      useFollowUp: false,
+      useConversationalMode: false,
+      promptType: "customer_support",
+      promptTemplate: "",
+      retrievalEvaluationConfig: {},
+      followUpConfig: {},
+      tools: [],
+    });
+  });
+
+  it("accepts every model name of the spec", async () => {
+    for (const modelName of AGENT_MODEL_NAMES) {
+      const agent = await createAgent(app, org, { name: `Model ${modelName}`, modelName });
+      expect(agent.modelName).toBe(modelName);
+    }
+  });
+
+  it("lists the organization's agents as an array, oldest first", async () => {
+    const other = await app.createOrganization("Other");
+    const mine = await createAgent(app, other, { name: "Only one" });
+    const response = await app.api.inject({ url: "/api/agents", headers: other.auth });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual([expect.objectContaining({ id: mine.id, name: "Only one" })]);
+
+    const all = (await app.api.inject({ url: "/api/agents", headers: org.auth })).json();
+    expect(Array.isArray(all)).toBe(true);
+    expect(all.map((agent: { name: string }) => agent.name).slice(0, 2)).toEqual([
+      "Front desk",
+      "Minimal",
+    ]);
+  });
+
+  it("changes only the fields sent with PATCH", async () => {
+    const agent = await createAgent(app, org, { name: "Patchable", systemPrompt: "old" });
+    const response = await app.api.inject({
+      method: "PATCH",
+      url: `/api/agents/${agent.id}`,
+      headers: org.auth,
+      payload: { systemPrompt: "new", visibility: "public", handle: null, followUpConfig: null },
+    });
+    expect(response.statusCode).toBe(200);
+    const patched = response.json();
+    expect(patched).toMatchObject({
+      name: "Patchable",
+      systemPrompt: "new",
+      visibility: "public",
+      followUpConfig: {},
+    });
+    expect(Date.parse(patched.updatedAt)).toBeGreaterThanOrEqual(
+      Date.parse(agent.updatedAt as string),
+    );
+  });
+
+  it("deletes an agent, which then is gone", async () => {
+    const agent = await createAgent(app, org, { name: "Short-lived" });
+    const deleted = await app.api.inject({
+      method: "DELETE",
+      url: `/api/agents/${agent.id}`,
+      headers: org.auth,
+    });
+    expect(deleted.statusCode).toBe(200);
+    expect(deleted.json()).toMatchObject({ id: agent.id, name: "Short-lived" });
+    const again = await app.api.inject({ url: `/api/agents/${agent.id}`, headers: org.auth });
+    expect(again.statusCode).toBe(404);
+    expect(again.json().type).toBe("NOT_FOUND");
+  });
+});
+
+describe("datastore tools", () => {
+  it("turns datastoreIds into datastore tools and keeps explicit ones", async () => {
+    const first = await createDatastore(app, org, { name: "FAQ" });
+    const second = await createDatastore(app, org, { name: "Manuals" });
+    const agent = await createAgent(app, org, {
+      name: "Knows things",
+      tools: [{ id: "ds-tool", type: "datastore", datastoreId: first.id, config: { topK: 3 } }],
+      datastoreIds: [first.id, second.id],
+    });
+    expect(agent.tools).toEqual([
+      { id: "ds-tool", type: "datastore", datastoreId: first.id, config: { topK: 3 } },
+      { id: expect.any(String), type: "datastore", datastoreId: second.id },
+    ]);
+
+    const replaced = await app.api.inject({
+      method: "PATCH",
+      url: `/api/agents/${agent.id}`,
+      headers: org.auth,
+      payload: { datastoreIds: [first.id] },
+    });
+    expect(replaced.statusCode).toBe(200);
+    expect(replaced.json().tools).toEqual([
+      { id: "ds-tool", type: "datastore", datastoreId: first.id, config: { topK: 3 } },
+    ]);
+
+    const cleared = await app.api.inject({
+      method: "PATCH",
+      url: `/api/agents/${agent.id}`,
+      headers: org.auth,
+      payload: { tools: [{ type: "webhook", config: { url: "https://x.example" } }] },
+    });
+    expect(cleared.json().tools).toEqual([
+      { id: expect.any(String), type: "webhook", config: { url: "https://x.example" } },
+    ]);
+  });
+
+  it("keeps other tools when PATCH sends only datastoreIds", async () => {
+    const store = await createDatastore(app, org, { name: "Policies" });
+    const agent = await createAgent(app, org, {
+      name: "Mixed",
+      tools: [{ id: "form", type: "form", formId: "f1" }],
+    });
+    const response = await app.api.inject({
+      method: "PATCH",
+      url: `/api/agents/${agent.id}`,
+      headers: org.auth,
+      payload: { datastoreIds: [store.id] },
+    });
+    expect(response.json().tools).toEqual([
+      { id: "form", type: "form", formId: "f1" },
+      { id: expect.any(String), type: "datastore", datastoreId: store.id },
+    ]);
+  });
+});
