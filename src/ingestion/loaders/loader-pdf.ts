@@ -14,8 +14,9 @@ type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 export async function loadPdf(bytes: Uint8Array, budget: LoadBudget): Promise<LoadedSection[]> {
   let pdf: PdfDocument;
   try {
-    // pdf.js takes ownership of (detaches) the buffer it is given, so it gets a copy.
-    pdf = await getDocumentProxy(bytes.slice(), { verbosity: 0 });
+    // pdf.js takes ownership of (detaches) the buffer it is given, so it gets a copy; and it
+    // refuses a Node Buffer (whose slice() is a view, not a copy), so the copy is a plain Uint8Array.
+    pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
   } catch (error) {
     throw unreadable(error);
   }
