@@ -1,0 +1,282 @@
+import JSZip from "jszip";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { buildDocx, buildPptx, buildXlsx } from "../ingestion/loaders/ooxml-fixtures.ts";
+import { buildPdf } from "../ingestion/loaders/pdf-fixture.ts";
+import {
+  addFile,
+  createDatastore,
+  type Datasource,
+  type QueryResult,
+  query,
+  uploadFile,
+  waitForSync,
+} from "./knowledge-helpers.ts";
+
+const UPLOAD_MAX_BYTES = 2 * 1024 * 1024;
+const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+const PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation";
+const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+let app: TestApp;
+let org: TestOrganization;
+let datastoreId: string;
+
+beforeAll(async () => {
+  app = await startTestApp({ env: { UPLOAD_MAX_BYTES: String(UPLOAD_MAX_BYTES) } });
+  org = await app.createOrganization("Files Co");
+  datastoreId = (await createDatastore(app, org)).id;
+});
+afterAll(() => app.close());
+
+async function ingest(file: { fileName: string; contentType: string; content: Buffer | string }) {
+  const created = await addFile(app, org, datastoreId, file);
+  return waitForSync(app, org, created.id);
+}
+
+async function topHit(datasource: Datasource, text: string): Promise<QueryResult> {
+  const response = await query(app, org, datastoreId, {
+    query: text,
+    topK: 3,
+    filters: { datasource_ids: [datasource.id] },
+  });
+  expect(response.statusCode).toBe(200);
+  const [first] = response.json() as QueryResult[];
+  expect(first).toBeDefined();
+  return first!;
+}
+
+describe("each accepted file type is loaded, split, embedded and searchable", () => {
+  it("PDF, per page with page numbers", async () => {
+    const pdf = buildPdf([
+      ["Chapter one covers onboarding."],
+      ["Page two explains the refund window of 30 days."],
+    ]);
+    const synced = await ingest({
+      fileName: "guide.pdf",
+      contentType: "application/pdf",
+      content: Buffer.from(pdf),
+    });
+    expect(synced).toMatchObject({ status: "synched", config: { mime_type: "application/pdf" } });
+    const hit = await topHit(synced, "refund window days");
+    expect(hit.text).toContain("refund window");
+    expect(hit.page).toBe(2);
+    expect(hit.source).toBe("guide.pdf");
+  });
+
+  it("DOCX", async () => {
+    const synced = await ingest({
+      fileName: "policy.docx",
+      contentType: DOCX,
+      content: Buffer.from(await buildDocx()),
+    });
+    expect(synced.status).toBe("synched");
+    expect((await topHit(synced, "refunds issued fourteen days")).text).toContain("fourteen days");
+  });
+
+  it("PPTX, in slide order with slide numbers as pages", async () => {
+    const pptx = await buildPptx([
+      { title: "Roadmap", body: ["Quarter one ships the mobile app."] },
+      { title: "Pricing", body: ["The team plan costs 99 euros."] },
+    ]);
+    const synced = await ingest({
+      fileName: "deck.pptx",
+      contentType: PPTX,
+      content: Buffer.from(pptx),
+    });
+    expect(synced.status).toBe("synched");
+    const hit = await topHit(synced, "team plan euros");
+    expect(hit.text).toContain("99 euros");
+    expect(hit.page).toBe(2);
+  });
+
+  it("XLSX, rows kept with their header", async () => {
+    const synced = await ingest({
+      fileName: "crm.xlsx",
+      contentType: XLSX,
+      content: Buffer.from(await buildXlsx()),
+    });
+    expect(synced.status).toBe("synched");
+    const hit = await topHit(synced, "alice email");
+    expect(hit.text).toContain("alice@example.com");
+    expect(hit.text).toContain("Email");
+  });
+
+  it("CSV", async () => {
+    const csv = "sku,product,price\nK-1,Kettle,35\nT-9,Toaster,49\n";
+    const synced = await ingest({ fileName: "prices.csv", contentType: "text/csv", content: csv });
+    expect(synced).toMatchObject({ status: "synched", config: { mime_type: "text/csv" } });
+    expect((await topHit(synced, "toaster price")).text).toContain("Toaster");
+  });
+
+  it("JSON", async () => {
+    const json = JSON.stringify({
+      faq: [{ q: "Do you ship to Iceland?", a: "Yes, within 5 days." }],
+    });
+    const synced = await ingest({
+      fileName: "faq.json",
+      contentType: "application/json",
+      content: json,
+    });
+    expect(synced).toMatchObject({ status: "synched", config: { mime_type: "application/json" } });
+    expect((await topHit(synced, "ship Iceland")).text).toContain("Iceland");
+  });
+
+  it("Markdown, with the heading path kept on each chunk", async () => {
+    const markdown = "# Garden\n\n## Roses\n\nPrune roses in late winter.\n";
+    const synced = await ingest({
+      fileName: "garden.md",
+      contentType: "text/markdown",
+      content: markdown,
+    });
+    expect(synced).toMatchObject({ status: "synched", config: { mime_type: "text/markdown" } });
+    expect((await topHit(synced, "prune roses")).text).toContain("Garden > Roses");
+  });
+
+  it("plain text", async () => {
+    const synced = await ingest({
+      fileName: "note.txt",
+      contentType: "text/plain",
+      content: "The wifi password is on the fridge.",
+    });
+    expect(synced).toMatchObject({ status: "synched", config: { mime_type: "text/plain" } });
+    expect((await topHit(synced, "wifi password")).text).toContain("fridge");
+  });
+});
+
+describe("upload rules", () => {
+  it("reads a PDF sent as text/plain as a PDF (the content decides)", async () => {
+    const pdf = buildPdf([["Disguised PDF about lighthouse keepers."]]);
+    const synced = await ingest({
+      fileName: "notes.txt",
+      contentType: "text/plain",
+      content: Buffer.from(pdf),
+    });
+    expect(synced).toMatchObject({ status: "synched", config: { mime_type: "application/pdf" } });
+    expect((await topHit(synced, "lighthouse keepers")).page).toBe(1);
+  });
+
+  it("refuses an executable sent as text/plain with 400 and stores nothing", async () => {
+    const elf = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1]), Buffer.alloc(64)]);
+    const store = await createDatastore(app, org);
+    const response = await uploadFile(app, org, store.id, {
+      fileName: "tool.txt",
+      contentType: "text/plain",
+      content: elf,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ type: "INVALID_REQUEST" });
+    expect(response.json().error).toContain("executable");
+    const listed = await app.api.inject({
+      method: "GET",
+      url: `/api/datastores/${store.id}/datasources`,
+      headers: org.auth,
+    });
+    expect(listed.json()).toEqual([]);
+  });
+
+  it("answers 413 above UPLOAD_MAX_BYTES", async () => {
+    const response = await uploadFile(app, org, datastoreId, {
+      fileName: "big.txt",
+      contentType: "text/plain",
+      content: "a".repeat(UPLOAD_MAX_BYTES + 1),
+    });
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toMatchObject({ type: "PAYLOAD_TOO_LARGE" });
+  });
+
+  it("uses fileName and custom_id from the form", async () => {
+    const created = await addFile(
+      app,
+      org,
+      datastoreId,
+      { fileName: "upload.md", contentType: "text/markdown", content: "Quokkas smile a lot." },
+      [
+        { name: "fileName", value: "Quokka facts" },
+        { name: "custom_id", value: "customer-42" },
+      ],
+    );
+    expect(created).toMatchObject({
+      name: "Quokka facts",
+      customId: "customer-42",
+      type: "file",
+      groupId: null,
+    });
+    const synced = await waitForSync(app, org, created.id);
+    const hit = await topHit(synced, "quokkas smile");
+    expect(hit).toMatchObject({ custom_id: "customer-42", datasource_name: "Quokka facts" });
+  });
+
+  it.each([
+    ["no file", [{ name: "type", value: "file" }], undefined, "body.file"],
+    ["type other than file", [{ name: "type", value: "web_page" }], "x", "body.type"],
+    ["no datastoreId", [{ name: "type", value: "file" }], "x", "body.datastoreId"],
+  ])("refuses a form with %s (400)", async (_, fields, content, path) => {
+    const { multipartBody } = await import("./knowledge-helpers.ts");
+    const withStore =
+      path === "body.datastoreId"
+        ? fields
+        : [...fields, { name: "datastoreId", value: datastoreId }];
+    const { payload, headers } = multipartBody(
+      withStore,
+      content === undefined ? undefined : { fileName: "a.txt", contentType: "text/plain", content },
+    );
+    const response = await app.api.inject({
+      method: "POST",
+      url: "/api/datasources",
+      headers: { ...org.auth, ...headers },
+      payload,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().details.map((detail: { path: string }) => detail.path)).toContain(path);
+  });
+
+  it("answers 404 for a datastore that does not exist", async () => {
+    const response = await uploadFile(app, org, "no-such-datastore", {
+      fileName: "a.txt",
+      contentType: "text/plain",
+      content: "x",
+    });
+    expect(response.statusCode).toBe(404);
+  });
+});
+
+describe("hostile documents end in error while the server keeps serving", () => {
+  it("a zip bomb disguised as a DOCX", async () => {
+    const zip = await JSZip.loadAsync(await buildDocx());
+    zip.file("word/media/padding.bin", new Uint8Array(300 * 1024 * 1024), {
+      compression: "DEFLATE",
+      compressionOptions: { level: 9 },
+    });
+    const bomb = Buffer.from(
+      await zip.generateAsync({ type: "uint8array", compression: "DEFLATE" }),
+    );
+    expect(bomb.byteLength).toBeLessThan(UPLOAD_MAX_BYTES);
+    const synced = await ingest({ fileName: "bomb.docx", contentType: DOCX, content: bomb });
+    expect(synced.status).toBe("error");
+    expect(synced.errorMessage).toMatch(/uncompress|expand|limit|large/i);
+    expect(synced.chunkCount).toBe(0);
+
+    const health = await app.api.inject({ method: "GET", url: "/api/health" });
+    expect(health.statusCode).toBe(200);
+  }, 60_000);
+
+  it("a corrupt PDF", async () => {
+    const pdf = Buffer.from(buildPdf([["Fine text"]]));
+    const corrupt = Buffer.concat([pdf.subarray(0, 40), Buffer.from("garbage".repeat(50))]);
+    const synced = await ingest({
+      fileName: "broken.pdf",
+      contentType: "application/pdf",
+      content: corrupt,
+    });
+    expect(synced.status).toBe("error");
+    expect(synced.errorMessage).toMatch(/pdf/i);
+
+    const after = await ingest({
+      fileName: "after.txt",
+      contentType: "text/plain",
+      content: "Still indexing after the bad PDF.",
+    });
+    expect(after.status).toBe("synched");
+  });
+});
