@@ -6,23 +6,23 @@ import type { AuthHooks } from "../http/plugins/auth.ts";
 import { registerOpenApi } from "../http/plugins/openapi.ts";
 import { createFastify } from "../http/plugins/server-options.ts";
 import { registerAccountRoutes } from "../http/routes/account/account-routes.ts";
+import { type AdminDeps, registerAdminRoutes } from "../http/routes/admin/admin-routes.ts";
 import { type AgentRouteDeps, registerAgentRoutes } from "../http/routes/agents/agent-routes.ts";
 import { type ExportRouteDeps, registerExportRoutes } from "../http/routes/agents/export-routes.ts";
 import { type QueryRouteDeps, registerQueryRoutes } from "../http/routes/agents/query-routes.ts";
-import { type AdminDeps, registerAdminRoutes } from "../http/routes/admin/admin-routes.ts";
 import { registerAnnotationTagRoutes } from "../http/routes/annotation-tags/annotation-tag-routes.ts";
 import {
   type AnnotationRouteDeps,
   registerAnnotationRoutes,
 } from "../http/routes/annotations/annotation-routes.ts";
 import {
-  type ConversationRouteDeps,
-  registerConversationRoutes,
-} from "../http/routes/conversations/conversation-routes.ts";
-import {
   type ConsumptionEventRouteDeps,
   registerConsumptionEventRoutes,
 } from "../http/routes/consumption-events/consumption-event-routes.ts";
+import {
+  type ConversationRouteDeps,
+  registerConversationRoutes,
+} from "../http/routes/conversations/conversation-routes.ts";
 import {
   type CreditRouteDeps,
   registerCreditRoutes,
@@ -36,6 +36,10 @@ import {
   registerDatastoreRoutes,
 } from "../http/routes/datastores/datastore-routes.ts";
 import { type HealthCheck, registerHealthRoutes } from "../http/routes/health/health-routes.ts";
+import {
+  registerTranscriptionRoutes,
+  type TranscriptionRouteDeps,
+} from "../http/routes/transcription/transcription-routes.ts";
 import { registerUsageRoutes, type UsageRouteDeps } from "../http/routes/usage/usage-routes.ts";
 import type { Logger } from "../lib/logger.ts";
 
@@ -54,6 +58,7 @@ export type ApiServerDeps = {
   annotations: Omit<AnnotationRouteDeps, "auth">;
   annotationTags: AnnotationTagService;
   knowledge: Omit<DatastoreRouteDeps, "auth"> & Omit<DatasourceRouteDeps, "auth">;
+  transcription: TranscriptionRouteDeps;
   /** Agents, query, query-agent, export and conversations. */
   agents: Omit<AgentRouteDeps & QueryRouteDeps & ExportRouteDeps & ConversationRouteDeps, "auth">;
 };
@@ -82,6 +87,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerQueryRoutes(app, { auth: deps.auth, ...deps.agents });
   registerExportRoutes(app, { auth: deps.auth, ...deps.agents });
   registerConversationRoutes(app, { auth: deps.auth, ...deps.agents });
+  registerTranscriptionRoutes(app, deps.transcription);
   if (deps.admin) registerAdminRoutes(app, deps.admin);
   return app;
 }

@@ -94,6 +94,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         datasources: services.knowledge.datasources,
         uploadMaxBytes: config.knowledge.uploadMaxBytes,
       },
+      transcription: {
+        transcription: services.transcription,
+        maxBytes: config.transcription.maxBytes,
+        rateLimit: { perMinute: config.transcription.rateLimitPerMinute, redis },
+      },
       admin: config.server.adminToken
         ? {
             adminToken: config.server.adminToken,

@@ -1,5 +1,6 @@
 import type { Config } from "../config/index.ts";
 import type { Database, Db } from "../db/client.ts";
+import { createAgentRepo } from "../domain/agents/agent-repo.ts";
 import { createAgentServices } from "../domain/agents/agent-services.ts";
 import { createAnnotationServices } from "../domain/annotations/annotation-services.ts";
 import { createApiKeyRepo } from "../domain/api-keys/api-key-repo.ts";
@@ -17,6 +18,7 @@ import {
   createUserRepo,
 } from "../domain/organizations/organization-repo.ts";
 import { createOrganizationService } from "../domain/organizations/organization-service.ts";
+import { createTranscriptionService } from "../domain/transcription/transcription-service.ts";
 import type { JobHandlers } from "../jobs/job-catalog.ts";
 import type { JobQueue } from "../jobs/job-queue.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -91,6 +93,15 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     settings: { ...config.agents, modelTimeoutMs: config.models.timeoutMs },
   });
 
+  const transcription = createTranscriptionService({
+    agents: createAgentRepo(db),
+    billing,
+    models,
+    model: { spec: config.models.transcriptionModel, ...config.models.transcriptionEndpoint },
+    timeoutMs: config.transcription.timeoutMs,
+    logger,
+  });
+
   const jobHandlers: JobHandlers = {
     "lead.notify": ({ leadId }) => notifyLead(leadId),
     "knowledge.ingest": (job) => knowledge.runSync(job),
@@ -108,6 +119,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     leads,
     models,
     knowledge,
+    transcription,
     jobHandlers,
     ...annotationModule,
     ...agentModule,

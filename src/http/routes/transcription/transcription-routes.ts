@@ -1,0 +1,83 @@
+import multipart from "@fastify/multipart";
+import rateLimit from "@fastify/rate-limit";
+import type { FastifyReply } from "fastify";
+import type { Redis } from "ioredis";
+import { z } from "zod";
+import type { TranscriptionService } from "../../../domain/transcription/transcription-service.ts";
+import { AppError } from "../../../lib/errors.ts";
+import type { App } from "../../app-types.ts";
+import { MemoryRateLimitStore } from "../../plugins/memory-rate-limit-store.ts";
+import { readAudioUpload } from "./transcription-upload.ts";
+
+export type TranscriptionRouteDeps = {
+  transcription: Pick<TranscriptionService, "transcribe">;
+  /** TRANSCRIBE_MAX_BYTES: a larger file gets 413. */
+  maxBytes: number;
+  rateLimit: {
+    perMinute: number;
+    /** Shared counters across API processes; in memory when absent. */
+    redis: Redis | null;
+  };
+};
+
+/** Aborts when the client disconnects before the answer is written, to stop the provider call. */
+function clientGone(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.on("close", () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+const description =
+  "multipart/form-data with `file` (audio/wav or audio/webm, recognised from its own bytes) " +
+  "and `agentId` (a public agent). No API key: the agent's organization is charged per second " +
+  "of audio. Rate limited per client IP.";
+
+/** POST /api/transcribe-audio, in its own scope: its multipart parser and rate limit stay here. */
+export function registerTranscriptionRoutes(app: App, deps: TranscriptionRouteDeps): void {
+  app.register(async (scope: App) => {
+    // Another module may have registered these higher up; registering twice would double-count.
+    if (!scope.hasRequestDecorator("isMultipart")) await scope.register(multipart);
+    if (!scope.hasDecorator("rateLimit")) {
+      await scope.register(rateLimit, {
+        global: false,
+        ...(deps.rateLimit.redis
+          ? { redis: deps.rateLimit.redis, nameSpace: "agentdesk:rate-limit:" }
+          : { store: MemoryRateLimitStore }),
+      });
+    }
+
+    scope.post(
+      "/api/transcribe-audio",
+      {
+        config: {
+          rateLimit: {
+            max: deps.rateLimit.perMinute,
+            timeWindow: 60_000,
+            errorResponseBuilder: (_request, context) =>
+              new AppError(
+                "RATE_LIMITED",
+                `Too many transcriptions from this address; retry in ${context.after}`,
+              ),
+          },
+        },
+        schema: {
+          summary: "Transcribe a short audio file for a public agent",
+          description,
+          consumes: ["multipart/form-data"],
+          security: [],
+          response: { 200: z.object({ text: z.string() }) },
+        },
+      },
+      async (request, reply) => {
+        const upload = await readAudioUpload(request, deps.maxBytes);
+        return deps.transcription.transcribe({
+          ...upload,
+          requestId: request.id,
+          signal: clientGone(reply),
+        });
+      },
+    );
+  });
+}

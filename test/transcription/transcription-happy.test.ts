@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { balanceOf, grantCredits } from "../billing/billing-helpers.ts";
+import { startFakeOpenAI } from "../fakes/openai-server.ts";
+import type { TestOrganization } from "../harness/app.ts";
+import { wavFile, webmFile } from "./audio-builders.ts";
+import {
+  insertAgent,
+  startTranscriptionApp,
+  type TranscriptionHarness,
+  transcribe,
+  transcriptionEvents,
+} from "./transcription-helpers.ts";
+
+let harness: TranscriptionHarness;
+let org: TestOrganization;
+let agentId: string;
+
+beforeAll(async () => {
+  harness = await startTranscriptionApp();
+  org = await harness.app.createOrganization("Voices");
+  agentId = await insertAgent(harness.app, org, "public");
+});
+afterAll(() => harness.close());
+
+const lastUpload = () => {
+  const request = harness.fake.requests.at(-1);
+  if (!request?.form) throw new Error("the fake received no multipart request");
+  return request;
+};
+
+describe("POST /api/transcribe-audio", () => {
+  it("transcribes a WAV for a public agent without any API key and charges its seconds", async () => {
+    harness.fake.scriptTranscription({ text: "Hello, I would like to book a table." });
+    const audio = wavFile({ seconds: 2.5 });
+    const response = await transcribe(harness.app, {
+      agentId,
+      file: { bytes: audio, name: "note.wav", type: "audio/wav" },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ text: "Hello, I would like to book a table." });
+
+    const upload = lastUpload();
+    expect(upload.path).toBe("/v1/audio/transcriptions");
+    expect(upload.headers.authorization).toBe("Bearer sk-test-openai");
+    expect(upload.form?.fields.model).toBe("whisper-1");
+    expect(upload.form?.file?.bytes.equals(audio)).toBe(true);
+    expect(upload.form?.file?.type).toBe("audio/wav");
+
+    const [event] = await transcriptionEvents(harness.app, org);
+    expect(event).toMatchObject({
+      agentId,
+      feature: "transcription",
+      provider: "openai",
+      modelName: "whisper-1",
+      inputTokens: 0,
+      outputTokens: 0,
+      units: 2.5,
+      metadata: { format: "wav", durationSource: "wav-data-chunk", bytes: audio.length },
+    });
+  });
+
+  it("transcribes a WebM, with the file before the agentId, billed by its Duration", async () => {
+    harness.fake.scriptTranscription({ text: "webm speech" });
+    const audio = webmFile({ frames: 150, durationMs: 3000 });
+    const response = await transcribe(harness.app, {
+      agentId,
+      file: { bytes: audio, name: "voice.webm", type: "audio/webm" },
+      fileFirst: true,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ text: "webm speech" });
+    expect(lastUpload().form?.file).toMatchObject({ name: "audio.webm", type: "audio/webm" });
+    const [event] = await transcriptionEvents(harness.app, org);
+    expect(event).toMatchObject({
+      units: 3,
+      metadata: { format: "webm", durationSource: "webm-segment-duration" },
+    });
+  });
+
+  it("bills a live recording without Duration to its last audio block", async () => {
+    const audio = webmFile({ frames: 100, live: true, durationMs: null });
+    const response = await transcribe(harness.app, {
+      agentId,
+      file: { bytes: audio, name: "blob", type: "application/octet-stream" },
+    });
+    expect(response.statusCode).toBe(200);
+    const [event] = await transcriptionEvents(harness.app, org);
+    expect(event).toMatchObject({ units: 1.98, metadata: { durationSource: "webm-last-block" } });
+  });
+
+  it("trusts the bytes over the name and type: WebM sent as recording.wav goes as WebM", async () => {
+    const audio = webmFile({ frames: 50, durationMs: 1000 });
+    const response = await transcribe(harness.app, {
+      agentId,
+      file: { bytes: audio, name: "recording.wav", type: "audio/wav" },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(lastUpload().form?.file).toMatchObject({ name: "audio.webm", type: "audio/webm" });
+  });
+
+  it("answers silence with an empty text, and still charges the seconds sent", async () => {
+    harness.fake.scriptTranscription({ text: "" });
+    const before = (await transcriptionEvents(harness.app, org)).length;
+    const response = await transcribe(harness.app, {
+      agentId,
+      file: { bytes: wavFile({ seconds: 0.75 }) },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ text: "" });
+    const events = await transcriptionEvents(harness.app, org);
+    expect(events).toHaveLength(before + 1);
+    expect(events[0]?.units).toBe(0.75);
+  });
+
+  it("debits whisper-1 at 0.006 credits per minute from the agent's organization", async () => {
+    const funded = await harness.app.createOrganization("Funded");
+    const fundedAgent = await insertAgent(harness.app, funded, "public");
+    await grantCredits(harness.app, funded.id, 1);
+    const response = await transcribe(harness.app, {
+      agentId: fundedAgent,
+      file: { bytes: wavFile({ seconds: 60, sampleRate: 8_000 }) },
+    });
+    expect(response.statusCode).toBe(200);
+    const [event] = await transcriptionEvents(harness.app, funded);
+    expect(event).toMatchObject({ units: 60, creditsCharged: 0.006, agentId: fundedAgent });
+    expect((await balanceOf(harness.app, funded)).credits).toEqual({
+      total: 1,
+      used: 0.006,
+      remaining: 0.994,
+    });
+    // The other organization's ledger is untouched by this charge.
+    const own = await transcriptionEvents(harness.app, org);
+    expect(own.every((row) => row.agentId === agentId)).toBe(true);
+  });
+});
+
+describe("a dedicated speech-to-text endpoint", () => {
+  it("sends audio to TRANSCRIPTION_BASE_URL with TRANSCRIPTION_API_KEY, never the OpenAI key", async () => {
+    const whisper = await startFakeOpenAI({ apiKey: "local-whisper-key" });
+    const dedicated = await startTranscriptionApp({
+      TRANSCRIPTION_BASE_URL: whisper.url,
+      TRANSCRIPTION_API_KEY: "local-whisper-key",
+    });
+    try {
+      const owner = await dedicated.app.createOrganization("Local");
+      const publicAgent = await insertAgent(dedicated.app, owner, "public");
+      whisper.scriptTranscription({ text: "from the local server" });
+      const response = await transcribe(dedicated.app, {
+        agentId: publicAgent,
+        file: { bytes: wavFile({ seconds: 1 }) },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ text: "from the local server" });
+      expect(whisper.requests).toHaveLength(1);
+      expect(whisper.requests[0]?.headers.authorization).toBe("Bearer local-whisper-key");
+      expect(dedicated.fake.requests).toHaveLength(0);
+    } finally {
+      await dedicated.close();
+      await whisper.close();
+    }
+  });
+});
