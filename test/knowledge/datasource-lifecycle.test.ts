@@ -1,0 +1,291 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "../../src/db/client.ts";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { type FakeWebSite, htmlPage, startFakeWebSite } from "./fake-web-site.ts";
+import {
+  addFile,
+  createDatastore,
+  getDatasource,
+  type QueryResult,
+  query,
+  waitForSync,
+} from "./knowledge-helpers.ts";
+
+const INGEST_TIMEOUT_MS = 2_000;
+
+let app: TestApp;
+let org: TestOrganization;
+let web: FakeWebSite;
+
+beforeAll(async () => {
+  app = await startTestApp({
+    env: {
+      KNOWLEDGE_INGEST_TIMEOUT_MS: String(INGEST_TIMEOUT_MS),
+      KNOWLEDGE_PLAN_LIMITS: "tiny=120",
+    },
+  });
+  org = await app.createOrganization("Lifecycle Co");
+  web = await startFakeWebSite();
+});
+afterAll(async () => {
+  await app.close();
+  await web.close();
+});
+
+const note = (content: string, fileName = "note.md") => ({
+  fileName,
+  contentType: "text/markdown",
+  content,
+});
+
+async function chunkRows(datasourceId: string) {
+  const result = await app.database.db.execute(
+    sql`select id, content_hash, created_at from knowledge_chunks where datasource_id = ${datasourceId} order by position`,
+  );
+  return rowsOf<{ id: string; content_hash: string; created_at: unknown }>(result);
+}
+
+async function ask(datastoreId: string, body: Record<string, unknown>): Promise<QueryResult[]> {
+  const response = await query(app, org, datastoreId, body);
+  expect(response.statusCode).toBe(200);
+  return response.json();
+}
+
+describe("status lifecycle", () => {
+  it("answers at once (pending) while the job works, and a job past its time ends in error", async () => {
+    web.routes.set("/slow", { hang: true });
+    const store = await createDatastore(app, org);
+    const response = await app.api.inject({
+      method: "POST",
+      url: "/api/datasources",
+      headers: org.auth,
+      payload: {
+        datastoreId: store.id,
+        type: "web_page",
+        config: { source_url: `${web.base}/slow` },
+      },
+    });
+    expect(response.statusCode).toBe(201);
+    expect(["pending", "running"]).toContain(response.json().status);
+
+    const ended = await waitForSync(app, org, response.json().id, 15_000);
+    expect(ended.status).toBe("error");
+    expect(ended.errorMessage).toBe("Ingestion took longer than 2 s and was stopped");
+  });
+
+  it("a run whose worker died is reported as error once its deadline has passed", async () => {
+    const store = await createDatastore(app, org);
+    const created = await addFile(app, org, store.id, note("A worker will pretend to die."));
+    await waitForSync(app, org, created.id);
+    // What a crashed worker leaves behind: a running row whose deadline is in the past.
+    await app.database.db.execute(
+      sql`update datasources set status = 'running', sync_deadline_at = now() - interval '1 second' where id = ${created.id}`,
+    );
+    const seen = await getDatasource(app, org, created.id);
+    expect(seen.status).toBe("error");
+    expect(seen.errorMessage).toContain("did not finish in time");
+  });
+
+  it("a re-sync of unchanged content writes no chunk", async () => {
+    const store = await createDatastore(app, org);
+    const text = Array.from(
+      { length: 40 },
+      (_, index) => `Paragraph ${index} about ferns and mosses.`,
+    ).join("\n\n");
+    const created = await addFile(app, org, store.id, note(text));
+    const first = await waitForSync(app, org, created.id);
+    expect(first.status).toBe("synched");
+    const before = await chunkRows(created.id);
+    expect(before.length).toBeGreaterThan(0);
+
+    const resync = await app.api.inject({
+      method: "POST",
+      url: `/api/datasources/${created.id}/synch`,
+      headers: org.auth,
+    });
+    expect(resync.statusCode).toBe(202);
+    const second = await waitForSync(app, org, created.id);
+    expect(second.status).toBe("synched");
+    expect(new Date(second.lastSynch!).getTime()).toBeGreaterThanOrEqual(
+      new Date(first.lastSynch!).getTime(),
+    );
+    expect(await chunkRows(created.id)).toEqual(before);
+  });
+});
+
+describe("deprecated POST /api/datastores/update/{datastoreId}", () => {
+  it("replaces the text of a datasource and re-indexes it", async () => {
+    const store = await createDatastore(app, org);
+    const created = await addFile(app, org, store.id, note("Old text about walruses."));
+    await waitForSync(app, org, created.id);
+    const response = await app.api.inject({
+      method: "POST",
+      url: `/api/datastores/update/${store.id}`,
+      headers: org.auth,
+      payload: {
+        id: created.id,
+        text: "New text about narwhals.",
+        name: "Sea mammals",
+        metadata: { lang: "en" },
+      },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ id: created.id });
+    const synced = await waitForSync(app, org, created.id);
+    expect(synced).toMatchObject({
+      status: "synched",
+      name: "Sea mammals",
+      type: "text",
+      config: { metadata: { lang: "en" } },
+    });
+    const texts = (await ask(store.id, { query: "walruses narwhals" })).map((hit) => hit.text);
+    expect(texts.join(" ")).toContain("narwhals");
+    expect(texts.join(" ")).not.toContain("walruses");
+  });
+
+  it.each([
+    ["an unknown datasource", { id: "nope", text: "x" }, 404],
+    ["a missing text", { id: "nope" }, 400],
+  ])("refuses %s", async (_, payload, status) => {
+    const store = await createDatastore(app, org);
+    const response = await app.api.inject({
+      method: "POST",
+      url: `/api/datastores/update/${store.id}`,
+      headers: org.auth,
+      payload,
+    });
+    expect(response.statusCode).toBe(status);
+  });
+
+  it("refuses a datasource of another datastore (404)", async () => {
+    const first = await createDatastore(app, org);
+    const second = await createDatastore(app, org);
+    const created = await addFile(app, org, first.id, note("Belongs to the first datastore."));
+    const response = await app.api.inject({
+      method: "POST",
+      url: `/api/datastores/update/${second.id}`,
+      headers: org.auth,
+      payload: { id: created.id, text: "Hijack" },
+    });
+    expect(response.statusCode).toBe(404);
+  });
+});
+
+describe("stored-token limit", () => {
+  it("ends a sync that would pass the plan's limit in usage_limit_reached, storing nothing", async () => {
+    const tiny = await app.createOrganization("Tiny plan", { plan: "tiny" });
+    const store = await createDatastore(app, tiny);
+    const small = await addFile(app, tiny, store.id, note("Ten or so tokens of text about owls."));
+    expect((await waitForSync(app, tiny, small.id)).status).toBe("synched");
+    const big = await addFile(app, tiny, store.id, note("Badgers dig setts. ".repeat(60)));
+    const ended = await waitForSync(app, tiny, big.id);
+    expect(ended.status).toBe("usage_limit_reached");
+    expect(ended.errorMessage).toContain("120-token knowledge limit of the tiny plan");
+    expect(await chunkRows(big.id)).toEqual([]);
+  });
+});
+
+describe("datasource delete", () => {
+  it("returns the datasource and removes its chunks", async () => {
+    const store = await createDatastore(app, org);
+    const created = await addFile(app, org, store.id, note("Capybaras enjoy hot springs."));
+    await waitForSync(app, org, created.id);
+    expect((await ask(store.id, { query: "capybaras" })).length).toBe(1);
+    const response = await app.api.inject({
+      method: "DELETE",
+      url: `/api/datasources/${created.id}`,
+      headers: org.auth,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      id: created.id,
+      type: "file",
+      name: "note.md",
+      status: "synched",
+    });
+    expect(await ask(store.id, { query: "capybaras" })).toEqual([]);
+    expect(await chunkRows(created.id)).toEqual([]);
+    const again = await app.api.inject({
+      method: "DELETE",
+      url: `/api/datasources/${created.id}`,
+      headers: org.auth,
+    });
+    expect(again.statusCode).toBe(404);
+  });
+});
+
+describe("query rules", () => {
+  let storeId: string;
+  let manyId: string;
+  let otherId: string;
+
+  beforeAll(async () => {
+    storeId = (await createDatastore(app, org)).id;
+    const many = Array.from(
+      { length: 12 },
+      (_, section) =>
+        `# Section ${section}\n\n${"Tea ceremonies use whisked matcha and bowls. ".repeat(50)}`,
+    ).join("\n\n");
+    const manyFile = await addFile(app, org, storeId, note(many, "tea.md"), [
+      { name: "custom_id", value: "tenant-a" },
+    ]);
+    const otherFile = await addFile(
+      app,
+      org,
+      storeId,
+      note("Matcha tea is grown in shade.", "shade.md"),
+      [{ name: "custom_id", value: "tenant-b" }],
+    );
+    manyId = manyFile.id;
+    otherId = otherFile.id;
+    expect((await waitForSync(app, org, manyId)).chunkCount).toBeGreaterThan(5);
+    await waitForSync(app, org, otherId);
+  });
+
+  it("topK defaults to 5 and is honoured", async () => {
+    expect(await ask(storeId, { query: "matcha tea" })).toHaveLength(5);
+    expect(await ask(storeId, { query: "matcha tea", topK: 1 })).toHaveLength(1);
+  });
+
+  it.each([0, 101, 2.5, "5"])("refuses topK %s with 400", async (topK) => {
+    const response = await query(app, org, storeId, { query: "matcha", topK });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().details[0].path).toBe("body.topK");
+  });
+
+  it("refuses a missing or empty query with 400", async () => {
+    expect((await query(app, org, storeId, { topK: 3 })).statusCode).toBe(400);
+    expect((await query(app, org, storeId, { query: "  " })).statusCode).toBe(400);
+  });
+
+  it("filters by datasource id and custom id inside the query, so topK still holds", async () => {
+    const onlyOther = await ask(storeId, {
+      query: "matcha tea",
+      topK: 5,
+      filters: { datasource_ids: [otherId] },
+    });
+    expect(onlyOther.map((hit) => hit.datasource_id)).toEqual([otherId]);
+    const tenantA = await ask(storeId, {
+      query: "matcha tea shade",
+      topK: 4,
+      filters: { custom_ids: ["tenant-a"] },
+    });
+    expect(tenantA).toHaveLength(4);
+    expect(new Set(tenantA.map((hit) => hit.custom_id))).toEqual(new Set(["tenant-a"]));
+    const both = await ask(storeId, {
+      query: "matcha",
+      filters: { custom_ids: ["tenant-a"], datasource_ids: [otherId] },
+    });
+    expect(both).toEqual([]);
+  });
+
+  it("orders results by a score in 0..1, best first", async () => {
+    const results = await ask(storeId, { query: "matcha grown in shade", topK: 10 });
+    const scores = results.map((hit) => hit.score);
+    expect([...scores].sort((left, right) => right - left)).toEqual(scores);
+    expect(scores[0]).toBeLessThanOrEqual(1);
+    expect(scores.at(-1)).toBeGreaterThan(0);
+    expect(results[0]!.datasource_id).toBe(otherId);
+  });
+});

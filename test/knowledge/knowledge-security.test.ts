@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import {
+  addFile,
+  createDatastore,
+  type Datasource,
+  query,
+  uploadFile,
+  waitForSync,
+} from "./knowledge-helpers.ts";
+
+// Another organization's datastores and datasources answer 404, as if they did not exist: the
+// caller learns nothing about ids it does not own (docs/knowledge.md).
+
+let app: TestApp;
+let owner: TestOrganization;
+let intruder: TestOrganization;
+let privateStore: { id: string };
+let publicStore: { id: string };
+let datasource: Datasource;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  owner = await app.createOrganization("Owner");
+  intruder = await app.createOrganization("Intruder");
+  privateStore = await createDatastore(app, owner, { name: "Secret" });
+  publicStore = await createDatastore(app, owner, { name: "Public FAQ", visibility: "public" });
+  datasource = await addFile(app, owner, privateStore.id, {
+    fileName: "secret.md",
+    contentType: "text/markdown",
+    content: "The vault code is 4711.",
+  });
+  const publicFile = await addFile(app, owner, publicStore.id, {
+    fileName: "faq.md",
+    contentType: "text/markdown",
+    content: "Opening hours are nine to five.",
+  });
+  await waitForSync(app, owner, datasource.id);
+  await waitForSync(app, owner, publicFile.id);
+});
+afterAll(() => app.close());
+
+describe("authentication", () => {
+  const endpoints = () =>
+    [
+      ["POST", "/api/datastores", { name: "x" }],
+      ["GET", "/api/datastores", undefined],
+      ["GET", `/api/datastores/${privateStore.id}`, undefined],
+      ["PATCH", `/api/datastores/${privateStore.id}`, { name: "x" }],
+      ["DELETE", `/api/datastores/${privateStore.id}`, undefined],
+      ["GET", `/api/datastores/${privateStore.id}/datasources`, undefined],
+      ["POST", "/api/datasources", { datastoreId: privateStore.id, type: "web_page", config: {} }],
+      ["GET", `/api/datasources/${datasource.id}`, undefined],
+      ["DELETE", `/api/datasources/${datasource.id}`, undefined],
+      ["POST", `/api/datasources/${datasource.id}/synch`, undefined],
+      ["POST", `/api/datastores/update/${privateStore.id}`, { id: datasource.id, text: "x" }],
+    ] as const;
+
+  it("every management endpoint needs a valid key (401 without, 401 with a bad one)", async () => {
+    for (const [method, url, payload] of endpoints()) {
+      for (const headers of [{}, { authorization: "Bearer not-a-key" }]) {
+        const response = await app.api.inject({
+          method,
+          url,
+          headers,
+          ...(payload ? { payload } : {}),
+        });
+        expect(response.statusCode, `${method} ${url}`).toBe(401);
+        expect(response.json().type).toBe("UNAUTHORIZED");
+      }
+    }
+    const stillThere = await app.api.inject({
+      method: "GET",
+      url: `/api/datasources/${datasource.id}`,
+      headers: owner.auth,
+    });
+    expect(stillThere.json().status).toBe("synched");
+  });
+
+  it("a private datastore cannot be queried without a key", async () => {
+    const response = await query(app, null, privateStore.id, { query: "vault code" });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it("a public datastore can be queried without a key, but not with a bad one", async () => {
+    const anonymous = await query(app, null, publicStore.id, { query: "opening hours" });
+    expect(anonymous.statusCode).toBe(200);
+    expect(anonymous.json()[0].text).toContain("nine to five");
+    const badKey = await app.api.inject({
+      method: "POST",
+      url: `/api/datastores/${publicStore.id}/query`,
+      headers: { authorization: "Bearer wrong" },
+      payload: { query: "opening hours" },
+    });
+    expect(badKey.statusCode).toBe(401);
+  });
+});
+
+describe("cross-organization access is refused with 404", () => {
+  it("datastores of another organization", async () => {
+    for (const [method, url, payload] of [
+      ["GET", `/api/datastores/${privateStore.id}`, undefined],
+      ["PATCH", `/api/datastores/${privateStore.id}`, { name: "Mine now" }],
+      ["DELETE", `/api/datastores/${privateStore.id}`, undefined],
+      ["GET", `/api/datastores/${privateStore.id}/datasources`, undefined],
+      ["POST", `/api/datastores/${privateStore.id}/query`, { query: "vault code" }],
+      ["POST", `/api/datastores/update/${privateStore.id}`, { id: datasource.id, text: "pwned" }],
+      ["DELETE", `/api/datastores/${publicStore.id}`, undefined],
+    ] as const) {
+      const response = await app.api.inject({
+        method,
+        url,
+        headers: intruder.auth,
+        ...(payload ? { payload } : {}),
+      });
+      expect(response.statusCode, `${method} ${url}`).toBe(404);
+    }
+    const list = await app.api.inject({
+      method: "GET",
+      url: "/api/datastores",
+      headers: intruder.auth,
+    });
+    expect(list.json()).toEqual([]);
+    const mine = await app.api.inject({
+      method: "GET",
+      url: `/api/datastores/${privateStore.id}`,
+      headers: owner.auth,
+    });
+    expect(mine.json().name).toBe("Secret");
+  });
+
+  it("datasources of another organization", async () => {
+    for (const [method, url] of [
+      ["GET", `/api/datasources/${datasource.id}`],
+      ["DELETE", `/api/datasources/${datasource.id}`],
+      ["POST", `/api/datasources/${datasource.id}/synch`],
+    ] as const) {
+      const response = await app.api.inject({ method, url, headers: intruder.auth });
+      expect(response.statusCode, `${method} ${url}`).toBe(404);
+    }
+    const upload = await uploadFile(app, intruder, privateStore.id, {
+      fileName: "x.txt",
+      contentType: "text/plain",
+      content: "planted",
+    });
+    expect(upload.statusCode).toBe(404);
+    const web = await app.api.inject({
+      method: "POST",
+      url: "/api/datasources",
+      headers: intruder.auth,
+      payload: {
+        datastoreId: privateStore.id,
+        type: "web_page",
+        config: { source_url: "http://127.0.0.1:9/" },
+      },
+    });
+    expect(web.statusCode).toBe(404);
+    const intact = await query(app, owner, privateStore.id, { query: "vault code" });
+    expect(intact.json()[0].text).toContain("4711");
+  });
+
+  it("another organization may query a public datastore, filters and all", async () => {
+    const response = await query(app, intruder, publicStore.id, {
+      query: "opening hours",
+      topK: 1,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toHaveLength(1);
+  });
+});
