@@ -41,6 +41,10 @@ import {
   type TranscriptionRouteDeps,
 } from "../http/routes/transcription/transcription-routes.ts";
 import { registerUsageRoutes, type UsageRouteDeps } from "../http/routes/usage/usage-routes.ts";
+import {
+  registerWebhookRoutes,
+  type WebhookRouteDeps,
+} from "../http/routes/webhooks/webhook-routes.ts";
 import type { Logger } from "../lib/logger.ts";
 
 export type ApiServerDeps = {
@@ -61,6 +65,7 @@ export type ApiServerDeps = {
   transcription: TranscriptionRouteDeps;
   /** Agents, query, query-agent, export and conversations. */
   agents: Omit<AgentRouteDeps & QueryRouteDeps & ExportRouteDeps & ConversationRouteDeps, "auth">;
+  webhookDeliveries: WebhookRouteDeps["webhookDeliveries"];
 };
 
 /** The dashboard API as a Fastify instance; it never listens by itself. */
@@ -88,6 +93,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerExportRoutes(app, { auth: deps.auth, ...deps.agents });
   registerConversationRoutes(app, { auth: deps.auth, ...deps.agents });
   registerTranscriptionRoutes(app, deps.transcription);
+  registerWebhookRoutes(app, deps);
   if (deps.admin) registerAdminRoutes(app, deps.admin);
   return app;
 }

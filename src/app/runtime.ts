@@ -89,6 +89,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         conversations: services.conversations,
         ssePingIntervalMs: config.agents.ssePingIntervalMs,
       },
+      webhookDeliveries: services.webhookDeliveryReader,
       knowledge: {
         datastores: services.knowledge.datastores,
         datasources: services.knowledge.datasources,

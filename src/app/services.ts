@@ -19,6 +19,7 @@ import {
 } from "../domain/organizations/organization-repo.ts";
 import { createOrganizationService } from "../domain/organizations/organization-service.ts";
 import { createTranscriptionService } from "../domain/transcription/transcription-service.ts";
+import { createWebhookServices } from "../domain/webhooks/webhook-services.ts";
 import type { JobHandlers } from "../jobs/job-catalog.ts";
 import type { JobQueue } from "../jobs/job-queue.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -84,6 +85,21 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     logger,
   });
 
+  const webhookModule = createWebhookServices({
+    db,
+    jobs,
+    fetcher,
+    logger,
+    billing,
+    models,
+    knowledge,
+    settings: {
+      webhooks: config.webhooks,
+      agents: config.agents,
+      modelTimeoutMs: config.models.timeoutMs,
+    },
+  });
+
   const agentModule = createAgentServices({
     db,
     models,
@@ -91,6 +107,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     knowledge,
     fetcher,
     settings: { ...config.agents, modelTimeoutMs: config.models.timeoutMs },
+    conversational: webhookModule.conversationalQueue,
   });
 
   const transcription = createTranscriptionService({
@@ -105,6 +122,10 @@ export async function createServices({ config, database, jobs, fetcher, logger }
   const jobHandlers: JobHandlers = {
     "lead.notify": ({ leadId }) => notifyLead(leadId),
     "knowledge.ingest": (job) => knowledge.runSync(job),
+    "webhook.window": ({ organizationId, windowId }) =>
+      webhookModule.webhookWindows.close(organizationId, windowId),
+    "webhook.deliver": ({ organizationId, deliveryId, attempt }) =>
+      webhookModule.webhookDeliveries.attempt(organizationId, deliveryId, attempt),
   };
 
   const annotationModule = createAnnotationServices(db);
@@ -123,6 +144,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     jobHandlers,
     ...annotationModule,
     ...agentModule,
+    ...webhookModule,
   };
 }
 

@@ -31,6 +31,30 @@ export const jobCatalog = {
     retryBackoff: false,
     expireInSeconds: 3_600,
   },
+  // Closes one batching window of conversational mode: one model call for its messages, the
+  // answer stored, the first delivery attempt. The handler is idempotent (the window is claimed
+  // with a lease, attempts are a compare-and-set); retries cover a worker that died or a database
+  // that failed, and outlast the lease (model timeout + delivery timeout + a minute).
+  "webhook.window": {
+    schema: z.object({ organizationId: z.string(), windowId: z.string() }),
+    retryLimit: 6,
+    retryDelaySeconds: 30,
+    retryBackoff: true,
+    expireInSeconds: 900,
+  },
+  // One attempt of one webhook delivery. Failed attempts are not job failures: the next attempt
+  // is a new job at the configured backoff. pg-boss retries only cover a worker that died.
+  "webhook.deliver": {
+    schema: z.object({
+      organizationId: z.string(),
+      deliveryId: z.string(),
+      attempt: z.number().int().min(1),
+    }),
+    retryLimit: 5,
+    retryDelaySeconds: 30,
+    retryBackoff: true,
+    expireInSeconds: 180,
+  },
 } satisfies Record<string, JobDefinition>;
 
 export type JobName = keyof typeof jobCatalog;

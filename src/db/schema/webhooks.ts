@@ -17,7 +17,6 @@ import { organizations } from "./organizations.ts";
 export type WindowOptions = {
   systemPrompt?: string;
   promptType?: "raw" | "customer_support";
-  context?: string;
 };
 
 /**
@@ -59,10 +58,7 @@ export const webhookWindows = pgTable(
       .on(table.conversationId)
       .where(sql`${table.state} = 'open'`),
     index("webhook_windows_conversation_idx").on(table.organizationId, table.conversationId),
-    check(
-      "webhook_windows_state_check",
-      sql`${table.state} in ('open', 'answering', 'answered')`,
-    ),
+    check("webhook_windows_state_check", sql`${table.state} in ('open', 'answering', 'answered')`),
   ],
 );
 

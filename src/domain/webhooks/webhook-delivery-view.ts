@@ -1,0 +1,85 @@
+import { AppError } from "../../lib/errors.ts";
+import type { ConversationRepo } from "../conversations/conversation-repo.ts";
+import type {
+  WebhookAttemptRow,
+  WebhookDeliveryRepo,
+  WebhookDeliveryRow,
+} from "./webhook-delivery-repo.ts";
+
+export type WebhookAttemptView = {
+  attempt: number;
+  outcome: "delivered" | "failed";
+  responseStatus: number | null;
+  responseSnippet: string | null;
+  error: string | null;
+  durationMs: number;
+  startedAt: string;
+};
+
+export type WebhookDeliveryView = {
+  id: string;
+  event: string;
+  url: string;
+  /** The payload's status: success, or error when no answer could be generated. */
+  status: "success" | "error";
+  state: WebhookDeliveryRow["state"];
+  attemptCount: number;
+  nextAttemptAt: string | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+  createdAt: string;
+  payload: unknown;
+  attempts: WebhookAttemptView[];
+};
+
+function toAttemptView(row: WebhookAttemptRow): WebhookAttemptView {
+  return {
+    attempt: row.attempt,
+    outcome: row.outcome,
+    responseStatus: row.responseStatus,
+    responseSnippet: row.responseSnippet,
+    error: row.error,
+    durationMs: row.durationMs,
+    startedAt: row.startedAt.toISOString(),
+  };
+}
+
+function toDeliveryView(
+  row: WebhookDeliveryRow,
+  attempts: WebhookAttemptRow[],
+): WebhookDeliveryView {
+  return {
+    id: row.id,
+    event: row.event,
+    url: row.url,
+    status: row.payloadStatus,
+    state: row.state,
+    attemptCount: row.attemptCount,
+    nextAttemptAt: row.state === "retrying" ? row.nextAttemptAt.toISOString() : null,
+    lastError: row.lastError,
+    deliveredAt: row.deliveredAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    payload: JSON.parse(row.payload) as unknown,
+    attempts: attempts.map(toAttemptView),
+  };
+}
+
+/** The read side: what was sent for a conversation, with every attempt. */
+export function createWebhookDeliveryReader(deps: {
+  deliveries: Pick<WebhookDeliveryRepo, "listForConversation">;
+  conversations: Pick<ConversationRepo, "findById">;
+}) {
+  return {
+    async listForConversation(
+      caller: { organizationId: string },
+      conversationId: string,
+    ): Promise<{ data: WebhookDeliveryView[] }> {
+      const found = await deps.conversations.findById(caller.organizationId, conversationId);
+      if (!found) throw new AppError("CONVERSATION_NOT_FOUND", "Conversation not found");
+      const rows = await deps.deliveries.listForConversation(caller.organizationId, conversationId);
+      return { data: rows.map(({ delivery, attempts }) => toDeliveryView(delivery, attempts)) };
+    },
+  };
+}
+
+export type WebhookDeliveryReader = ReturnType<typeof createWebhookDeliveryReader>;

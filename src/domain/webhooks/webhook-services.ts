@@ -1,0 +1,108 @@
+import type { AgentsConfig } from "../../config/agents-config.ts";
+import type { WebhooksConfig } from "../../config/webhooks-config.ts";
+import type { Db } from "../../db/client.ts";
+import type { JobQueue } from "../../jobs/job-queue.ts";
+import type { Logger } from "../../lib/logger.ts";
+import type { SafeFetcher } from "../../lib/safe-fetch.ts";
+import type { ModelRegistry } from "../../models/model-registry.ts";
+import { createAgentRepo } from "../agents/agent-repo.ts";
+import type { Billing } from "../billing/billing-port.ts";
+import { createContactRepo } from "../conversations/contact-repo.ts";
+import { createConversationRepo } from "../conversations/conversation-repo.ts";
+import { createConversationTurns } from "../conversations/conversation-turns.ts";
+import { createAttachmentReader } from "../query/attachment-reader.ts";
+import type { KnowledgeLookup } from "../query/query-knowledge.ts";
+import { createConversationalQueue } from "./conversational-queue.ts";
+import { createWebhookDeliveryRepo } from "./webhook-delivery-repo.ts";
+import { createWebhookDeliveryService } from "./webhook-delivery-service.ts";
+import { createWebhookDeliveryReader } from "./webhook-delivery-view.ts";
+import { createWebhookWindowRepo } from "./webhook-window-repo.ts";
+import { createWebhookWindowService } from "./webhook-window-service.ts";
+import { createWindowMessageRepo } from "./window-message-repo.ts";
+
+// As the query path: the AI SDK's two retries of a failed first request.
+const MODEL_MAX_RETRIES = 2;
+// Headroom over the model and first delivery attempt before another worker takes a window over.
+const WINDOW_LEASE_MARGIN_MS = 60_000;
+
+export type WebhookServicesDeps = {
+  db: Db;
+  jobs: Pick<JobQueue, "send">;
+  fetcher: SafeFetcher;
+  logger: Logger;
+  billing: Billing;
+  models: Pick<ModelRegistry, "resolveLanguageModel">;
+  knowledge: KnowledgeLookup | null;
+  settings: {
+    webhooks: WebhooksConfig;
+    agents: Pick<
+      AgentsConfig,
+      | "historyTokenBudget"
+      | "knowledgeTopK"
+      | "knowledgeTokenBudget"
+      | "knowledgeMinRelevance"
+      | "attachments"
+    >;
+    modelTimeoutMs: number;
+  };
+};
+
+/** Conversational mode and webhook delivery: the query seam, the two jobs, the read side. */
+export function createWebhookServices(deps: WebhookServicesDeps) {
+  const { db, settings } = deps;
+  const conversations = createConversationRepo(db);
+  const windows = createWebhookWindowRepo(db);
+  const deliveries = createWebhookDeliveryRepo(db);
+  const attachments = createAttachmentReader({
+    fetcher: deps.fetcher,
+    limits: settings.agents.attachments,
+  });
+  const delivery = createWebhookDeliveryService({
+    deliveries,
+    fetcher: deps.fetcher,
+    jobs: deps.jobs,
+    logger: deps.logger,
+    settings: settings.webhooks,
+  });
+  const windowService = createWebhookWindowService({
+    db,
+    windows,
+    windowMessages: createWindowMessageRepo(db),
+    deliveries,
+    delivery,
+    conversations,
+    agents: createAgentRepo(db),
+    billing: deps.billing,
+    answers: {
+      models: deps.models,
+      knowledge: deps.knowledge,
+      attachments,
+      settings: {
+        historyTokenBudget: settings.agents.historyTokenBudget,
+        knowledgeTopK: settings.agents.knowledgeTopK,
+        knowledgeTokenBudget: settings.agents.knowledgeTokenBudget,
+        knowledgeMinRelevance: settings.agents.knowledgeMinRelevance,
+        modelTimeoutMs: settings.modelTimeoutMs,
+        modelMaxRetries: MODEL_MAX_RETRIES,
+      },
+    },
+    leaseMs: settings.modelTimeoutMs + settings.webhooks.timeoutMs + WINDOW_LEASE_MARGIN_MS,
+    logger: deps.logger,
+  });
+  return {
+    conversationalQueue: createConversationalQueue({
+      fetcher: deps.fetcher,
+      billing: deps.billing,
+      turns: createConversationTurns({ db, conversations, contacts: createContactRepo(db) }),
+      attachments,
+      windows,
+      jobs: deps.jobs,
+      settings: settings.webhooks,
+    }),
+    webhookWindows: windowService,
+    webhookDeliveries: delivery,
+    webhookDeliveryReader: createWebhookDeliveryReader({ deliveries, conversations }),
+  };
+}
+
+export type WebhookServices = ReturnType<typeof createWebhookServices>;

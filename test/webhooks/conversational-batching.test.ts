@@ -1,0 +1,140 @@
+import { createHmac } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { TestOrganization } from "../harness/app.ts";
+import {
+  conversationOf,
+  createConversationalAgent,
+  deliveriesOf,
+  posts,
+  SIGNING_SECRET,
+  sendQuery,
+  startWebhookTestApp,
+  type WebhookTestApp,
+  waitForPosts,
+} from "./webhook-helpers.ts";
+
+let t: WebhookTestApp;
+let org: TestOrganization;
+let agentId: string;
+beforeAll(async () => {
+  t = await startWebhookTestApp();
+  ({ org, agentId } = await createConversationalAgent(t.app));
+});
+afterAll(() => t.close());
+beforeEach(() => {
+  t.fake.requests.length = 0;
+  t.receiver.requests.length = 0;
+});
+
+const chatRequests = () =>
+  t.fake.requests.filter((request) => request.path === "/v1/chat/completions");
+
+describe("conversational mode batches a conversation's messages into one webhook", () => {
+  it("answers queued at once, then delivers one signed answer to both messages of a window", async () => {
+    t.fake.script({ text: "Your order ships tomorrow.\n\nTracking follows by email." });
+    const first = await sendQuery(t.app, org, agentId, {
+      query: "Where is my order?",
+      webhookUrl: `${t.receiver.url}/hook`,
+    });
+    expect(first.statusCode).toBe(200);
+    const queued = first.json();
+    expect(queued).toEqual({
+      status: "queued",
+      conversationId: expect.any(String),
+      visitorId: expect.any(String),
+      inputMessageId: expect.any(String),
+      message: expect.stringContaining("webhookUrl"),
+      webhookUrl: `${t.receiver.url}/hook`,
+    });
+    const second = await sendQuery(t.app, org, agentId, {
+      query: "It is order 1234.",
+      conversationId: queued.conversationId,
+      webhookUrl: `${t.receiver.url}/hook`,
+    });
+    expect(second.statusCode).toBe(200);
+    expect(second.json()).toMatchObject({
+      status: "queued",
+      conversationId: queued.conversationId,
+      visitorId: queued.visitorId,
+    });
+    expect(posts(t.receiver)).toHaveLength(0);
+
+    const [delivery] = await waitForPosts(t.receiver, 1);
+    // Give a wrongly scheduled second delivery the time to show up before counting.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(posts(t.receiver)).toHaveLength(1);
+    expect(chatRequests()).toHaveLength(1);
+    const sent = JSON.stringify(chatRequests()[0]!.body);
+    expect(sent).toContain("Where is my order?");
+    expect(sent).toContain("It is order 1234.");
+
+    expect(delivery!.path).toBe("/hook");
+    expect(delivery!.headers["content-type"]).toBe("application/json");
+    expect(delivery!.headers["x-service-event"]).toBe("agent.response");
+    const deliveryId = delivery!.headers["x-service-delivery"] as string;
+    expect(deliveryId).toMatch(/\S{10,}/);
+    const timestamp = delivery!.headers["x-service-timestamp"] as string;
+    expect(Math.abs(Number(timestamp) - Date.now() / 1000)).toBeLessThan(60);
+    const expected = createHmac("sha256", SIGNING_SECRET)
+      .update(`${timestamp}.${delivery!.body}`)
+      .digest("hex");
+    expect(delivery!.headers["x-service-signature"]).toBe(`sha256=${expected}`);
+
+    const body = JSON.parse(delivery!.body);
+    expect(body).toEqual({
+      conversationId: queued.conversationId,
+      visitorId: queued.visitorId,
+      status: "success",
+      messages: [
+        {
+          id: expect.any(String),
+          text: "Your order ships tomorrow.",
+          createdAt: expect.any(String),
+        },
+        {
+          id: expect.any(String),
+          text: "Tracking follows by email.",
+          createdAt: expect.any(String),
+        },
+      ],
+      agentResponse: {
+        answer: "Your order ships tomorrow.\n\nTracking follows by email.",
+        sources: [],
+        usage: {
+          promptTokens: expect.any(Number),
+          completionTokens: expect.any(Number),
+          totalTokens: expect.any(Number),
+          cost: expect.any(Number),
+        },
+        metadata: expect.objectContaining({
+          inputMessageIds: [queued.inputMessageId, second.json().inputMessageId],
+        }),
+      },
+      messageId: body.messages[0].id,
+    });
+
+    const stored = await conversationOf(t.app, org, queued.conversationId);
+    expect(stored.messages.map((message) => [message.from, message.text])).toEqual([
+      ["human", "Where is my order?"],
+      ["human", "It is order 1234."],
+      ["agent", "Your order ships tomorrow."],
+      ["agent", "Tracking follows by email."],
+    ]);
+    expect(stored.messages.slice(2).map((message) => message.id)).toEqual(
+      body.messages.map((message: { id: string }) => message.id),
+    );
+
+    const deliveries = await deliveriesOf(t.app, org, queued.conversationId);
+    expect(deliveries).toEqual([
+      expect.objectContaining({
+        id: deliveryId,
+        status: "success",
+        state: "delivered",
+        attemptCount: 1,
+        attempts: [
+          expect.objectContaining({ attempt: 1, outcome: "delivered", responseStatus: 200 }),
+        ],
+      }),
+    ]);
+  });
+});

@@ -1,0 +1,120 @@
+import { expect } from "vitest";
+import type { Database } from "../../src/db/client.ts";
+import { createAgent, createFundedOrganization } from "../agents/agent-helpers.ts";
+import { type ReceivedRequest, type Receiver, startReceiver } from "../fakes/http-receiver.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+
+export const SIGNING_SECRET = "whsec-test-secret";
+
+/** Short windows and fast retries, so a test waits milliseconds where production waits minutes. */
+export const FAST_WEBHOOKS = {
+  WEBHOOK_BATCH_DELAY_MS: "600",
+  WEBHOOK_RETRY_BASE_MS: "100",
+  WEBHOOK_TIMEOUT_MS: "2000",
+  WEBHOOK_SIGNING_SECRET: SIGNING_SECRET,
+};
+
+export type WebhookTestApp = {
+  app: TestApp;
+  fake: FakeOpenAI;
+  receiver: Receiver;
+  close(): Promise<void>;
+};
+
+/** The app with OpenAI pointed at the fake model server, and a webhook receiver on 127.0.0.1. */
+export async function startWebhookTestApp(
+  env: Record<string, string> = {},
+  database?: Database,
+): Promise<WebhookTestApp> {
+  const fake = await startFakeOpenAI({ apiKey: "sk-test" });
+  const receiver = await startReceiver();
+  const app = await startTestApp({
+    env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: fake.url, ...FAST_WEBHOOKS, ...env },
+    ...(database ? { database } : {}),
+  });
+  return {
+    app,
+    fake,
+    receiver,
+    async close() {
+      await app.close();
+      await Promise.all([fake.close(), receiver.close()]);
+    },
+  };
+}
+
+export async function createConversationalAgent(
+  app: TestApp,
+  name = "Acme",
+  body: Record<string, unknown> = {},
+): Promise<{ org: TestOrganization; agentId: string }> {
+  const org = await createFundedOrganization(app, name);
+  const agent = await createAgent(app, org, { useConversationalMode: true, ...body });
+  return { org, agentId: agent.id };
+}
+
+export function sendQuery(
+  app: TestApp,
+  org: TestOrganization,
+  agentId: string,
+  body: Record<string, unknown>,
+) {
+  return app.api.inject({
+    method: "POST",
+    url: `/api/agents/${agentId}/query`,
+    headers: org.auth,
+    payload: body,
+  });
+}
+
+/** The webhook POSTs a receiver got (its HEAD requests are the reachability probes). */
+export const posts = (receiver: Receiver): ReceivedRequest[] =>
+  receiver.requests.filter((request) => request.method === "POST");
+
+/** Resolves once the receiver got `count` POSTs. */
+export async function waitForPosts(receiver: Receiver, count: number, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (posts(receiver).length < count) {
+    if (Date.now() > deadline) {
+      throw new Error(`expected ${count} webhook POSTs, got ${posts(receiver).length}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return posts(receiver);
+}
+
+/** Polls until the check passes (for state written after the receiver answered). */
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+export async function deliveriesOf(app: TestApp, org: TestOrganization, conversationId: string) {
+  const response = await app.api.inject({
+    url: `/api/conversations/${conversationId}/webhook-deliveries`,
+    headers: org.auth,
+  });
+  expect(response.statusCode).toBe(200);
+  return response.json().data as Array<Record<string, unknown> & { attempts: unknown[] }>;
+}
+
+export async function conversationOf(app: TestApp, org: TestOrganization, conversationId: string) {
+  const response = await app.api.inject({
+    url: `/api/conversations/${conversationId}`,
+    headers: org.auth,
+  });
+  expect(response.statusCode).toBe(200);
+  return response.json() as {
+    channel: string;
+    status: string;
+    messages: Array<{ id: string; from: string; text: string; metadata: Record<string, unknown> }>;
+  };
+}
