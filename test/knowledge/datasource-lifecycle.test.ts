@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
-import { type FakeWebSite, htmlPage, startFakeWebSite } from "./fake-web-site.ts";
+import { type FakeWebSite, startFakeWebSite } from "./fake-web-site.ts";
 import {
   addFile,
   createDatastore,

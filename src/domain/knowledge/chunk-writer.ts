@@ -1,6 +1,5 @@
 import type { Db } from "../../db/client.ts";
 import type { Embedder } from "../../ingestion/embedders/embedder-types.ts";
-import { LOCAL_EMBEDDER_ID } from "../../ingestion/embedders/local-embedder.ts";
 import type { LoadedSection } from "../../ingestion/loaders/index.ts";
 import {
   embedChunks,
@@ -9,11 +8,10 @@ import {
   prepareChunks,
 } from "../../ingestion/pipeline.ts";
 import { newId } from "../../lib/ids.ts";
-import type { Logger } from "../../lib/logger.ts";
-import type { ChargeRequest } from "../billing/billing-port.ts";
 import type { ChunkInsert, ChunkRepo } from "./chunk-repo.ts";
 import type { DatasourceRepo, DatasourceRow } from "./datasource-repo.ts";
 import type { DatastoreRow } from "./datastore-repo.ts";
+import type { EmbeddingCharger } from "./embedding-charges.ts";
 
 /** The row whose sync generation must still be current when the chunks are written. */
 export type SyncGuard = { datasourceId: string; generation: number };
@@ -26,9 +24,7 @@ export type ChunkWriterDeps = {
   chunks: ChunkRepo;
   /** Stored-token limit per organization plan; a plan not listed has none. */
   storedTokenLimits: Record<string, number>;
-  /** Records what a paid embedding model cost (the local embedder is free). */
-  chargeEmbedding?: (request: ChargeRequest) => Promise<unknown>;
-  logger: Logger;
+  chargeEmbedding: EmbeddingCharger;
 };
 
 /** Thrown inside the write transaction when the job's time ran out, so nothing is committed. */
@@ -94,8 +90,7 @@ export function createChunkWriter(deps: ChunkWriterDeps) {
       return "usage_limit_reached";
     }
     const { vectors, tokens } = await embedChunks(embedder, plan.add, signal);
-    if (tokens > 0 && embedder.id !== LOCAL_EMBEDDER_ID)
-      await charge(organizationId, embedder.id, tokens);
+    await deps.chargeEmbedding(organizationId, embedder.id, tokens);
 
     return deps.db.transaction(async (tx) => {
       const current = await datasources.lockGeneration(
@@ -140,24 +135,6 @@ export function createChunkWriter(deps: ChunkWriterDeps) {
       return "synched";
     });
   };
-
-  async function charge(organizationId: string, embedderId: string, tokens: number) {
-    if (!deps.chargeEmbedding) return;
-    const separator = embedderId.indexOf(":");
-    try {
-      await deps.chargeEmbedding({
-        organizationId,
-        feature: "embeddings",
-        provider: embedderId.slice(0, separator),
-        modelName: embedderId.slice(separator + 1),
-        inputTokens: tokens,
-        outputTokens: 0,
-      });
-    } catch (error) {
-      // The vectors are already paid for at the provider; failing the sync would waste them.
-      deps.logger.warn({ err: error, organizationId }, "recording embedding usage failed");
-    }
-  }
 }
 
 export type ChunkWriter = ReturnType<typeof createChunkWriter>;

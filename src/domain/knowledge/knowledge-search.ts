@@ -9,6 +9,7 @@ import type {
 } from "../../retrieval/hybrid-search.ts";
 import type { DatastoreRepo, DatastoreRow } from "./datastore-repo.ts";
 import type { EmbedderResolver } from "./embedder-resolver.ts";
+import type { EmbeddingCharger } from "./embedding-charges.ts";
 
 export type KnowledgeSearchRequest = {
   organizationId: string;
@@ -37,6 +38,8 @@ export type KnowledgeSearchDeps = {
   datastores: Pick<DatastoreRepo, "listReadable">;
   embedders: Pick<EmbedderResolver, "embedderFor">;
   searchChunks: HybridSearch;
+  /** Embedding a query with a paid model is charged to the datastore's organization. */
+  chargeEmbedding: EmbeddingCharger;
 };
 
 /** Retrieval over one or more datastores: embeds the query per vector space, fuses in SQL. */
@@ -52,9 +55,11 @@ export function createKnowledgeSearch(deps: KnowledgeSearchDeps) {
     }
     const hits: ChunkHit[] = [];
     for (const group of groups.values()) {
-      const { embedderId, dimensions } = group[0]!;
+      const { embedderId, dimensions, organizationId } = group[0]!;
       const queryVector =
-        request.mode === "text" ? [] : await embedQuery({ embedderId, dimensions }, request.query);
+        request.mode === "text"
+          ? []
+          : await embedQuery({ embedderId, dimensions }, organizationId, request.query);
       hits.push(
         ...(await deps.searchChunks({
           datastoreIds: group.map((store) => store.id),
@@ -71,9 +76,14 @@ export function createKnowledgeSearch(deps: KnowledgeSearchDeps) {
     return hits.slice(0, request.topK).map(toResult);
   }
 
-  async function embedQuery(choice: { embedderId: string; dimensions: number }, query: string) {
+  async function embedQuery(
+    choice: { embedderId: string; dimensions: number },
+    organizationId: string,
+    query: string,
+  ) {
     try {
-      const { vectors } = await deps.embedders.embedderFor(choice).embed([query]);
+      const { vectors, usage } = await deps.embedders.embedderFor(choice).embed([query]);
+      await deps.chargeEmbedding(organizationId, choice.embedderId, usage.tokens);
       return vectors[0]!;
     } catch (error) {
       if (error instanceof ModelError) {

@@ -14,6 +14,7 @@ import { createDatasourceSync } from "./datasource-sync.ts";
 import { createDatastoreRepo } from "./datastore-repo.ts";
 import { createDatastoreService } from "./datastore-service.ts";
 import { createEmbedderResolver } from "./embedder-resolver.ts";
+import { createEmbeddingCharger } from "./embedding-charges.ts";
 import { createKnowledgeSearch } from "./knowledge-search.ts";
 import { createSiteSync } from "./site-sync.ts";
 
@@ -45,10 +46,12 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
   const ensureVectorIndex = async (dimensions: number) => {
     if (hasPgvector) await chunkRepo.ensureVectorIndex(dimensions);
   };
+  const chargeEmbedding = createEmbeddingCharger({ billing: deps.billing, logger: deps.logger });
   const search = createKnowledgeSearch({
     datastores: datastoreRepo,
     embedders,
     searchChunks: createHybridSearch({ db, hasPgvector }),
+    chargeEmbedding,
   });
   const datasources = createDatasourceService({
     db,
@@ -70,8 +73,7 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
     datasources: datasourceRepo,
     chunks: chunkRepo,
     storedTokenLimits: config.storedTokenLimits,
-    ...(deps.billing ? { chargeEmbedding: (request) => deps.billing!.charge(request) } : {}),
-    logger: deps.logger,
+    chargeEmbedding,
   });
   const runSync = createDatasourceSync({
     datastores: datastoreRepo,

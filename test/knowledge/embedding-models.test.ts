@@ -1,0 +1,132 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "../../src/db/client.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { addFile, createDatastore, query, waitForSync } from "./knowledge-helpers.ts";
+
+// EMBEDDINGS_MODEL points new datastores at an AI SDK embedding model, here a fake OpenAI
+// server on 127.0.0.1 speaking the real wire format.
+
+let app: TestApp;
+let org: TestOrganization;
+let openai: FakeOpenAI;
+
+beforeAll(async () => {
+  openai = await startFakeOpenAI({ apiKey: "sk-test" });
+  app = await startTestApp({
+    env: {
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: openai.url,
+      EMBEDDINGS_MODEL: "openai:text-embedding-3-small",
+      EMBEDDINGS_DIMENSIONS: "64",
+    },
+  });
+  org = await app.createOrganization("Embeddings Co");
+});
+afterAll(async () => {
+  await app.close();
+  await openai.close();
+});
+
+const embeddingRequests = () =>
+  openai.requests.filter((request) => request.path === "/v1/embeddings");
+
+async function storedDimensions(datasourceId: string): Promise<number[]> {
+  const result = await app.database.db.execute(
+    sql`select distinct dimensions, array_length(embedding, 1) as length from knowledge_chunks where datasource_id = ${datasourceId}`,
+  );
+  return rowsOf<{ dimensions: number; length: number }>(result).flatMap((row) => [
+    row.dimensions,
+    row.length,
+  ]);
+}
+
+describe("an AI SDK embedding model", () => {
+  it("embeds chunks and queries through the provider, recording the cost as consumption", async () => {
+    const store = await createDatastore(app, org);
+    expect(store).toMatchObject({
+      embeddingModel: "openai:text-embedding-3-small",
+      dimensions: 64,
+    });
+    const created = await addFile(app, org, store.id, {
+      fileName: "otters.md",
+      contentType: "text/markdown",
+      content: "Sea otters hold hands while they sleep.",
+    });
+    expect((await waitForSync(app, org, created.id)).status).toBe("synched");
+    expect(await storedDimensions(created.id)).toEqual([64, 64]);
+    const ingestCall = embeddingRequests().at(-1)!;
+    expect(ingestCall.body).toMatchObject({ model: "text-embedding-3-small", dimensions: 64 });
+    expect(JSON.stringify(ingestCall.body?.input)).toContain("Sea otters");
+
+    const response = await query(app, org, store.id, { query: "otters sleep" });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()[0].text).toContain("hold hands");
+    expect(JSON.stringify(embeddingRequests().at(-1)!.body?.input)).toContain("otters sleep");
+
+    const events = await app.api.inject({
+      method: "GET",
+      url: "/api/consumption-events?feature=embeddings",
+      headers: org.auth,
+    });
+    expect(events.statusCode).toBe(200);
+    const data = events.json().data as {
+      provider: string;
+      modelName: string;
+      inputTokens: number;
+    }[];
+    expect(data.length).toBe(2);
+    expect(data[0]).toMatchObject({ provider: "openai", modelName: "text-embedding-3-small" });
+    expect(data.every((event) => event.inputTokens > 0)).toBe(true);
+  });
+
+  it("ends a sync in error with the provider's status when the model keeps failing", async () => {
+    const store = await createDatastore(app, org);
+    const failure = { status: 500, retryAfterMs: 10 };
+    openai.scriptEmbeddings(failure, failure, failure);
+    const created = await addFile(app, org, store.id, {
+      fileName: "fail.md",
+      contentType: "text/markdown",
+      content: "This text never gets a vector.",
+    });
+    const ended = await waitForSync(app, org, created.id);
+    expect(ended.status).toBe("error");
+    expect(ended.errorMessage).toContain("text-embedding-3-small failed (HTTP 500");
+  });
+
+  it("changing a datastore's embedder re-embeds its datasources", async () => {
+    const store = await createDatastore(app, org);
+    const created = await addFile(app, org, store.id, {
+      fileName: "moles.md",
+      contentType: "text/markdown",
+      content: "Star-nosed moles smell underwater.",
+    });
+    await waitForSync(app, org, created.id);
+    expect(await storedDimensions(created.id)).toEqual([64, 64]);
+
+    const patched = await app.api.inject({
+      method: "PATCH",
+      url: `/api/datastores/${store.id}`,
+      headers: org.auth,
+      payload: { embeddingModel: "local:hash-ngram-v1" },
+    });
+    expect(patched.statusCode).toBe(200);
+    const synced = await waitForSync(app, org, created.id);
+    expect(synced.status).toBe("synched");
+    expect(await storedDimensions(created.id)).toEqual([512, 512]);
+    const response = await query(app, org, store.id, { query: "moles smell", mode: "vector" });
+    expect(response.json()[0].text).toContain("Star-nosed");
+  });
+
+  it("refuses an embedding model it cannot resolve", async () => {
+    const response = await app.api.inject({
+      method: "POST",
+      url: "/api/datastores",
+      headers: org.auth,
+      payload: { name: "x", embeddingModel: "openai:mystery-model" },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toContain("dimensions");
+  });
+});
