@@ -18,7 +18,7 @@ const invalidBody = {
 beforeAll(async () => {
   app = await startTestApp();
   org = await app.createOrganization("Strict");
-  seed = createSeeder(app.database.db);
+  seed = createSeeder(app);
   client = annotationClient(app);
   exchange = await seed.exchange(org, await seed.agent(org, { visibility: "public" }));
   const created = await client.create(
@@ -75,11 +75,7 @@ describe("POST /api/annotations: the spec's 400s", () => {
   });
 
   it("an agent message without an agent id is 400 INVALID_REQUEST", async () => {
-    const orphan = await seed.message(org, {
-      conversationId: exchange.conversationId,
-      from: "agent",
-      agentId: null,
-    });
+    const orphan = await seed.orphanAgentMessage(org, exchange.conversationId);
     for (const credentials of [org, undefined]) {
       const response = await client.create(
         { messageId: orphan, sentiment: "good", comment: "x" },
@@ -171,7 +167,9 @@ describe("GET /api/annotations: filters", () => {
   });
 
   it("filters by status, conversation, message and agent", async () => {
-    const second = await seed.exchange(org, exchange.agentId, exchange.conversationId);
+    const second = await seed.exchange(org, exchange.agentId, {
+      conversationId: exchange.conversationId,
+    });
     const completed = (
       await client.create(
         { messageId: second.agentMessageId, sentiment: "bad", comment: "done" },

@@ -11,7 +11,7 @@ let agentId: string;
 beforeAll(async () => {
   app = await startTestApp();
   org = await app.createOrganization("Reviewers", { ownerEmail: "Reviewer@Example.com" });
-  seed = createSeeder(app.database.db);
+  seed = createSeeder(app);
   client = annotationClient(app);
   agentId = await seed.agent(org, { name: "Ada", iconUrl: "https://cdn.example/ada.png" });
 });
@@ -117,12 +117,12 @@ describe("POST /api/annotations (create)", () => {
 describe("GET /api/annotations/{id}", () => {
   it("returns the annotation with its message and the whole conversation in order", async () => {
     const contactAgent = await seed.agent(org, { name: "Grace", iconUrl: null });
-    const { conversationId, contactId } = await seed.conversation(org, contactAgent, {
-      email: "customer@example.com",
-      phoneNumber: "+15550100",
+    const first = await seed.exchange(org, contactAgent, {
+      contact: { email: "customer@example.com", phoneNumber: "+15550100" },
     });
-    const first = await seed.exchange(org, contactAgent, conversationId);
-    const second = await seed.exchange(org, contactAgent, conversationId);
+    const { conversationId, contactId } = first;
+    expect(contactId).toEqual(expect.any(String));
+    const second = await seed.exchange(org, contactAgent, { conversationId });
     const otherAnnotation = (
       await client.create(
         { messageId: first.agentMessageId, sentiment: "good", comment: "fine" },
@@ -148,7 +148,7 @@ describe("GET /api/annotations/{id}", () => {
       tags: [],
       message: {
         id: second.agentMessageId,
-        content: expect.stringContaining("agent says"),
+        content: expect.stringMatching(/\S/),
         agent,
         contact,
         annotation: { id: created.id, sentiment: "bad" },
@@ -166,7 +166,8 @@ describe("GET /api/annotations/{id}", () => {
       [second.humanMessageId, "human"],
       [second.agentMessageId, "agent"],
     ]);
-    expect(body.conversation.messages[0]).toMatchObject({ agent, annotation: null });
+    expect(body.conversation.messages[0]).toMatchObject({ agent: null, contact, annotation: null });
+    expect(body.conversation.messages[1]).toMatchObject({ agent, contact });
     expect(body.conversation.messages[1].annotation).toEqual({
       id: otherAnnotation.id,
       sentiment: "good",

@@ -11,7 +11,7 @@ let baseUrl: string;
 
 beforeAll(async () => {
   app = await startTestApp();
-  seed = createSeeder(app.database.db);
+  seed = createSeeder(app);
   client = annotationClient(app);
   baseUrl = await app.listen("api");
 });

@@ -11,7 +11,7 @@ const randomIp = () => `198.18.${randomInt(0, 255)}.${randomInt(1, 254)}`;
 
 async function publicMessage(app: TestApp) {
   const org = await app.createOrganization("Public reviews");
-  const seed = createSeeder(app.database.db);
+  const seed = createSeeder(app);
   const agentId = await seed.agent(org, { visibility: "public" });
   return { org, messageId: (await seed.exchange(org, agentId)).agentMessageId };
 }

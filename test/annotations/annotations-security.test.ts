@@ -21,7 +21,7 @@ const unauthorizedBody = {
 
 beforeAll(async () => {
   app = await startTestApp();
-  seed = createSeeder(app.database.db);
+  seed = createSeeder(app);
   client = annotationClient(app);
   orgA = await app.createOrganization("A", { ownerEmail: "a@example.com" });
   orgB = await app.createOrganization("B", { ownerEmail: "b@example.com" });

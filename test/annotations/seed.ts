@@ -1,159 +1,183 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "../../src/db/client.ts";
-import {
-  agents,
-  annotations,
-  contacts,
-  conversations,
-  messages,
-} from "../../src/db/schema/index.ts";
+import { annotations, messages } from "../../src/db/schema/index.ts";
 import { newId } from "../../src/lib/ids.ts";
-import type { TestApp, TestOrganization } from "../harness/app.ts";
+import { ADMIN_TOKEN, type TestApp, type TestOrganization } from "../harness/app.ts";
 
 export type SeededExchange = {
   agentId: string;
   conversationId: string;
   humanMessageId: string;
   agentMessageId: string;
+  contactId: string | null;
 };
 
+type Credentials = TestOrganization | { authorization: string };
+
+async function expectJson(response: { statusCode: number; body: string }, status: number) {
+  if (response.statusCode !== status) {
+    throw new Error(`seed: expected ${status}, got ${response.statusCode}: ${response.body}`);
+  }
+  return JSON.parse(response.body);
+}
+
 /**
- * Agents, conversations and messages straight into the tables, scoped to an organization like
- * the real rows. The agents API does not exist yet in this tree; annotations only read these.
+ * Agents, conversations and messages through the real endpoints (POST /api/agents, the query
+ * path with the offline responder, query-agent, GET /api/conversations/{id}). Only what the API
+ * cannot produce goes to the tables directly: an agent message without an agent, and exact
+ * annotation timestamps to force ties.
  */
-export function createSeeder(db: Db) {
-  let clock = Date.parse("2026-01-01T00:00:00.000Z");
-  /** Strictly increasing message times, so conversation order is known in advance. */
-  const nextTime = () => {
-    clock += 1_000;
-    return new Date(clock);
-  };
+export function createSeeder(app: TestApp) {
+  const unmetered = new Set<string>();
+
+  /** The query path meters messages: an active subscription keeps the free plan out of the way. */
+  async function unmeter(organization: TestOrganization) {
+    if (unmetered.has(organization.id)) return;
+    await expectJson(
+      await app.api.inject({
+        method: "PATCH",
+        url: `/api/admin/organizations/${organization.id}/billing`,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        payload: { subscriptionStatus: "active" },
+      }),
+      200,
+    );
+    unmetered.add(organization.id);
+  }
 
   async function agent(
-    organization: Pick<TestOrganization, "id">,
+    organization: TestOrganization,
     options: { visibility?: "public" | "private"; name?: string; iconUrl?: string | null } = {},
   ): Promise<string> {
-    const id = newId();
-    await db.insert(agents).values({
-      id,
-      organizationId: organization.id,
-      name: options.name ?? "Support agent",
-      modelName: "gpt_4o_mini",
-      visibility: options.visibility ?? "private",
-      iconUrl: options.iconUrl ?? null,
-    });
-    return id;
+    await unmeter(organization);
+    const created = await expectJson(
+      await app.api.inject({
+        method: "POST",
+        url: "/api/agents",
+        headers: organization.auth,
+        payload: {
+          name: options.name ?? "Support agent",
+          visibility: options.visibility ?? "private",
+          ...(options.iconUrl ? { iconUrl: options.iconUrl } : {}),
+        },
+      }),
+      201,
+    );
+    return created.id;
   }
 
-  async function conversation(
-    organization: Pick<TestOrganization, "id">,
-    agentId: string,
-    contact?: { email?: string; phoneNumber?: string },
-  ): Promise<{ conversationId: string; contactId: string | null }> {
-    let contactId: string | null = null;
-    if (contact) {
-      contactId = newId();
-      await db.insert(contacts).values({
-        id: contactId,
-        organizationId: organization.id,
-        email: contact.email ?? null,
-        phoneNumber: contact.phoneNumber ?? null,
-      });
-    }
-    const conversationId = newId();
-    await db.insert(conversations).values({
-      id: conversationId,
-      organizationId: organization.id,
-      agentId,
-      visitorId: newId(),
-      contactId,
-    });
-    return { conversationId, contactId };
+  async function conversationMessages(organization: TestOrganization, conversationId: string) {
+    const conversation = await expectJson(
+      await app.api.inject({
+        method: "GET",
+        url: `/api/conversations/${conversationId}`,
+        headers: organization.auth,
+      }),
+      200,
+    );
+    return conversation as {
+      contact: { id: string } | null;
+      messages: Array<{ id: string; from: "human" | "agent" }>;
+    };
   }
 
-  async function message(
-    organization: Pick<TestOrganization, "id">,
-    input: {
-      conversationId: string;
-      from: "human" | "agent";
-      agentId: string | null;
-      text?: string;
-      createdAt?: Date;
-    },
-  ): Promise<string> {
-    const id = newId();
-    await db.insert(messages).values({
-      id,
-      organizationId: organization.id,
-      conversationId: input.conversationId,
-      agentId: input.agentId,
-      from: input.from,
-      text: input.text ?? `${input.from} says ${id}`,
-      createdAt: input.createdAt ?? nextTime(),
-    });
-    return id;
-  }
-
-  /** A conversation with one question and one answer of the agent. */
+  /** A customer question and the agent's answer, through POST /api/agents/{id}/query. */
   async function exchange(
-    organization: Pick<TestOrganization, "id">,
+    organization: TestOrganization,
     agentId: string,
-    conversationId?: string,
+    options: { conversationId?: string; contact?: { email?: string; phoneNumber?: string } } = {},
   ): Promise<SeededExchange> {
-    const inConversation =
-      conversationId ?? (await conversation(organization, agentId)).conversationId;
-    const humanMessageId = await message(organization, {
-      conversationId: inConversation,
-      from: "human",
+    const answered = await expectJson(
+      await app.api.inject({
+        method: "POST",
+        url: `/api/agents/${agentId}/query`,
+        headers: organization.auth,
+        payload: { query: `question ${newId()}`, ...options },
+      }),
+      200,
+    );
+    const conversation = await conversationMessages(organization, answered.conversationId);
+    const answerIndex = conversation.messages.findIndex(
+      (message) => message.id === answered.messageId,
+    );
+    const question = conversation.messages
+      .slice(0, answerIndex)
+      .findLast((message) => message.from === "human");
+    if (!question) throw new Error("seed: the query stored no human message");
+    return {
       agentId,
-    });
-    const agentMessageId = await message(organization, {
-      conversationId: inConversation,
-      from: "agent",
-      agentId,
-    });
-    return { agentId, conversationId: inConversation, humanMessageId, agentMessageId };
+      conversationId: answered.conversationId,
+      humanMessageId: question.id,
+      agentMessageId: answered.messageId,
+      contactId: conversation.contact?.id ?? null,
+    };
   }
 
-  /** Agent messages in one conversation, many at once (for paging). */
+  /** Agent messages in one conversation through POST /api/agents/{id}/query-agent. */
   async function agentMessages(
-    organization: Pick<TestOrganization, "id">,
+    credentials: Credentials,
     agentId: string,
     count: number,
   ): Promise<string[]> {
-    const { conversationId } = await conversation(organization, agentId);
-    const rows = Array.from({ length: count }, () => ({
-      id: newId(),
+    const headers = "auth" in credentials ? credentials.auth : credentials;
+    const ids: string[] = [];
+    let conversationId: string | undefined;
+    for (let index = 0; index < count; index += 1) {
+      const appended = await expectJson(
+        await app.api.inject({
+          method: "POST",
+          url: `/api/agents/${agentId}/query-agent`,
+          headers,
+          payload: { query: `answer ${index}`, ...(conversationId ? { conversationId } : {}) },
+        }),
+        200,
+      );
+      conversationId = appended.conversationId;
+      ids.push(appended.messageId);
+    }
+    return ids;
+  }
+
+  /**
+   * An agent message whose agent is gone (agent_id null), as imports or deletions leave behind.
+   * No endpoint writes one, so it goes straight into the table.
+   */
+  async function orphanAgentMessage(
+    organization: TestOrganization,
+    conversationId: string,
+  ): Promise<string> {
+    const id = newId();
+    await app.database.db.insert(messages).values({
+      id,
       organizationId: organization.id,
       conversationId,
-      agentId,
-      from: "agent" as const,
-      text: "answer",
-      createdAt: nextTime(),
-    }));
-    await db.insert(messages).values(rows);
-    return rows.map((row) => row.id);
+      agentId: null,
+      from: "agent",
+      text: "orphaned answer",
+    });
+    return id;
   }
 
   /** Gives annotations one exact creation time (microseconds included), to force ties. */
   async function setAnnotationCreatedAt(annotationIds: string[], timestamp: string) {
-    await db
+    await app.database.db
       .update(annotations)
       .set({ createdAt: sql`${timestamp}::timestamptz` })
       .where(inArray(annotations.id, annotationIds));
   }
 
   async function storedAnnotation(annotationId: string) {
-    const [row] = await db.select().from(annotations).where(eq(annotations.id, annotationId));
+    const [row] = await app.database.db
+      .select()
+      .from(annotations)
+      .where(eq(annotations.id, annotationId));
     return row ?? null;
   }
 
   return {
     agent,
-    conversation,
-    message,
     exchange,
     agentMessages,
+    orphanAgentMessage,
     setAnnotationCreatedAt,
     storedAnnotation,
   };
@@ -161,68 +185,62 @@ export function createSeeder(db: Db) {
 
 export type Seeder = ReturnType<typeof createSeeder>;
 
-/** Helpers every annotation test file uses: requests with or without a key. */
+/** Requests to the annotation endpoints, with a key, a raw header, or anonymously. */
 export function annotationClient(app: TestApp) {
-  const headersOf = (organization?: TestOrganization | { authorization: string }) => {
-    if (!organization) return {};
-    return "auth" in organization ? organization.auth : organization;
+  const headersOf = (credentials?: Credentials) => {
+    if (!credentials) return {};
+    return "auth" in credentials ? credentials.auth : credentials;
   };
   return {
-    create(
-      body: Record<string, unknown>,
-      organization?: TestOrganization | { authorization: string },
-      remoteAddress?: string,
-    ) {
+    create(body: Record<string, unknown>, credentials?: Credentials, remoteAddress?: string) {
       return app.api.inject({
         method: "POST",
         url: "/api/annotations",
-        headers: headersOf(organization),
+        headers: headersOf(credentials),
         payload: body,
         ...(remoteAddress ? { remoteAddress } : {}),
       });
     },
-    list(
-      query: Record<string, string>,
-      organization?: TestOrganization | { authorization: string },
-    ) {
+    list(query: Record<string, string>, credentials?: Credentials) {
       return app.api.inject({
         method: "GET",
         url: "/api/annotations",
-        headers: headersOf(organization),
+        headers: headersOf(credentials),
         query,
       });
     },
-    get(id: string, organization?: TestOrganization | { authorization: string }) {
+    get(id: string, credentials?: Credentials) {
       return app.api.inject({
         method: "GET",
         url: `/api/annotations/${encodeURIComponent(id)}`,
-        headers: headersOf(organization),
+        headers: headersOf(credentials),
       });
     },
-    patch(id: string, body: unknown, organization?: TestOrganization | { authorization: string }) {
+    patch(id: string, body: unknown, credentials?: Credentials) {
       return app.api.inject({
         method: "PATCH",
         url: `/api/annotations/${encodeURIComponent(id)}`,
-        headers: headersOf(organization),
+        headers: headersOf(credentials),
         ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
       });
     },
-    remove(id: string, organization?: TestOrganization | { authorization: string }) {
+    remove(id: string, credentials?: Credentials) {
       return app.api.inject({
         method: "DELETE",
         url: `/api/annotations/${encodeURIComponent(id)}`,
-        headers: headersOf(organization),
+        headers: headersOf(credentials),
       });
     },
     async createTag(name: string, organization: TestOrganization) {
-      const response = await app.api.inject({
-        method: "POST",
-        url: "/api/annotation-tags",
-        headers: organization.auth,
-        payload: { name },
-      });
-      if (response.statusCode !== 201) throw new Error(`createTag: ${response.body}`);
-      return response.json() as { id: string; name: string };
+      return expectJson(
+        await app.api.inject({
+          method: "POST",
+          url: "/api/annotation-tags",
+          headers: organization.auth,
+          payload: { name },
+        }),
+        201,
+      ) as Promise<{ id: string; name: string }>;
     },
   };
 }

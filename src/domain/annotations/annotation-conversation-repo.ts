@@ -96,9 +96,11 @@ export function createAnnotationConversationRepo(db: Db) {
         content: row.content,
         from: row.from,
         createdAt: row.createdAt,
-        agent: row.agentId
-          ? { id: row.agentId, name: row.agentName!, iconUrl: row.agentIconUrl }
-          : null,
+        // A customer's message is not the agent's, whichever agent the conversation is with.
+        agent:
+          row.from === "agent" && row.agentId
+            ? { id: row.agentId, name: row.agentName!, iconUrl: row.agentIconUrl }
+            : null,
         annotation:
           row.annotationId && row.annotationSentiment
             ? { id: row.annotationId, sentiment: row.annotationSentiment }
