@@ -71,23 +71,30 @@ export async function runModelTurn(input: ModelTurnInput): Promise<ModelTurnResu
     },
     // The second step lets the model tell the customer about the handover.
     stopWhen: stepCountIs(2),
+    // Failures are read from the stream below; the default would print them, provider body included.
+    onError: () => {},
   });
 
   let text = "";
   let failure: unknown;
   let aborted = false;
   let usage: { inputTokens?: number; outputTokens?: number } | undefined;
-  for await (const part of result.fullStream) {
-    if (part.type === "text-delta") {
-      text += part.text;
-      await input.onText?.(part.text);
-    } else if (part.type === "error") {
-      failure = part.error;
-    } else if (part.type === "abort") {
-      aborted = true;
-    } else if (part.type === "finish") {
-      usage = part.totalUsage;
+  try {
+    for await (const part of result.fullStream) {
+      if (part.type === "text-delta") {
+        text += part.text;
+        await input.onText?.(part.text);
+      } else if (part.type === "error") {
+        failure = part.error;
+      } else if (part.type === "abort") {
+        aborted = true;
+      } else if (part.type === "finish") {
+        usage = part.totalUsage;
+      }
     }
+  } catch (error) {
+    // A stream cut by an abort can also end by throwing instead of with an abort part.
+    failure = error;
   }
 
   const disconnected = input.signal?.aborted === true;
