@@ -35,6 +35,10 @@ import {
   type DatastoreRouteDeps,
   registerDatastoreRoutes,
 } from "../http/routes/datastores/datastore-routes.ts";
+import {
+  type FollowUpRouteDeps,
+  registerFollowUpRoutes,
+} from "../http/routes/follow-ups/follow-up-routes.ts";
 import { type HealthCheck, registerHealthRoutes } from "../http/routes/health/health-routes.ts";
 import {
   registerTranscriptionRoutes,
@@ -66,6 +70,7 @@ export type ApiServerDeps = {
   /** Agents, query, query-agent, export and conversations. */
   agents: Omit<AgentRouteDeps & QueryRouteDeps & ExportRouteDeps & ConversationRouteDeps, "auth">;
   webhookDeliveries: WebhookRouteDeps["webhookDeliveries"];
+  followUps: FollowUpRouteDeps["followUps"];
 };
 
 /** The dashboard API as a Fastify instance; it never listens by itself. */
@@ -94,6 +99,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerConversationRoutes(app, { auth: deps.auth, ...deps.agents });
   registerTranscriptionRoutes(app, deps.transcription);
   registerWebhookRoutes(app, deps);
+  registerFollowUpRoutes(app, deps);
   if (deps.admin) registerAdminRoutes(app, deps.admin);
   return app;
 }

@@ -90,6 +90,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         ssePingIntervalMs: config.agents.ssePingIntervalMs,
       },
       webhookDeliveries: services.webhookDeliveryReader,
+      followUps: services.followUps,
       knowledge: {
         datastores: services.knowledge.datastores,
         datasources: services.knowledge.datasources,

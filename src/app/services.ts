@@ -8,6 +8,7 @@ import { createApiKeyService } from "../domain/api-keys/api-key-service.ts";
 import { createBillingServices } from "../domain/billing/billing-services.ts";
 import { createCreditBucketRepo } from "../domain/billing/credit-bucket-repo.ts";
 import { createCreditGrantService } from "../domain/billing/credit-grant-service.ts";
+import { createFollowUpServices } from "../domain/follow-ups/follow-up-services.ts";
 import { loadInstanceSecret } from "../domain/instance/instance-secret-repo.ts";
 import { createKnowledgeService } from "../domain/knowledge/knowledge-service.ts";
 import { createLeadNotifier } from "../domain/leads/lead-notifier.ts";
@@ -100,6 +101,15 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     },
   });
 
+  const followUpModule = createFollowUpServices({
+    db,
+    models,
+    billing,
+    followUpModel: config.models.followUpModel,
+    providerOptions: config.models.registry,
+    modelTimeoutMs: config.models.timeoutMs,
+  });
+
   const agentModule = createAgentServices({
     db,
     models,
@@ -145,6 +155,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     ...annotationModule,
     ...agentModule,
     ...webhookModule,
+    ...followUpModule,
   };
 }
 

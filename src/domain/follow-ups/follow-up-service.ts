@@ -1,0 +1,230 @@
+import { AppError, invalid, notFound, unauthorized } from "../../lib/errors.ts";
+import { newId } from "../../lib/ids.ts";
+import type { AgentRepo, AgentRow } from "../agents/agent-repo.ts";
+import type { Billing } from "../billing/billing-port.ts";
+import type { ConversationRepo } from "../conversations/conversation-repo.ts";
+import { HISTORY_MESSAGES } from "../query/query-service.ts";
+import {
+  classifyConversation,
+  type GenerationSettings,
+  writeFollowUp,
+} from "./follow-up-generation.ts";
+import type { FollowUpModel } from "./follow-up-model.ts";
+import {
+  type FollowUpVerdict,
+  type TranscriptMessage,
+  transcriptOf,
+  writerInstructions,
+} from "./follow-up-prompts.ts";
+
+/** The body of POST /api/agents/{agentId}/follow-up/query, after schema validation. */
+export type FollowUpRequest = {
+  conversationId?: string;
+  messages?: TranscriptMessage[];
+  prompt?: string;
+  skipFilter: boolean;
+  saveToConversation: boolean;
+  streaming: boolean;
+};
+
+export type FollowUpResponse = {
+  answer: string;
+  filter: { verdict: FollowUpVerdict; wouldSend: boolean } | null;
+  prompt: string;
+  promptSource: "request" | "agent";
+  conversationId: string | null;
+  messageId: string | null;
+  model: string;
+  usage: { inputTokens: number; outputTokens: number };
+};
+
+/** Channels whose conversations only live here, so a stored follow-up reaches nobody by mistake. */
+const SAVABLE_CHANNELS = new Set(["dashboard", "website", "form", "api"]);
+
+export type FollowUpServiceDeps = {
+  agents: Pick<AgentRepo, "findByIdInAnyOrganization">;
+  conversations: Pick<
+    ConversationRepo,
+    "findByIdForOwnershipCheck" | "recentMessages" | "insertMessages"
+  >;
+  billing: Billing;
+  model: FollowUpModel;
+  settings: GenerationSettings;
+};
+
+function checkShape(request: FollowUpRequest): void {
+  const hasConversation = request.conversationId !== undefined;
+  const hasMessages = request.messages !== undefined;
+  if (hasConversation === hasMessages) {
+    throw invalid("Send exactly one of conversationId or messages", [
+      {
+        path: "body",
+        message: hasConversation
+          ? "has both conversationId and messages"
+          : "has neither conversationId nor messages",
+      },
+    ]);
+  }
+  if (request.saveToConversation && !hasConversation) {
+    throw invalid("saveToConversation needs a conversationId to save the message in", [
+      { path: "body.saveToConversation", message: "requires conversationId" },
+    ]);
+  }
+  if (request.streaming) {
+    throw invalid("The follow-up agent does not stream: send streaming false or leave it out", [
+      { path: "body.streaming", message: "only false is accepted" },
+    ]);
+  }
+}
+
+function followUpPromptOf(agent: AgentRow, requestPrompt: string | undefined) {
+  if (requestPrompt !== undefined && requestPrompt.trim() !== "") {
+    return { prompt: requestPrompt, promptSource: "request" as const };
+  }
+  const saved = agent.followUpConfig?.prompt;
+  if (typeof saved === "string" && saved.trim() !== "") {
+    return { prompt: saved, promptSource: "agent" as const };
+  }
+  throw invalid(
+    "No follow-up prompt: the agent has none configured (followUpConfig.prompt) and the request sent none (prompt)",
+    [{ path: "body.prompt", message: "is required when the agent has no follow-up prompt" }],
+  );
+}
+
+/**
+ * The follow-up agent on demand (spec: POST /api/agents/{agentId}/follow-up/query): always writes
+ * the message, optionally classifies the conversation first, bills only the writing, never
+ * delivers anything and never touches the agent's follow-up settings or counters.
+ */
+export function createFollowUpService(deps: FollowUpServiceDeps) {
+  const { model, settings } = deps;
+
+  async function requireAgent(organizationId: string, agentId: string): Promise<AgentRow> {
+    const agent = await deps.agents.findByIdInAnyOrganization(agentId);
+    if (!agent) throw notFound("Agent not found");
+    if (agent.organizationId !== organizationId) {
+      throw unauthorized("The agent belongs to another organization");
+    }
+    return agent;
+  }
+
+  async function conversationMessages(
+    organizationId: string,
+    agent: AgentRow,
+    request: FollowUpRequest,
+  ): Promise<TranscriptMessage[]> {
+    if (request.messages) return request.messages;
+    const conversationId = request.conversationId as string;
+    const conversation = await deps.conversations.findByIdForOwnershipCheck(conversationId);
+    if (
+      !conversation ||
+      conversation.organizationId !== organizationId ||
+      conversation.agentId !== agent.id
+    ) {
+      throw new AppError("CONVERSATION_NOT_FOUND", "Conversation not found for this agent");
+    }
+    const messages = await deps.conversations.recentMessages(
+      organizationId,
+      conversationId,
+      HISTORY_MESSAGES,
+    );
+    if (messages.length === 0) {
+      throw invalid("The conversation has no messages to follow up on", [
+        { path: "body.conversationId", message: "has no messages" },
+      ]);
+    }
+    if (request.saveToConversation && !SAVABLE_CHANNELS.has(conversation.channel)) {
+      throw invalid(
+        `saveToConversation is only allowed for dashboard, website, form or api conversations; this one is on ${conversation.channel}, where messages are delivered to the customer`,
+        [
+          {
+            path: "body.saveToConversation",
+            message: `not allowed on the ${conversation.channel} channel`,
+          },
+        ],
+      );
+    }
+    return messages;
+  }
+
+  return {
+    async run(
+      caller: { organizationId: string },
+      agentId: string,
+      request: FollowUpRequest,
+    ): Promise<FollowUpResponse> {
+      checkShape(request);
+      const { organizationId } = caller;
+      const agent = await requireAgent(organizationId, agentId);
+      const { prompt, promptSource } = followUpPromptOf(agent, request.prompt);
+      const messages = await conversationMessages(organizationId, agent, request);
+      await deps.billing.assertCanRun(organizationId);
+
+      const transcript = transcriptOf(messages, agent.name);
+      const instructions = writerInstructions({
+        agentName: agent.name,
+        agentInstructions: agent.systemPrompt,
+        followUpPrompt: prompt,
+      });
+      // The offline responder refuses structured output: without a model there is no filter.
+      const classify = !request.skipFilter && !model.offline;
+      const [verdict, written] = await Promise.all([
+        classify ? classifyConversation(model, transcript, settings) : null,
+        writeFollowUp(model, instructions, transcript, settings),
+      ]);
+
+      const conversationId = request.conversationId ?? null;
+      const messageId = request.saveToConversation ? newId() : null;
+      if (messageId && conversationId) {
+        await deps.conversations.insertMessages([
+          {
+            id: messageId,
+            organizationId,
+            conversationId,
+            agentId: agent.id,
+            from: "agent",
+            text: written.text,
+            metadata: {
+              followUpQuery: {
+                trigger: "manual",
+                promptSource,
+                model: model.spec,
+                verdict,
+                wouldSend: verdict === null ? null : verdict === "follow_up_conversation",
+              },
+            },
+          },
+        ]);
+      }
+      await deps.billing.charge({
+        organizationId,
+        agentId: agent.id,
+        feature: "follow_up",
+        provider: model.provider,
+        modelName: model.providerModelId,
+        inputTokens: written.inputTokens,
+        outputTokens: written.outputTokens,
+        conversationId,
+        messageId,
+        metadata: {
+          trigger: "manual",
+          model: model.spec,
+          ...(model.offline ? { offline: true } : {}),
+        },
+      });
+      return {
+        answer: written.text,
+        filter:
+          verdict === null ? null : { verdict, wouldSend: verdict === "follow_up_conversation" },
+        prompt,
+        promptSource,
+        conversationId,
+        messageId,
+        model: model.spec,
+        usage: { inputTokens: written.inputTokens, outputTokens: written.outputTokens },
+      };
+    },
+  };
+}
+
+export type FollowUpService = ReturnType<typeof createFollowUpService>;

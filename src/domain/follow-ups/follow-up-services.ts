@@ -1,0 +1,31 @@
+import type { Db } from "../../db/client.ts";
+import type { ModelRegistry } from "../../models/model-registry.ts";
+import type { ProviderFactoryOptions } from "../../models/provider-factory.ts";
+import { createAgentRepo } from "../agents/agent-repo.ts";
+import type { Billing } from "../billing/billing-port.ts";
+import { createConversationRepo } from "../conversations/conversation-repo.ts";
+import { resolveFollowUpModel } from "./follow-up-model.ts";
+import { createFollowUpService } from "./follow-up-service.ts";
+
+// As the query path: the AI SDK's two retries of a failed first request.
+const MODEL_MAX_RETRIES = 2;
+
+/** The follow-up agent with its fixed model (FOLLOW_UP_MODEL), resolved once at boot. */
+export function createFollowUpServices(deps: {
+  db: Db;
+  models: Pick<ModelRegistry, "catalog" | "resolveLanguageModel">;
+  billing: Billing;
+  followUpModel: string;
+  providerOptions: ProviderFactoryOptions;
+  modelTimeoutMs: number;
+}) {
+  return {
+    followUps: createFollowUpService({
+      agents: createAgentRepo(deps.db),
+      conversations: createConversationRepo(deps.db),
+      billing: deps.billing,
+      model: resolveFollowUpModel(deps.followUpModel, deps.models, deps.providerOptions),
+      settings: { timeoutMs: deps.modelTimeoutMs, maxRetries: MODEL_MAX_RETRIES },
+    }),
+  };
+}
