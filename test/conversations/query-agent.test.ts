@@ -1,0 +1,326 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  createAgent,
+  createFundedOrganization,
+  type QueryTestApp,
+  query,
+  startQueryTestApp,
+} from "../agents/agent-helpers.ts";
+import type { TestOrganization } from "../harness/app.ts";
+import { postSse, summarize } from "../query/sse-client.ts";
+
+let t: QueryTestApp;
+let org: TestOrganization;
+let stranger: TestOrganization;
+let agentId: string;
+let publicAgentId: string;
+beforeAll(async () => {
+  t = await startQueryTestApp();
+  org = await createFundedOrganization(t.app, "Owner");
+  stranger = await createFundedOrganization(t.app, "Stranger");
+  agentId = (await createAgent(t.app, org, { name: "Desk" })).id;
+  publicAgentId = (await createAgent(t.app, org, { name: "Widget", visibility: "public" })).id;
+});
+afterAll(() => t.close());
+beforeEach(() => {
+  t.fake.requests.length = 0;
+});
+
+const append = (
+  body: Record<string, unknown>,
+  headers: Record<string, string> = org.auth,
+  id = agentId,
+) =>
+  t.app.api.inject({
+    method: "POST",
+    url: `/api/agents/${id}/query-agent`,
+    headers,
+    payload: body,
+  });
+
+async function conversation(id: string, who: TestOrganization = org) {
+  const response = await t.app.api.inject({ url: `/api/conversations/${id}`, headers: who.auth });
+  expect(response.statusCode).toBe(200);
+  return response.json();
+}
+
+describe("query-agent", () => {
+  it("appends an agent message without calling any model", async () => {
+    const response = await append({ query: "Hello! How can I help?" });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toEqual({
+      messageId: expect.any(String),
+      conversationId: expect.any(String),
+      visitorId: expect.any(String),
+      status: "UNRESOLVED",
+    });
+    expect(t.fake.requests).toHaveLength(0);
+    const stored = await conversation(body.conversationId);
+    expect(stored).toMatchObject({ channel: "api", visitorId: body.visitorId });
+    expect(stored.messages).toEqual([
+      expect.objectContaining({
+        id: body.messageId,
+        from: "agent",
+        text: "Hello! How can I help?",
+        isDraft: false,
+        usage: null,
+      }),
+    ]);
+    const events = await t.app.api.inject({
+      url: `/api/consumption-events?conversationId=${body.conversationId}`,
+      headers: org.auth,
+    });
+    expect(events.json().data).toEqual([]);
+  });
+
+  it("continues a conversation, and its messages become the model's history", async () => {
+    const first = (await query(t.app, org, agentId, { query: "Is my order late?" })).json();
+    const appended = await append({
+      query: "A colleague here: it ships today.",
+      conversationId: first.conversationId,
+    });
+    expect(appended.json().conversationId).toBe(first.conversationId);
+    await query(t.app, org, agentId, { query: "Thanks!", conversationId: first.conversationId });
+    const messages = (t.fake.requests.at(-1)?.body?.messages ?? []) as Array<{
+      role: string;
+      content: string;
+    }>;
+    expect(messages.slice(-2)).toEqual([
+      { role: "assistant", content: "A colleague here: it ships today." },
+      { role: "user", content: "Thanks!" },
+    ]);
+  });
+
+  it("lands crmchatsappai_{accountId}_{customerId} ids in the existing conversation", async () => {
+    const id = "crmchatsappai_acct9_cust77";
+    const first = (await append({ query: "first", conversationId: id, visitorId: id })).json();
+    expect(first).toMatchObject({ conversationId: id, visitorId: id });
+    const second = (await append({ query: "second", conversationId: id })).json();
+    expect(second).toMatchObject({ conversationId: id, visitorId: id });
+    const reply = (
+      await query(t.app, org, agentId, { query: "customer writes", conversationId: id })
+    ).json();
+    expect(reply.conversationId).toBe(id);
+    const stored = await conversation(id);
+    expect(stored.channel).toBe("crmchatsappai");
+    expect(stored.messages.map((m: { text: string }) => m.text).slice(0, 3)).toEqual([
+      "first",
+      "second",
+      "customer writes",
+    ]);
+  });
+
+  it("lands whatsapp messages by channelExternalId {organizationId}_{agentId}_{telephoneNumber}", async () => {
+    const externalId = `${org.id}_${agentId}_34600111222`;
+    const first = (
+      await append({ query: "Hola", channel: "whatsapp", channelExternalId: externalId })
+    ).json();
+    const second = (
+      await append({ query: "¿Sigues ahí?", channel: "whatsapp", channelExternalId: externalId })
+    ).json();
+    expect(second.conversationId).toBe(first.conversationId);
+    const stored = await conversation(first.conversationId);
+    expect(stored).toMatchObject({ channel: "whatsapp", channelExternalId: externalId });
+    expect(stored.messages).toHaveLength(2);
+
+    const otherNumber = (
+      await append({
+        query: "Hi",
+        channel: "whatsapp",
+        channelExternalId: `${org.id}_${agentId}_34600999888`,
+      })
+    ).json();
+    expect(otherNumber.conversationId).not.toBe(first.conversationId);
+  });
+
+  it("refuses a whatsapp channelExternalId that is not this agent's pattern", async () => {
+    for (const externalId of [
+      "34600111222",
+      `${org.id}_other-agent_34600111222`,
+      `${org.id}_${agentId}_not-a-phone`,
+    ]) {
+      const response = await append({
+        query: "Hola",
+        channel: "whatsapp",
+        channelExternalId: externalId,
+      });
+      expect(response.statusCode, externalId).toBe(400);
+      expect(response.json().details[0].path).toBe("body.channelExternalId");
+    }
+  });
+
+  it("lets metadata.channel override the top-level channel", async () => {
+    const body = (
+      await append({
+        query: "hi",
+        channel: "website",
+        metadata: { channel: "telegram", contextDataAgents: "order 7" },
+      })
+    ).json();
+    const stored = await conversation(body.conversationId);
+    expect(stored.channel).toBe("telegram");
+    expect(stored.messages[0].metadata).toMatchObject({ contextDataAgents: "order 7" });
+  });
+
+  it("stores a draft with a key; drafts stay out of the model's history", async () => {
+    const first = (await query(t.app, org, agentId, { query: "Can I change my address?" })).json();
+    const draft = await append({
+      query: "DRAFT: yes, send it to us",
+      conversationId: first.conversationId,
+      isDraft: true,
+    });
+    expect(draft.statusCode).toBe(200);
+    const stored = await conversation(first.conversationId);
+    expect(stored.messages.at(-1)).toMatchObject({ id: draft.json().messageId, isDraft: true });
+    await query(t.app, org, agentId, { query: "Hello?", conversationId: first.conversationId });
+    expect(JSON.stringify(t.fake.requests.at(-1)?.body?.messages)).not.toContain("DRAFT");
+  });
+
+  it("links an existing contact by contactId, or matches and creates one from contact", async () => {
+    const withContact = (
+      await append({ query: "hi", contact: { email: "lin@example.com", firstName: "Lin" } })
+    ).json();
+    const contact = (await conversation(withContact.conversationId)).contact;
+    expect(contact).toMatchObject({ email: "lin@example.com", firstName: "Lin" });
+    const linked = (await append({ query: "again", contactId: contact.id })).json();
+    expect((await conversation(linked.conversationId)).contact.id).toBe(contact.id);
+    const matched = (
+      await append({ query: "third", contact: { email: "LIN@example.com" } })
+    ).json();
+    expect((await conversation(matched.conversationId)).contact.id).toBe(contact.id);
+
+    const unknown = await append({ query: "x", contactId: "no-such-contact" });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().details).toEqual([
+      { path: "body.contactId", message: "is not a contact of this organization" },
+    ]);
+  });
+
+  it("streams the stored message as SSE when streaming is true", async () => {
+    const base = await t.app.listen("api");
+    const result = await postSse(`${base}/api/agents/${agentId}/query-agent`, org.auth, {
+      query: "Streamed hello",
+      streaming: true,
+    });
+    const { answer, response, last } = summarize(result);
+    expect(answer).toBe("Streamed hello");
+    expect(response).toEqual({
+      messageId: expect.any(String),
+      conversationId: expect.any(String),
+      visitorId: expect.any(String),
+      status: "UNRESOLVED",
+    });
+    expect(last).toBe("[DONE]");
+  });
+});
+
+describe("query-agent authentication", () => {
+  it("requires a key for a draft (401), even on a public agent", async () => {
+    const response = await append({ query: "draft", isDraft: true }, {}, publicAgentId);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({
+      type: "UNAUTHORIZED",
+      error: "Creating a draft requires an API key",
+    });
+  });
+
+  it("requires a key for a private agent", async () => {
+    const response = await append({ query: "hi" }, {});
+    expect(response.statusCode).toBe(401);
+  });
+
+  it("refuses a key that is sent but invalid", async () => {
+    const response = await append(
+      { query: "hi" },
+      { authorization: "Bearer adk_wrong" },
+      publicAgentId,
+    );
+    expect(response.statusCode).toBe(401);
+  });
+
+  it("lets a public agent's widget post without a key, into its own visitor's conversation only", async () => {
+    const created = await append(
+      { query: "Welcome!", visitorId: "widget-visitor" },
+      {},
+      publicAgentId,
+    );
+    expect(created.statusCode).toBe(200);
+    const { conversationId } = created.json();
+    const same = await append(
+      { query: "Still there?", conversationId, visitorId: "widget-visitor" },
+      {},
+      publicAgentId,
+    );
+    expect(same.statusCode).toBe(200);
+    const other = await append(
+      { query: "Injected", conversationId, visitorId: "someone-else" },
+      {},
+      publicAgentId,
+    );
+    expect(other.statusCode).toBe(401);
+    const noVisitor = await append({ query: "Injected", conversationId }, {}, publicAgentId);
+    expect(noVisitor.statusCode).toBe(401);
+    const withContact = await append(
+      { query: "x", contact: { email: "a@b.co" } },
+      {},
+      publicAgentId,
+    );
+    expect(withContact.statusCode).toBe(401);
+    expect(
+      (await conversation(conversationId)).messages.map((m: { text: string }) => m.text),
+    ).toEqual(["Welcome!", "Still there?"]);
+  });
+
+  it("answers 404 for an unknown agent, with or without a key", async () => {
+    expect((await append({ query: "hi" }, org.auth, "no-such-agent")).statusCode).toBe(404);
+    expect((await append({ query: "hi" }, {}, "no-such-agent")).statusCode).toBe(404);
+  });
+
+  it("answers 404 for another organization's agent and never touches its conversations", async () => {
+    const theirs = (await append({ query: "ours" })).json();
+    const response = await append(
+      { query: "intrusion", conversationId: theirs.conversationId },
+      stranger.auth,
+    );
+    expect(response.statusCode).toBe(404);
+    expect(response.json().type).toBe("NOT_FOUND");
+    expect((await conversation(theirs.conversationId)).messages).toHaveLength(1);
+  });
+
+  it("refuses a conversation of another agent with 404 CONVERSATION_NOT_FOUND", async () => {
+    const theirs = (await append({ query: "desk" })).json();
+    const response = await append(
+      { query: "widget", conversationId: theirs.conversationId },
+      org.auth,
+      publicAgentId,
+    );
+    expect(response.statusCode).toBe(404);
+    expect(response.json().type).toBe("CONVERSATION_NOT_FOUND");
+  });
+});
+
+describe("query-agent bad input", () => {
+  it.each([
+    ["no query", {}, "body.query"],
+    ["empty query", { query: "" }, "body.query"],
+    ["unknown channel", { query: "hi", channel: "pigeon" }, "body.channel"],
+    [
+      "unknown metadata.channel",
+      { query: "hi", metadata: { channel: "pigeon" } },
+      "body.metadata.channel",
+    ],
+    ["isDraft not boolean", { query: "hi", isDraft: "yes" }, "body.isDraft"],
+    ["metadata not an object", { query: "hi", metadata: "x" }, "body.metadata"],
+    ["bad contact email", { query: "hi", contact: { email: "nope" } }, "body.contact.email"],
+  ])("%s gives 400", async (_label, payload, path) => {
+    const response = await append(payload);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().details.map((d: { path: string }) => d.path)).toContain(path);
+  });
+
+  it("lists the valid channels", async () => {
+    const response = await append({ query: "hi", channel: "pigeon" });
+    expect(response.json().error).toContain("must be one of: api, dashboard, website");
+  });
+});
