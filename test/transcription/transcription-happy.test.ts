@@ -5,6 +5,7 @@ import type { TestOrganization } from "../harness/app.ts";
 import { wavFile, webmFile } from "./audio-builders.ts";
 import {
   insertAgent,
+  multipartBody,
   startTranscriptionApp,
   type TranscriptionHarness,
   transcribe,
@@ -131,6 +132,33 @@ describe("POST /api/transcribe-audio", () => {
     // The other organization's ledger is untouched by this charge.
     const own = await transcriptionEvents(harness.app, org);
     expect(own.every((row) => row.agentId === agentId)).toBe(true);
+  });
+});
+
+describe("a client that goes away", () => {
+  it("stops the provider call and is not charged", async () => {
+    // TRANSCRIBE_TIMEOUT_MS is two minutes here: only the client's leaving can close it.
+    harness.fake.requests.length = 0;
+    harness.fake.scriptTranscription({ hang: true });
+    const before = (await transcriptionEvents(harness.app, org)).length;
+    const base = await harness.app.listen("api");
+    const body = await multipartBody([
+      ["agentId", agentId],
+      ["file", { bytes: wavFile({ seconds: 1 }) }],
+    ]);
+    const client = new AbortController();
+    const pending = fetch(`${base}/api/transcribe-audio`, {
+      method: "POST",
+      headers: body.headers,
+      body: body.payload,
+      signal: client.signal,
+    }).catch((error: unknown) => error);
+    await harness.fake.waitFor((recorded) => recorded.path === "/v1/audio/transcriptions");
+    client.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    const request = await harness.fake.waitFor((recorded) => recorded.closedByClient, 2_000);
+    expect(request.closedByClient).toBe(true);
+    expect(await transcriptionEvents(harness.app, org)).toHaveLength(before);
   });
 });
 

@@ -7,7 +7,10 @@ export type AudioUpload = { agentId: string | undefined; file: Buffer | undefine
 const FORM_OVERHEAD_BYTES = 64 * 1024;
 const MAX_FIELD_BYTES = 1024;
 
-const formatMiB = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 100) / 100} MiB`;
+const formatSize = (bytes: number) =>
+  bytes >= 1024 * 1024
+    ? `${Math.round((bytes / 1024 / 1024) * 100) / 100} MiB`
+    : `${Math.round((bytes / 1024) * 10) / 10} KiB`;
 
 function uploadError(error: unknown, maxBytes: number): Error {
   if (error instanceof AppError) return error;
@@ -15,7 +18,7 @@ function uploadError(error: unknown, maxBytes: number): Error {
   if (code === "FST_REQ_FILE_TOO_LARGE") {
     return new AppError(
       "PAYLOAD_TOO_LARGE",
-      `The audio file is larger than ${formatMiB(maxBytes)}`,
+      `The audio file is larger than ${formatSize(maxBytes)}`,
     );
   }
   if (code === "FST_FILES_LIMIT") return invalid("Send exactly one audio file, in the file field");
@@ -42,7 +45,10 @@ export async function readAudioUpload(
   }
   const declared = Number(request.headers["content-length"]);
   if (declared > maxBytes + FORM_OVERHEAD_BYTES) {
-    throw new AppError("PAYLOAD_TOO_LARGE", `The audio file is larger than ${formatMiB(maxBytes)}`);
+    throw new AppError(
+      "PAYLOAD_TOO_LARGE",
+      `The audio file is larger than ${formatSize(maxBytes)}`,
+    );
   }
   const upload: AudioUpload = { agentId: undefined, file: undefined };
   try {

@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestOrganization } from "../harness/app.ts";
+import { wavFile, webmFile } from "./audio-builders.ts";
+import {
+  insertAgent,
+  multipartBody,
+  startTranscriptionApp,
+  type TranscriptionHarness,
+  transcribe,
+  transcriptionEvents,
+} from "./transcription-helpers.ts";
+
+const MAX_BYTES = 64 * 1024;
+
+let harness: TranscriptionHarness;
+let org: TestOrganization;
+let agentId: string;
+
+beforeAll(async () => {
+  harness = await startTranscriptionApp({ TRANSCRIBE_MAX_BYTES: String(MAX_BYTES) });
+  org = await harness.app.createOrganization("Bad input");
+  agentId = await insertAgent(harness.app, org, "public");
+});
+afterAll(() => harness.close());
+
+/** Nothing reached the provider and nothing was charged. */
+async function expectNoSideEffects() {
+  expect(harness.fake.requests).toHaveLength(0);
+  expect(await transcriptionEvents(harness.app, org)).toHaveLength(0);
+}
+
+function expectError(
+  response: { statusCode: number; json(): unknown },
+  status: number,
+  type: string,
+  message: RegExp,
+) {
+  expect(response.statusCode).toBe(status);
+  const body = response.json() as Record<string, unknown>;
+  expect(body).toMatchObject({ type, requestId: expect.any(String) });
+  expect(body.error).toMatch(message);
+}
+
+describe("400: no file or not WAV/WebM", () => {
+  it("refuses a form without a file", async () => {
+    const response = await transcribe(harness.app, { agentId });
+    expectError(response, 400, "INVALID_REQUEST", /^file is required/);
+    await expectNoSideEffects();
+  });
+
+  it("refuses an empty file, and audio under another field name", async () => {
+    const empty = await transcribe(harness.app, { agentId, file: { bytes: new Uint8Array() } });
+    expectError(empty, 400, "INVALID_REQUEST", /^file is required/);
+    const elsewhere = await transcribe(harness.app, {
+      agentId,
+      file: { bytes: wavFile({ seconds: 1 }), field: "audio" },
+    });
+    expectError(elsewhere, 400, "INVALID_REQUEST", /^file is required/);
+    await expectNoSideEffects();
+  });
+
+  it("refuses a text file whose name and MIME type claim WAV", async () => {
+    const response = await transcribe(harness.app, {
+      agentId,
+      file: {
+        bytes: Buffer.from("Not audio at all, just words in a file.\n"),
+        name: "recording.wav",
+        type: "audio/wav",
+      },
+    });
+    expectError(response, 400, "INVALID_REQUEST", /neither WAV nor WebM/);
+    await expectNoSideEffects();
+  });
+
+  it("refuses other audio and containers dressed as WAV or WebM", async () => {
+    const riffAvi = Buffer.from(wavFile({ seconds: 1 }));
+    riffAvi.write("AVI ", 8, "ascii");
+    const impostors = [
+      { bytes: Buffer.from("ID3\x04\x00\x00\x00\x00\x00\x0fmp3 frames", "latin1"), name: "a.wav" },
+      { bytes: Buffer.from("OggS\x00\x02\x00\x00 opus in ogg", "latin1"), name: "a.webm" },
+      { bytes: riffAvi, name: "a.wav" },
+    ];
+    for (const file of impostors) {
+      const response = await transcribe(harness.app, { agentId, file });
+      expectError(response, 400, "INVALID_REQUEST", /neither WAV nor WebM/);
+    }
+    await expectNoSideEffects();
+  });
+
+  it("says what is wrong with a damaged or non-audio WAV/WebM", async () => {
+    const cases: Array<[Uint8Array, RegExp]> = [
+      [wavFile({ seconds: 1 }).subarray(0, 36), /WAV file has no data chunk/],
+      [wavFile({ seconds: 0 }), /no audio samples/],
+      [webmFile({ frames: 20, docType: "matroska" }), /Matroska file but not WebM/],
+      [webmFile({ frames: 20, trackType: 1 }), /no audio track/],
+    ];
+    for (const [bytes, message] of cases) {
+      const response = await transcribe(harness.app, {
+        agentId,
+        file: { bytes, type: "audio/webm" },
+      });
+      expectError(response, 400, "INVALID_REQUEST", message);
+    }
+    await expectNoSideEffects();
+  });
+
+  it("refuses a body that is not multipart/form-data", async () => {
+    const response = await harness.app.api.inject({
+      method: "POST",
+      url: "/api/transcribe-audio",
+      payload: { agentId, file: "UklGRg==" },
+    });
+    expectError(response, 400, "INVALID_REQUEST", /multipart\/form-data/);
+  });
+
+  it("refuses two files and a malformed multipart body", async () => {
+    const twoFiles = await multipartBody([
+      ["agentId", agentId],
+      ["file", { bytes: wavFile({ seconds: 0.5 }) }],
+      ["file", { bytes: wavFile({ seconds: 0.5 }) }],
+    ]);
+    const two = await harness.app.api.inject({
+      method: "POST",
+      url: "/api/transcribe-audio",
+      ...twoFiles,
+    });
+    expectError(two, 400, "INVALID_REQUEST", /exactly one audio file/);
+
+    const valid = await multipartBody([
+      ["agentId", agentId],
+      ["file", { bytes: wavFile({ seconds: 0.5 }) }],
+    ]);
+    const cut = await harness.app.api.inject({
+      method: "POST",
+      url: "/api/transcribe-audio",
+      headers: valid.headers,
+      payload: valid.payload.subarray(0, valid.payload.length - 60),
+    });
+    expectError(cut, 400, "INVALID_REQUEST", /could not be read/);
+    await expectNoSideEffects();
+  });
+});
+
+describe("413: over TRANSCRIBE_MAX_BYTES", () => {
+  // 16 kHz 16-bit mono is 32,000 bytes a second: 2.04 s of it is just under 64 KiB with its header.
+  const atCap = wavFile({ seconds: 2.04 });
+  const overCap = wavFile({ seconds: 2.1 });
+
+  it("accepts a file at the cap and refuses one over it, declared by Content-Length", async () => {
+    expect(atCap.length).toBeLessThanOrEqual(MAX_BYTES);
+    expect(overCap.length).toBeGreaterThan(MAX_BYTES);
+    const big = await transcribe(harness.app, { agentId, file: { bytes: overCap } });
+    expectError(big, 413, "PAYLOAD_TOO_LARGE", /^The audio file is larger than 64 KiB$/);
+    const huge = await transcribe(harness.app, {
+      agentId,
+      file: { bytes: wavFile({ seconds: 30 }) },
+    });
+    expectError(huge, 413, "PAYLOAD_TOO_LARGE", /larger than/);
+    expect(harness.fake.requests).toHaveLength(0);
+
+    const fits = await transcribe(harness.app, { agentId, file: { bytes: atCap } });
+    expect(fits.statusCode).toBe(200);
+    expect(harness.fake.requests).toHaveLength(1);
+    harness.fake.requests.length = 0;
+    const [event] = await transcriptionEvents(harness.app, org);
+    expect(event?.units).toBe(2.04);
+  });
+
+  // A stream body goes out chunked, so only the multipart parser's own file limit can stop it.
+  it("refuses a chunked upload without Content-Length once it passes the cap", async () => {
+    const base = await harness.app.listen("api");
+    const body = await multipartBody([
+      ["agentId", agentId],
+      ["file", { bytes: overCap }],
+    ]);
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let at = 0; at < body.payload.length; at += 8192) {
+          controller.enqueue(body.payload.subarray(at, at + 8192));
+        }
+        controller.close();
+      },
+    });
+    const response = await fetch(`${base}/api/transcribe-audio`, {
+      method: "POST",
+      headers: body.headers,
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ type: "PAYLOAD_TOO_LARGE" });
+    expect(harness.fake.requests).toHaveLength(0);
+  });
+});
