@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  createAgent,
+  createFundedOrganization,
+  type QueryTestApp,
+  startQueryTestApp,
+} from "../agents/agent-helpers.ts";
+import { ADMIN_TOKEN, type TestOrganization } from "../harness/app.ts";
+import { appendAgentMessage, chatCalls, followUp, scriptFollowUp } from "./follow-up-helpers.ts";
+
+let t: QueryTestApp;
+let acme: TestOrganization;
+let globex: TestOrganization;
+let acmeAgentId: string;
+let acmeOtherAgentId: string;
+let globexAgentId: string;
+let globexConversationId: string;
+beforeAll(async () => {
+  t = await startQueryTestApp();
+  acme = await createFundedOrganization(t.app, "Acme");
+  globex = await createFundedOrganization(t.app, "Globex");
+  const followUpConfig = { prompt: "Check in." };
+  acmeAgentId = (await createAgent(t.app, acme, { followUpConfig })).id;
+  acmeOtherAgentId = (await createAgent(t.app, acme, { name: "Sales", followUpConfig })).id;
+  globexAgentId = (await createAgent(t.app, globex, { followUpConfig })).id;
+  ({ conversationId: globexConversationId } = await appendAgentMessage(
+    t.app,
+    globex,
+    globexAgentId,
+    {
+      query: "Globex private note",
+    },
+  ));
+});
+afterAll(() => t.close());
+beforeEach(() => {
+  t.fake.requests.length = 0;
+});
+
+const inline = { messages: [{ from: "human", text: "Hi" }] };
+
+describe("follow-up/query authentication", () => {
+  it.each([
+    ["no key", {}],
+    ["an invalid key", { authorization: "Bearer not-a-key" }],
+    ["a malformed header", { authorization: "Basic abc" }],
+  ])("answers 403 FORBIDDEN for %s, even with a bad body", async (_, headers) => {
+    for (const body of [inline, { streaming: "yes" }]) {
+      const response = await followUp(t.app, null, acmeAgentId, body, headers);
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toMatchObject({ type: "FORBIDDEN", requestId: expect.any(String) });
+    }
+    expect(chatCalls(t.fake.requests)).toHaveLength(0);
+  });
+
+  it("answers 401 for an agent of another organization, and 404 NOT_FOUND for no agent", async () => {
+    const other = await followUp(t.app, acme, globexAgentId, inline);
+    expect(other.statusCode).toBe(401);
+    expect(other.json().type).toBe("UNAUTHORIZED");
+    const missing = await followUp(t.app, acme, "no-such-agent", inline);
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().type).toBe("NOT_FOUND");
+    expect(chatCalls(t.fake.requests)).toHaveLength(0);
+  });
+
+  it("answers 404 CONVERSATION_NOT_FOUND for an unknown, foreign or other agent's conversation", async () => {
+    const { conversationId: salesConversation } = await appendAgentMessage(
+      t.app,
+      acme,
+      acmeOtherAgentId,
+      {
+        query: "Sales note",
+      },
+    );
+    for (const conversationId of [
+      "no-such-conversation",
+      globexConversationId,
+      salesConversation,
+    ]) {
+      const response = await followUp(t.app, acme, acmeAgentId, { conversationId });
+      expect(response.statusCode).toBe(404);
+      expect(response.json().type).toBe("CONVERSATION_NOT_FOUND");
+      expect(response.body).not.toContain("Globex private note");
+    }
+    expect(chatCalls(t.fake.requests)).toHaveLength(0);
+  });
+});
+
+describe("follow-up/query billing", () => {
+  it("answers 402 USAGE_LIMIT when the organization cannot run, without calling the model", async () => {
+    const blocked = await createFundedOrganization(t.app, "Overdue");
+    const agentId = (await createAgent(t.app, blocked, { followUpConfig: { prompt: "Check in." } }))
+      .id;
+    const patched = await t.app.api.inject({
+      method: "PATCH",
+      url: `/api/admin/organizations/${blocked.id}/billing`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      payload: { subscriptionStatus: "past_due" },
+    });
+    expect(patched.statusCode).toBe(200);
+    const response = await followUp(t.app, blocked, agentId, inline);
+    expect(response.statusCode).toBe(402);
+    expect(response.json().type).toBe("USAGE_LIMIT");
+    expect(chatCalls(t.fake.requests)).toHaveLength(0);
+  });
+
+  it("counts against the free plan's messages like any agent message", async () => {
+    const free = await t.app.createOrganization("Free");
+    const agentId = (await createAgent(t.app, free, { followUpConfig: { prompt: "Check in." } }))
+      .id;
+    for (let call = 0; call < 5; call += 1) {
+      scriptFollowUp(t.fake, { calls: 1 });
+      const response = await followUp(t.app, free, agentId, { ...inline, skipFilter: true });
+      expect(response.statusCode).toBe(200);
+    }
+    const sixth = await followUp(t.app, free, agentId, { ...inline, skipFilter: true });
+    expect(sixth.statusCode).toBe(402);
+    expect(sixth.json().type).toBe("USAGE_LIMIT");
+  });
+});
