@@ -82,12 +82,28 @@ export function registerExportRoutes(app: App, deps: ExportRouteDeps): void {
       },
     },
     async (request, reply) => {
-      const { from, to, search, orderBy, ...rest } = request.query;
+      const {
+        from,
+        to,
+        search,
+        orderBy,
+        conversationId,
+        include,
+        status,
+        channel,
+        limit,
+        preview,
+      } = request.query;
       const csv = await deps.exports.exportCsv(contextOf(request), request.params.id, {
-        ...rest,
         from: from?.date,
         to: to ? (to.dateOnly ? new Date(to.date.getTime() + DAY_MS) : to.date) : undefined,
         toExclusive: to?.dateOnly ?? false,
+        conversationIds: conversationId,
+        include,
+        status,
+        channel,
+        limit,
+        preview,
         search: search === "" ? undefined : search,
         order: orderBy,
       });

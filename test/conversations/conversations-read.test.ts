@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAgent } from "../agents/agent-helpers.ts";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+
+let app: TestApp;
+let org: TestOrganization;
+let agentId: string;
+let otherAgentId: string;
+const created: string[] = [];
+
+const append = (id: string, body: Record<string, unknown>) =>
+  app.api.inject({
+    method: "POST",
+    url: `/api/agents/${id}/query-agent`,
+    headers: org.auth,
+    payload: body,
+  });
+
+beforeAll(async () => {
+  app = await startTestApp();
+  org = await app.createOrganization("Reader");
+  agentId = (await createAgent(app, org)).id;
+  otherAgentId = (await createAgent(app, org, { name: "Other" })).id;
+  for (let index = 0; index < 5; index += 1) {
+    created.push((await append(agentId, { query: `conversation ${index}` })).json().conversationId);
+  }
+  await append(otherAgentId, { query: "elsewhere" });
+});
+afterAll(() => app.close());
+
+const list = (query: string) =>
+  app.api.inject({ url: `/api/conversations${query}`, headers: org.auth });
+
+describe("GET /api/conversations", () => {
+  it("lists an agent's conversations newest first, page by page", async () => {
+    const first = await list(`?agentId=${agentId}&limit=2`);
+    expect(first.statusCode).toBe(200);
+    const page1 = first.json();
+    expect(page1.data.map((c: { id: string }) => c.id)).toEqual([created[4], created[3]]);
+    expect(page1.data[0]).toMatchObject({
+      agentId,
+      channel: "api",
+      status: "UNRESOLVED",
+      contact: null,
+    });
+    const page2 = (await list(`?agentId=${agentId}&limit=2&cursor=${page1.nextCursor}`)).json();
+    expect(page2.data.map((c: { id: string }) => c.id)).toEqual([created[2], created[1]]);
+    const page3 = (await list(`?agentId=${agentId}&limit=2&cursor=${page2.nextCursor}`)).json();
+    expect(page3).toEqual({
+      data: [expect.objectContaining({ id: created[0] })],
+      nextCursor: null,
+    });
+  });
+
+  it("lists every agent's conversations without agentId", async () => {
+    expect((await list("")).json().data).toHaveLength(6);
+  });
+
+  it.each([["?limit=0"], ["?limit=101"], ["?limit=x"], ["?cursor=bm90LWEtY3Vyc29y"]])(
+    "refuses %s with 400",
+    async (query) => {
+      const response = await list(query);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().type).toBe("INVALID_REQUEST");
+    },
+  );
+});
+
+describe("GET /api/conversations/{id}", () => {
+  it("returns the messages in the order they were written, drafts marked", async () => {
+    const id = created[0]!;
+    await append(agentId, { query: "second", conversationId: id });
+    await append(agentId, { query: "third (draft)", conversationId: id, isDraft: true });
+    const response = await app.api.inject({ url: `/api/conversations/${id}`, headers: org.auth });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(
+      body.messages.map((m: { text: string; isDraft: boolean }) => [m.text, m.isDraft]),
+    ).toEqual([
+      ["conversation 0", false],
+      ["second", false],
+      ["third (draft)", true],
+    ]);
+  });
+
+  it("answers 404 CONVERSATION_NOT_FOUND for an unknown id", async () => {
+    const response = await app.api.inject({ url: "/api/conversations/nope", headers: org.auth });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().type).toBe("CONVERSATION_NOT_FOUND");
+  });
+});
