@@ -1,0 +1,146 @@
+import { createServer } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createAgent } from "../agents/agent-helpers.ts";
+import { ADMIN_TOKEN, type TestOrganization } from "../harness/app.ts";
+import {
+  createConversationalAgent,
+  posts,
+  sendQuery,
+  startWebhookTestApp,
+  type WebhookTestApp,
+  waitForPosts,
+} from "./webhook-helpers.ts";
+
+let t: WebhookTestApp;
+let org: TestOrganization;
+let agentId: string;
+beforeAll(async () => {
+  t = await startWebhookTestApp();
+  ({ org, agentId } = await createConversationalAgent(t.app));
+});
+afterAll(() => t.close());
+beforeEach(() => {
+  t.fake.requests.length = 0;
+  t.receiver.requests.length = 0;
+});
+
+/** A port on 127.0.0.1 where nothing listens. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function expect400(body: Record<string, unknown>, message: RegExp) {
+  const response = await sendQuery(t.app, org, agentId, { query: "Hello", ...body });
+  expect(response.statusCode).toBe(400);
+  const error = response.json();
+  expect(error).toMatchObject({
+    type: "INVALID_REQUEST",
+    details: [expect.objectContaining({ path: "body.webhookUrl" })],
+  });
+  expect(error.error).toMatch(message);
+  return error;
+}
+
+async function messagesOfOrganization() {
+  const response = await t.app.api.inject({
+    url: `/api/conversations?agentId=${agentId}`,
+    headers: org.auth,
+  });
+  return response.json().data as unknown[];
+}
+
+describe("webhookUrl of a conversational agent on the api channel", () => {
+  it("is required, with or without an explicit api channel", async () => {
+    await expect400({}, /webhookUrl is required/);
+    await expect400({ channel: "api" }, /webhookUrl is required/);
+    await expect400({ webhookUrl: "  " }, /webhookUrl is required/);
+  });
+
+  it("must be a URL", async () => {
+    await expect400({ webhookUrl: "not a url" }, /is not a valid URL/);
+    await expect400({ webhookUrl: "receiver.example.com/hook" }, /is not a valid URL/);
+  });
+
+  it("must use http or https", async () => {
+    await expect400({ webhookUrl: "ftp://127.0.0.1/hook" }, /must use http or https, not ftp/);
+    await expect400({ webhookUrl: "file:///etc/passwd" }, /must use http or https, not file/);
+  });
+
+  it("must be reachable", async () => {
+    const port = await closedPort();
+    await expect400({ webhookUrl: `http://127.0.0.1:${port}/hook` }, /is not reachable/);
+  });
+
+  it("is refused before anything is stored or generated", async () => {
+    const before = (await messagesOfOrganization()).length;
+    await expect400({ webhookUrl: "nope" }, /not a valid URL/);
+    expect(await messagesOfOrganization()).toHaveLength(before);
+    expect(t.fake.requests).toHaveLength(0);
+  });
+
+  it("is probed with a HEAD request that a webhook receiver answers", async () => {
+    const response = await sendQuery(t.app, org, agentId, {
+      query: "Hello",
+      webhookUrl: `${t.receiver.url}/probe-me`,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(t.receiver.requests[0]).toMatchObject({ method: "HEAD", path: "/probe-me" });
+    // The answer follows once the window closes; let it land before the next test counts.
+    const [delivered] = await waitForPosts(t.receiver, 1);
+    expect(delivered).toMatchObject({ method: "POST", path: "/probe-me" });
+  });
+});
+
+describe("when conversational mode does not apply", () => {
+  it("answers at once on another channel, even with a webhookUrl", async () => {
+    t.fake.script({ text: "Direct answer." });
+    const response = await sendQuery(t.app, org, agentId, {
+      query: "Hello",
+      channel: "website",
+      webhookUrl: `${t.receiver.url}/hook`,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      answer: "Direct answer.",
+      messageId: expect.any(String),
+    });
+    expect(t.receiver.requests).toHaveLength(0);
+  });
+
+  it("answers at once for an agent without conversational mode", async () => {
+    const plain = await createAgent(t.app, org, { name: "Plain" });
+    t.fake.script({ text: "Plain answer." });
+    const response = await sendQuery(t.app, org, plain.id, {
+      query: "Hello",
+      webhookUrl: `${t.receiver.url}/hook`,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().answer).toBe("Plain answer.");
+    expect(posts(t.receiver)).toHaveLength(0);
+  });
+});
+
+describe("usage limits of conversational mode", () => {
+  it("answers 402 at once when the organization cannot run, and queues nothing", async () => {
+    const blocked = await createConversationalAgent(t.app, "Overdue");
+    const patched = await t.app.api.inject({
+      method: "PATCH",
+      url: `/api/admin/organizations/${blocked.org.id}/billing`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      payload: { subscriptionStatus: "past_due" },
+    });
+    expect(patched.statusCode).toBe(200);
+    const response = await sendQuery(t.app, blocked.org, blocked.agentId, {
+      query: "Hello",
+      webhookUrl: `${t.receiver.url}/hook`,
+    });
+    expect(response.statusCode).toBe(402);
+    expect(response.json().type).toBe("USAGE_LIMIT");
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(posts(t.receiver)).toHaveLength(0);
+  });
+});

@@ -1,0 +1,204 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ADMIN_TOKEN, type TestOrganization } from "../harness/app.ts";
+import {
+  conversationOf,
+  createConversationalAgent,
+  deliveriesOf,
+  eventually,
+  posts,
+  sendQuery,
+  startWebhookTestApp,
+  type WebhookTestApp,
+  waitForPosts,
+} from "./webhook-helpers.ts";
+
+const RETRY_BASE_MS = 100;
+const MAX_ATTEMPTS = 3;
+
+let t: WebhookTestApp;
+let org: TestOrganization;
+let agentId: string;
+beforeAll(async () => {
+  t = await startWebhookTestApp({
+    WEBHOOK_MAX_ATTEMPTS: String(MAX_ATTEMPTS),
+    WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
+    WEBHOOK_TIMEOUT_MS: "500",
+  });
+  ({ org, agentId } = await createConversationalAgent(t.app));
+});
+afterAll(() => t.close());
+beforeEach(() => {
+  t.fake.requests.length = 0;
+  t.receiver.requests.length = 0;
+  t.receiver.respondWith([]);
+});
+
+async function queue(query: string, webhookUrl = `${t.receiver.url}/hook`) {
+  const response = await sendQuery(t.app, org, agentId, { query, webhookUrl });
+  expect(response.statusCode).toBe(200);
+  return response.json() as { conversationId: string; inputMessageId: string };
+}
+
+async function settledDelivery(conversationId: string) {
+  return eventually(async () => {
+    const [delivery, ...more] = await deliveriesOf(t.app, org, conversationId);
+    expect(more).toEqual([]);
+    expect(["delivered", "failed"]).toContain(delivery?.state);
+    return delivery as Record<string, unknown> & {
+      attempts: Array<Record<string, unknown> & { startedAt: string }>;
+    };
+  });
+}
+
+describe("webhook retries", () => {
+  it("retries a failing receiver with backoff and the same delivery id, then records it delivered", async () => {
+    t.fake.script({ text: "Your refund was approved." });
+    const { conversationId } = await queue("Was my refund approved?");
+    // Set after the query: the HEAD probe must not use up the failures.
+    t.receiver.respondWith([500, 503]);
+
+    const received = await waitForPosts(t.receiver, 3);
+    const ids = received.map((request) => request.headers["x-service-delivery"]);
+    expect(new Set(ids).size).toBe(1);
+    expect(new Set(received.map((request) => request.body)).size).toBe(1);
+
+    const delivery = await settledDelivery(conversationId);
+    expect(delivery).toMatchObject({
+      id: ids[0],
+      state: "delivered",
+      status: "success",
+      attemptCount: 3,
+      lastError: null,
+      deliveredAt: expect.any(String),
+    });
+    expect(delivery.attempts).toEqual([
+      expect.objectContaining({ attempt: 1, outcome: "failed", responseStatus: 500 }),
+      expect.objectContaining({ attempt: 2, outcome: "failed", responseStatus: 503 }),
+      expect.objectContaining({ attempt: 3, outcome: "delivered", responseStatus: 200 }),
+    ]);
+    // Each retry waits at least its backoff: base, then twice the base.
+    const started = delivery.attempts.map((attempt) => Date.parse(attempt.startedAt));
+    expect(started[1]! - started[0]!).toBeGreaterThanOrEqual(RETRY_BASE_MS);
+    expect(started[2]! - started[1]!).toBeGreaterThanOrEqual(2 * RETRY_BASE_MS);
+
+    const stored = await conversationOf(t.app, org, conversationId);
+    expect(stored.messages.map((message) => [message.from, message.text])).toEqual([
+      ["human", "Was my refund approved?"],
+      ["agent", "Your refund was approved."],
+    ]);
+    expect(posts(t.receiver)).toHaveLength(3);
+  });
+
+  it("gives up after the configured attempts and keeps the last error", async () => {
+    t.fake.script({ text: "Noted." });
+    const { conversationId } = await queue("Please note my address.");
+    t.receiver.respondWith(Array.from({ length: MAX_ATTEMPTS + 2 }, () => 500));
+    const delivery = await settledDelivery(conversationId);
+    expect(delivery).toMatchObject({
+      state: "failed",
+      attemptCount: MAX_ATTEMPTS,
+      lastError: "The receiver answered HTTP 500",
+      deliveredAt: null,
+      nextAttemptAt: null,
+    });
+    expect(delivery.attempts.map((attempt) => attempt.outcome)).toEqual([
+      "failed",
+      "failed",
+      "failed",
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 4 * RETRY_BASE_MS * 2 ** MAX_ATTEMPTS));
+    expect(posts(t.receiver)).toHaveLength(MAX_ATTEMPTS);
+  });
+});
+
+describe("webhook timeouts", () => {
+  let slow: Server;
+  let slowUrl: string;
+  const seen: string[] = [];
+  beforeAll(async () => {
+    // Answers HEAD probes at once, leaves the first POST hanging, answers later POSTs.
+    slow = createServer((request, response) => {
+      request.resume();
+      if (request.method !== "POST") return response.end();
+      seen.push(String(request.headers["x-service-delivery"]));
+      if (seen.length > 1) response.end("ok");
+    });
+    await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
+    slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/slow`;
+  });
+  afterAll(async () => {
+    slow.closeAllConnections();
+    await new Promise((resolve) => slow.close(resolve));
+  });
+
+  it("counts a receiver that does not answer in time as a failed attempt and retries", async () => {
+    t.fake.script({ text: "On its way." });
+    const { conversationId } = await queue("Status?", slowUrl);
+    const delivery = await settledDelivery(conversationId);
+    expect(delivery.state).toBe("delivered");
+    expect(delivery.attempts).toEqual([
+      expect.objectContaining({
+        attempt: 1,
+        outcome: "failed",
+        responseStatus: null,
+        error: expect.stringContaining("did not answer within 500 ms"),
+      }),
+      expect.objectContaining({ attempt: 2, outcome: "delivered", responseStatus: 200 }),
+    ]);
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toBe(seen[1]);
+  });
+});
+
+describe("when no answer can be generated", () => {
+  it("delivers status error with the model's failure and stores no agent message", async () => {
+    t.fake.script({ status: 400, errorMessage: "invalid request sk-secret-1" });
+    const { conversationId, inputMessageId } = await queue("Hello?");
+    const [request] = await waitForPosts(t.receiver, 1);
+    const body = JSON.parse(request!.body);
+    expect(body).toEqual({
+      conversationId,
+      visitorId: expect.any(String),
+      status: "error",
+      error: {
+        type: "INTERNAL",
+        message: "The model gpt_4o_mini failed: the provider rejected the request (HTTP 400)",
+      },
+      inputMessageIds: [inputMessageId],
+      messages: [],
+      agentResponse: null,
+      messageId: null,
+    });
+    expect(request!.body).not.toContain("sk-secret-1");
+    expect(request!.headers["x-service-event"]).toBe("agent.response");
+    const delivery = await settledDelivery(conversationId);
+    expect(delivery).toMatchObject({ status: "error", state: "delivered" });
+    const stored = await conversationOf(t.app, org, conversationId);
+    expect(stored.messages.map((message) => message.from)).toEqual(["human"]);
+  });
+
+  it("delivers status error USAGE_LIMIT when the organization is blocked before the window closes", async () => {
+    const blocked = await createConversationalAgent(t.app, "Soon overdue");
+    const response = await sendQuery(t.app, blocked.org, blocked.agentId, {
+      query: "Hello",
+      webhookUrl: `${t.receiver.url}/hook`,
+    });
+    expect(response.statusCode).toBe(200);
+    const patched = await t.app.api.inject({
+      method: "PATCH",
+      url: `/api/admin/organizations/${blocked.org.id}/billing`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      payload: { subscriptionStatus: "past_due" },
+    });
+    expect(patched.statusCode).toBe(200);
+    const [request] = await waitForPosts(t.receiver, 1);
+    expect(JSON.parse(request!.body)).toMatchObject({
+      status: "error",
+      error: { type: "USAGE_LIMIT" },
+      conversationId: response.json().conversationId,
+    });
+    expect(t.fake.requests).toHaveLength(0);
+  });
+});
