@@ -30,10 +30,10 @@ export type AnnotationRouteDeps = {
   };
 };
 
-type Security = { security: Array<Record<string, string[]>> };
-const keyed: Security = { security: [{ bearerAuth: [] }] };
+type Security = { tags: string[]; security: Array<Record<string, string[]>> };
+const keyed: Security = { tags: ["annotations"], security: [{ bearerAuth: [] }] };
 /** OpenAPI: anonymous allowed (for public agents) or a bearer key. */
-const optionallyKeyed: Security = { security: [{}, { bearerAuth: [] }] };
+const optionallyKeyed: Security = { tags: ["annotations"], security: [{}, { bearerAuth: [] }] };
 
 /** The caller behind a valid key, or null for an anonymous request. */
 const callerOf = (request: FastifyRequest): AnnotationCaller =>
@@ -164,8 +164,8 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
       preValidation: requiredKey,
       schema: {
         summary: "The statuses annotations of this organization may take (extension)",
-        tags: ["extensions"],
         ...keyed,
+        tags: ["extensions"],
         response: statusesResponse,
       },
     },
@@ -178,8 +178,8 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
       preValidation: requiredKey,
       schema: {
         summary: "Replace the statuses annotations of this organization may take (extension)",
-        tags: ["extensions"],
         ...keyed,
+        tags: ["extensions"],
         body: statusesBody,
         response: statusesResponse,
       },
