@@ -9,6 +9,7 @@ import type { AnnotationTagRepo } from "./annotation-tag-repo.ts";
 import {
   type AnnotationView,
   toAnnotationView,
+  toAnonymousAnnotationView,
   toConversationMessageView,
   toConversationView,
 } from "./annotation-view.ts";
@@ -95,7 +96,8 @@ export function createAnnotationService(deps: {
         cursor,
         limit: ANNOTATION_PAGE_SIZE + 1,
       });
-      const items = rows.slice(0, ANNOTATION_PAGE_SIZE).map(toAnnotationView);
+      const view = caller ? toAnnotationView : toAnonymousAnnotationView;
+      const items = rows.slice(0, ANNOTATION_PAGE_SIZE).map((row) => view(row));
       const nextCursor = rows.length > ANNOTATION_PAGE_SIZE ? items.at(-1)!.id : null;
       return { items, nextCursor };
     },

@@ -26,6 +26,15 @@ export function toAnnotationView(record: AnnotationRecord) {
 }
 
 /**
+ * The Annotation as an anonymous caller (a visitor of a public agent) sees it: the reviewer's
+ * email is personal data of the organization's staff, so it is not shown.
+ */
+export function toAnonymousAnnotationView(record: AnnotationRecord): AnnotationView {
+  const view = toAnnotationView(record);
+  return { ...view, createdBy: view.createdBy ? { email: null } : null };
+}
+
+/**
  * A message of the conversation shown with an annotation. `contact` is the conversation's
  * contact: the customer the message was exchanged with.
  */
