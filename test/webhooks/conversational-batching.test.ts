@@ -137,4 +137,53 @@ describe("conversational mode batches a conversation's messages into one webhook
       }),
     ]);
   });
+
+  it("splits an answer into at most 3 messages, or 10 in a meta conversation", async () => {
+    const paragraphs = Array.from(
+      { length: 12 },
+      (_, index) => `Paragraph ${index + 1} of the answer.`,
+    );
+    const answer = paragraphs.join("\n\n");
+    t.fake.script({ text: answer }, { text: answer });
+    const metaConversation = "meta-conversation";
+    const seeded = await t.app.api.inject({
+      method: "POST",
+      url: `/api/agents/${agentId}/query-agent`,
+      headers: org.auth,
+      payload: { query: "Welcome to our page!", conversationId: metaConversation, channel: "meta" },
+    });
+    expect(seeded.statusCode).toBe(200);
+    const webhookUrl = `${t.receiver.url}/split`;
+    const [onApi, onMeta] = await Promise.all([
+      sendQuery(t.app, org, agentId, { query: "Tell me everything.", webhookUrl }),
+      sendQuery(t.app, org, agentId, {
+        query: "Tell me everything.",
+        conversationId: metaConversation,
+        webhookUrl,
+      }),
+    ]);
+    expect(onApi.statusCode).toBe(200);
+    expect(onMeta.statusCode).toBe(200);
+
+    const bodies = (await waitForPosts(t.receiver, 2)).map((request) => JSON.parse(request.body));
+    const apiBody = bodies.find((body) => body.conversationId === onApi.json().conversationId);
+    const metaBody = bodies.find((body) => body.conversationId === metaConversation);
+    expect(apiBody.messages).toHaveLength(3);
+    expect(metaBody.messages).toHaveLength(10);
+    for (const body of [apiBody, metaBody]) {
+      expect(body.agentResponse.answer).toBe(answer);
+      const texts = body.messages.map((message: { text: string }) => message.text);
+      expect(texts.join("\n\n")).toBe(answer);
+    }
+
+    const meta = await conversationOf(t.app, org, metaConversation);
+    expect(meta.channel).toBe("meta");
+    const stored = meta.messages.filter((message) => message.from === "agent").slice(1);
+    expect(stored.map((message) => message.text)).toEqual(
+      metaBody.messages.map((message: { text: string }) => message.text),
+    );
+    expect(stored.map((message) => message.metadata.conversational)).toEqual(
+      stored.map((_, index) => expect.objectContaining({ part: index + 1, parts: 10 })),
+    );
+  });
 });

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestOrganization } from "../harness/app.ts";
+import {
+  createConversationalAgent,
+  sendQuery,
+  startWebhookTestApp,
+  type WebhookTestApp,
+} from "./webhook-helpers.ts";
+
+let t: WebhookTestApp;
+let org: TestOrganization;
+let agentId: string;
+beforeAll(async () => {
+  t = await startWebhookTestApp({ NODE_ENV: "production" });
+  ({ org, agentId } = await createConversationalAgent(t.app));
+});
+afterAll(() => t.close());
+
+const port = () => new URL(t.receiver.url).port;
+
+describe("a production server refuses webhookUrls that point inside the network", () => {
+  it.each([
+    ["loopback", () => `http://127.0.0.1:${port()}/hook`, /loopback/],
+    ["a private address", () => "http://10.0.0.1/hook", /private/],
+    ["the cloud metadata address", () => "http://169.254.169.254/latest/meta-data", /metadata/],
+    ["a host name that resolves to loopback", () => `http://localhost:${port()}/hook`, /loopback/],
+    ["an IPv6 loopback", () => `http://[::1]:${port()}/hook`, /loopback/],
+  ])("refuses %s with 400 and never connects", async (_, url, reason) => {
+    const response = await sendQuery(t.app, org, agentId, { query: "Hello", webhookUrl: url() });
+    expect(response.statusCode).toBe(400);
+    const body = response.json();
+    expect(body).toMatchObject({
+      type: "INVALID_REQUEST",
+      details: [{ path: "body.webhookUrl", message: expect.any(String) }],
+    });
+    expect(body.error).toMatch(/^webhookUrl is not allowed: /);
+    expect(body.error).toMatch(reason);
+    expect(t.receiver.requests).toHaveLength(0);
+  });
+
+  it("stores nothing for a refused URL", async () => {
+    const response = await sendQuery(t.app, org, agentId, {
+      query: "Hello",
+      conversationId: "refused-conversation",
+      webhookUrl: "http://10.0.0.1/hook",
+    });
+    expect(response.statusCode).toBe(400);
+    const stored = await t.app.api.inject({
+      url: "/api/conversations/refused-conversation",
+      headers: org.auth,
+    });
+    expect(stored.statusCode).toBe(404);
+  });
+});
