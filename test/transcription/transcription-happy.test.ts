@@ -135,6 +135,21 @@ describe("POST /api/transcribe-audio", () => {
   });
 });
 
+describe("OpenAPI", () => {
+  it("documents the multipart form, without security, and the {text} answer", async () => {
+    const response = await harness.app.api.inject({ method: "GET", url: "/api/openapi.json" });
+    const operation = response.json().paths["/api/transcribe-audio"].post;
+    expect(operation.security).toEqual([]);
+    expect(operation.requestBody.content["multipart/form-data"].schema).toMatchObject({
+      properties: { file: { type: "string", format: "binary" }, agentId: { type: "string" } },
+      required: ["file", "agentId"],
+    });
+    expect(operation.responses["200"].content["application/json"].schema).toMatchObject({
+      properties: { text: { type: "string" } },
+    });
+  });
+});
+
 describe("a client that goes away", () => {
   it("stops the provider call and is not charged", async () => {
     // TRANSCRIBE_TIMEOUT_MS is two minutes here: only the client's leaving can close it.

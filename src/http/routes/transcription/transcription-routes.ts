@@ -29,6 +29,13 @@ function clientGone(reply: FastifyReply): AbortSignal {
   return controller.signal;
 }
 
+// Documents the form in the OpenAPI document only: the multipart parser, not a schema, reads it.
+const formFields = z.object({
+  file: z.file().describe("The audio, audio/wav or audio/webm"),
+  agentId: z.string().describe("Id of a public agent"),
+});
+const documentationOnly = () => (value: unknown) => ({ value });
+
 const description =
   "multipart/form-data with `file` (audio/wav or audio/webm, recognised from its own bytes) " +
   "and `agentId` (a public agent). No API key: the agent's organization is charged per second " +
@@ -62,10 +69,12 @@ export function registerTranscriptionRoutes(app: App, deps: TranscriptionRouteDe
               ),
           },
         },
+        validatorCompiler: documentationOnly,
         schema: {
           summary: "Transcribe a short audio file for a public agent",
           description,
           consumes: ["multipart/form-data"],
+          body: formFields,
           security: [],
           response: { 200: z.object({ text: z.string() }) },
         },
