@@ -14,13 +14,19 @@ afterAll(() => app.close());
 // 10M input tokens of azure gpt-4o-mini = 1.5 credits per charge.
 const CHARGE = { ...MINI, inputTokens: 10_000_000 };
 
+type Answer = {
+  credits: { charged: number; requested: number };
+  organizationId?: string;
+  type?: string;
+};
+
 async function post(org: TestOrganization, body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${baseUrl}/api/usage/increment-agent-queries`, {
     method: "POST",
     headers: { ...org.auth, "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
   });
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as Answer };
 }
 
 async function eventCount(org: TestOrganization): Promise<number> {

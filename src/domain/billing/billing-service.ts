@@ -10,10 +10,10 @@ import {
   isFundedByBuckets,
   usageLimitError,
 } from "./billing-access.ts";
-import type { BillingAccountRepo, BillingSettingsRow } from "./billing-account-repo.ts";
+import type { BillingAccount, BillingAccountRepo } from "./billing-account-repo.ts";
 import type { Billing, ChargeRequest, ChargeResult } from "./billing-port.ts";
-import type { ConsumptionEventRepo, ConsumptionEventRow } from "./consumption-event-repo.ts";
-import type { BucketTotals, CreditBucketRepo } from "./credit-bucket-repo.ts";
+import type { ConsumptionEventRepo, LedgerEntry } from "./consumption-event-repo.ts";
+import type { CreditBucketRepo } from "./credit-bucket-repo.ts";
 import { microToCredits } from "./credits.ts";
 import { createUsagePricer, type PriceOf } from "./usage-pricing.ts";
 
@@ -29,7 +29,7 @@ export type ChargeOptions = {
   idempotency?: { key: string; requestHash: string };
 };
 
-export type RecordedCharge = { event: ConsumptionEventRow; replayed: boolean };
+export type RecordedCharge = { event: LedgerEntry; replayed: boolean };
 
 export type BillingServiceDeps = {
   db: Db;
@@ -47,15 +47,16 @@ export function createBillingService(deps: BillingServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const priceUsage = createUsagePricer(deps.priceOf);
 
-  async function readSnapshot(
+  /** Adds the agent-message count the decision needs (none for most organizations). */
+  async function snapshotOf(
     organizationId: string,
-    settings: BillingSettingsRow,
+    account: BillingAccount,
     at: Date,
     tx: Db,
     countMessages = true,
-  ): Promise<{ snapshot: AccessSnapshot; totals: BucketTotals }> {
-    const totals = await deps.buckets.totals(organizationId, at, tx);
-    const counts = countMessages ? countsNeeded(settings, totals.bucketCount, at) : null;
+  ): Promise<AccessSnapshot> {
+    const { settings, buckets } = account;
+    const counts = countMessages ? countsNeeded(settings, buckets.bucketCount, at) : null;
     const agentMessages = counts
       ? await deps.events.countAgentMessages(
           organizationId,
@@ -66,21 +67,19 @@ export function createBillingService(deps: BillingServiceDeps) {
         )
       : 0;
     return {
-      snapshot: {
-        ...settings,
-        bucketCount: totals.bucketCount,
-        remainingMicro: totals.remainingMicro,
-        agentMessages,
-      },
-      totals,
+      ...settings,
+      bucketCount: buckets.bucketCount,
+      remainingMicro: buckets.remainingMicro,
+      agentMessages,
     };
   }
 
   async function currentAccess(organizationId: string) {
-    const settings = await deps.accounts.findSettings(organizationId);
-    if (!settings) return null;
-    const { snapshot, totals } = await readSnapshot(organizationId, settings, now(), deps.db);
-    return { settings, totals, access: evaluateAccess(snapshot) };
+    const at = now();
+    const account = await deps.accounts.find(organizationId, at);
+    if (!account) return null;
+    const snapshot = await snapshotOf(organizationId, account, at, deps.db);
+    return { account, access: evaluateAccess(snapshot) };
   }
 
   /** One transaction: lock, (replay), (check), price, debit, write the event and day totals. */
@@ -89,8 +88,9 @@ export function createBillingService(deps: BillingServiceDeps) {
     const price = priceUsage(request);
     const { organizationId } = request;
     const recorded = await deps.db.transaction(async (tx): Promise<RecordedCharge> => {
-      const settings = await deps.accounts.lockSettings(organizationId, tx);
-      if (!settings) throw notFound(`Organization ${organizationId} not found`);
+      if (!(await deps.accounts.lock(organizationId, tx))) {
+        throw notFound(`Organization ${organizationId} not found`);
+      }
       if (options.idempotency) {
         const previous = await deps.events.findByIdempotencyKey(
           organizationId,
@@ -107,38 +107,41 @@ export function createBillingService(deps: BillingServiceDeps) {
           return { event: previous, replayed: true };
         }
       }
-      const { snapshot } = await readSnapshot(organizationId, settings, at, tx, options.enforce);
+      const account = (await deps.accounts.find(organizationId, at, tx))!;
       if (options.enforce) {
-        const access = evaluateAccess(snapshot);
+        const access = evaluateAccess(
+          await snapshotOf(organizationId, account, at, tx, options.enforce),
+        );
         if (access.blockReason) throw usageLimitError(access.blockReason);
       }
-      const chargedMicro = isFundedByBuckets(settings, snapshot.bucketCount)
-        ? await deps.buckets.debit(organizationId, price.requestedMicro, at, tx)
-        : price.requestedMicro;
-      const event = await deps.events.record(
-        {
-          id: newId(),
-          organizationId,
-          agentId: request.agentId ?? null,
-          feature: request.feature,
-          provider: request.provider,
-          modelName: request.modelName,
-          inputTokens: request.inputTokens,
-          outputTokens: request.outputTokens,
-          units: request.units ?? null,
-          creditsChargedMicro: chargedMicro,
-          creditsChargedRawMicro: price.rawMicro,
-          creditsRequestedMicro: price.requestedMicro,
-          billingCoefficient: price.coefficient,
-          occurredAt: at,
-          metadata: request.metadata ?? {},
-          conversationId: request.conversationId ?? null,
-          messageId: request.messageId ?? null,
-          idempotencyKey: options.idempotency?.key ?? null,
-          requestHash: options.idempotency?.requestHash ?? null,
-        },
-        tx,
-      );
+      const fundedByBuckets = isFundedByBuckets(account.settings, account.buckets.bucketCount);
+      const chargedMicro = !fundedByBuckets
+        ? price.requestedMicro
+        : account.buckets.remainingMicro > 0
+          ? await deps.buckets.debit(organizationId, price.requestedMicro, at, tx)
+          : 0;
+      const event: LedgerEntry = {
+        id: newId(),
+        organizationId,
+        agentId: request.agentId ?? null,
+        feature: request.feature,
+        provider: request.provider,
+        modelName: request.modelName,
+        inputTokens: request.inputTokens,
+        outputTokens: request.outputTokens,
+        units: request.units ?? null,
+        creditsChargedMicro: chargedMicro,
+        creditsChargedRawMicro: price.rawMicro,
+        creditsRequestedMicro: price.requestedMicro,
+        billingCoefficient: price.coefficient,
+        occurredAt: at,
+        metadata: request.metadata ?? {},
+        conversationId: request.conversationId ?? null,
+        messageId: request.messageId ?? null,
+        idempotencyKey: options.idempotency?.key ?? null,
+        requestHash: options.idempotency?.requestHash ?? null,
+      };
+      await deps.events.record(event, tx);
       return { event, replayed: false };
     });
     if (!price.priced && !recorded.replayed) {
@@ -179,25 +182,25 @@ export function createBillingService(deps: BillingServiceDeps) {
     async balance(organizationId: string): Promise<CreditBalance> {
       const current = await currentAccess(organizationId);
       if (!current) throw unauthorized("The API key is not attached to an organization");
-      const { settings, totals, access } = current;
+      const { settings, buckets } = current.account;
       return {
         billingModel: settings.billingModel,
         credits:
           settings.billingModel === "legacy"
             ? null
             : {
-                total: microToCredits(totals.grantedMicro),
-                used: microToCredits(totals.grantedMicro - totals.remainingMicro),
-                remaining: microToCredits(totals.remainingMicro),
+                total: microToCredits(buckets.grantedMicro),
+                used: microToCredits(buckets.grantedMicro - buckets.remainingMicro),
+                remaining: microToCredits(buckets.remainingMicro),
               },
-        ...access,
+        ...current.access,
       };
     },
   };
   return billing satisfies Billing;
 }
 
-export function chargeResultOf(event: ConsumptionEventRow): ChargeResult {
+export function chargeResultOf(event: LedgerEntry): ChargeResult {
   return {
     eventId: event.id,
     creditsCharged: microToCredits(event.creditsChargedMicro),

@@ -1,9 +1,40 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  gte,
+  inArray,
+  lt,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { agents, consumptionDailyTotals, consumptionEvents } from "../../db/schema/index.ts";
+import { agents, consumptionEvents } from "../../db/schema/index.ts";
 
 export type ConsumptionEventRow = typeof consumptionEvents.$inferSelect;
-export type NewConsumptionEvent = typeof consumptionEvents.$inferInsert & { occurredAt: Date };
+
+/** Everything one ledger row holds except its insertion time. */
+export type LedgerEntry = Omit<ConsumptionEventRow, "createdAt">;
+
+/** What a writer must give; the rest defaults to null, coefficient 1 and empty metadata. */
+export type LedgerEntryInput = Pick<
+  LedgerEntry,
+  | "id"
+  | "organizationId"
+  | "feature"
+  | "provider"
+  | "modelName"
+  | "inputTokens"
+  | "outputTokens"
+  | "creditsChargedMicro"
+  | "creditsChargedRawMicro"
+  | "creditsRequestedMicro"
+  | "occurredAt"
+> &
+  Partial<LedgerEntry>;
 
 /** Filters shared by the list and the summary; the time range is half-open [from, to). */
 export type EventFilters = {
@@ -37,56 +68,77 @@ const ORDER: Record<EventOrder, SQL[]> = {
   ],
 };
 
-const INSERT_BATCH = 1000;
+const INSERT_BATCH = 5000;
 
-/** The UTC day an instant falls in, as the instant of its midnight. */
-export function utcDay(instant: Date): Date {
-  return new Date(Date.UTC(instant.getUTCFullYear(), instant.getUTCMonth(), instant.getUTCDate()));
+/**
+ * Inserts the entries and adds them to their UTC days' totals in one statement. The entries
+ * travel as one JSON parameter: cheap to build for thousands of rows, and the same on both
+ * drivers. Totals are upserted in key order so concurrent writers lock shared rows alike.
+ */
+function insertEntries(entries: LedgerEntryInput[]): SQL {
+  const payload = JSON.stringify(
+    entries.map((entry) => ({
+      id: entry.id,
+      organization_id: entry.organizationId,
+      agent_id: entry.agentId ?? null,
+      feature: entry.feature,
+      provider: entry.provider,
+      model_name: entry.modelName,
+      input_tokens: entry.inputTokens,
+      output_tokens: entry.outputTokens,
+      units: entry.units ?? null,
+      credits_charged_micro: entry.creditsChargedMicro,
+      credits_charged_raw_micro: entry.creditsChargedRawMicro,
+      credits_requested_micro: entry.creditsRequestedMicro,
+      billing_coefficient: entry.billingCoefficient ?? 1,
+      occurred_at: entry.occurredAt.toISOString(),
+      metadata: entry.metadata ?? {},
+      conversation_id: entry.conversationId ?? null,
+      message_id: entry.messageId ?? null,
+      idempotency_key: entry.idempotencyKey ?? null,
+      request_hash: entry.requestHash ?? null,
+    })),
+  );
+  return sql`
+    with entries as (
+      select * from jsonb_to_recordset(${payload}::jsonb) as entry(
+        id text, organization_id text, agent_id text, feature text, provider text,
+        model_name text, input_tokens integer, output_tokens integer, units double precision,
+        credits_charged_micro bigint, credits_charged_raw_micro bigint,
+        credits_requested_micro bigint, billing_coefficient double precision,
+        occurred_at timestamptz, metadata jsonb, conversation_id text, message_id text,
+        idempotency_key text, request_hash text)
+    ), inserted as (
+      insert into consumption_events (id, organization_id, agent_id, feature, provider,
+        model_name, input_tokens, output_tokens, units, credits_charged_micro,
+        credits_charged_raw_micro, credits_requested_micro, billing_coefficient, occurred_at,
+        metadata, conversation_id, message_id, idempotency_key, request_hash)
+      select id, organization_id, agent_id, feature, provider, model_name, input_tokens,
+        output_tokens, units, credits_charged_micro, credits_charged_raw_micro,
+        credits_requested_micro, billing_coefficient, occurred_at,
+        coalesce(metadata, '{}'::jsonb), conversation_id, message_id, idempotency_key,
+        request_hash
+      from entries
+      returning organization_id, occurred_at, agent_id, feature, provider, model_name,
+        input_tokens, output_tokens, credits_charged_micro
+    )
+    insert into consumption_daily_totals (organization_id, day, agent_key, feature, provider,
+      model_name, event_count, input_tokens, output_tokens, credits_charged_micro)
+    select organization_id, date_trunc('day', occurred_at, 'UTC'), coalesce(agent_id, ''),
+      feature, provider, model_name, count(*), sum(input_tokens), sum(output_tokens),
+      sum(credits_charged_micro)
+    from inserted
+    group by 1, 2, 3, 4, 5, 6
+    order by 1, 2, 3, 4, 5, 6
+    on conflict (organization_id, day, agent_key, feature, provider, model_name) do update set
+      event_count = consumption_daily_totals.event_count + excluded.event_count,
+      input_tokens = consumption_daily_totals.input_tokens + excluded.input_tokens,
+      output_tokens = consumption_daily_totals.output_tokens + excluded.output_tokens,
+      credits_charged_micro =
+        consumption_daily_totals.credits_charged_micro + excluded.credits_charged_micro`;
 }
 
 export function createConsumptionEventRepo(db: Db) {
-  /** Adds the events to their days' totals; one upsert per distinct day and dimension. */
-  async function addToDailyTotals(events: NewConsumptionEvent[], tx: Db) {
-    const totals = new Map<string, typeof consumptionDailyTotals.$inferInsert>();
-    for (const event of events) {
-      const day = utcDay(event.occurredAt);
-      const agentKey = event.agentId ?? "";
-      const key = [day.getTime(), agentKey, event.feature, event.provider, event.modelName].join(
-        "\u0000",
-      );
-      const total = totals.get(key) ?? {
-        organizationId: event.organizationId,
-        day,
-        agentKey,
-        feature: event.feature,
-        provider: event.provider,
-        modelName: event.modelName,
-        eventCount: 0,
-        inputTokens: 0,
-        outputTokens: 0,
-        creditsChargedMicro: 0,
-      };
-      total.eventCount += 1;
-      total.inputTokens += event.inputTokens ?? 0;
-      total.outputTokens += event.outputTokens ?? 0;
-      total.creditsChargedMicro += event.creditsChargedMicro;
-      totals.set(key, total);
-    }
-    const t = consumptionDailyTotals;
-    await tx
-      .insert(t)
-      .values([...totals.values()])
-      .onConflictDoUpdate({
-        target: [t.organizationId, t.day, t.agentKey, t.feature, t.provider, t.modelName],
-        set: {
-          eventCount: sql`${t.eventCount} + excluded.event_count`,
-          inputTokens: sql`${t.inputTokens} + excluded.input_tokens`,
-          outputTokens: sql`${t.outputTokens} + excluded.output_tokens`,
-          creditsChargedMicro: sql`${t.creditsChargedMicro} + excluded.credits_charged_micro`,
-        },
-      });
-  }
-
   function whereOf(organizationId: string, filters: EventFilters): SQL {
     const e = consumptionEvents;
     const conditions: SQL[] = [eq(e.organizationId, organizationId)];
@@ -104,20 +156,14 @@ export function createConsumptionEventRepo(db: Db) {
 
   return {
     /** Writes one event and its day's totals; call it inside the charge transaction. */
-    async record(event: NewConsumptionEvent, tx: Db = db): Promise<ConsumptionEventRow> {
-      const [row] = await tx.insert(consumptionEvents).values(event).returning();
-      await addToDailyTotals([event], tx);
-      return row!;
+    async record(entry: LedgerEntryInput, tx: Db = db): Promise<void> {
+      await tx.execute(insertEntries([entry]));
     },
 
-    /** Writes many events (imports, benchmarks, tests with explicit occurredAt) in batches. */
-    async recordMany(events: NewConsumptionEvent[], tx: Db = db): Promise<void> {
-      for (let start = 0; start < events.length; start += INSERT_BATCH) {
-        const batch = events.slice(start, start + INSERT_BATCH);
-        await tx.transaction(async (batchTx) => {
-          await batchTx.insert(consumptionEvents).values(batch);
-          await addToDailyTotals(batch, batchTx);
-        });
+    /** Writes many events (imports, benchmarks, tests with explicit occurredAt), batch by batch. */
+    async recordMany(entries: LedgerEntryInput[], tx: Db = db): Promise<void> {
+      for (let start = 0; start < entries.length; start += INSERT_BATCH) {
+        await tx.execute(insertEntries(entries.slice(start, start + INSERT_BATCH)));
       }
     },
 
@@ -125,9 +171,10 @@ export function createConsumptionEventRepo(db: Db) {
       organizationId: string,
       idempotencyKey: string,
       tx: Db = db,
-    ): Promise<ConsumptionEventRow | null> {
+    ): Promise<LedgerEntry | null> {
+      const { createdAt: _createdAt, ...entryColumns } = getTableColumns(consumptionEvents);
       const [row] = await tx
-        .select()
+        .select(entryColumns)
         .from(consumptionEvents)
         .where(
           and(

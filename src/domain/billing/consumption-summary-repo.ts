@@ -1,6 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../../db/client.ts";
-import { utcDay } from "./consumption-event-repo.ts";
 
 export const ENTITY_GROUPS = ["agent", "feature", "provider", "model"] as const;
 export const TEMPORAL_GROUPS = ["day", "week", "month"] as const;
@@ -26,6 +25,11 @@ export type SummaryRow = {
 };
 
 const DAY_MS = 86_400_000;
+
+/** The UTC midnight that starts the day an instant falls in. */
+function utcDay(instant: Date): Date {
+  return new Date(Date.UTC(instant.getUTCFullYear(), instant.getUTCMonth(), instant.getUTCDate()));
+}
 
 /** The group key of one source: an event's own columns, or a daily total's. */
 function keyOf(groupBy: SummaryGroupBy, source: "event" | "total"): SQL {

@@ -4,36 +4,11 @@ import { creditBuckets } from "../../db/schema/index.ts";
 
 export type CreditBucketRow = typeof creditBuckets.$inferSelect;
 
-export type BucketTotals = {
-  /** Buckets ever granted, expired and spent ones included. */
-  bucketCount: number;
-  /** Granted and remaining micro-credits of the buckets that have not expired. */
-  grantedMicro: number;
-  remainingMicro: number;
-};
-
 export function createCreditBucketRepo(db: Db) {
   return {
     async insert(row: typeof creditBuckets.$inferInsert, tx: Db = db): Promise<CreditBucketRow> {
       const [inserted] = await tx.insert(creditBuckets).values(row).returning();
       return inserted!;
-    },
-
-    async totals(organizationId: string, now: Date, tx: Db = db): Promise<BucketTotals> {
-      const live = sql`(${creditBuckets.expiresAt} is null or ${creditBuckets.expiresAt} > ${now.toISOString()}::timestamptz)`;
-      const [row] = await tx
-        .select({
-          bucketCount: sql<number>`count(*)::int`,
-          grantedMicro: sql<string>`coalesce(sum(${creditBuckets.grantedMicro}) filter (where ${live}), 0)::text`,
-          remainingMicro: sql<string>`coalesce(sum(${creditBuckets.remainingMicro}) filter (where ${live}), 0)::text`,
-        })
-        .from(creditBuckets)
-        .where(sql`${creditBuckets.organizationId} = ${organizationId}`);
-      return {
-        bucketCount: Number(row?.bucketCount ?? 0),
-        grantedMicro: Number(row?.grantedMicro ?? 0),
-        remainingMicro: Number(row?.remainingMicro ?? 0),
-      };
     },
 
     /**
