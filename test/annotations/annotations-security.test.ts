@@ -71,8 +71,13 @@ describe("create without credentials", () => {
     expect((await client.create(review(publicA.humanMessageId))).statusCode).toBe(400);
   });
 
-  it("refuses an invalid key instead of falling back to anonymous", async () => {
-    const response = await client.create(review(publicA.agentMessageId), INVALID_KEY);
+  it.each([
+    ["an invalid key", INVALID_KEY],
+    ["a key without its scheme", { authorization: "adk_nothing" }],
+    ["basic credentials", { authorization: "Basic dXNlcjpwYXNz" }],
+    ["an empty header", { authorization: "" }],
+  ])("refuses %s instead of falling back to anonymous", async (_label, credentials) => {
+    const response = await client.create(review(publicA.agentMessageId), credentials);
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual(unauthorizedBody);
   });

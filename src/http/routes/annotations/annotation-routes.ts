@@ -7,7 +7,7 @@ import type { AnnotationService } from "../../../domain/annotations/annotation-s
 import type { AnnotationStatusService } from "../../../domain/annotations/annotation-status-service.ts";
 import { AppError, unauthorized } from "../../../lib/errors.ts";
 import type { App } from "../../app-types.ts";
-import { type AuthHooks, bearerToken, contextOf } from "../../plugins/auth.ts";
+import { type AuthHooks, contextOf } from "../../plugins/auth.ts";
 import { MemoryRateLimitStore } from "../../plugins/memory-rate-limit-store.ts";
 import {
   annotationBody,
@@ -39,9 +39,11 @@ const optionallyKeyed: Security = { tags: ["annotations"], security: [{}, { bear
 const callerOf = (request: FastifyRequest): AnnotationCaller =>
   request.auth ? contextOf(request) : null;
 
-/** A key that is presented must be valid: a typo never silently turns into anonymity. */
+/** Sent credentials must be a valid key: a typo never silently turns into anonymity. */
+const sendsCredentials = (request: FastifyRequest) => request.headers.authorization !== undefined;
+
 async function refuseInvalidKey(request: FastifyRequest) {
-  if (bearerToken(request) !== null && !request.auth) {
+  if (sendsCredentials(request) && !request.auth) {
     throw unauthorized("The API key is not valid");
   }
 }
@@ -72,8 +74,9 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
           rateLimit: {
             max: deps.anonymousRateLimit.perMinute,
             timeWindow: 60_000,
-            // Keyed calls are counted by nothing here; an invalid key is refused anyway.
-            allowList: (request) => bearerToken(request) !== null,
+            // Only anonymous calls are limited: a valid key is a known caller, and any other
+            // Authorization header is refused with 401 right after.
+            allowList: sendsCredentials,
           },
         },
         preValidation: optionalKey,
