@@ -61,6 +61,9 @@ describe("the rate limit under concurrency (in memory)", () => {
     await expect(startTestApp({ env: { TRANSCRIBE_TIMEOUT_MS: "-1" } })).rejects.toThrow(
       /TRANSCRIBE_TIMEOUT_MS/,
     );
+    await expect(startTestApp({ env: { TRANSCRIPTION_MODEL: "acme:whisper-9" } })).rejects.toThrow(
+      /^TRANSCRIPTION_MODEL: "acme:whisper-9" is not a model of the form provider:model/,
+    );
   });
 });
 

@@ -1,7 +1,7 @@
 import { NoTranscriptGeneratedError, experimental_transcribe as transcribe } from "ai";
 import { AppError, invalid, unauthorized } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
-import { ModelError } from "../../models/model-errors.ts";
+import { ModelConfigError, ModelError } from "../../models/model-errors.ts";
 import { toModelProviderError } from "../../models/model-failure.ts";
 import { type ModelRegistry, parseModelSpec } from "../../models/model-registry.ts";
 import type { TranscriptionModelV3 } from "../../models/model-types.ts";
@@ -44,9 +44,18 @@ const MAX_RETRIES = 1;
 
 const PUBLIC_AGENT_REQUIRED = "agentId must be the id of a public agent";
 
+/** Fails at boot, naming the setting, when TRANSCRIPTION_MODEL names no known provider. */
+function modelSpecOf(spec: string) {
+  try {
+    return parseModelSpec(spec);
+  } catch (error) {
+    throw new ModelConfigError(`TRANSCRIPTION_MODEL: ${(error as Error).message}`);
+  }
+}
+
 /** POST /api/transcribe-audio: speech-to-text for public agents, billed in seconds of audio. */
 export function createTranscriptionService(deps: TranscriptionServiceDeps) {
-  const { provider, modelId } = parseModelSpec(deps.model.spec);
+  const { provider, modelId } = modelSpecOf(deps.model.spec);
 
   async function publicAgent(agentId: string | undefined) {
     const id = agentId?.trim();

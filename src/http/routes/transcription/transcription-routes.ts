@@ -44,7 +44,8 @@ const description =
 /** POST /api/transcribe-audio, in its own scope: its multipart parser and rate limit stay here. */
 export function registerTranscriptionRoutes(app: App, deps: TranscriptionRouteDeps): void {
   app.register(async (scope: App) => {
-    // Another module may have registered these higher up; registering twice would double-count.
+    // If a parent scope already has them, registering again would fail (multipart decorators)
+    // or count every call twice (rate limit).
     if (!scope.hasRequestDecorator("isMultipart")) await scope.register(multipart);
     if (!scope.hasDecorator("rateLimit")) {
       await scope.register(rateLimit, {
