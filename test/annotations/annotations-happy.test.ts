@@ -95,6 +95,33 @@ describe("POST /api/annotations (create)", () => {
     expect(listed.json()).toHaveLength(1);
   });
 
+  it("keeps one annotation when the same message is annotated concurrently", async () => {
+    const exchange = await seed.exchange(org, agentId);
+    const tags = await Promise.all(
+      ["c1", "c2", "c3", "c4"].map((name) => client.createTag(`concurrent-${name}`, org)),
+    );
+    const responses = await Promise.all(
+      tags.map((tag, index) =>
+        client.create(
+          {
+            messageId: exchange.agentMessageId,
+            sentiment: index % 2 ? "good" : "bad",
+            comment: `writer ${index}`,
+            tagIds: [tag.id],
+          },
+          org,
+        ),
+      ),
+    );
+    expect(responses.map((response) => response.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(new Set(responses.map((response) => response.json().id)).size).toBe(1);
+
+    const [stored] = (await client.list({ messageId: exchange.agentMessageId }, org)).json();
+    const writer = Number(/writer (\d)/.exec(stored.comment)![1]);
+    // The last writer wins as a whole: its comment comes with its tags, never a mix.
+    expect(stored.tags).toEqual([{ tag: { id: tags[writer]!.id, name: tags[writer]!.name } }]);
+  });
+
   it("replaces tags when tagIds is present and removes them all when it is empty or null", async () => {
     const exchange = await seed.exchange(org, agentId);
     const [a, b, c] = await Promise.all(
