@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import { type Receiver, startReceiver } from "../fakes/http-receiver.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
@@ -14,16 +14,28 @@ import {
   waitForPosts,
 } from "./webhook-helpers.ts";
 
+// Several processes, restarts and waits for deliveries: more than the default test budget.
+const SLOW_TEST_MS = 90_000;
+
 let database: Database;
 let fake: FakeOpenAI;
 let receiver: Receiver;
 const apps: TestApp[] = [];
 let env: Record<string, string>;
 
-beforeEach(async () => {
+beforeAll(async () => {
   database = await createTestDatabase();
   fake = await startFakeOpenAI({ apiKey: "sk-test" });
   receiver = await startReceiver();
+});
+afterAll(async () => {
+  await Promise.all([fake.close(), receiver.close()]);
+  await database.close();
+});
+beforeEach(() => {
+  fake.requests.length = 0;
+  receiver.requests.length = 0;
+  receiver.respondWith([]);
   // No WEBHOOK_SIGNING_SECRET here: deliveries go out unsigned.
   env = {
     OPENAI_API_KEY: "sk-test",
@@ -34,8 +46,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   for (const app of apps.splice(0)) await app.close();
-  await Promise.all([fake.close(), receiver.close()]);
-  await database.close();
 });
 
 async function start(role: "all" | "api" = "all"): Promise<TestApp> {
@@ -53,95 +63,107 @@ async function stop(app: TestApp) {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 2_500));
 
 describe("batching windows live in the database", () => {
-  it("delivers once when the process restarts inside the window", async () => {
-    const first = await start();
-    const { org, agentId } = await createConversationalAgent(first);
-    fake.script({ text: "Delivered after a restart." });
-    const queued = await sendQuery(first, org, agentId, {
-      query: "Are you still there?",
-      webhookUrl: `${receiver.url}/hook`,
-    });
-    expect(queued.statusCode).toBe(200);
-    const { conversationId } = queued.json();
-    await stop(first);
-    expect(posts(receiver)).toHaveLength(0);
+  it(
+    "delivers once when the process restarts inside the window",
+    async () => {
+      const first = await start();
+      const { org, agentId } = await createConversationalAgent(first, "Restart");
+      fake.script({ text: "Delivered after a restart." });
+      const queued = await sendQuery(first, org, agentId, {
+        query: "Are you still there?",
+        webhookUrl: `${receiver.url}/hook`,
+      });
+      expect(queued.statusCode).toBe(200);
+      const { conversationId } = queued.json();
+      await stop(first);
+      expect(posts(receiver)).toHaveLength(0);
 
-    const second = await start();
-    const [delivery] = await waitForPosts(receiver, 1);
-    expect(JSON.parse(delivery!.body)).toMatchObject({
-      conversationId,
-      status: "success",
-      messages: [expect.objectContaining({ text: "Delivered after a restart." })],
-    });
-    expect(delivery!.headers["x-service-delivery"]).toEqual(expect.any(String));
-    expect(delivery!.headers["x-service-signature"]).toBeUndefined();
+      const second = await start();
+      const [delivery] = await waitForPosts(receiver, 1);
+      expect(JSON.parse(delivery!.body)).toMatchObject({
+        conversationId,
+        status: "success",
+        messages: [expect.objectContaining({ text: "Delivered after a restart." })],
+      });
+      expect(delivery!.headers["x-service-delivery"]).toEqual(expect.any(String));
+      expect(delivery!.headers["x-service-signature"]).toBeUndefined();
 
-    await settle();
-    expect(posts(receiver)).toHaveLength(1);
-    const stored = await conversationOf(second, org, conversationId);
-    expect(stored.messages.map((message) => message.from)).toEqual(["human", "agent"]);
-    const deliveries = await deliveriesOf(second, org, conversationId);
-    expect(deliveries).toHaveLength(1);
-    expect(deliveries[0]).toMatchObject({ state: "delivered", attemptCount: 1 });
-  });
+      await settle();
+      expect(posts(receiver)).toHaveLength(1);
+      const stored = await conversationOf(second, org, conversationId);
+      expect(stored.messages.map((message) => message.from)).toEqual(["human", "agent"]);
+      const deliveries = await deliveriesOf(second, org, conversationId);
+      expect(deliveries).toHaveLength(1);
+      expect(deliveries[0]).toMatchObject({ state: "delivered", attemptCount: 1 });
+    },
+    SLOW_TEST_MS,
+  );
 
-  it("keeps retrying a delivery across a restart", async () => {
-    const first = await start();
-    const { org, agentId } = await createConversationalAgent(first);
-    fake.script({ text: "Eventually delivered." });
-    env.WEBHOOK_RETRY_BASE_MS = "1500";
-    await stop(first);
-    const slowRetries = await start();
-    const queued = await sendQuery(slowRetries, org, agentId, {
-      query: "Hello?",
-      webhookUrl: `${receiver.url}/hook`,
-    });
-    expect(queued.statusCode).toBe(200);
-    receiver.respondWith([500]);
-    await waitForPosts(receiver, 1);
-    await stop(slowRetries);
+  it(
+    "keeps retrying a delivery across a restart",
+    async () => {
+      const first = await start();
+      const { org, agentId } = await createConversationalAgent(first, "Retries");
+      fake.script({ text: "Eventually delivered." });
+      env.WEBHOOK_RETRY_BASE_MS = "1500";
+      await stop(first);
+      const slowRetries = await start();
+      const queued = await sendQuery(slowRetries, org, agentId, {
+        query: "Hello?",
+        webhookUrl: `${receiver.url}/hook`,
+      });
+      expect(queued.statusCode).toBe(200);
+      receiver.respondWith([500]);
+      await waitForPosts(receiver, 1);
+      await stop(slowRetries);
 
-    const restarted = await start();
-    const received = await waitForPosts(receiver, 2);
-    expect(received[1]!.headers["x-service-delivery"]).toBe(
-      received[0]!.headers["x-service-delivery"],
-    );
-    const delivery = await eventually(async () => {
-      const [found] = await deliveriesOf(restarted, org, queued.json().conversationId);
-      expect(found?.state).toBe("delivered");
-      return found!;
-    });
-    expect(delivery.attempts).toHaveLength(2);
-  });
+      const restarted = await start();
+      const received = await waitForPosts(receiver, 2);
+      expect(received[1]!.headers["x-service-delivery"]).toBe(
+        received[0]!.headers["x-service-delivery"],
+      );
+      const delivery = await eventually(async () => {
+        const [found] = await deliveriesOf(restarted, org, queued.json().conversationId);
+        expect(found?.state).toBe("delivered");
+        return found!;
+      });
+      expect(delivery.attempts).toHaveLength(2);
+    },
+    SLOW_TEST_MS,
+  );
 
-  it("behaves as one service with two API processes and a separate worker", async () => {
-    const apiA = await start("api");
-    const apiB = await start("api");
-    await start("all");
-    const { org, agentId } = await createConversationalAgent(apiA);
-    fake.script({ text: "One answer for both processes." });
-    const conversationId = "two-processes";
-    const webhookUrl = `${receiver.url}/hook`;
-    const [fromA, fromB] = await Promise.all([
-      sendQuery(apiA, org, agentId, { query: "Message to A.", conversationId, webhookUrl }),
-      sendQuery(apiB, org, agentId, { query: "Message to B.", conversationId, webhookUrl }),
-    ]);
-    expect(fromA.statusCode).toBe(200);
-    expect(fromB.statusCode).toBe(200);
-    expect(fromA.json().conversationId).toBe(conversationId);
-    expect(fromB.json().conversationId).toBe(conversationId);
+  it(
+    "behaves as one service with two API processes and a separate worker",
+    async () => {
+      const apiA = await start("api");
+      const apiB = await start("api");
+      await start("all");
+      const { org, agentId } = await createConversationalAgent(apiA, "Two processes");
+      fake.script({ text: "One answer for both processes." });
+      const conversationId = "two-processes";
+      const webhookUrl = `${receiver.url}/hook`;
+      const [fromA, fromB] = await Promise.all([
+        sendQuery(apiA, org, agentId, { query: "Message to A.", conversationId, webhookUrl }),
+        sendQuery(apiB, org, agentId, { query: "Message to B.", conversationId, webhookUrl }),
+      ]);
+      expect(fromA.statusCode).toBe(200);
+      expect(fromB.statusCode).toBe(200);
+      expect(fromA.json().conversationId).toBe(conversationId);
+      expect(fromB.json().conversationId).toBe(conversationId);
 
-    const [delivery] = await waitForPosts(receiver, 1);
-    await settle();
-    expect(posts(receiver)).toHaveLength(1);
-    const body = JSON.parse(delivery!.body);
-    expect([...body.agentResponse.metadata.inputMessageIds].sort()).toEqual(
-      [fromA.json().inputMessageId, fromB.json().inputMessageId].sort(),
-    );
-    const chats = fake.requests.filter((request) => request.path === "/v1/chat/completions");
-    expect(chats).toHaveLength(1);
-    const sent = JSON.stringify(chats[0]!.body);
-    expect(sent).toContain("Message to A.");
-    expect(sent).toContain("Message to B.");
-  });
+      const [delivery] = await waitForPosts(receiver, 1);
+      await settle();
+      expect(posts(receiver)).toHaveLength(1);
+      const body = JSON.parse(delivery!.body);
+      expect([...body.agentResponse.metadata.inputMessageIds].sort()).toEqual(
+        [fromA.json().inputMessageId, fromB.json().inputMessageId].sort(),
+      );
+      const chats = fake.requests.filter((request) => request.path === "/v1/chat/completions");
+      expect(chats).toHaveLength(1);
+      const sent = JSON.stringify(chats[0]!.body);
+      expect(sent).toContain("Message to A.");
+      expect(sent).toContain("Message to B.");
+    },
+    SLOW_TEST_MS,
+  );
 });
