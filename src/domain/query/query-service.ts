@@ -67,6 +67,11 @@ export type PreparedQuery =
 
 const roundCredits = (value: number) => Math.round(value * 1e6) / 1e6;
 
+function settled<Value>(result: PromiseSettledResult<Value>): Value {
+  if (result.status === "rejected") throw result.reason;
+  return result.value;
+}
+
 export function createQueryService(deps: QueryServiceDeps) {
   const { settings } = deps;
 
@@ -90,7 +95,13 @@ export function createQueryService(deps: QueryServiceDeps) {
     agentId: string,
     request: QueryRequest,
   ): Promise<PreparedQuery> {
-    const agent = await deps.agents.requireAgent(caller.organizationId, agentId);
+    // Three independent reads at once; their failures are reported in this order: 404, 402, 404/400.
+    const [agentLookup, allowance, targetLookup] = await Promise.allSettled([
+      deps.agents.requireAgent(caller.organizationId, agentId),
+      deps.billing.assertCanRun(caller.organizationId),
+      deps.turns.resolveTarget(caller.organizationId, agentId, request),
+    ]);
+    const agent = settled(agentLookup);
     if (
       deps.conversational &&
       agent.useConversationalMode &&
@@ -101,8 +112,8 @@ export function createQueryService(deps: QueryServiceDeps) {
         response: await deps.conversational.enqueue({ caller, agent, request }),
       };
     }
-    await deps.billing.assertCanRun(caller.organizationId);
-    const target = await deps.turns.resolveTarget(caller.organizationId, agent.id, request);
+    settled(allowance);
+    const target = settled(targetLookup);
     const [history, passages, attachments] = await Promise.all([
       target.existing
         ? deps.conversations.recentMessages(
