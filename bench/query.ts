@@ -3,7 +3,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { sql } from "drizzle-orm";
 import { Pool } from "undici";
-import { ADMIN_TOKEN, startTestApp, type TestApp, type TestOrganization } from "../test/harness/app.ts";
+import {
+  ADMIN_TOKEN,
+  startTestApp,
+  type TestApp,
+  type TestOrganization,
+} from "../test/harness/app.ts";
 import { multipartBody, waitForSync } from "../test/knowledge/knowledge-helpers.ts";
 import { benchDatabases } from "./lib/databases.ts";
 import { formatTable, runLoad } from "./lib/load.ts";
@@ -36,7 +41,9 @@ function knowledgeDocument(bytes: number): string {
   let text = "# Help centre\n\n";
   for (let index = 0; text.length < bytes; index += 1) {
     if (index % 12 === 0) text += `## Topic ${index / 12}\n\n`;
-    const picked = [0, 1, 2, 3].map((offset) => sentences[(index * 7 + offset * 13) % sentences.length]);
+    const picked = [0, 1, 2, 3].map(
+      (offset) => sentences[(index * 7 + offset * 13) % sentences.length],
+    );
     text += `${picked.join(" ")} (ref ${index})\n\n`;
   }
   return text;
@@ -44,9 +51,13 @@ function knowledgeDocument(bytes: number): string {
 
 /** Starts the fake model in a child process, so its work does not count as ours. */
 async function startModelProcess(): Promise<{ url: string; process: ChildProcess }> {
-  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--serve-fake-model"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", fileURLToPath(import.meta.url), "--serve-fake-model"],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
     child.once("exit", (code) => reject(new Error(`fake model exited with ${code}`)));
@@ -79,7 +90,11 @@ async function setUp(app: TestApp, org: TestOrganization) {
       { name: "type", value: "file" },
       { name: "datastoreId", value: datastore.id },
     ],
-    { fileName: "help-centre.md", contentType: "text/markdown", content: knowledgeDocument(2.2 * MB) },
+    {
+      fileName: "help-centre.md",
+      contentType: "text/markdown",
+      content: knowledgeDocument(2.2 * MB),
+    },
   );
   const created = await app.api.inject({
     method: "POST",
@@ -88,15 +103,32 @@ async function setUp(app: TestApp, org: TestOrganization) {
     payload: upload.payload,
   });
   const synced = await waitForSync(app, org, created.json().id, 600_000);
-  const agent = (await inject("POST", "/api/agents", { name: "Bench", modelName: "gpt_4o_mini", datastoreIds: [datastore.id] })).json();
+  const agent = (
+    await inject("POST", "/api/agents", {
+      name: "Bench",
+      modelName: "gpt_4o_mini",
+      datastoreIds: [datastore.id],
+    })
+  ).json();
   return { agentId: agent.id as string, chunks: synced.chunkCount };
 }
 
 type Timed = { total: number; firstByte: number };
 
-async function timeRequest(pool: Pool, path: string, headers: Record<string, string>, body: string, until?: string) {
+async function timeRequest(
+  pool: Pool,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+  until?: string,
+) {
   const started = performance.now();
-  const response = await pool.request({ path, method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+  const response = await pool.request({
+    path,
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body,
+  });
   let firstByte = 0;
   let seen = "";
   for await (const chunk of response.body) {
@@ -124,11 +156,21 @@ async function sequential(count: number, run: (index: number) => Promise<Timed>)
   return { totals, firstBytes };
 }
 
-async function measureQueries(app: TestApp, org: TestOrganization, agentId: string, modelUrl: string, options: Options) {
+async function measureQueries(
+  app: TestApp,
+  org: TestOrganization,
+  agentId: string,
+  modelUrl: string,
+  options: Options,
+) {
   const base = await app.listen("api");
   const server = new Pool(base, { connections: 1 });
   const model = new Pool(new URL(modelUrl).origin, { connections: 1 });
-  const questions = ["How do I reset the hub?", "What does the warranty cover?", "Can I pay by invoice?"];
+  const questions = [
+    "How do I reset the hub?",
+    "What does the warranty cover?",
+    "Can I pay by invoice?",
+  ];
   const queryBody = (index: number, streaming: boolean) =>
     JSON.stringify({ query: `${questions[index % questions.length]} (${index})`, streaming });
   // The model call the platform makes, replayed straight to the fake for the baseline.
@@ -146,8 +188,12 @@ async function measureQueries(app: TestApp, org: TestOrganization, agentId: stri
   const modelHeaders = { authorization: "Bearer sk-bench" };
   const queryPath = `/api/agents/${agentId}/query`;
 
-  const json = await sequential(options.samples, (index) => timeRequest(server, queryPath, org.auth, queryBody(index, false)));
-  const direct = await sequential(options.samples, (index) => timeRequest(model, modelPath, modelHeaders, modelBody(index)));
+  const json = await sequential(options.samples, (index) =>
+    timeRequest(server, queryPath, org.auth, queryBody(index, false)),
+  );
+  const direct = await sequential(options.samples, (index) =>
+    timeRequest(model, modelPath, modelHeaders, modelBody(index)),
+  );
   const stream = await sequential(options.samples, (index) =>
     timeRequest(server, queryPath, org.auth, queryBody(index, true), "event: answer"),
   );
@@ -169,7 +215,11 @@ async function measureQueries(app: TestApp, org: TestOrganization, agentId: stri
     "queries/s": load.perSecond.toFixed(0),
     "load p50 ms": ms(load.p50Ms),
     "load p99 ms": ms(load.p99Ms),
-    errors: load.errors + Object.entries(load.statuses).filter(([status]) => status !== "200").reduce((sum, [, n]) => sum + n, 0),
+    errors:
+      load.errors +
+      Object.entries(load.statuses)
+        .filter(([status]) => status !== "200")
+        .reduce((sum, [, n]) => sum + n, 0),
     "model p50 ms": ms(model50),
     "overhead p50 ms": ms(percentile(json.totals, 50) - model50),
     "overhead p99 ms": ms(percentile(json.totals, 99) - model99),
@@ -204,7 +254,9 @@ async function measureExport(app: TestApp, org: TestOrganization, agentId: strin
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 5);
   const started = performance.now();
-  const response = await fetch(`${base}/api/agents/${agentId}/conversations-export?limit=${rows}`, { headers: org.auth });
+  const response = await fetch(`${base}/api/agents/${agentId}/conversations-export?limit=${rows}`, {
+    headers: org.auth,
+  });
   let lines = 0;
   let bytes = 0;
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
@@ -248,10 +300,22 @@ export async function run(args: string[]): Promise<void> {
         const { agentId, chunks } = await setUp(app, org);
         // The export runs first, so the RSS it measures is not hidden by the load test's peak.
         const exportAgent = (
-          await app.api.inject({ method: "POST", url: "/api/agents", headers: org.auth, payload: { name: "Export" } })
+          await app.api.inject({
+            method: "POST",
+            url: "/api/agents",
+            headers: org.auth,
+            payload: { name: "Export" },
+          })
         ).json().id as string;
-        exports.push({ database: bench.label, ...(await measureExport(app, org, exportAgent, options.exportRows)) });
-        rows.push({ database: bench.label, chunks, ...(await measureQueries(app, org, agentId, model.url, options)) });
+        exports.push({
+          database: bench.label,
+          ...(await measureExport(app, org, exportAgent, options.exportRows)),
+        });
+        rows.push({
+          database: bench.label,
+          chunks,
+          ...(await measureQueries(app, org, agentId, model.url, options)),
+        });
       } finally {
         await app.close();
         await bench.dispose();
@@ -260,10 +324,16 @@ export async function run(args: string[]): Promise<void> {
   } finally {
     model.process.kill();
   }
-  process.stdout.write(`\nQueries (${options.connections} connections for ${options.seconds} s; overhead from ${options.samples} sequential requests)\n\n`);
+  process.stdout.write(
+    `\nQueries (${options.connections} connections for ${options.seconds} s; overhead from ${options.samples} sequential requests)\n\n`,
+  );
   process.stdout.write(`${formatTable(rows)}\n\nExport\n\n${formatTable(exports)}\n`);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv.includes("--serve-fake-model")) {
+if (
+  process.argv[1] &&
+  import.meta.url === pathToFileURL(process.argv[1]).href &&
+  process.argv.includes("--serve-fake-model")
+) {
   await serveFakeModel();
 }
