@@ -3,10 +3,16 @@ import rateLimit from "@fastify/rate-limit";
 import type { Redis } from "ioredis";
 import type { LeadService } from "../domain/leads/lead-service.ts";
 import type { App } from "../http/app-types.ts";
+import { hasNulCharacter, NUL_MESSAGE } from "../http/plugins/json-body.ts";
 import { MemoryRateLimitStore } from "../http/plugins/memory-rate-limit-store.ts";
 import { registerOpenApi } from "../http/plugins/openapi.ts";
 import { createFastify } from "../http/plugins/server-options.ts";
-import { rateLimitedError, registerSiteErrors, SiteError } from "../http/plugins/site-errors.ts";
+import {
+  rateLimitedError,
+  registerSiteErrors,
+  SiteError,
+  siteErrorBody,
+} from "../http/plugins/site-errors.ts";
 import { type HealthCheck, registerHealthRoutes } from "../http/routes/health/health-routes.ts";
 import { registerLeadRoutes } from "../http/routes/leads/lead-routes.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -27,14 +33,19 @@ export type SiteServerDeps = {
 
 /** The marketing-site listener: POST /api/leads and JSON errors for everything else. */
 export async function buildSiteServer(deps: SiteServerDeps): Promise<App> {
-  const app = createFastify({ ...deps, bodyLimitBytes: SITE_BODY_LIMIT_BYTES });
+  const app = createFastify({
+    ...deps,
+    bodyLimitBytes: SITE_BODY_LIMIT_BYTES,
+    errorBody: siteErrorBody,
+  });
   registerSiteErrors(app);
 
   // Forms post JSON, sometimes as text/plain to skip the CORS preflight: read every body as JSON.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => {
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(body as string));
+      parsed = JSON.parse(body as string);
     } catch {
       done(
         new SiteError(
@@ -44,7 +55,20 @@ export async function buildSiteServer(deps: SiteServerDeps): Promise<App> {
           'Send a JSON object such as {"name": "Jane", "email": "jane@example.com"}.',
         ),
       );
+      return;
     }
+    if (hasNulCharacter(body as string, parsed)) {
+      done(
+        new SiteError(
+          400,
+          "validation_error",
+          NUL_MESSAGE,
+          "Remove control characters from the form fields.",
+        ),
+      );
+      return;
+    }
+    done(null, parsed);
   });
 
   await app.register(cors, {

@@ -88,4 +88,41 @@ describe("both listeners over real HTTP", () => {
     expect(response.status).toBe(400);
     expect(((await response.json()) as { type: string }).type).toBe("INVALID_REQUEST");
   });
+
+  it.each([
+    ["/api/me/%zz", 400],
+    ["/api/me?x=%00", 400],
+    [`/api/admin/organizations/${"x".repeat(300)}/credits`, 414],
+  ])("dashboard: malformed URL %s → %i in the JSON envelope", async (path, status) => {
+    const base = await app.listen("api");
+    const response = await fetch(`${base}${path}`, {
+      method: path.includes("credits") ? "POST" : "GET",
+      headers: { authorization: "Bearer test-admin-token", "content-type": "application/json" },
+      body: path.includes("credits") ? JSON.stringify({ amount: 1 }) : undefined,
+    });
+    expect(response.status).toBe(status);
+    expect(await response.json()).toEqual({
+      error: expect.any(String),
+      type: "INVALID_REQUEST",
+      requestId: expect.any(String),
+    });
+  });
+
+  it("dashboard: a NUL character in a JSON body is a 400, not a database error", async () => {
+    const base = await app.listen("api");
+    const response = await fetch(`${base}/api/admin/organizations`, {
+      method: "POST",
+      headers: { authorization: "Bearer test-admin-token", "content-type": "application/json" },
+      body: JSON.stringify({ name: "Nul\u0000Corp" }),
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { type: string }).type).toBe("INVALID_REQUEST");
+  });
+
+  it("site: a malformed URL is a JSON 404", async () => {
+    const base = await app.listen("site");
+    const response = await fetch(`${base}/api/%zz`);
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { code: string }).code).toBe("not_found");
+  });
 });

@@ -130,6 +130,15 @@ describe("POST /api/leads (bad input)", () => {
     },
   );
 
+  it.each([
+    { name: "Nul\u0000Name", email: "a@example.com" },
+    { name: "A", email: "a@example.com", company: "x\u0000" },
+  ])("a NUL character in %j → 400 validation_error, not a failed save", async (payload) => {
+    const response = await post(JSON.stringify(payload));
+    expect(response.statusCode).toBe(400);
+    expectEnvelope(response.json(), "validation_error");
+  });
+
   it("stores nothing for any rejected request", async () => {
     const before = await leadCount();
     await post(JSON.stringify({ name: "", email: "a@example.com" }));

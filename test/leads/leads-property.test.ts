@@ -29,6 +29,7 @@ const anyJson = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
     fc.string({ unit: "binary" }),
+    fc.constantFrom("\u0000", "a\u0000b", "\ud800", "🦄\u0000"),
     fc.string({ minLength: 5_000, maxLength: 20_000 }),
     fc.emailAddress(),
     fc.double(),

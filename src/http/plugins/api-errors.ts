@@ -6,6 +6,12 @@ import {
   type ErrorType,
   errorTypeForStatus,
 } from "../../lib/errors.ts";
+import {
+  isUnstorableTextError,
+  NUL_MESSAGE,
+  replaceJsonParser,
+  UnstorableInputError,
+} from "./json-body.ts";
 
 export type ErrorBody = {
   error: string;
@@ -19,6 +25,8 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: "Unsupported content type",
   FST_ERR_CTP_EMPTY_JSON_BODY: "The request body is empty",
   FST_ERR_CTP_INVALID_JSON_BODY: "The request body is not valid JSON",
+  FST_ERR_BAD_URL: "The URL is not valid (bad percent-encoding)",
+  FST_ERR_MAX_PARAM_LENGTH: "A path parameter is too long",
 };
 
 /** Turns any thrown value into the dashboard envelope; internals never reach the body. */
@@ -28,6 +36,9 @@ export function toErrorBody(error: unknown, request: FastifyRequest): [number, E
     const body: ErrorBody = { error: error.message, type: error.type, requestId };
     if (error.details) body.details = error.details;
     return [error.status, body];
+  }
+  if (isUnstorableTextError(error)) {
+    return [400, { error: NUL_MESSAGE, type: "INVALID_REQUEST", requestId }];
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const where = (error as { validationContext?: string }).validationContext ?? "body";
@@ -60,6 +71,7 @@ export function toErrorBody(error: unknown, request: FastifyRequest): [number, E
 
 /** One error handler and one not-found handler for the dashboard API. */
 export function registerApiErrors(app: FastifyInstance): void {
+  replaceJsonParser(app, () => new UnstorableInputError(NUL_MESSAGE));
   app.setErrorHandler((error, request, reply) => {
     const [status, body] = toErrorBody(error, request);
     if (status >= 500) request.log.error({ err: error }, "request failed");

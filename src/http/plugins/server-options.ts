@@ -1,4 +1,4 @@
-import Fastify from "fastify";
+import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import {
   serializerCompiler,
   validatorCompiler,
@@ -6,26 +6,47 @@ import {
 } from "fastify-type-provider-zod";
 import type { Logger } from "../../lib/logger.ts";
 import type { App } from "../app-types.ts";
+import { NUL_MESSAGE, UnstorableInputError } from "./json-body.ts";
 import { echoRequestId, generateRequestId } from "./request-id.ts";
 
 export type ServerBasics = {
   logger: Logger;
+  /** The listener's envelope for errors raised before routing (bad URLs, NUL characters). */
+  errorBody: (error: unknown, request: FastifyRequest) => [number, unknown];
   /** Proxy hops whose X-Forwarded-For is believed; 0 trusts none. */
   trustProxy: number;
   bodyLimitBytes: number;
 };
 
 /** A Fastify instance with what both listeners share: logging, request ids, zod schemas. */
-export function createFastify({ logger, trustProxy, bodyLimitBytes }: ServerBasics): App {
+export function createFastify({
+  logger,
+  trustProxy,
+  bodyLimitBytes,
+  errorBody,
+}: ServerBasics): App {
   const app = Fastify({
     loggerInstance: logger,
     genReqId: generateRequestId,
     trustProxy: trustProxy > 0 ? (_address: string, hop: number) => hop < trustProxy : false,
     bodyLimit: bodyLimitBytes,
     return503OnClosing: true,
+    maxParamLength: 200,
+    // Malformed URLs are answered in the listener's own envelope, not Fastify's.
+    frameworkErrors: (error, request, reply) => {
+      const [status, body] = errorBody(error, request as unknown as FastifyRequest);
+      (reply as unknown as FastifyReply).code(status).send(body);
+    },
   }).withTypeProvider<ZodTypeProvider>() as unknown as App;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   echoRequestId(app);
+  // A NUL can only arrive percent-encoded; PostgreSQL text cannot hold it, so refuse it up front.
+  app.addHook("onRequest", async (request, reply) => {
+    if (/%00/i.test(request.url)) {
+      const [status, body] = errorBody(new UnstorableInputError(NUL_MESSAGE), request);
+      return reply.code(status).send(body);
+    }
+  });
   return app;
 }

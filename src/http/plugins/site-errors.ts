@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from "fastify";
+import { isUnstorableTextError, NUL_MESSAGE } from "./json-body.ts";
 
 export type SiteErrorCode =
   | "validation_error"
@@ -30,6 +31,14 @@ export const rateLimitedError = () =>
     "Wait a minute before sending the form again.",
   );
 
+export function siteErrorBody(error: unknown): [number, unknown] {
+  const siteError = toSiteError(error);
+  return [
+    siteError.statusCode,
+    { error: siteError.message, code: siteError.code, hint: siteError.hint },
+  ];
+}
+
 function toSiteError(error: unknown): SiteError {
   if (error instanceof SiteError) return error;
   const { statusCode, code } = error as FastifyError;
@@ -42,6 +51,22 @@ function toSiteError(error: unknown): SiteError {
     );
   }
   if (statusCode === 429) return rateLimitedError();
+  if (code === "FST_ERR_BAD_URL" || code === "FST_ERR_MAX_PARAM_LENGTH") {
+    return new SiteError(
+      404,
+      "not_found",
+      "No such endpoint",
+      "The marketing site API has POST /api/leads.",
+    );
+  }
+  if (isUnstorableTextError(error)) {
+    return new SiteError(
+      400,
+      "validation_error",
+      NUL_MESSAGE,
+      "Remove control characters from the form fields.",
+    );
+  }
   if (typeof statusCode === "number" && statusCode >= 400 && statusCode < 500) {
     return new SiteError(
       400,
@@ -61,11 +86,9 @@ function toSiteError(error: unknown): SiteError {
 /** Every error and unknown path of the site listener becomes JSON `{error, code, hint}`. */
 export function registerSiteErrors(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
-    const siteError = toSiteError(error);
-    if (siteError.statusCode >= 500) request.log.error({ err: error }, "site request failed");
-    reply
-      .code(siteError.statusCode)
-      .send({ error: siteError.message, code: siteError.code, hint: siteError.hint });
+    const [status, body] = siteErrorBody(error);
+    if (status >= 500) request.log.error({ err: error }, "site request failed");
+    reply.code(status).send(body);
   });
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send({
