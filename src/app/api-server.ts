@@ -1,7 +1,7 @@
 import type { AnnotationTagService } from "../domain/annotations/annotation-tag-service.ts";
 import type { OrganizationService } from "../domain/organizations/organization-service.ts";
 import type { App } from "../http/app-types.ts";
-import { registerApiErrors } from "../http/plugins/api-errors.ts";
+import { registerApiErrors, toErrorBody } from "../http/plugins/api-errors.ts";
 import type { AuthHooks } from "../http/plugins/auth.ts";
 import { registerOpenApi } from "../http/plugins/openapi.ts";
 import { createFastify } from "../http/plugins/server-options.ts";
@@ -75,7 +75,7 @@ export type ApiServerDeps = {
 
 /** The dashboard API as a Fastify instance; it never listens by itself. */
 export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
-  const app = createFastify(deps);
+  const app = createFastify({ ...deps, errorBody: toErrorBody });
   app.decorateRequest("auth", null);
   registerApiErrors(app);
   await registerOpenApi(app, {
