@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../db/client.ts";
-import { anyWordTsQuery } from "./text-query.ts";
+import { anyLexemeQuery, createCommonLexemes, hasSearchableWords } from "./text-query.ts";
+import { EMBEDDING_SCALE, encodeEmbedding } from "./vector-encoding.ts";
 
 export type RetrievalMode = "hybrid" | "vector" | "text";
 
@@ -56,6 +57,7 @@ export type HybridSearchOptions = {
 
 /** Hybrid retrieval: one SQL statement fusing vector and full-text rankings by reciprocal rank. */
 export function createHybridSearch({ db, hasPgvector }: HybridSearchOptions) {
+  const commonLexemes = createCommonLexemes(db);
   return async function searchChunks(request: ChunkSearch): Promise<ChunkHit[]> {
     const mode = request.mode ?? "hybrid";
     if (request.datastoreIds.length === 0 || request.topK < 1) return [];
@@ -65,26 +67,26 @@ export function createHybridSearch({ db, hasPgvector }: HybridSearchOptions) {
     }
     const candidates = Math.min(Math.max(request.topK * 4, MIN_CANDIDATES), MAX_CANDIDATES);
     const filter = chunkFilter(request, dimensions);
-    const tsQuery = mode === "vector" ? null : anyWordTsQuery(request.queryText);
     const useVector = mode !== "text";
-    const useText = tsQuery !== null;
+    const useText = mode !== "vector" && hasSearchableWords(request.queryText);
     if (!useVector && !useText) return [];
     const maxScore = ((useVector ? 1 : 0) + (useText ? 1 : 0)) / (RRF_K + 1);
 
-    const vectorLiteral = `[${request.queryVector.join(",")}]`;
-    const arrayLiteral = `{${request.queryVector.join(",")}}`;
+    const encoded = encodeEmbedding(request.queryVector);
+    const vectorLiteral = `[${encoded.join(",")}]`;
+    const arrayLiteral = `{${encoded.join(",")}}`;
     const vectorHits = useVector
       ? hasPgvector
         ? sql`select c.id, c.embedding::vector(${sql.raw(String(dimensions))}) <=> ${vectorLiteral}::vector(${sql.raw(String(dimensions))}) as distance
               from knowledge_chunks c where ${filter}
               order by distance limit ${candidates}`
-        : sql`select c.id, 1 - (select sum(a * b) from unnest(c.embedding, ${arrayLiteral}::real[]) as t(a, b)) as distance
+        : sql`select c.id, 1 - (select sum(a::float8 * b) from unnest(c.embedding, ${arrayLiteral}::real[]) as t(a, b)) / ${EMBEDDING_SCALE ** 2} as distance
               from knowledge_chunks c where ${filter}
               order by distance limit ${candidates}`
       : sql`select null::text as id, 0::float8 as distance where false`;
     const textHits = useText
       ? sql`select c.id, ts_rank(c.search, q.query, 1) as relevance
-            from knowledge_chunks c, (select to_tsquery('english', ${tsQuery}) as query) q
+            from knowledge_chunks c, ${anyLexemeQuery(request.queryText, await commonLexemes())} q
             where ${filter} and c.search @@ q.query
             order by relevance desc, c.id limit ${candidates}`
       : sql`select null::text as id, 0::float4 as relevance where false`;

@@ -1,16 +1,67 @@
-// Questions rarely contain every word of the passage that answers them, so the full-text side
-// matches ANY of the query's words and lets ts_rank order passages by how many (and how rare)
-// of them they contain; PostgreSQL's `english` configuration drops stopwords and stems the rest.
-const MAX_TERMS = 64;
-const WORD = /[\p{L}\p{N}]+/gu;
+import { type SQL, sql } from "drizzle-orm";
+import { type Db, rowsOf } from "../db/client.ts";
 
-/** A `to_tsquery` expression OR-ing the words of a free-text query; null when it has none. */
-export function anyWordTsQuery(query: string): string | null {
-  const words = new Set<string>();
-  for (const match of query.normalize("NFC").toLowerCase().matchAll(WORD)) {
-    words.add(match[0]);
-    if (words.size >= MAX_TERMS) break;
-  }
-  // Quoting each word keeps to_tsquery from reading any character of it as an operator.
-  return words.size === 0 ? null : [...words].map((word) => `'${word}'`).join(" | ");
+/**
+ * Lexemes estimated to occur in more chunks than this are left out of the full-text query, like a
+ * stopword list learnt from the data: ranking every chunk that contains them is what makes a
+ * full-text query slow on a large table, and such frequent words say little about relevance
+ * anyway (the IDF idea of BM25). Small tables keep every lexeme.
+ */
+export const COMMON_LEXEME_MATCHES = 5_000;
+const STATISTICS_TTL_MS = 5 * 60_000;
+
+/** True when the query has at least one word or number the full-text side could match. */
+export function hasSearchableWords(query: string): boolean {
+  return /[\p{L}\p{N}]/u.test(query);
+}
+
+/**
+ * The lexemes that many chunks contain, read from the statistics ANALYZE (or autovacuum) keeps
+ * on the tsvector column and cached for a few minutes; empty before the first ANALYZE.
+ */
+export function createCommonLexemes(db: Db, now: () => number = Date.now) {
+  let cached: { at: number; value: string[] } | null = null;
+  return async function commonLexemes(): Promise<string[]> {
+    if (cached && now() - cached.at < STATISTICS_TTL_MS) return cached.value;
+    const rows = rowsOf<{ element: string }>(
+      await db.execute(sql`
+        select e.element
+        from pg_stats s
+        join pg_class t on t.relname = s.tablename and t.relnamespace = to_regnamespace(s.schemaname),
+          unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) as e(element, share)
+        where s.schemaname = current_schema() and s.tablename = 'knowledge_chunks'
+          and s.attname = 'search' and e.element is not null
+          and e.share * t.reltuples > ${COMMON_LEXEME_MATCHES}`),
+    );
+    cached = { at: now(), value: rows.map((row) => row.element) };
+    return cached.value;
+  };
+}
+
+/**
+ * A subquery yielding one `query tsquery`: the query's lexemes (PostgreSQL's `english`
+ * configuration drops stopwords and stems the rest) OR-ed together, because questions rarely
+ * contain every word of the passage that answers them; ts_rank then favours passages with more
+ * of them. Common lexemes are left out, unless the question has nothing else.
+ */
+export function anyLexemeQuery(queryText: string, common: string[]): SQL {
+  // Each lexeme becomes a quoted tsquery operand: backslash and quote escaped inside the quotes.
+  const quoted = sql.raw(
+    String.raw`'''' || replace(replace(lexeme, '\', '\\'), '''', '\''') || ''''`,
+  );
+  return sql`(
+    select coalesce(
+             to_tsquery('simple', string_agg(quoted, ' | ') filter (where not common)),
+             to_tsquery('simple', string_agg(quoted, ' | '))) as query
+    from (
+      select ${quoted} as quoted,
+             lexeme = any(${`{${common.map(arrayElement).join(",")}}`}::text[]) as common
+      from unnest(tsvector_to_array(to_tsvector('english', ${queryText}))) as lexeme
+    ) lexemes
+  )`;
+}
+
+/** One element of a PostgreSQL array literal, quoted. */
+function arrayElement(value: string): string {
+  return `"${value.replace(/[\\"]/g, (character) => `\\${character}`)}"`;
 }

@@ -111,10 +111,7 @@ export const datasources = pgTable(
     uniqueIndex("datasources_group_url_idx")
       .on(table.groupId, table.sourceUrl)
       .where(sql`${table.groupId} is not null`),
-    check(
-      "datasources_type_check",
-      sql`${table.type} in ('file', 'web_page', 'web_site', 'text')`,
-    ),
+    check("datasources_type_check", sql`${table.type} in ('file', 'web_page', 'web_site', 'text')`),
     check(
       "datasources_status_check",
       sql`${table.status} in ('unsynched', 'pending', 'running', 'synched', 'error', 'usage_limit_reached')`,
@@ -138,8 +135,9 @@ export const datasourceUploads = pgTable("datasource_uploads", {
 });
 
 /**
- * One indexed passage. `embedding` is a unit vector as real[]; where pgvector exists, a custom
- * migration adds HNSW indexes over `embedding::vector(n)` per dimension count (see docs/knowledge.md).
+ * One indexed passage. `embedding` is the unit vector scaled to integers (src/retrieval/
+ * vector-encoding.ts) as real[]; where pgvector exists, a custom migration adds HNSW indexes over
+ * `embedding::vector(n)` per dimension count (see docs/knowledge.md).
  */
 export const knowledgeChunks = pgTable(
   "knowledge_chunks",

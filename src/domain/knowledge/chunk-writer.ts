@@ -8,6 +8,7 @@ import {
   prepareChunks,
 } from "../../ingestion/pipeline.ts";
 import { newId } from "../../lib/ids.ts";
+import { encodeEmbedding } from "../../retrieval/vector-encoding.ts";
 import type { ChunkInsert, ChunkRepo } from "./chunk-repo.ts";
 import type { DatasourceRepo, DatasourceRow } from "./datasource-repo.ts";
 import type { DatastoreRow } from "./datastore-repo.ts";
@@ -139,11 +140,6 @@ export function createChunkWriter(deps: ChunkWriterDeps) {
 
 export type ChunkWriter = ReturnType<typeof createChunkWriter>;
 
-// Vectors are stored rounded to 7 significant digits, about what `real` keeps anyway.
-function roundVector(vector: number[]): number[] {
-  return vector.map((value) => Number(value.toPrecision(7)));
-}
-
 function toChunkRow(
   chunk: PreparedChunk,
   vector: number[],
@@ -167,6 +163,6 @@ function toChunkRow(
     tokenCount: chunk.tokenCount,
     contentHash: chunk.contentHash,
     dimensions: store.dimensions,
-    embedding: roundVector(vector),
+    embedding: encodeEmbedding(vector),
   };
 }
