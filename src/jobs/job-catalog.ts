@@ -7,6 +7,13 @@ export type JobDefinition = {
   retryDelaySeconds: number;
   retryBackoff: boolean;
   expireInSeconds: number;
+  /**
+   * pg-boss workers of this queue in each worker process (default 1), each fetching up to
+   * `batchSize` jobs per poll (default 1) and running them side by side: for jobs that mostly
+   * wait on the network, where one at a time every half second would cap throughput.
+   */
+  workers?: number;
+  batchSize?: number;
 };
 
 export const jobCatalog = {
@@ -41,6 +48,10 @@ export const jobCatalog = {
     retryDelaySeconds: 30,
     retryBackoff: true,
     expireInSeconds: 900,
+    // Closing a window waits on the model: many side by side, and one worker free to poll while
+    // others wait, so a window that closes is picked up within a fraction of a second.
+    workers: 4,
+    batchSize: 8,
   },
   // One attempt of one webhook delivery. Failed attempts are not job failures: the next attempt
   // is a new job at the configured backoff. pg-boss retries only cover a worker that died.
@@ -54,6 +65,8 @@ export const jobCatalog = {
     retryDelaySeconds: 30,
     retryBackoff: true,
     expireInSeconds: 180,
+    workers: 2,
+    batchSize: 8,
   },
 } satisfies Record<string, JobDefinition>;
 

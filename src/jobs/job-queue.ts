@@ -1,7 +1,13 @@
 import PgBoss from "pg-boss";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../lib/logger.ts";
-import { type JobData, type JobHandlers, type JobName, jobCatalog } from "./job-catalog.ts";
+import {
+  type JobData,
+  type JobDefinition,
+  type JobHandlers,
+  type JobName,
+  jobCatalog,
+} from "./job-catalog.ts";
 
 export type SendOptions = { startAfter?: Date | number; singletonKey?: string };
 
@@ -54,12 +60,24 @@ export async function startJobRuntime(database: Database, logger: Logger): Promi
     async work(handlers) {
       for (const name of jobNames) {
         const handler = handlers[name] as (data: unknown, meta: unknown) => Promise<void>;
-        await boss.work(name, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async (jobs) => {
-          for (const job of jobs) {
-            const data = jobCatalog[name].schema.parse(job.data);
-            await handler(data, { id: job.id, retryCount: retryCountOf(job) });
-          }
-        });
+        const { workers = 1, batchSize = 1 } = jobCatalog[name] as JobDefinition;
+        const runJob = (job: PgBoss.Job<unknown>) =>
+          handler(jobCatalog[name].schema.parse(job.data), {
+            id: job.id,
+            retryCount: retryCountOf(job),
+          });
+        for (let worker = 0; worker < workers; worker += 1) {
+          await boss.work(name, { pollingIntervalSeconds: 0.5, batchSize }, async (jobs) => {
+            if (jobs.length === 1) return runJob(jobs[0]!);
+            // pg-boss settles a batch as a whole: fail the jobs that failed, so only they retry.
+            const results = await Promise.allSettled(jobs.map(runJob));
+            for (const [index, result] of results.entries()) {
+              if (result.status === "rejected") {
+                await boss.fail(name, jobs[index]!.id, { message: String(result.reason) });
+              }
+            }
+          });
+        }
       }
     },
     async stop({ graceful = true, timeoutMs = 10_000 } = {}) {
