@@ -89,6 +89,8 @@ export const messages = pgTable(
   (table) => [
     index("messages_conversation_idx").on(table.conversationId, table.createdAt),
     index("messages_organization_idx").on(table.organizationId, table.createdAt),
+    // The export walks one agent's messages in (createdAt, id) order, a keyset page at a time.
+    index("messages_agent_created_idx").on(table.agentId, table.createdAt, table.id),
     check("messages_from_check", sql`${table.from} in ('human', 'agent')`),
   ],
 );

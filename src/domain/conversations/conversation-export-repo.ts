@@ -41,12 +41,12 @@ export function createConversationExportRepo(db: Db) {
       filter: ExportFilter,
       after: ExportCursor | null,
       size: number,
-      tx: Db = db,
     ): Promise<ExportRow[]> {
       const conditions: SQL[] = [
+        // Messages carry their conversation's agent, so messages_agent_created_idx (agent_id,
+        // created_at, id) delivers each page in order, starting right after the cursor.
+        eq(messages.agentId, filter.agentId),
         eq(messages.organizationId, filter.organizationId),
-        eq(conversations.organizationId, filter.organizationId),
-        eq(conversations.agentId, filter.agentId),
         eq(messages.isDraft, false),
       ];
       if (filter.from) conditions.push(gte(messages.createdAt, filter.from));
@@ -57,12 +57,21 @@ export function createConversationExportRepo(db: Db) {
             : lte(messages.createdAt, filter.to),
         );
       }
-      if (filter.conversationIds)
+      if (filter.conversationIds) {
         conditions.push(inArray(messages.conversationId, filter.conversationIds));
+      }
       if (filter.include !== "all") conditions.push(eq(messages.from, filter.include));
-      if (filter.status !== "all") conditions.push(eq(conversations.status, filter.status));
-      if (filter.channel !== "all") conditions.push(eq(conversations.channel, filter.channel));
       if (filter.search) conditions.push(ilike(messages.text, `%${escapeLike(filter.search)}%`));
+      if (filter.status !== "all" || filter.channel !== "all") {
+        // A scalar subquery is never turned into a join: one primary-key lookup per message, so
+        // the plan cannot start from the conversations and sort all the agent's messages per page.
+        const status = filter.status !== "all" ? sql`and c.status = ${filter.status}` : sql``;
+        const channel = filter.channel !== "all" ? sql`and c.channel = ${filter.channel}` : sql``;
+        conditions.push(
+          sql`(select true from ${conversations} c where c.id = ${messages.conversationId}
+                 and c.organization_id = ${filter.organizationId} ${status} ${channel})`,
+        );
+      }
       const ascending = filter.order === "asc";
       if (after) {
         conditions.push(
@@ -72,20 +81,25 @@ export function createConversationExportRepo(db: Db) {
         );
       }
       const direction = ascending ? sql`asc` : sql`desc`;
-      return tx
-        .select({
-          id: messages.id,
-          conversationId: messages.conversationId,
-          from: messages.from,
-          text: messages.text,
-          createdAt: messages.createdAt,
-          cursorAt: sql<string>`${messages.createdAt}::text`,
-        })
-        .from(messages)
-        .innerJoin(conversations, eq(conversations.id, messages.conversationId))
-        .where(and(...conditions))
-        .orderBy(sql`${messages.createdAt} ${direction}`, sql`${messages.id} ${direction}`)
-        .limit(size);
+      return db.transaction(async (tx) => {
+        // PGlite never runs autovacuum, so its tables may have no statistics; without them the
+        // planner can prefer a bitmap scan and a sort of every message per page. Forbidding the
+        // sort leaves the ordered index scan, whatever the statistics say.
+        await tx.execute(sql`select set_config('enable_sort', 'off', true)`);
+        return tx
+          .select({
+            id: messages.id,
+            conversationId: messages.conversationId,
+            from: messages.from,
+            text: messages.text,
+            createdAt: messages.createdAt,
+            cursorAt: sql<string>`${messages.createdAt}::text`,
+          })
+          .from(messages)
+          .where(and(...conditions))
+          .orderBy(sql`${messages.createdAt} ${direction}`, sql`${messages.id} ${direction}`)
+          .limit(size);
+      });
     },
   };
 }

@@ -149,6 +149,10 @@ export function createConversationRepo(db: Db) {
       if (rows.length > 0) await tx.insert(messages).values(rows);
     },
 
+    // Message reads are scoped through their conversation's organization: an organization filter
+    // on messages itself invites a bitmap AND with messages_organization_idx, which reads every
+    // message of the organization when statistics are missing (PGlite has no autovacuum).
+
     /** The last `limit` sent (non-draft) messages of a conversation, oldest first. */
     async recentMessages(
       organizationId: string,
@@ -159,9 +163,10 @@ export function createConversationRepo(db: Db) {
       const rows = await tx
         .select({ from: messages.from, text: messages.text })
         .from(messages)
+        .innerJoin(conversations, eq(conversations.id, messages.conversationId))
         .where(
           and(
-            eq(messages.organizationId, organizationId),
+            eq(conversations.organizationId, organizationId),
             eq(messages.conversationId, conversationId),
             eq(messages.isDraft, false),
           ),
@@ -173,16 +178,18 @@ export function createConversationRepo(db: Db) {
 
     /** Every message of a conversation, drafts included, in the order they were written. */
     async allMessages(organizationId: string, conversationId: string, tx: Db = db) {
-      return tx
-        .select()
+      const rows = await tx
+        .select({ message: messages })
         .from(messages)
+        .innerJoin(conversations, eq(conversations.id, messages.conversationId))
         .where(
           and(
-            eq(messages.organizationId, organizationId),
+            eq(conversations.organizationId, organizationId),
             eq(messages.conversationId, conversationId),
           ),
         )
         .orderBy(asc(messages.createdAt), asc(messages.id));
+      return rows.map((row) => row.message);
     },
 
     async setMessageUsage(

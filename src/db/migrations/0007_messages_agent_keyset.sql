@@ -1,0 +1,1 @@
+CREATE INDEX "messages_agent_created_idx" ON "messages" USING btree ("agent_id","created_at","id");
