@@ -1,4 +1,6 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "../../src/db/client.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { addFile, createDatastore, query, waitForSync } from "./knowledge-helpers.ts";
 
@@ -142,9 +144,9 @@ describe("datastores", () => {
     });
     expect(datasourceGone.statusCode).toBe(404);
     const remaining = await app.database.db.execute(
-      `select count(*)::int as n from knowledge_chunks where datastore_id = '${store.id}'` as never,
+      sql`select count(*)::int as n from knowledge_chunks where datastore_id = ${store.id}`,
     );
-    expect((remaining as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(0);
+    expect(rowsOf<{ n: number }>(remaining)[0]!.n).toBe(0);
   });
 });
 

@@ -1,14 +1,8 @@
 import { and, asc, eq, inArray, isNotNull, lt, ne, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import {
-  type DatasourceStatus,
-  datasources,
-  datasourceUploads,
-  organizations,
-} from "../../db/schema/index.ts";
+import { type DatasourceStatus, datasources, organizations } from "../../db/schema/index.ts";
 
 export type DatasourceRow = typeof datasources.$inferSelect;
-export type UploadRow = typeof datasourceUploads.$inferSelect;
 
 /** The statuses from which a job of the current generation may (re)start the work. */
 const CLAIMABLE: DatasourceStatus[] = ["unsynched", "pending", "running", "error"];
@@ -266,35 +260,6 @@ export function createDatasourceRepo(db: Db) {
         .update(datasources)
         .set({ status, errorMessage, updatedAt: sql`now()` })
         .where(scoped(organizationId, childId));
-    },
-
-    async saveUpload(row: typeof datasourceUploads.$inferInsert, tx: Db = db) {
-      await tx
-        .insert(datasourceUploads)
-        .values(row)
-        .onConflictDoUpdate({
-          target: datasourceUploads.datasourceId,
-          set: {
-            fileName: row.fileName,
-            mimeType: row.mimeType,
-            sizeBytes: row.sizeBytes,
-            content: row.content,
-            createdAt: sql`now()`,
-          },
-        });
-    },
-
-    async findUpload(organizationId: string, datasourceId: string, tx: Db = db) {
-      const [row] = await tx
-        .select()
-        .from(datasourceUploads)
-        .where(
-          and(
-            eq(datasourceUploads.organizationId, organizationId),
-            eq(datasourceUploads.datasourceId, datasourceId),
-          ),
-        );
-      return row ?? null;
     },
   };
 }

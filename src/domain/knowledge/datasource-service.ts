@@ -8,6 +8,7 @@ import type { DatasourceRepo, DatasourceRow } from "./datasource-repo.ts";
 import type { DatastoreRepo } from "./datastore-repo.ts";
 import type { OrganizationContext } from "./datastore-service.ts";
 import { type DatasourceView, toDatasourceView } from "./knowledge-views.ts";
+import type { UploadRepo } from "./upload-repo.ts";
 
 export type FileDatasourceInput = {
   datastoreId: string;
@@ -36,6 +37,7 @@ export type DatasourceServiceDeps = {
   db: Db;
   datastores: Pick<DatastoreRepo, "find">;
   datasources: DatasourceRepo;
+  uploads: Pick<UploadRepo, "save">;
   jobs: JobQueue;
   fetcher: Pick<SafeFetcher, "check">;
   uploadMaxBytes: number;
@@ -133,7 +135,7 @@ export function createDatasourceService(deps: DatasourceServiceDeps) {
           },
           tx,
         );
-        await datasources.saveUpload(
+        await deps.uploads.save(
           {
             datasourceId: id,
             organizationId,
@@ -234,7 +236,7 @@ export function createDatasourceService(deps: DatasourceServiceDeps) {
       if (input.metadata !== undefined) config.metadata = input.metadata;
       await deps.db.transaction(async (tx) => {
         await datasources.update(organizationId, current.id, { name, type: "text", config }, tx);
-        await datasources.saveUpload(
+        await deps.uploads.save(
           {
             datasourceId: current.id,
             organizationId,

@@ -10,12 +10,14 @@ import type { DatastoreRepo } from "./datastore-repo.ts";
 import type { EmbedderResolver } from "./embedder-resolver.ts";
 import { explainIngestionError, UNEXPECTED_FAILURE } from "./ingestion-errors.ts";
 import type { SiteSync } from "./site-sync.ts";
+import type { UploadRepo } from "./upload-repo.ts";
 
 export type SyncJob = { organizationId: string; datasourceId: string; generation: number };
 
 export type DatasourceSyncDeps = {
   datastores: Pick<DatastoreRepo, "find">;
   datasources: DatasourceRepo;
+  uploads: Pick<UploadRepo, "find">;
   embedders: Pick<EmbedderResolver, "embedderFor">;
   writeChunks: ChunkWriter;
   syncSite: SiteSync;
@@ -49,7 +51,7 @@ export function createDatasourceSync(deps: DatasourceSyncDeps) {
         ...(page.title && row.groupId !== null ? { name: page.title } : {}),
       };
     }
-    const upload = await datasources.findUpload(row.organizationId, row.id);
+    const upload = await deps.uploads.find(row.organizationId, row.id);
     if (!upload) throw new Error(`Datasource ${row.id} has no stored upload`);
     const sections = await loadDocument({
       bytes: upload.content,

@@ -17,6 +17,7 @@ import { createEmbedderResolver } from "./embedder-resolver.ts";
 import { createEmbeddingCharger } from "./embedding-charges.ts";
 import { createKnowledgeSearch } from "./knowledge-search.ts";
 import { createSiteSync } from "./site-sync.ts";
+import { createUploadRepo } from "./upload-repo.ts";
 
 export type { KnowledgeSearchRequest, KnowledgeSearchResult } from "./knowledge-search.ts";
 
@@ -38,6 +39,7 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
   const datastoreRepo = createDatastoreRepo(db);
   const datasourceRepo = createDatasourceRepo(db);
   const chunkRepo = createChunkRepo(db);
+  const uploadRepo = createUploadRepo(db);
   const embedders = createEmbedderResolver({
     models: deps.models,
     embeddingsModel: config.embeddingsModel,
@@ -57,6 +59,7 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
     db,
     datastores: datastoreRepo,
     datasources: datasourceRepo,
+    uploads: uploadRepo,
     jobs: deps.jobs,
     fetcher: deps.fetcher,
     uploadMaxBytes: config.uploadMaxBytes,
@@ -78,6 +81,7 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
   const runSync = createDatasourceSync({
     datastores: datastoreRepo,
     datasources: datasourceRepo,
+    uploads: uploadRepo,
     embedders,
     writeChunks,
     syncSite: createSiteSync({
