@@ -43,6 +43,11 @@ type Outcome = {
   permanent: boolean;
 };
 
+/** Another worker is making this attempt, or died making it and its lease has not run out. */
+export class DeliveryInFlightError extends Error {
+  override name = "DeliveryInFlightError";
+}
+
 /** Sends webhook deliveries, one attempt at a time, and schedules the retries as jobs. */
 export function createWebhookDeliveryService(deps: WebhookDeliveryDeps) {
   const { settings } = deps;
@@ -99,13 +104,23 @@ export function createWebhookDeliveryService(deps: WebhookDeliveryDeps) {
     deps.jobs.send("webhook.deliver", { organizationId, deliveryId, attempt }, { startAfter: at });
 
   /**
-   * A job that found nothing to claim: normally a duplicate, and then nothing happens. After a
-   * crash between recording an attempt and scheduling the next one, it schedules that one again
-   * (a duplicate of it is harmless: claiming is a compare-and-set on the attempt count).
+   * A job that found nothing to claim. An attempt in flight elsewhere (or in a worker that died
+   * with it, until its lease runs out) makes the job fail, so pg-boss checks again later. With
+   * `recover`, a lost retry is scheduled again: after a crash between recording an attempt and
+   * scheduling the next one (a duplicate is harmless: claiming is a compare-and-set).
    */
-  async function recover(organizationId: string, deliveryId: string, attempt: number) {
+  async function notClaimed(
+    organizationId: string,
+    deliveryId: string,
+    attempt: number,
+    recover: boolean,
+  ) {
     const delivery = await deps.deliveries.findById(organizationId, deliveryId);
     if (!delivery) return;
+    if (delivery.state === "sending" && delivery.attemptCount === attempt) {
+      throw new DeliveryInFlightError(`Attempt ${attempt} of delivery ${deliveryId} is in flight`);
+    }
+    if (!recover) return;
     const waiting = delivery.state === "retrying" || delivery.state === "pending";
     if (waiting && delivery.attemptCount >= attempt - 1) {
       await schedule(organizationId, deliveryId, delivery.attemptCount + 1, delivery.nextAttemptAt);
@@ -116,7 +131,7 @@ export function createWebhookDeliveryService(deps: WebhookDeliveryDeps) {
     /**
      * Attempt number `attempt` of a delivery, unless another worker already made it. Jobs pass
      * `recover` so a lost retry is rescheduled; the first attempt, made right after the answer is
-     * stored, does not need it.
+     * stored, does not need it. Throws DeliveryInFlightError while the attempt is elsewhere.
      */
     async attempt(
       organizationId: string,
@@ -132,7 +147,7 @@ export function createWebhookDeliveryService(deps: WebhookDeliveryDeps) {
         leaseMs,
       );
       if (!delivery) {
-        if (options.recover) await recover(organizationId, deliveryId, attempt);
+        await notClaimed(organizationId, deliveryId, attempt, options.recover);
         return;
       }
       const startedAt = new Date();
