@@ -144,3 +144,46 @@ describe("usage limits of conversational mode", () => {
     expect(posts(t.receiver)).toHaveLength(0);
   });
 });
+
+describe("conversational mode across organizations", () => {
+  it("refuses another organization's conversation id, and shows deliveries only to their owner", async () => {
+    const other = await createConversationalAgent(t.app, "Globex");
+    t.fake.script({ text: "Globex answer." });
+    const owned = await sendQuery(t.app, other.org, other.agentId, {
+      query: "Globex question",
+      webhookUrl: `${t.receiver.url}/globex`,
+    });
+    expect(owned.statusCode).toBe(200);
+    const conversationId = owned.json().conversationId as string;
+    await waitForPosts(t.receiver, 1);
+
+    const hijack = await sendQuery(t.app, org, agentId, {
+      query: "Let me in",
+      conversationId,
+      webhookUrl: `${t.receiver.url}/acme`,
+    });
+    expect(hijack.statusCode).toBe(404);
+    expect(hijack.json().type).toBe("CONVERSATION_NOT_FOUND");
+
+    const foreign = await t.app.api.inject({
+      url: `/api/conversations/${conversationId}/webhook-deliveries`,
+      headers: org.auth,
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().type).toBe("CONVERSATION_NOT_FOUND");
+    expect(foreign.body).not.toContain("Globex");
+    const anonymous = await t.app.api.inject({
+      url: `/api/conversations/${conversationId}/webhook-deliveries`,
+    });
+    expect(anonymous.statusCode).toBe(401);
+    const own = await t.app.api.inject({
+      url: `/api/conversations/${conversationId}/webhook-deliveries`,
+      headers: other.org.auth,
+    });
+    expect(own.statusCode).toBe(200);
+    expect(own.json().data).toHaveLength(1);
+
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(posts(t.receiver).map((request) => request.path)).toEqual(["/globex"]);
+  });
+});

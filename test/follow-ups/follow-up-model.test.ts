@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseConfig } from "../../src/config/index.ts";
+import { resolveFollowUpModel } from "../../src/domain/follow-ups/follow-up-model.ts";
+import { createModelRegistry } from "../../src/models/model-registry.ts";
+import { createAgent, createFundedOrganization } from "../agents/agent-helpers.ts";
+import { startFakeOpenAI } from "../fakes/openai-server.ts";
+import { startTestApp, type TestApp } from "../harness/app.ts";
+import { chatCalls, followUp, scriptFollowUp } from "./follow-up-helpers.ts";
+
+describe("the follow-up agent without any model credentials", () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  it("answers from the offline responder, skips the filter it cannot run, and charges nothing", async () => {
+    const org = await createFundedOrganization(app);
+    const agent = await createAgent(app, org, { followUpConfig: { prompt: "Check in." } });
+    const response = await followUp(app, org, agent.id, {
+      messages: [{ from: "human", text: "Does the doorbell work with my chime?" }],
+    });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toMatchObject({
+      filter: null,
+      model: "openai:gpt-4o-mini",
+      promptSource: "agent",
+      usage: { inputTokens: expect.any(Number), outputTokens: expect.any(Number) },
+    });
+    expect(body.answer).toContain("No language model is configured");
+    expect(body.answer).toContain("OPENAI_API_KEY");
+
+    const events = await app.api.inject({
+      url: "/api/consumption-events?feature=follow_up",
+      headers: org.auth,
+    });
+    expect(events.json().data).toEqual([
+      expect.objectContaining({
+        provider: "local",
+        modelName: "local-extractive",
+        creditsCharged: 0,
+      }),
+    ]);
+  });
+});
+
+describe("FOLLOW_UP_MODEL", () => {
+  it("sends the follow-up to the configured model, whatever the agent's model", async () => {
+    const fake = await startFakeOpenAI({ apiKey: "sk-test" });
+    const app = await startTestApp({
+      env: {
+        OPENAI_API_KEY: "sk-test",
+        OPENAI_BASE_URL: fake.url,
+        FOLLOW_UP_MODEL: "openai:gpt-4.1-nano",
+      },
+    });
+    try {
+      const org = await createFundedOrganization(app);
+      const agent = await createAgent(app, org, {
+        modelName: "gpt_4o",
+        followUpConfig: { prompt: "Check in." },
+      });
+      scriptFollowUp(fake, {});
+      const response = await followUp(app, org, agent.id, {
+        messages: [{ from: "human", text: "Hi" }],
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().model).toBe("openai:gpt-4.1-nano");
+      const models = chatCalls(fake.requests).map((request) => request.body?.model);
+      expect(models).toEqual(["gpt-4.1-nano", "gpt-4.1-nano"]);
+    } finally {
+      await app.close();
+      await fake.close();
+    }
+  });
+
+  it("is refused with a message naming the variable when its provider is unknown", () => {
+    const config = parseConfig({ FOLLOW_UP_MODEL: "nosuchprovider:model-x" });
+    const registry = createModelRegistry(config.models.registry);
+    expect(() =>
+      resolveFollowUpModel(config.models.followUpModel, registry, config.models.registry),
+    ).toThrow(/^FOLLOW_UP_MODEL: "nosuchprovider:model-x" is not a model/);
+  });
+});
