@@ -53,10 +53,9 @@ export function createBillingService(deps: BillingServiceDeps) {
     account: BillingAccount,
     at: Date,
     tx: Db,
-    countMessages = true,
   ): Promise<AccessSnapshot> {
     const { settings, buckets } = account;
-    const counts = countMessages ? countsNeeded(settings, buckets.bucketCount, at) : null;
+    const counts = countsNeeded(settings, buckets.bucketCount, at);
     const agentMessages = counts
       ? await deps.events.countAgentMessages(
           organizationId,
@@ -86,6 +85,8 @@ export function createBillingService(deps: BillingServiceDeps) {
   async function chargeWith(request: ChargeRequest, options: ChargeOptions) {
     const at = now();
     const price = priceUsage(request);
+    // Generated before the lock: a cuid2 costs a fraction of a millisecond the lock would hold.
+    const eventId = newId();
     const { organizationId } = request;
     const recorded = await deps.db.transaction(async (tx): Promise<RecordedCharge> => {
       if (!(await deps.accounts.lock(organizationId, tx))) {
@@ -109,9 +110,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       }
       const account = (await deps.accounts.find(organizationId, at, tx))!;
       if (options.enforce) {
-        const access = evaluateAccess(
-          await snapshotOf(organizationId, account, at, tx, options.enforce),
-        );
+        const access = evaluateAccess(await snapshotOf(organizationId, account, at, tx));
         if (access.blockReason) throw usageLimitError(access.blockReason);
       }
       const fundedByBuckets = isFundedByBuckets(account.settings, account.buckets.bucketCount);
@@ -121,7 +120,7 @@ export function createBillingService(deps: BillingServiceDeps) {
           ? await deps.buckets.debit(organizationId, price.requestedMicro, at, tx)
           : 0;
       const event: LedgerEntry = {
-        id: newId(),
+        id: eventId,
         organizationId,
         agentId: request.agentId ?? null,
         feature: request.feature,
