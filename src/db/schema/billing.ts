@@ -58,6 +58,13 @@ export const consumptionEvents = pgTable(
       table.occurredAt,
     ),
     index("consumption_events_conversation_idx").on(table.organizationId, table.conversationId),
+    // Serves orderBy creditsCharged in both directions (ties broken by the same columns).
+    index("consumption_events_credits_idx").on(
+      table.organizationId,
+      table.creditsChargedMicro,
+      table.occurredAt,
+      table.id,
+    ),
     uniqueIndex("consumption_events_idempotency_idx").on(
       table.organizationId,
       table.idempotencyKey,

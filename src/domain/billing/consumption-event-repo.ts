@@ -56,10 +56,11 @@ export type EventOrder =
 const ORDER: Record<EventOrder, SQL[]> = {
   occurredAt_asc: [asc(consumptionEvents.occurredAt), asc(consumptionEvents.id)],
   occurredAt_desc: [desc(consumptionEvents.occurredAt), desc(consumptionEvents.id)],
+  // Exact reverse of creditsCharged_desc, so one index serves both.
   creditsCharged_asc: [
     asc(consumptionEvents.creditsChargedMicro),
-    desc(consumptionEvents.occurredAt),
-    desc(consumptionEvents.id),
+    asc(consumptionEvents.occurredAt),
+    asc(consumptionEvents.id),
   ],
   creditsCharged_desc: [
     desc(consumptionEvents.creditsChargedMicro),

@@ -1,0 +1,1 @@
+CREATE INDEX "consumption_events_credits_idx" ON "consumption_events" USING btree ("organization_id","credits_charged_micro","occurred_at","id");
