@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createAgent,
+  type QueryTestApp,
+  query,
+  startQueryTestApp,
+} from "../agents/agent-helpers.ts";
+import { balanceOf, grantCredits } from "./billing-helpers.ts";
+
+let harness: QueryTestApp;
+
+beforeAll(async () => {
+  harness = await startQueryTestApp();
+});
+afterAll(() => harness.close());
+
+const chatRequests = () =>
+  harness.fake.requests.filter((request) => request.path.endsWith("/chat/completions")).length;
+
+describe("agent queries are metered through billing", () => {
+  it("writes a chat event with the answer's token counts, priced by the registry", async () => {
+    const { app } = harness;
+    const org = await app.createOrganization("Metered chat");
+    await grantCredits(app, org.id, 5);
+    const agent = await createAgent(app, org, { name: "Pricing bot" });
+    const response = await query(app, org, agent.id, { query: "how much does shipping cost" });
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = response.json();
+
+    const listed = await app.api.inject({
+      method: "GET",
+      url: "/api/consumption-events?feature=chat",
+      headers: org.auth,
+    });
+    const [event, ...others] = listed.json().data;
+    expect(others).toEqual([]);
+    const { promptTokens, completionTokens } = answer.usage;
+    // gpt-4o-mini: 0.15 credits per million input tokens, 0.60 per million output tokens.
+    const expected = Math.round(promptTokens * 0.15 + completionTokens * 0.6) / 1_000_000;
+    expect(event).toMatchObject({
+      feature: "chat",
+      provider: "openai",
+      modelName: "gpt-4o-mini",
+      inputTokens: promptTokens,
+      outputTokens: completionTokens,
+      creditsCharged: expected,
+      conversationId: answer.conversationId,
+      messageId: answer.messageId,
+      agent: { id: agent.id, name: "Pricing bot" },
+    });
+    expect((await balanceOf(app, org)).credits?.used).toBe(expected);
+  });
+
+  it("the free plan answers 5 messages, then 402 before any model call", async () => {
+    const { app } = harness;
+    const org = await app.createOrganization("Free chat");
+    const agent = await createAgent(app, org);
+    const before = chatRequests();
+    for (let message = 1; message <= 5; message += 1) {
+      const response = await query(app, org, agent.id, { query: `question ${message}` });
+      expect(response.statusCode, response.body).toBe(200);
+    }
+    const refused = await query(app, org, agent.id, { query: "one more" });
+    expect(refused.statusCode).toBe(402);
+    expect(refused.json().type).toBe("USAGE_LIMIT");
+    expect(chatRequests() - before).toBe(5);
+    expect(await balanceOf(app, org)).toMatchObject({
+      canRun: false,
+      blockReason: "free_plan_limit",
+    });
+  });
+
+  it("an organization out of credits gets 402 on the query path too", async () => {
+    const { app } = harness;
+    const org = await app.createOrganization("Spent");
+    await grantCredits(app, org.id, 0.000001);
+    const agent = await createAgent(app, org);
+    expect((await query(app, org, agent.id, { query: "first" })).statusCode).toBe(200);
+    expect(await balanceOf(app, org)).toMatchObject({ blockReason: "no_credits" });
+    const before = chatRequests();
+    expect((await query(app, org, agent.id, { query: "second" })).statusCode).toBe(402);
+    expect(chatRequests()).toBe(before);
+  });
+});
