@@ -196,6 +196,9 @@ export async function run(args: string[]): Promise<void> {
     });
     await app.close();
     await receiver.close();
+    // pg-boss ends its pool just after stop() resolves; dropping the database first would kill
+    // its idle connections, whose error nobody listens to any more.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     await dispose();
   }
   await fake.close();
