@@ -152,6 +152,40 @@ describe("webhook timeouts", () => {
   });
 });
 
+describe("webhook redirects", () => {
+  it("counts a redirect as a failed attempt instead of following it", async () => {
+    let posted = 0;
+    const redirecting = createServer((request, response) => {
+      request.resume();
+      if (request.method === "POST") posted += 1;
+      if (request.method === "POST" && posted === 1) {
+        response.writeHead(307, { location: `${t.receiver.url}/elsewhere` });
+      }
+      response.end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/moved`;
+      t.fake.script({ text: "Redirect test." });
+      const { conversationId } = await queue("Hello", url);
+      const delivery = await settledDelivery(conversationId);
+      expect(delivery.state).toBe("delivered");
+      expect(delivery.attempts).toEqual([
+        expect.objectContaining({
+          attempt: 1,
+          outcome: "failed",
+          error: "The receiver answered with a redirect, which webhooks do not follow",
+        }),
+        expect.objectContaining({ attempt: 2, outcome: "delivered", responseStatus: 200 }),
+      ]);
+      expect(posts(t.receiver)).toHaveLength(0);
+    } finally {
+      redirecting.closeAllConnections();
+      await new Promise((resolve) => redirecting.close(resolve));
+    }
+  });
+});
+
 describe("when no answer can be generated", () => {
   it("delivers status error with the model's failure and stores no agent message", async () => {
     t.fake.script({ status: 400, errorMessage: "invalid request sk-secret-1" });

@@ -78,13 +78,18 @@ export function createWebhookDeliveryService(deps: WebhookDeliveryDeps) {
         permanent: false,
       };
     } catch (error) {
-      const message = error instanceof Error ? error.message : "The request failed";
+      const redirected = error instanceof UnsafeUrlError && error.reason === "too_many_redirects";
+      const message = redirected
+        ? "The receiver answered with a redirect, which webhooks do not follow"
+        : error instanceof Error
+          ? error.message
+          : "The request failed";
       return {
         delivered: false,
         responseStatus: null,
         responseSnippet: null,
         error: message,
-        permanent: error instanceof UnsafeUrlError && error.reason !== "too_many_redirects",
+        permanent: error instanceof UnsafeUrlError && !redirected,
       };
     }
   }
