@@ -11,7 +11,11 @@ export default defineConfig({
     pool: "forks",
     projects: databases.map((database) => ({
       extends: true,
-      test: { name: database, env: { AGENTDESK_TEST_DB: database }, include: ["test/**/*.test.ts"] },
+      test: {
+        name: database,
+        env: { AGENTDESK_TEST_DB: database },
+        include: ["test/**/*.test.ts"],
+      },
     })),
   },
 });
