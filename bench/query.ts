@@ -296,7 +296,9 @@ export async function run(args: string[]): Promise<void> {
         env: { OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: model.url },
       });
       try {
+        const progress = (what: string) => process.stderr.write(`[${bench.label}] ${what}\n`);
         const org = await app.createOrganization("Bench");
+        progress("ingesting the knowledge document");
         const { agentId, chunks } = await setUp(app, org);
         // The export runs first, so the RSS it measures is not hidden by the load test's peak.
         const exportAgent = (
@@ -307,15 +309,18 @@ export async function run(args: string[]): Promise<void> {
             payload: { name: "Export" },
           })
         ).json().id as string;
+        progress(`${chunks} chunks; exporting ${options.exportRows} messages`);
         exports.push({
           database: bench.label,
           ...(await measureExport(app, org, exportAgent, options.exportRows)),
         });
+        progress(`export: ${JSON.stringify(exports.at(-1))}; measuring queries`);
         rows.push({
           database: bench.label,
           chunks,
           ...(await measureQueries(app, org, agentId, model.url, options)),
         });
+        progress(`queries: ${JSON.stringify(rows.at(-1))}`);
       } finally {
         await app.close();
         await bench.dispose();

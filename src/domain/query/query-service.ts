@@ -1,6 +1,4 @@
-import type { MessageSource } from "../../db/schema/index.ts";
 import { AppError } from "../../lib/errors.ts";
-import { newId } from "../../lib/ids.ts";
 import type { AgentModelName } from "../../models/model-catalog.ts";
 import { ModelProviderError } from "../../models/model-failure.ts";
 import type { ModelRegistry } from "../../models/model-registry.ts";
@@ -10,11 +8,12 @@ import type { AgentService } from "../agents/agent-service.ts";
 import { datastoreIdsOf } from "../agents/agent-tools.ts";
 import type { Billing } from "../billing/billing-port.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
-import type { ConversationTurns, TurnTarget } from "../conversations/conversation-turns.ts";
-import type { AttachmentReader, AttachmentText } from "./attachment-reader.ts";
+import type { ConversationTurns } from "../conversations/conversation-turns.ts";
+import { createAnswerRecorder } from "./answer-recorder.ts";
+import type { AttachmentReader } from "./attachment-reader.ts";
 import { asksForHuman } from "./human-request.ts";
 import { type ModelTurnResult, runModelTurn } from "./model-turn.ts";
-import { type KnowledgeHit, type KnowledgeLookup, selectPassages } from "./query-knowledge.ts";
+import { type KnowledgeLookup, selectPassages } from "./query-knowledge.ts";
 import { buildQueryPrompt } from "./query-prompt.ts";
 import type {
   ConversationalQueue,
@@ -26,9 +25,6 @@ import type {
 
 /** The spec's context window: the last 24 messages of the conversation. */
 export const HISTORY_MESSAGES = 24;
-
-// Said when the model handed over with a tool call and wrote nothing after it.
-const HANDOVER_TEXT = "A member of our team will take over this conversation shortly.";
 
 export type QuerySettings = {
   historyTokenBudget: number;
@@ -45,10 +41,9 @@ export type QueryServiceDeps = {
   conversations: Pick<ConversationRepo, "recentMessages" | "setMessageUsage">;
   models: Pick<ModelRegistry, "resolveLanguageModel">;
   billing: Billing;
-  /** Null until a knowledge module is wired: agents then answer without retrieval. */
-  knowledge: KnowledgeLookup | null;
+  knowledge: KnowledgeLookup;
   attachments: Pick<AttachmentReader, "read">;
-  /** Issue 7 provides it; without it conversational agents answer synchronously. */
+  /** Conversational mode (the webhooks module); without it such agents answer synchronously. */
   conversational?: ConversationalQueue;
   settings: QuerySettings;
 };
@@ -65,8 +60,6 @@ export type PreparedQuery =
   | { kind: "queued"; response: QueuedQueryResponse }
   | { kind: "answer"; run(options?: RunOptions): Promise<QueryResponse> };
 
-const roundCredits = (value: number) => Math.round(value * 1e6) / 1e6;
-
 function settled<Value>(result: PromiseSettledResult<Value>): Value {
   if (result.status === "rejected") throw result.reason;
   return result.value;
@@ -74,10 +67,11 @@ function settled<Value>(result: PromiseSettledResult<Value>): Value {
 
 export function createQueryService(deps: QueryServiceDeps) {
   const { settings } = deps;
+  const recorder = createAnswerRecorder(deps);
 
   async function retrieve(caller: QueryCaller, agent: AgentRow, query: string) {
     const datastoreIds = datastoreIdsOf(agent.tools);
-    if (!deps.knowledge || datastoreIds.length === 0) return [];
+    if (datastoreIds.length === 0) return [];
     const hits = await deps.knowledge.search({
       organizationId: caller.organizationId,
       datastoreIds,
@@ -172,9 +166,9 @@ export function createQueryService(deps: QueryServiceDeps) {
         }
         // Without a stream the client saw nothing: a failure stores nothing, as before any token.
         if (turn.error && !options.onText) throw new AppError("INTERNAL", turn.error.message);
-        const response = await store({
+        const response = await recorder.record({
           caller,
-          agent,
+          agentId: agent.id,
           request,
           target,
           passages,
@@ -187,118 +181,6 @@ export function createQueryService(deps: QueryServiceDeps) {
         if (turn.error) throw new AppError("INTERNAL", turn.error.message);
         return response;
       },
-    };
-  }
-
-  async function store(input: {
-    caller: QueryCaller;
-    agent: AgentRow;
-    request: QueryRequest;
-    target: TurnTarget;
-    passages: KnowledgeHit[];
-    attachments: AttachmentText[];
-    resolved: ReturnType<ModelRegistry["resolveLanguageModel"]>;
-    turn: ModelTurnResult;
-    startedAt: Date;
-    humanRequested: boolean;
-  }): Promise<QueryResponse> {
-    const { caller, agent, request, turn, resolved } = input;
-    const requestHuman = input.humanRequested || turn.requestedHuman;
-    const answer =
-      turn.text === "" && turn.requestedHuman && turn.outcome === "complete"
-        ? HANDOVER_TEXT
-        : turn.text;
-    const usage = {
-      promptTokens: turn.inputTokens,
-      completionTokens: turn.outputTokens,
-      totalTokens: turn.inputTokens + turn.outputTokens,
-      cost: roundCredits(
-        (turn.inputTokens * resolved.prices.input + turn.outputTokens * resolved.prices.output) /
-          1e6,
-      ),
-    };
-    const sources: MessageSource[] = input.passages.map((hit) => ({
-      source: hit.source,
-      chunk: hit.text,
-      datasourceId: hit.datasourceId,
-      datasourceName: hit.datasourceName,
-      chunkId: hit.chunkId,
-      score: hit.score,
-    }));
-    const messageId = newId();
-    const answeredAt = new Date(Math.max(Date.now(), input.startedAt.getTime() + 1));
-    const conversation = await deps.turns.recordTurn({
-      organizationId: caller.organizationId,
-      agentId: agent.id,
-      target: input.target,
-      status: requestHuman ? "human_requested" : "reopen",
-      contact: request.contact,
-      messages: [
-        {
-          id: newId(),
-          from: "human",
-          text: request.query,
-          attachments: (request.attachments ?? []).map(({ url }) => ({ url })),
-          metadata: {
-            ...(request.context ? { context: request.context } : {}),
-            ...(input.humanRequested ? { requestedHuman: true } : {}),
-          },
-          createdAt: input.startedAt,
-        },
-        {
-          id: messageId,
-          from: "agent",
-          text: answer,
-          sources,
-          usage,
-          metadata: {
-            model: {
-              modelName: resolved.modelName,
-              requestedModelName: resolved.requestedModelName,
-              provider: resolved.provider,
-              providerModelId: resolved.providerModelId,
-            },
-            ...(turn.requestedHuman ? { requestedHuman: true } : {}),
-            ...(turn.usageEstimated ? { usageEstimated: true } : {}),
-            ...(turn.outcome !== "complete" ? { interrupted: turn.outcome } : {}),
-            ...(input.attachments.some((file) => file.truncated)
-              ? { attachmentsTruncated: true }
-              : {}),
-          },
-          createdAt: answeredAt,
-        },
-      ],
-    });
-    const charge = await deps.billing.charge({
-      organizationId: caller.organizationId,
-      agentId: agent.id,
-      feature: "chat",
-      provider: resolved.provider,
-      modelName: resolved.providerModelId,
-      inputTokens: usage.promptTokens,
-      outputTokens: usage.completionTokens,
-      conversationId: conversation.id,
-      messageId,
-      metadata: {
-        modelName: resolved.modelName,
-        ...(turn.usageEstimated ? { usageEstimated: true } : {}),
-      },
-    });
-    const cost = roundCredits(charge.creditsCharged);
-    if (cost !== usage.cost) {
-      usage.cost = cost;
-      await deps.conversations.setMessageUsage(caller.organizationId, messageId, usage);
-    }
-    return {
-      answer,
-      sources: input.passages.map((hit) => ({ source: hit.source, chunk: hit.text })),
-      messageId,
-      conversationId: conversation.id,
-      visitorId: conversation.visitorId,
-      request_human: requestHuman,
-      status: conversation.status,
-      usage,
-      approvals: [],
     };
   }
 

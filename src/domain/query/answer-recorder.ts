@@ -1,0 +1,143 @@
+import type { MessageSource } from "../../db/schema/index.ts";
+import { newId } from "../../lib/ids.ts";
+import type { ResolvedLanguageModel } from "../../models/model-registry.ts";
+import type { Billing } from "../billing/billing-port.ts";
+import type { ConversationRepo } from "../conversations/conversation-repo.ts";
+import type { ConversationTurns, TurnTarget } from "../conversations/conversation-turns.ts";
+import type { AttachmentText } from "./attachment-reader.ts";
+import type { ModelTurnResult } from "./model-turn.ts";
+import type { KnowledgeHit } from "./query-knowledge.ts";
+import type { QueryCaller, QueryRequest, QueryResponse } from "./query-types.ts";
+
+// Said when the model handed over with a tool call and wrote nothing after it.
+const HANDOVER_TEXT = "A member of our team will take over this conversation shortly.";
+
+const roundCredits = (value: number) => Math.round(value * 1e6) / 1e6;
+
+export type AnsweredTurn = {
+  caller: QueryCaller;
+  agentId: string;
+  request: QueryRequest;
+  target: TurnTarget;
+  passages: KnowledgeHit[];
+  attachments: AttachmentText[];
+  resolved: ResolvedLanguageModel;
+  turn: ModelTurnResult;
+  startedAt: Date;
+  /** The customer asked for a person in this message. */
+  humanRequested: boolean;
+};
+
+/**
+ * After the model: stores the customer's message and the answer (one transaction, with the
+ * conversation and contact), charges the chat, and builds the spec's response. `usage.cost` is
+ * what billing charged.
+ */
+export function createAnswerRecorder(deps: {
+  turns: Pick<ConversationTurns, "recordTurn">;
+  conversations: Pick<ConversationRepo, "setMessageUsage">;
+  billing: Pick<Billing, "charge">;
+}) {
+  return {
+    async record(input: AnsweredTurn): Promise<QueryResponse> {
+      const { caller, agentId, request, turn, resolved } = input;
+      const requestHuman = input.humanRequested || turn.requestedHuman;
+      const answer =
+        turn.text === "" && turn.requestedHuman && turn.outcome === "complete"
+          ? HANDOVER_TEXT
+          : turn.text;
+      const usage = {
+        promptTokens: turn.inputTokens,
+        completionTokens: turn.outputTokens,
+        totalTokens: turn.inputTokens + turn.outputTokens,
+        cost: roundCredits(
+          (turn.inputTokens * resolved.prices.input + turn.outputTokens * resolved.prices.output) /
+            1e6,
+        ),
+      };
+      const sources: MessageSource[] = input.passages.map((hit) => ({
+        source: hit.source,
+        chunk: hit.text,
+        datasourceId: hit.datasourceId,
+        datasourceName: hit.datasourceName,
+        chunkId: hit.chunkId,
+        score: hit.score,
+      }));
+      const messageId = newId();
+      const answeredAt = new Date(Math.max(Date.now(), input.startedAt.getTime() + 1));
+      const conversation = await deps.turns.recordTurn({
+        organizationId: caller.organizationId,
+        agentId,
+        target: input.target,
+        status: requestHuman ? "human_requested" : "reopen",
+        contact: request.contact,
+        messages: [
+          {
+            id: newId(),
+            from: "human",
+            text: request.query,
+            attachments: (request.attachments ?? []).map(({ url }) => ({ url })),
+            metadata: {
+              ...(request.context ? { context: request.context } : {}),
+              ...(input.humanRequested ? { requestedHuman: true } : {}),
+            },
+            createdAt: input.startedAt,
+          },
+          {
+            id: messageId,
+            from: "agent",
+            text: answer,
+            sources,
+            usage,
+            metadata: {
+              model: {
+                modelName: resolved.modelName,
+                requestedModelName: resolved.requestedModelName,
+                provider: resolved.provider,
+                providerModelId: resolved.providerModelId,
+              },
+              ...(turn.requestedHuman ? { requestedHuman: true } : {}),
+              ...(turn.usageEstimated ? { usageEstimated: true } : {}),
+              ...(turn.outcome !== "complete" ? { interrupted: turn.outcome } : {}),
+              ...(input.attachments.some((file) => file.truncated)
+                ? { attachmentsTruncated: true }
+                : {}),
+            },
+            createdAt: answeredAt,
+          },
+        ],
+      });
+      const charge = await deps.billing.charge({
+        organizationId: caller.organizationId,
+        agentId,
+        feature: "chat",
+        provider: resolved.provider,
+        modelName: resolved.providerModelId,
+        inputTokens: usage.promptTokens,
+        outputTokens: usage.completionTokens,
+        conversationId: conversation.id,
+        messageId,
+        metadata: {
+          modelName: resolved.modelName,
+          ...(turn.usageEstimated ? { usageEstimated: true } : {}),
+        },
+      });
+      const cost = roundCredits(charge.creditsCharged);
+      if (cost !== usage.cost) {
+        usage.cost = cost;
+        await deps.conversations.setMessageUsage(caller.organizationId, messageId, usage);
+      }
+      return {
+        answer,
+        sources: input.passages.map((hit) => ({ source: hit.source, chunk: hit.text })),
+        messageId,
+        conversationId: conversation.id,
+        visitorId: conversation.visitorId,
+        request_human: requestHuman,
+        status: conversation.status,
+        usage,
+        approvals: [],
+      };
+    },
+  };
+}
