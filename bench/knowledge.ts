@@ -55,7 +55,7 @@ export async function run(args: string[]): Promise<void> {
     });
     try {
       process.stdout.write(
-        `\n## ${bench.label}${bench.database.hasPgvector ? "" : " — exact scoring over real[] (no pgvector)"}\n\n`,
+        `\n## ${bench.label}${bench.database.hasPgvector ? "" : ": vectors scored exactly over real[]"}\n\n`,
       );
       const { organization } = await runtime.services.organizations.createOrganization({
         name: "bench",

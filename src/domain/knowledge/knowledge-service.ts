@@ -22,7 +22,7 @@ import { createUploadRepo } from "./upload-repo.ts";
 export type { KnowledgeSearchRequest, KnowledgeSearchResult } from "./knowledge-search.ts";
 
 export type KnowledgeServiceDeps = {
-  database: Pick<Database, "db" | "hasPgvector">;
+  database: Pick<Database, "db" | "hasPgvector" | "kind">;
   jobs: JobQueue;
   fetcher: Pick<SafeFetcher, "fetch" | "check">;
   models: Pick<ModelRegistry, "resolveEmbeddingModel">;
@@ -52,7 +52,11 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
   const search = createKnowledgeSearch({
     datastores: datastoreRepo,
     embedders,
-    searchChunks: createHybridSearch({ db, hasPgvector }),
+    searchChunks: createHybridSearch({
+      db,
+      hasPgvector,
+      singleSession: deps.database.kind === "pglite",
+    }),
     chargeEmbedding,
   });
   const datasources = createDatasourceService({
