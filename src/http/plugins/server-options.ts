@@ -31,7 +31,7 @@ export function createFastify({
     trustProxy: trustProxy > 0 ? (_address: string, hop: number) => hop < trustProxy : false,
     bodyLimit: bodyLimitBytes,
     return503OnClosing: true,
-    maxParamLength: 200,
+    routerOptions: { maxParamLength: 200 },
     // Malformed URLs are answered in the listener's own envelope, not Fastify's.
     frameworkErrors: (error, request, reply) => {
       const [status, body] = errorBody(error, request as unknown as FastifyRequest);
