@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { sql } from "drizzle-orm";
 import { Pool } from "undici";
@@ -23,6 +24,9 @@ import { formatTable, runLoad } from "./lib/load.ts";
  *   and p99 (sequential requests), with a ~1,000-chunk datastore attached to the agent;
  * - streaming: time to the first `answer` frame minus the fake's own time to its first chunk;
  * - the CSV export of 100,000 messages: rows per second and peak RSS growth of the process.
+ * Queries run twice: for an agent with the datastore and for one without, which separates the
+ * platform's own overhead from retrieval. The 1-minute load average is printed with each row,
+ * since the figures are only as quiet as the machine.
  */
 const MB = 1024 * 1024;
 const CORPUS = new URL("../test/fixtures/retrieval/corpus/", import.meta.url);
@@ -283,7 +287,7 @@ export async function run(args: string[]): Promise<void> {
   const options: Options = {
     seconds: option("seconds", 8),
     connections: option("connections", 16),
-    samples: option("samples", 300),
+    samples: option("samples", 200),
     exportRows: option("export-rows", 100_000),
   };
   const model = await startModelProcess();
@@ -313,14 +317,21 @@ export async function run(args: string[]): Promise<void> {
         exports.push({
           database: bench.label,
           ...(await measureExport(app, org, exportAgent, options.exportRows)),
+          "load avg": loadavg()[0]!.toFixed(1),
         });
         progress(`export: ${JSON.stringify(exports.at(-1))}; measuring queries`);
-        rows.push({
-          database: bench.label,
-          chunks,
-          ...(await measureQueries(app, org, agentId, model.url, options)),
-        });
-        progress(`queries: ${JSON.stringify(rows.at(-1))}`);
+        for (const [id, knowledge] of [
+          [agentId, `${chunks} chunks`],
+          [exportAgent, "none"],
+        ] as const) {
+          rows.push({
+            database: bench.label,
+            datastore: knowledge,
+            ...(await measureQueries(app, org, id, model.url, options)),
+            "load avg": loadavg()[0]!.toFixed(1),
+          });
+          progress(`queries: ${JSON.stringify(rows.at(-1))}`);
+        }
       } finally {
         await app.close();
         await bench.dispose();

@@ -65,7 +65,9 @@ export function createAnswerRecorder(deps: {
       }));
       const messageId = newId();
       const answeredAt = new Date(Math.max(Date.now(), input.startedAt.getTime() + 1));
-      const conversation = await deps.turns.recordTurn({
+      // The model's tokens are spent whether or not storing succeeds, so the charge does not wait
+      // for the messages; both run at once (the charge holds the organization's billing lock).
+      const stored = deps.turns.recordTurn({
         organizationId: caller.organizationId,
         agentId,
         target: input.target,
@@ -107,7 +109,7 @@ export function createAnswerRecorder(deps: {
           },
         ],
       });
-      const charge = await deps.billing.charge({
+      const charged = deps.billing.charge({
         organizationId: caller.organizationId,
         agentId,
         feature: "chat",
@@ -115,13 +117,14 @@ export function createAnswerRecorder(deps: {
         modelName: resolved.providerModelId,
         inputTokens: usage.promptTokens,
         outputTokens: usage.completionTokens,
-        conversationId: conversation.id,
+        conversationId: input.target.conversationId,
         messageId,
         metadata: {
           modelName: resolved.modelName,
           ...(turn.usageEstimated ? { usageEstimated: true } : {}),
         },
       });
+      const [conversation, charge] = await Promise.all([stored, charged]);
       const cost = roundCredits(charge.creditsCharged);
       if (cost !== usage.cost) {
         usage.cost = cost;
