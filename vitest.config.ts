@@ -15,6 +15,7 @@ export default defineConfig({
         name: database,
         env: { AGENTDESK_TEST_DB: database },
         include: ["test/**/*.test.ts"],
+        globalSetup: database === "pglite" ? ["test/harness/global-setup.ts"] : [],
       },
     })),
   },

@@ -30,23 +30,30 @@ export type Database = {
   connectionString?: string;
   /** True when the pgvector extension is installed (always on PGlite). */
   hasPgvector: boolean;
+  /** Embedded database only: a tarball of its data directory (backups, test snapshots). */
+  dump?: () => Promise<Blob>;
   close(): Promise<void>;
 };
 
 const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), "migrations");
 
 export type OpenDatabaseOptions =
-  | { kind: "pglite"; dataDir: string | null }
+  | {
+      kind: "pglite";
+      dataDir: string | null;
+      /** Start from a tarball made by `dump()` instead of an empty cluster (skips initdb). */
+      snapshot?: Blob;
+    }
   | { kind: "postgres"; connectionString: string; poolSize?: number };
 
 /** Opens the database, applies committed migrations, and reports its capabilities. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   return options.kind === "pglite"
-    ? openPglite(options.dataDir)
+    ? openPglite(options.dataDir, options.snapshot)
     : openPostgres(options.connectionString, options.poolSize ?? 10);
 }
 
-async function openPglite(dataDir: string | null): Promise<Database> {
+async function openPglite(dataDir: string | null, snapshot?: Blob): Promise<Database> {
   let releaseLock = () => {};
   let location = "memory://";
   if (dataDir !== null) {
@@ -55,7 +62,11 @@ async function openPglite(dataDir: string | null): Promise<Database> {
     releaseLock = acquireDataDirLock(resolve(dataDir));
   }
   try {
-    const client = await PGlite.create({ dataDir: location, extensions: { vector } });
+    const client = await PGlite.create({
+      dataDir: location,
+      extensions: { vector },
+      ...(snapshot ? { loadDataDir: snapshot } : {}),
+    });
     await client.exec("create extension if not exists vector");
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     await migratePglite(drizzlePglite(client), { migrationsFolder });
@@ -71,6 +82,7 @@ async function openPglite(dataDir: string | null): Promise<Database> {
           return results.at(-1) ?? { rows: [] };
         },
       },
+      dump: () => client.dumpDataDir("none"),
       async close() {
         await client.close();
         releaseLock();

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import pg from "pg";
+import { inject } from "vitest";
 import { type Database, openDatabase } from "../../src/db/client.ts";
 
 /** Which database this vitest project runs against (see vitest.config.ts). */
@@ -11,7 +13,10 @@ export const testDatabaseKind =
  * PostgreSQL server of TEST_DATABASE_URL that is dropped when the file is done.
  */
 export async function createTestDatabase(): Promise<Database> {
-  if (testDatabaseKind === "pglite") return openDatabase({ kind: "pglite", dataDir: null });
+  if (testDatabaseKind === "pglite") {
+    const snapshot = new Blob([readFileSync(inject("pgliteSnapshot"))]);
+    return openDatabase({ kind: "pglite", dataDir: null, snapshot });
+  }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("TEST_DATABASE_URL is required for the postgres project");
   const name = `agentdesk_test_${randomBytes(6).toString("hex")}`;
