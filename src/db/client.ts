@@ -97,6 +97,9 @@ async function openPglite(dataDir: string | null, snapshot?: Blob): Promise<Data
 async function openPostgres(connectionString: string, poolSize: number): Promise<Database> {
   await migratePostgres(connectionString);
   const pool = new pg.Pool({ connectionString, max: poolSize });
+  // An idle connection the server closes (restart, failover, a dropped database) must not crash
+  // the process: the pool discards it and the next query opens a new one.
+  pool.on("error", () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   const installed = await db.execute(
     sql`select 1 from pg_extension where extname = 'vector' limit 1`,
