@@ -15,7 +15,8 @@ import { benchDatabases } from "./lib/databases.ts";
 import { formatTable, runLoad } from "./lib/load.ts";
 
 /**
- * npm run bench -- query [--seconds=8] [--connections=16] [--samples=300] [--export-rows=100000]
+ * npm run bench -- query [--seconds=8] [--connections=16] [--samples=200] [--export-rows=100000]
+ *   [--only=pglite|postgres]
  *
  * With a zero-latency fake OpenAI server in its own process on 127.0.0.1, on PGlite and on
  * PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL):
@@ -290,11 +291,16 @@ export async function run(args: string[]): Promise<void> {
     samples: option("samples", 200),
     exportRows: option("export-rows", 100_000),
   };
+  const only = args.find((arg) => arg.startsWith("--only="))?.split("=")[1];
   const model = await startModelProcess();
   const rows: Array<Record<string, string | number>> = [];
   const exports: Array<Record<string, string | number>> = [];
   try {
     for await (const bench of benchDatabases()) {
+      if (only && !bench.label.startsWith(only)) {
+        await bench.dispose();
+        continue;
+      }
       const app = await startTestApp({
         database: bench.database,
         env: { OPENAI_API_KEY: "sk-bench", OPENAI_BASE_URL: model.url },
