@@ -7,6 +7,7 @@ import {
   startQueryTestApp,
 } from "../agents/agent-helpers.ts";
 import type { TestOrganization } from "../harness/app.ts";
+import { postSse, summarize } from "./sse-client.ts";
 
 let t: QueryTestApp;
 let org: TestOrganization;
@@ -83,18 +84,29 @@ describe("provider failures", () => {
     expect(closed.path).toBe("/v1/chat/completions");
   });
 
-  it("does not retry a stream that stalls after its first token", async () => {
+  it("does not retry a stream that stalls after its first token, and keeps what was sent", async () => {
     t.fake.script({ text: "one two three", hangAfterChunks: 1 });
-    const response = await query(t.app, org, agentId, {
+    const base = await t.app.listen("api");
+    const result = await postSse(`${base}/api/agents/${agentId}/query`, org.auth, {
       query: "count",
+      streaming: true,
       conversationId: "stalled",
     });
-    expect(response.statusCode).toBe(500);
-    expect(response.json().error).toBe("The model gpt_4o did not answer in time");
+    expect(summarize(result)).toMatchObject({
+      answer: "one ",
+      last: "[ERROR] The model gpt_4o did not answer in time",
+    });
     expect(chatRequests()).toHaveLength(1);
-    // Without a stream the client saw nothing, so nothing is kept.
     const stored = await t.app.api.inject({ url: "/api/conversations/stalled", headers: org.auth });
-    expect(stored.statusCode).toBe(404);
+    expect(stored.json().messages[1]).toMatchObject({
+      text: "one ",
+      metadata: { interrupted: "failed" },
+    });
+  });
+
+  it("asks the provider for a plain (non-streamed) completion when the client does not stream", async () => {
+    await query(t.app, org, agentId, { query: "hi" });
+    expect(chatRequests()[0]?.body?.stream).toBeUndefined();
   });
 });
 

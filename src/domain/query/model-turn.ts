@@ -1,4 +1,4 @@
-import { type ModelMessage, stepCountIs, streamText, tool } from "ai";
+import { generateText, type ModelMessage, stepCountIs, streamText, tool } from "ai";
 import { z } from "zod";
 import { type ModelProviderError, toModelProviderError } from "../../models/model-failure.ts";
 import type { ResolvedLanguageModel } from "../../models/model-registry.ts";
@@ -42,35 +42,73 @@ function estimatedInput(system: string, messages: ModelMessage[]): number {
   return estimateTokens(system) + estimateTokens(text) + 4 * (messages.length + 1);
 }
 
-/**
- * One answer from the model, streamed. Provider failures before any text throw a
- * ModelProviderError; after some text they end the turn with outcome "failed" so the caller can
- * keep the partial answer the client already saw.
- */
-export async function runModelTurn(input: ModelTurnInput): Promise<ModelTurnResult> {
-  const { resolved } = input;
-  let requestedHuman = false;
-  const result = streamText({
-    model: resolved.model,
+function callSettings(input: ModelTurnInput, onHandover: () => void) {
+  return {
+    model: input.resolved.model,
     system: input.system === "" ? undefined : input.system,
     messages: input.messages,
     temperature: input.temperature,
     maxRetries: input.maxRetries,
     timeout: { totalMs: input.timeoutMs },
-    abortSignal: input.signal,
     tools: {
       [REQUEST_HUMAN_TOOL]: tool({
         description:
           "Hand the conversation to a person of the team when the customer asks for one or you cannot help.",
         inputSchema: z.object({ reason: z.string().optional() }),
         execute: async () => {
-          requestedHuman = true;
+          onHandover();
           return { handedOver: true, note: "A member of the team has been notified." };
         },
       }),
     },
     // The second step lets the model tell the customer about the handover.
     stopWhen: stepCountIs(2),
+  };
+}
+
+/**
+ * One answer from the model. With `onText` or `signal` it is streamed: provider failures before
+ * any text throw a ModelProviderError; after some text they end the turn with outcome "failed" so
+ * the caller can keep the partial answer the client already saw. Without either, one
+ * non-streaming call (less work per query than a stream nobody reads); failures throw.
+ */
+export async function runModelTurn(input: ModelTurnInput): Promise<ModelTurnResult> {
+  return input.onText || input.signal ? streamTurn(input) : generateTurn(input);
+}
+
+async function generateTurn(input: ModelTurnInput): Promise<ModelTurnResult> {
+  let requestedHuman = false;
+  try {
+    const result = await generateText(
+      callSettings(input, () => {
+        requestedHuman = true;
+      }),
+    );
+    // As when streaming, the answer is the text of every step (before and after a handover).
+    const text = result.steps.map((step) => step.text).join("");
+    const { inputTokens, outputTokens } = result.totalUsage;
+    const known = inputTokens !== undefined;
+    return {
+      text,
+      requestedHuman,
+      inputTokens: known ? inputTokens : estimatedInput(input.system, input.messages),
+      outputTokens: known ? (outputTokens ?? 0) : estimateTokens(text),
+      usageEstimated: !known,
+      outcome: "complete",
+    };
+  } catch (error) {
+    throw toModelProviderError(error, input.resolved.requestedModelName);
+  }
+}
+
+async function streamTurn(input: ModelTurnInput): Promise<ModelTurnResult> {
+  const { resolved } = input;
+  let requestedHuman = false;
+  const result = streamText({
+    ...callSettings(input, () => {
+      requestedHuman = true;
+    }),
+    abortSignal: input.signal,
     // Failures are read from the stream below; the default would print them, provider body included.
     onError: () => {},
   });
