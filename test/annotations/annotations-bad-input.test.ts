@@ -242,7 +242,10 @@ describe("ids in paths and tag names", () => {
   it("an id over the router's 200-character limit is refused before the route (414)", async () => {
     const response = await client.get("x".repeat(201), org);
     expect(response.statusCode).toBe(414);
-    expect(response.json()).toMatchObject({ type: "INVALID_REQUEST", requestId: expect.any(String) });
+    expect(response.json()).toMatchObject({
+      type: "INVALID_REQUEST",
+      requestId: expect.any(String),
+    });
   });
 
   it.each([
