@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../agents/agent-helpers.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
@@ -87,5 +88,30 @@ describe("GET /api/conversations/{id}", () => {
     const response = await app.api.inject({ url: "/api/conversations/nope", headers: org.auth });
     expect(response.statusCode).toBe(404);
     expect(response.json().type).toBe("CONVERSATION_NOT_FOUND");
+  });
+});
+
+describe("conversation paging with timestamps finer than a millisecond", () => {
+  it("neither skips nor repeats conversations created within the same millisecond", async () => {
+    const listed = async (agentId: string) => {
+      const ids: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const response: { data: Array<{ id: string }>; nextCursor: string | null } = (
+          await list(`?agentId=${agentId}&limit=3${cursor ? `&cursor=${cursor}` : ""}`)
+        ).json();
+        ids.push(...response.data.map((conversation) => conversation.id));
+        cursor = response.nextCursor;
+      } while (cursor);
+      return ids;
+    };
+    const agent = await createAgent(app, org, { name: "Microseconds" });
+    await app.database.db.execute(sql`
+      insert into conversations (id, organization_id, agent_id, visitor_id, created_at)
+      select 'micro-' || n, ${org.id}, ${agent.id}, 'v',
+             timestamptz '2024-01-01 00:00:00.123' + (n || ' microseconds')::interval
+      from generate_series(1, 10) as n`);
+    const ids = await listed(agent.id);
+    expect(ids).toEqual(Array.from({ length: 10 }, (_, index) => `micro-${10 - index}`));
   });
 });

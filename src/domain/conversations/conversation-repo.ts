@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { contacts, conversations, messages } from "../../db/schema/index.ts";
 
@@ -6,7 +6,6 @@ export type ConversationRow = typeof conversations.$inferSelect;
 export type NewConversationRow = typeof conversations.$inferInsert;
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessageRow = typeof messages.$inferInsert;
-export type ConversationStatus = ConversationRow["status"];
 export type ContactSummary = Pick<
   typeof contacts.$inferSelect,
   "id" | "email" | "phoneNumber" | "firstName" | "lastName" | "externalUserId"
@@ -104,7 +103,7 @@ export function createConversationRepo(db: Db) {
       const [row] = await tx
         .update(conversations)
         .set({
-          status: status as unknown as ConversationStatus,
+          status,
           ...(change.contactId ? { contactId: change.contactId } : {}),
           updatedAt: new Date(),
         })
@@ -119,10 +118,13 @@ export function createConversationRepo(db: Db) {
       return row ?? null;
     },
 
-    /** Newest first, keyset-paged by (createdAt, id). */
+    /**
+     * Newest first, keyset-paged by (createdAt, id); `cursorAt` is the exact (microsecond)
+     * timestamp as text, since a JavaScript Date would round it to the millisecond.
+     */
     async list(
       organizationId: string,
-      filter: { agentId?: string; before?: { createdAt: Date; id: string }; limit: number },
+      filter: { agentId?: string; before?: { createdAt: string; id: string }; limit: number },
       tx: Db = db,
     ) {
       const conditions = [eq(conversations.organizationId, organizationId)];
@@ -130,14 +132,15 @@ export function createConversationRepo(db: Db) {
       if (filter.before) {
         const { createdAt, id } = filter.before;
         conditions.push(
-          or(
-            lt(conversations.createdAt, createdAt),
-            and(eq(conversations.createdAt, createdAt), lt(conversations.id, id)),
-          )!,
+          sql`(${conversations.createdAt}, ${conversations.id}) < (${createdAt}::timestamptz, ${id})`,
         );
       }
       return tx
-        .select({ conversation: conversations, contact: contactColumns })
+        .select({
+          conversation: conversations,
+          contact: contactColumns,
+          cursorAt: sql<string>`${conversations.createdAt}::text`,
+        })
         .from(conversations)
         .leftJoin(contacts, eq(contacts.id, conversations.contactId))
         .where(and(...conditions))

@@ -9,20 +9,22 @@ import {
 
 type Caller = { organizationId: string };
 
-/** Opaque list cursor: the createdAt and id of the last item of the previous page. */
-function encodeCursor(view: ConversationView): string {
-  return Buffer.from(`${view.createdAt}|${view.id}`).toString("base64url");
+// What PostgreSQL prints for a timestamptz: "2024-05-01 12:00:00.123456+00".
+const TIMESTAMP_TEXT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
+
+/** Opaque list cursor: the exact createdAt and the id of the last item of the previous page. */
+function encodeCursor(cursorAt: string, id: string): string {
+  return Buffer.from(`${cursorAt}|${id}`).toString("base64url");
 }
 
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
   const [createdAt, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  const date = new Date(createdAt ?? "");
-  if (!id || Number.isNaN(date.getTime())) {
+  if (!id || !createdAt || !TIMESTAMP_TEXT.test(createdAt)) {
     throw invalid("cursor is not a cursor this endpoint returned", [
       { path: "querystring.cursor", message: "is malformed" },
     ]);
   }
-  return { createdAt: date, id };
+  return { createdAt, id };
 }
 
 /** The read side of conversations: the dashboard extensions of DESIGN.md section 4. */
@@ -38,11 +40,13 @@ export function createConversationService(deps: { conversations: ConversationRep
         before: query.cursor ? decodeCursor(query.cursor) : undefined,
         limit: query.limit + 1,
       });
-      const data = rows
-        .slice(0, query.limit)
-        .map((row) => toConversationView(row.conversation, row.contact?.id ? row.contact : null));
-      const last = data.at(-1);
-      return { data, nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null };
+      const page = rows.slice(0, query.limit);
+      const data = page.map((row) =>
+        toConversationView(row.conversation, row.contact?.id ? row.contact : null),
+      );
+      const last = page.at(-1);
+      const more = rows.length > query.limit && last;
+      return { data, nextCursor: more ? encodeCursor(last.cursorAt, last.conversation.id) : null };
     },
 
     async get(
