@@ -24,7 +24,7 @@ beforeAll(async () => {
   t = await startWebhookTestApp({
     WEBHOOK_MAX_ATTEMPTS: String(MAX_ATTEMPTS),
     WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
-    WEBHOOK_TIMEOUT_MS: "500",
+    WEBHOOK_TIMEOUT_MS: "2000",
   });
   ({ org, agentId } = await createConversationalAgent(t.app));
 });
@@ -143,7 +143,7 @@ describe("webhook timeouts", () => {
         attempt: 1,
         outcome: "failed",
         responseStatus: null,
-        error: expect.stringContaining("did not answer within 500 ms"),
+        error: expect.stringContaining("did not answer within 2000 ms"),
       }),
       expect.objectContaining({ attempt: 2, outcome: "delivered", responseStatus: 200 }),
     ]);
