@@ -26,6 +26,8 @@ export type DatasourceSyncDeps = {
   logger: Logger;
 };
 
+const OVERDUE_GRACE_MS = 30_000;
+
 type Loaded = {
   sections: LoadedSection[];
   sourceUrl: string | null;
@@ -98,7 +100,9 @@ export function createDatasourceSync(deps: DatasourceSyncDeps) {
 
   return async function runSync(job: SyncJob): Promise<void> {
     await datasources.failOverdue(OVERDUE_MESSAGE);
-    const deadline = new Date(Date.now() + settings.ingestTimeoutMs);
+    // The job stops itself at ingestTimeoutMs; the stored deadline, after which readers declare
+    // the worker dead, leaves it a grace period to record its own, more precise, failure.
+    const deadline = new Date(Date.now() + settings.ingestTimeoutMs + OVERDUE_GRACE_MS);
     const row = await datasources.claim(
       job.organizationId,
       job.datasourceId,
