@@ -12,7 +12,32 @@ import type { QueryCaller, QueryRequest, QueryResponse } from "./query-types.ts"
 // Said when the model handed over with a tool call and wrote nothing after it.
 const HANDOVER_TEXT = "A member of our team will take over this conversation shortly.";
 
-const roundCredits = (value: number) => Math.round(value * 1e6) / 1e6;
+export const roundCredits = (value: number) => Math.round(value * 1e6) / 1e6;
+
+/** The usage block of an answer: token counts and their list price in credits. */
+export function messageUsage(
+  turn: { inputTokens: number; outputTokens: number },
+  prices: { input: number; output: number },
+) {
+  return {
+    promptTokens: turn.inputTokens,
+    completionTokens: turn.outputTokens,
+    totalTokens: turn.inputTokens + turn.outputTokens,
+    cost: roundCredits((turn.inputTokens * prices.input + turn.outputTokens * prices.output) / 1e6),
+  };
+}
+
+/** The passages an answer used, as stored on the agent message and returned as `sources`. */
+export function toMessageSources(passages: KnowledgeHit[]): MessageSource[] {
+  return passages.map((hit) => ({
+    source: hit.source,
+    chunk: hit.text,
+    datasourceId: hit.datasourceId,
+    datasourceName: hit.datasourceName,
+    chunkId: hit.chunkId,
+    score: hit.score,
+  }));
+}
 
 export type AnsweredTurn = {
   caller: QueryCaller;
@@ -46,23 +71,8 @@ export function createAnswerRecorder(deps: {
         turn.text === "" && turn.requestedHuman && turn.outcome === "complete"
           ? HANDOVER_TEXT
           : turn.text;
-      const usage = {
-        promptTokens: turn.inputTokens,
-        completionTokens: turn.outputTokens,
-        totalTokens: turn.inputTokens + turn.outputTokens,
-        cost: roundCredits(
-          (turn.inputTokens * resolved.prices.input + turn.outputTokens * resolved.prices.output) /
-            1e6,
-        ),
-      };
-      const sources: MessageSource[] = input.passages.map((hit) => ({
-        source: hit.source,
-        chunk: hit.text,
-        datasourceId: hit.datasourceId,
-        datasourceName: hit.datasourceName,
-        chunkId: hit.chunkId,
-        score: hit.score,
-      }));
+      const usage = messageUsage(turn, resolved.prices);
+      const sources = toMessageSources(input.passages);
       const messageId = newId();
       const answeredAt = new Date(Math.max(Date.now(), input.startedAt.getTime() + 1));
       // The model's tokens are spent whether or not storing succeeds, so the charge does not wait

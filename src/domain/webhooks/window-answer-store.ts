@@ -1,9 +1,9 @@
 import type { Db } from "../../db/client.ts";
-import type { MessageSource } from "../../db/schema/index.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { Billing } from "../billing/billing-port.ts";
 import type { ConversationRepo, ConversationRow } from "../conversations/conversation-repo.ts";
+import { messageUsage, roundCredits, toMessageSources } from "../query/answer-recorder.ts";
 import { maxPartsForChannel, splitAnswer } from "./answer-split.ts";
 import type { BatchedAnswer } from "./batched-answer.ts";
 import type { WebhookDeliveryRepo } from "./webhook-delivery-repo.ts";
@@ -34,8 +34,6 @@ export class WindowTakenError extends Error {
   override name = "WindowTakenError";
 }
 
-const roundCredits = (value: number) => Math.round(value * 1e6) / 1e6;
-
 /**
  * Closes a window in one transaction with what it owes the receiver: the answer's messages and
  * a success delivery, or only an error delivery. Returns the delivery's id.
@@ -56,23 +54,8 @@ export function createWindowAnswerStore(deps: WindowAnswerStoreDeps) {
       text,
       createdAt: new Date(startAt + index),
     }));
-    const usage = {
-      promptTokens: turn.inputTokens,
-      completionTokens: turn.outputTokens,
-      totalTokens: turn.inputTokens + turn.outputTokens,
-      cost: roundCredits(
-        (turn.inputTokens * resolved.prices.input + turn.outputTokens * resolved.prices.output) /
-          1e6,
-      ),
-    };
-    const sources: MessageSource[] = generated.passages.map((hit) => ({
-      source: hit.source,
-      chunk: hit.text,
-      datasourceId: hit.datasourceId,
-      datasourceName: hit.datasourceName,
-      chunkId: hit.chunkId,
-      score: hit.score,
-    }));
+    const usage = messageUsage(turn, resolved.prices);
+    const sources = toMessageSources(generated.passages);
     const inputMessageIds = waiting.map((message) => message.id);
     const model = {
       modelName: resolved.modelName,
