@@ -1,14 +1,46 @@
-import { eq } from "drizzle-orm";
+import { eq, type Placeholder, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { leads } from "../../db/schema/index.ts";
 
 export type LeadRow = typeof leads.$inferSelect;
+export type NewLead = Omit<typeof leads.$inferInsert, "createdAt">;
+
+/** Every column a new lead sets; each becomes a placeholder of the prepared insert. */
+const LEAD_COLUMNS = [
+  "id",
+  "name",
+  "email",
+  "phone",
+  "source",
+  "postSlug",
+  "company",
+  "industry",
+  "companySize",
+  "area",
+  "hoursPerWeek",
+  "aiToday",
+  "score",
+  "levelLabel",
+  "recommendedAgent",
+  "ipHash",
+  "userAgent",
+] as const satisfies ReadonlyArray<keyof NewLead>;
+type LeadColumn = (typeof LEAD_COLUMNS)[number];
+
+const placeholders = Object.fromEntries(
+  LEAD_COLUMNS.map((column) => [column, sql.placeholder(column)]),
+) as { [Column in LeadColumn]: Placeholder<Column> };
 
 export function createLeadRepo(db: Db) {
+  // Lead capture is the hottest write of the site listener: the INSERT is built once and, on
+  // PostgreSQL, prepared once per connection, instead of being rebuilt for every form post.
+  const insertLead = db.insert(leads).values(placeholders).prepare("insert_lead");
+
   return {
-    async insert(row: typeof leads.$inferInsert): Promise<LeadRow> {
-      const [inserted] = await db.insert(leads).values(row).returning();
-      return inserted!;
+    async insert(row: NewLead): Promise<void> {
+      await insertLead.execute(
+        Object.fromEntries(LEAD_COLUMNS.map((column) => [column, row[column] ?? null])),
+      );
     },
 
     async findById(leadId: string): Promise<LeadRow | null> {

@@ -18,14 +18,15 @@ export function createLeadService(deps: {
   return {
     /** Stores a lead from a site form and, when configured, queues its notification. */
     async create(input: LeadInput, client: LeadClient): Promise<{ id: string }> {
-      const row = await deps.leads.insert({
-        id: newId(),
+      const id = newId();
+      await deps.leads.insert({
+        id,
         ...input,
         ipHash: hmacSha256Hex(deps.ipHashKey, client.ip),
         userAgent: client.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
       });
-      if (deps.notifyEnabled) await deps.jobs.send("lead.notify", { leadId: row.id });
-      return { id: row.id };
+      if (deps.notifyEnabled) await deps.jobs.send("lead.notify", { leadId: id });
+      return { id };
     },
   };
 }
