@@ -50,6 +50,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   }
   const fetcher: SafeFetcher = createSafeFetcher({
     allowPrivateNetworks: !config.server.production,
+    allowedHosts: config.knowledge.fetchAllowedHosts,
   });
   const jobs = await startJobRuntime(database, logger);
   const services = await createServices({ config, database, jobs, fetcher, logger });

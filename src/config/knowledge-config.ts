@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { canonicalHostName } from "../lib/safe-fetch.ts";
 import { intVar, optionalString } from "./env-types.ts";
 
 const MIB = 1024 * 1024;
@@ -22,6 +23,27 @@ const tokenLimits = z
       limits[match[1]!] = Number(match[2]);
     }
     return limits;
+  });
+
+/** "host,host": names or IP addresses as URLs spell them, without scheme, port or path. */
+const hostList = z
+  .string()
+  .default("")
+  .transform((value, context) => {
+    const hosts: string[] = [];
+    for (const entry of value.split(",").map((part) => part.trim())) {
+      if (entry === "") continue;
+      const hostname = canonicalHostName(entry);
+      if (hostname === null) {
+        context.addIssue({
+          code: "custom",
+          message: `"${entry}" is not a host name or IP address (no scheme, port or path; e.g. wiki.intranet,10.0.0.5)`,
+        });
+        return z.NEVER;
+      }
+      hosts.push(hostname);
+    }
+    return hosts;
   });
 
 export const knowledgeEnvSchema = z.object({
@@ -53,6 +75,9 @@ export const knowledgeEnvSchema = z.object({
     "Largest web page or sitemap fetched",
   ),
   KNOWLEDGE_FETCH_TIMEOUT_MS: intVar(15_000, 100, 120_000).describe("Time budget per fetch"),
+  FETCH_ALLOWED_HOSTS: hostList.describe(
+    "Hosts fetched even when they resolve to private or loopback addresses in production",
+  ),
 });
 
 export function knowledgeConfig(env: z.output<typeof knowledgeEnvSchema>) {
@@ -66,6 +91,8 @@ export function knowledgeConfig(env: z.output<typeof knowledgeEnvSchema>) {
     ingestTimeoutMs: env.KNOWLEDGE_INGEST_TIMEOUT_MS,
     fetchMaxBytes: env.KNOWLEDGE_FETCH_MAX_BYTES,
     fetchTimeoutMs: env.KNOWLEDGE_FETCH_TIMEOUT_MS,
+    /** Exempt from the production SSRF rules (the host as written in each URL, not a redirect's). */
+    fetchAllowedHosts: env.FETCH_ALLOWED_HOSTS,
   };
 }
 

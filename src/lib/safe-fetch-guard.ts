@@ -25,8 +25,13 @@ export function createUrlGuard(deps: {
   policy: IpPolicy;
   resolve: Resolver;
   connectTimeoutMs: number;
+  /** Canonical host names (see canonicalHostName) exempt from the policy, whatever they resolve to. */
+  allowedHosts?: ReadonlySet<string>;
 }): UrlGuard {
   const { policy, resolve } = deps;
+  const allowedHosts = deps.allowedHosts ?? new Set<string>();
+  // Judged on the host of the URL being dialled, so each redirect hop is judged on its own host.
+  const listed = (hostname: string) => allowedHosts.has(unbracket(hostname).toLowerCase());
 
   const refuseAddress = (subject: string, address: string) => {
     const label = policy.addressBlockedReason(address);
@@ -40,7 +45,7 @@ export function createUrlGuard(deps: {
   const resolveAllowed = async (hostname: string, subject: string): Promise<string[]> => {
     const host = unbracket(hostname);
     if (isIP(host)) {
-      refuseAddress(subject, host);
+      if (!listed(host)) refuseAddress(subject, host);
       return [host];
     }
     let addresses: string[];
@@ -50,6 +55,7 @@ export function createUrlGuard(deps: {
       throw new FetchFailedError("dns", `Could not resolve ${host}`, { cause: error });
     }
     if (addresses.length === 0) throw new FetchFailedError("dns", `${host} has no address`);
+    if (listed(host)) return addresses;
     // Refusing when any answer is blocked stops a name that mixes public and private answers.
     for (const address of addresses) refuseAddress(subject, address);
     return addresses;
@@ -82,7 +88,7 @@ export function createUrlGuard(deps: {
   // net.connect skips the lookup for IP literals, so those are checked here.
   const connector: buildConnector.connector = (options, callback) => {
     const host = unbracket(options.hostname);
-    if (isIP(host)) {
+    if (isIP(host) && !listed(host)) {
       try {
         refuseAddress(`${options.protocol}//${options.host ?? host}`, host);
       } catch (error) {
@@ -112,6 +118,7 @@ export function createUrlGuard(deps: {
         `${url.origin} includes a user name or password in the URL, which is not allowed`,
       );
     }
+    if (listed(url.hostname)) return url;
     const hostLabel = policy.hostBlockedReason(url.hostname);
     if (hostLabel !== null) {
       throw new UnsafeUrlError(
@@ -125,6 +132,18 @@ export function createUrlGuard(deps: {
   };
 
   return { parse, resolveAllowed, connector };
+}
+
+/**
+ * A host name or IP address as URLs spell it (lower case, IPv4 dotted, IPv6 compressed, without
+ * brackets); null when `entry` is something else (a URL, a port, a path, a user name).
+ */
+export function canonicalHostName(entry: string): string | null {
+  const trimmed = entry.trim();
+  const bracketed = isIP(trimmed) === 6 ? `[${trimmed}]` : trimmed;
+  if (!/^(\[[0-9a-f:.]+\]|[^\s/?#@:%[\]\\]+)$/i.test(bracketed)) return null;
+  if (!URL.canParse(`http://${bracketed}/`)) return null;
+  return unbracket(new URL(`http://${bracketed}/`).hostname);
 }
 
 function unbracket(hostname: string): string {

@@ -2,7 +2,12 @@ import type { Readable } from "node:stream";
 import { Agent } from "undici";
 import { createIpPolicy } from "./ip-policy.ts";
 import { FetchFailedError, toFetchFailure, UnsafeUrlError } from "./safe-fetch-errors.ts";
-import { createUrlGuard, type Resolver, systemResolver } from "./safe-fetch-guard.ts";
+import {
+  canonicalHostName,
+  createUrlGuard,
+  type Resolver,
+  systemResolver,
+} from "./safe-fetch-guard.ts";
 
 export {
   FetchFailedError,
@@ -10,11 +15,17 @@ export {
   UnsafeUrlError,
   type UnsafeUrlReason,
 } from "./safe-fetch-errors.ts";
-export type { Resolver } from "./safe-fetch-guard.ts";
+export { canonicalHostName, type Resolver } from "./safe-fetch-guard.ts";
 
 export interface SafeFetcherOptions {
   /** true in development and tests; false (production) refuses private, loopback, metadata… */
   allowPrivateNetworks: boolean;
+  /**
+   * Host names or IP addresses (case-insensitive, exact) that may be fetched whatever they
+   * resolve to, e.g. an intranet wiki. Only the host of each URL counts: a redirect from a listed
+   * host is judged on its own host.
+   */
+  allowedHosts?: readonly string[];
   userAgent?: string;
   defaultTimeoutMs?: number;
   defaultMaxBytes?: number;
@@ -86,6 +97,7 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
     policy: createIpPolicy({ allowPrivateNetworks: options.allowPrivateNetworks }),
     resolve: options.resolve ?? systemResolver,
     connectTimeoutMs: defaultTimeoutMs,
+    allowedHosts: new Set((options.allowedHosts ?? []).map(allowedHostName)),
   });
   const agent = new Agent({ connect: guard.connector });
 
@@ -170,6 +182,12 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
 
     close: () => agent.close(),
   };
+}
+
+function allowedHostName(entry: string): string {
+  const hostname = canonicalHostName(entry);
+  if (hostname === null) throw new TypeError(`"${entry}" is not a host name or IP address`);
+  return hostname;
 }
 
 function buildHeaders(userAgent: string, init: SafeFetchInit): Record<string, string> {

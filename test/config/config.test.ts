@@ -54,6 +54,31 @@ describe("configuration", () => {
   });
 });
 
+describe("FETCH_ALLOWED_HOSTS", () => {
+  it("is empty by default and lists host names and IP addresses as URLs spell them", () => {
+    expect(parseConfig({}).knowledge.fetchAllowedHosts).toEqual([]);
+    const config = parseConfig({
+      FETCH_ALLOWED_HOSTS: " Wiki.Intranet, 10.0.0.5,,[::1],0x7f000001 ",
+    });
+    expect(config.knowledge.fetchAllowedHosts).toEqual([
+      "wiki.intranet",
+      "10.0.0.5",
+      "::1",
+      "127.0.0.1",
+    ]);
+  });
+
+  it.each(["https://wiki.intranet", "wiki.intranet:8080", "wiki.intranet/docs", "a b"])(
+    "refuses %s, naming the variable and the entry",
+    (value) => {
+      expect(() => parseConfig({ FETCH_ALLOWED_HOSTS: value })).toThrow(ConfigError);
+      expect(() => parseConfig({ FETCH_ALLOWED_HOSTS: value })).toThrow(
+        /FETCH_ALLOWED_HOSTS: ".+" is not a host name or IP address/,
+      );
+    },
+  );
+});
+
 describe("model configuration", () => {
   it("maps provider keys and endpoints", () => {
     const config = parseConfig({

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { type FakeWebSite, htmlPage, startFakeWebSite } from "./fake-web-site.ts";
-import { createDatastore } from "./knowledge-helpers.ts";
+import { createDatastore, query, waitForSync } from "./knowledge-helpers.ts";
 
 // With NODE_ENV=production the server refuses to fetch loopback, private, link-local and
 // metadata addresses, whatever the notation and after DNS resolution. The local test site below
@@ -65,5 +65,81 @@ describe("SSRF in production", () => {
 
   it("never contacted the local site", () => {
     expect(web.requests).toEqual([]);
+  });
+});
+
+describe("FETCH_ALLOWED_HOSTS in production", () => {
+  // localhost is listed, as an intranet wiki would be; 127.0.0.1 (the same site) is not.
+  let allowing: TestApp;
+  let allowingOrg: TestOrganization;
+  let intranet: FakeWebSite;
+  let intranetStoreId: string;
+  const intranetPort = () => new URL(intranet.base).port;
+
+  beforeAll(async () => {
+    allowing = await startTestApp({
+      env: { NODE_ENV: "production", FETCH_ALLOWED_HOSTS: "localhost" },
+    });
+    allowingOrg = await allowing.createOrganization("Intranet Co");
+    intranet = await startFakeWebSite({
+      "/page": htmlPage("Handbook", "Expense reports are due on the fifth of each month."),
+    });
+    intranet.routes.set("/hop", {
+      status: 302,
+      headers: { location: `http://127.0.0.1:${intranetPort()}/page` },
+    });
+    intranetStoreId = (await createDatastore(allowing, allowingOrg)).id;
+  });
+  afterAll(async () => {
+    await allowing.close();
+    await intranet.close();
+  });
+
+  const createPage = (sourceUrl: string) =>
+    allowing.api.inject({
+      method: "POST",
+      url: "/api/datasources",
+      headers: allowingOrg.auth,
+      payload: {
+        datastoreId: intranetStoreId,
+        type: "web_page",
+        config: { source_url: sourceUrl },
+      },
+    });
+
+  it("fetches and syncs a page of a listed host", async () => {
+    const response = await createPage(`http://localhost:${intranetPort()}/page`);
+    expect(response.statusCode).toBe(201);
+    const synched = await waitForSync(allowing, allowingOrg, response.json().id);
+    expect(synched.status).toBe("synched");
+    expect(synched.chunkCount).toBeGreaterThan(0);
+    const results = await query(allowing, allowingOrg, intranetStoreId, {
+      query: "when are expense reports due",
+    });
+    expect(results.statusCode).toBe(200);
+    expect(results.json()[0].text).toContain("fifth of each month");
+    expect(intranet.requests).toContain("/page");
+  });
+
+  it("refuses an unlisted address with 400 even when it is the same site", async () => {
+    intranet.requests.length = 0;
+    const response = await createPage(`http://127.0.0.1:${intranetPort()}/page`);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toContain("loopback address (127.0.0.1), which is not allowed");
+    expect(intranet.requests).toEqual([]);
+  });
+
+  it("accepts a listed host whose redirect to 127.0.0.1 then ends the sync in error", async () => {
+    intranet.requests.length = 0;
+    // The route checks only the URL it is given; the redirect is refused by the job's fetch.
+    const response = await createPage(`http://localhost:${intranetPort()}/hop`);
+    expect(response.statusCode).toBe(201);
+    const failed = await waitForSync(allowing, allowingOrg, response.json().id);
+    expect(failed.status).toBe("error");
+    expect(failed.errorMessage).toBe(
+      `http://127.0.0.1:${intranetPort()} resolves to a loopback address (127.0.0.1), which is not allowed`,
+    );
+    expect(failed.chunkCount).toBe(0);
+    expect(intranet.requests).toEqual(["/hop"]);
   });
 });

@@ -122,6 +122,8 @@ function route(request: IncomingMessage, body: string, response: ServerResponse,
       return redirect(302, "ftp://example.com/file");
     case "/to-other-origin":
       return redirect(302, `http://localhost:${port}/echo`);
+    case "/redirect":
+      return redirect(302, url.searchParams.get("to") ?? "/echo");
     case "/not-found":
       return response.writeHead(404).end("missing");
     default:

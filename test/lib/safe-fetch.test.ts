@@ -169,3 +169,68 @@ describe("safe fetch in development (private networks allowed)", () => {
     expect(reasons).toEqual(["scheme", "scheme", "credentials", "invalid_url"]);
   });
 });
+
+describe("allowed hosts in production (FETCH_ALLOWED_HOSTS)", () => {
+  // Both names resolve to the local test site, as an intranet host would to a private address.
+  const resolve = async (host: string) =>
+    host === "wiki.test" || host === "other.test" ? ["127.0.0.1"] : [];
+  const production = (allowedHosts: string[]) =>
+    site.fetcher({ allowPrivateNetworks: false, allowedHosts, resolve });
+
+  it("fetches a listed host that resolves to loopback, matching its name case-insensitively", async () => {
+    const safe = production(["Wiki.Test"]);
+    await expect(safe.check(`http://WIKI.test:${site.port}/ok`)).resolves.toBeUndefined();
+    const response = await safe.fetch(`http://WIKI.test:${site.port}/ok`);
+    expect(response.status).toBe(200);
+    expect(response.body.toString()).toBe("hello");
+    expect(site.seen.map((request) => request.host)).toEqual([`wiki.test:${site.port}`]);
+  });
+
+  it("fetches a listed IP literal but not a name that resolves to it", async () => {
+    const safe = site.fetcher({ allowPrivateNetworks: false, allowedHosts: ["127.0.0.1"] });
+    const response = await safe.fetch(`${site.base}/ok`);
+    expect(response.body.toString()).toBe("hello");
+    const error = await failure(safe.fetch(`http://localhost:${site.port}/ok`));
+    expect((error as UnsafeUrlError).reason).toBe("blocked_address");
+    expect(site.seen.map((request) => request.url)).toEqual(["/ok"]);
+  });
+
+  it("refuses a redirect from a listed host to 127.0.0.1", async () => {
+    const target = `http://127.0.0.1:${site.port}/echo`;
+    const error = await failure(
+      production(["wiki.test"]).fetch(
+        `http://wiki.test:${site.port}/redirect?to=${encodeURIComponent(target)}`,
+      ),
+    );
+    expect(error).toBeInstanceOf(UnsafeUrlError);
+    expect((error as UnsafeUrlError).reason).toBe("blocked_address");
+    expect(error.message).toBe(
+      `http://127.0.0.1:${site.port} resolves to a loopback address (127.0.0.1), which is not allowed`,
+    );
+    expect(site.seen.map((request) => request.url)).toEqual([
+      `/redirect?to=${encodeURIComponent(target)}`,
+    ]);
+  });
+
+  it("refuses a redirect from a listed host to an unlisted name that resolves to loopback", async () => {
+    const target = `http://other.test:${site.port}/echo`;
+    const error = await failure(
+      production(["wiki.test"]).fetch(
+        `http://wiki.test:${site.port}/redirect?to=${encodeURIComponent(target)}`,
+      ),
+    );
+    expect((error as UnsafeUrlError).reason).toBe("blocked_address");
+    expect(error.message).toBe(
+      "other.test resolves to a loopback address (127.0.0.1), which is not allowed",
+    );
+    expect(site.seen).toHaveLength(1);
+  });
+
+  it("refuses an entry that is not a host name", () => {
+    for (const entry of ["http://wiki.test", "wiki.test:8080", "wiki.test/path", "user@wiki", ""]) {
+      expect(() => site.fetcher({ allowPrivateNetworks: false, allowedHosts: [entry] })).toThrow(
+        TypeError,
+      );
+    }
+  });
+});
