@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../db/client.ts";
+import { createExactVectorIndex } from "./exact-vector-index.ts";
 import { anyLexemeQuery, createCommonLexemes, hasSearchableWords } from "./text-query.ts";
 import { EMBEDDING_SCALE, encodeEmbedding } from "./vector-encoding.ts";
 
@@ -12,8 +13,11 @@ export type SearchFilters = {
 };
 
 export type ChunkSearch = {
-  /** Datastores whose chunks share one vector space (same embedder and dimensions). */
-  datastoreIds: string[];
+  /**
+   * Datastores whose chunks share one vector space (same embedder and dimensions), with the
+   * version of their chunks the caller read (see ExactVectorIndex).
+   */
+  datastores: ReadonlyArray<{ id: string; knowledgeVersion: number }>;
   dimensions: number;
   /** The query embedded by the datastores' embedder (unit length). */
   queryVector: number[];
@@ -51,8 +55,14 @@ const MAX_CANDIDATES = 400;
 
 export type HybridSearchOptions = {
   db: Db;
-  /** With pgvector, HNSW indexes answer the vector side; without, real[] vectors are scored exactly. */
+  /** Whether HNSW indexes can answer the vector side. */
   hasPgvector: boolean;
+  /**
+   * Budget for scoring vectors exactly in the application from cached copies
+   * (exact-vector-index.ts); 0 turns it off. A datastore that does not fit is scored by HNSW
+   * with pgvector, else exactly in SQL.
+   */
+  exactCacheBytes: number;
   /**
    * True when every query runs in one database session (PGlite): the HNSW settings are then set
    * once for the session, instead of in a transaction around each query (three round trips
@@ -68,15 +78,22 @@ export type HybridSearchOptions = {
 const HNSW_EF_SEARCH = 200;
 
 /** Hybrid retrieval: one SQL statement fusing vector and full-text rankings by reciprocal rank. */
-export function createHybridSearch({ db, hasPgvector, singleSession }: HybridSearchOptions) {
+export function createHybridSearch({
+  db,
+  hasPgvector,
+  singleSession,
+  exactCacheBytes,
+}: HybridSearchOptions) {
   const commonLexemes = createCommonLexemes(db);
+  const exactIndex =
+    exactCacheBytes > 0 ? createExactVectorIndex({ db, maxBytes: exactCacheBytes }) : null;
   let sessionReady: Promise<unknown> | null = null;
   const hnswSettings = (efSearch: number, local: boolean) =>
     sql`select set_config('hnsw.ef_search', ${String(efSearch)}, ${local}),
                set_config('hnsw.iterative_scan', 'relaxed_order', ${local})`;
   return async function searchChunks(request: ChunkSearch): Promise<ChunkHit[]> {
     const mode = request.mode ?? "hybrid";
-    if (request.datastoreIds.length === 0 || request.topK < 1) return [];
+    if (request.datastores.length === 0 || request.topK < 1) return [];
     const dimensions = request.dimensions;
     if (!Number.isInteger(dimensions) || dimensions < 1) {
       throw new Error("The datastore has no valid vector size");
@@ -91,24 +108,43 @@ export function createHybridSearch({ db, hasPgvector, singleSession }: HybridSea
     const encoded = encodeEmbedding(request.queryVector);
     const vectorLiteral = `[${encoded.join(",")}]`;
     const arrayLiteral = `{${encoded.join(",")}}`;
+    const nearestIds =
+      useVector && exactIndex
+        ? await exactIndex.nearest({
+            datastores: request.datastores,
+            dimensions,
+            queryVector: encoded,
+            ...(request.filters ? { filters: request.filters } : {}),
+            limit: candidates,
+          })
+        : null;
     const vectorHits = useVector
-      ? hasPgvector
-        ? sql`select c.id, c.embedding::vector(${sql.raw(String(dimensions))}) <=> ${vectorLiteral}::vector(${sql.raw(String(dimensions))}) as distance
+      ? nearestIds
+        ? sql`select id, position as distance
+              from unnest(${`{${nearestIds.join(",")}}`}::text[]) with ordinality as v(id, position)`
+        : hasPgvector
+          ? sql`select c.id, c.embedding::vector(${sql.raw(String(dimensions))}) <=> ${vectorLiteral}::vector(${sql.raw(String(dimensions))}) as distance
               from knowledge_chunks c where ${filter}
               order by distance limit ${candidates}`
-        : sql`select c.id, 1 - (select sum(a::float8 * b) from unnest(c.embedding, ${arrayLiteral}::real[]) as t(a, b)) / ${EMBEDDING_SCALE ** 2} as distance
+          : sql`select c.id, 1 - (select sum(a::float8 * b) from unnest(c.embedding, ${arrayLiteral}::real[]) as t(a, b)) / ${EMBEDDING_SCALE ** 2} as distance
               from knowledge_chunks c where ${filter}
               order by distance limit ${candidates}`
       : sql`select null::text as id, 0::float8 as distance where false`;
+    // The tsquery is read through scalar subqueries, which PostgreSQL computes once (an InitPlan)
+    // and can hand to the GIN index, rather than joined, which re-evaluates it for every chunk.
+    const textQuery = useText
+      ? anyLexemeQuery(request.queryText, await commonLexemes())
+      : sql`(select null::tsquery as query)`;
     const textHits = useText
-      ? sql`select c.id, ts_rank(c.search, q.query, 1) as relevance
-            from knowledge_chunks c, ${anyLexemeQuery(request.queryText, await commonLexemes())} q
-            where ${filter} and c.search @@ q.query
+      ? sql`select c.id, ts_rank(c.search, (select query from text_query), 1) as relevance
+            from knowledge_chunks c
+            where ${filter} and c.search @@ (select query from text_query)
             order by relevance desc, c.id limit ${candidates}`
       : sql`select null::text as id, 0::float4 as relevance where false`;
 
     const statement = sql`
-      with vector_hits as (
+      with text_query as ${textQuery},
+      vector_hits as (
         select id, row_number() over (order by distance, id) as rank from (${vectorHits}) v
       ),
       text_hits as (
@@ -128,7 +164,8 @@ export function createHybridSearch({ db, hasPgvector, singleSession }: HybridSea
       order by f.rrf desc, c.id
       limit ${request.topK}`;
 
-    if (!hasPgvector || !useVector) return rowsOf<HitRow>(await db.execute(statement)).map(toHit);
+    const walksHnsw = hasPgvector && useVector && nearestIds === null;
+    if (!walksHnsw) return rowsOf<HitRow>(await db.execute(statement)).map(toHit);
     if (singleSession) {
       sessionReady ??= db.execute(hnswSettings(HNSW_EF_SEARCH, false));
       await sessionReady;
@@ -174,7 +211,7 @@ function toHit(row: HitRow): ChunkHit {
 
 function chunkFilter(request: ChunkSearch, dimensions: number): SQL {
   const conditions: SQL[] = [
-    sql`c.datastore_id in ${request.datastoreIds}`,
+    sql`c.datastore_id in ${request.datastores.map((store) => store.id)}`,
     sql`c.dimensions = ${sql.raw(String(dimensions))}`,
   ];
   const datasourceIds = request.filters?.datasourceIds;

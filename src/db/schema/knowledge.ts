@@ -59,6 +59,11 @@ export const datastores = pgTable(
     /** `provider:model` of the embedder, e.g. "local:hash-ngram-v1". */
     embedderId: text("embedder_id").notNull(),
     dimensions: integer("dimensions").notNull(),
+    /**
+     * Raised by a trigger (migration 0010) whenever a statement inserts, updates or deletes chunks
+     * of the datastore, so copies of its vectors held outside the database know they are stale.
+     */
+    knowledgeVersion: bigint("knowledge_version", { mode: "number" }).notNull().default(0),
     ...timestamps,
   },
   (table) => [

@@ -62,7 +62,7 @@ export function createKnowledgeSearch(deps: KnowledgeSearchDeps) {
           : await embedQuery({ embedderId, dimensions }, organizationId, request.query);
       hits.push(
         ...(await deps.searchChunks({
-          datastoreIds: group.map((store) => store.id),
+          datastores: group,
           dimensions,
           queryVector,
           queryText: request.query,

@@ -1,0 +1,1 @@
+ALTER TABLE "datastores" ADD COLUMN "knowledge_version" bigint DEFAULT 0 NOT NULL;

@@ -1,0 +1,238 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, rowsOf } from "../../src/db/client.ts";
+import {
+  createExactVectorIndex,
+  type NearestRequest,
+} from "../../src/retrieval/exact-vector-index.ts";
+import { createHybridSearch } from "../../src/retrieval/hybrid-search.ts";
+import { encodeEmbedding } from "../../src/retrieval/vector-encoding.ts";
+import { createTestDatabase, testDatabaseKind } from "../harness/database.ts";
+
+// The in-application exact scorer against the database's own exact scoring (SQL over real[]),
+// on random unit vectors, and its copies against every way chunks change underneath it.
+
+const DIMENSIONS = 16;
+let database: Database;
+let seed = 7;
+
+/** A deterministic pseudo-random unit vector. */
+function unitVector(): number[] {
+  const values = Array.from({ length: DIMENSIONS }, () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed / 2 ** 31 - 0.5;
+  });
+  const norm = Math.hypot(...values);
+  return values.map((value) => value / norm);
+}
+
+async function addDatastore(id: string) {
+  await database.db.execute(sql`
+    insert into datastores (id, organization_id, name, embedder_id, dimensions)
+    values (${id}, 'org', ${id}, 'local:test', ${DIMENSIONS})`);
+}
+
+async function addDatasource(id: string, datastoreId: string, groupId: string | null = null) {
+  await database.db.execute(sql`
+    insert into datasources (id, organization_id, datastore_id, group_id, type, name)
+    values (${id}, 'org', ${datastoreId}, ${groupId}, ${groupId ? "web_page" : "file"}, ${id})`);
+}
+
+async function addChunks(
+  datastoreId: string,
+  datasourceId: string,
+  count: number,
+  customId: string | null = null,
+) {
+  for (let index = 0; index < count; index += 1) {
+    const id = `${datasourceId}-${index}-${seed}`;
+    await database.db.execute(sql`
+      insert into knowledge_chunks (id, organization_id, datastore_id, datasource_id, custom_id,
+        position, text, start_offset, end_offset, token_count, content_hash, dimensions, embedding)
+      values (${id}, 'org', ${datastoreId}, ${datasourceId}, ${customId}, ${index}, ${`chunk ${id}`},
+        0, 1, 1, ${id}, ${DIMENSIONS}, ${`{${encodeEmbedding(unitVector()).join(",")}}`}::real[])`);
+  }
+}
+
+async function versionsOf(...ids: string[]) {
+  const rows = rowsOf<{ id: string; knowledge_version: string | number }>(
+    await database.db.execute(
+      sql`select id, knowledge_version from datastores where id in ${ids} order by id`,
+    ),
+  );
+  return rows.map((row) => ({ id: row.id, knowledgeVersion: Number(row.knowledge_version) }));
+}
+
+/** The same ranking computed by PostgreSQL: dot products over real[] in float8, ties by id. */
+async function sqlNearest(request: NearestRequest): Promise<string[]> {
+  const query = `{${encodeEmbedding(request.queryVector).join(",")}}`;
+  const datastoreIds = request.datastores.map((store) => store.id);
+  const datasourceIds = request.filters?.datasourceIds ?? [];
+  const customIds = request.filters?.customIds ?? [];
+  const rows = rowsOf<{ id: string }>(
+    await database.db.execute(sql`
+      select c.id from knowledge_chunks c join datasources s on s.id = c.datasource_id
+      where c.datastore_id in ${datastoreIds}
+        and (${datasourceIds.length === 0} or c.datasource_id = any(${`{${datasourceIds.join(",")}}`}::text[])
+             or s.group_id = any(${`{${datasourceIds.join(",")}}`}::text[]))
+        and (${customIds.length === 0} or c.custom_id = any(${`{${customIds.join(",")}}`}::text[]))
+      order by (select sum(a::float8 * b) from unnest(c.embedding, ${query}::real[]) as t(a, b)) desc, c.id
+      limit ${request.limit}`),
+  );
+  return rows.map((row) => row.id);
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await database.db.execute(sql`insert into organizations (id, name) values ('org', 'Org')`);
+  await addDatastore("store-a");
+  await addDatastore("store-b");
+  await addDatasource("file-a", "store-a");
+  await addDatasource("site-a", "store-a");
+  await addDatasource("page-a", "store-a", "site-a");
+  await addDatasource("file-b", "store-b");
+  await addChunks("store-a", "file-a", 60, "manual");
+  await addChunks("store-a", "page-a", 40);
+  await addChunks("store-b", "file-b", 50, "faq");
+}, 60_000);
+afterAll(() => database?.close());
+
+describe(`exact vector scoring in the application (${testDatabaseKind})`, () => {
+  it("ranks exactly as PostgreSQL does, across datastores and with every filter", async () => {
+    const index = createExactVectorIndex({ db: database.db, maxBytes: 10 * 1024 * 1024 });
+    const cases: Array<Omit<NearestRequest, "datastores" | "queryVector"> & { stores: string[] }> =
+      [
+        { stores: ["store-a"], dimensions: DIMENSIONS, limit: 10 },
+        { stores: ["store-a", "store-b"], dimensions: DIMENSIONS, limit: 25 },
+        {
+          stores: ["store-a"],
+          dimensions: DIMENSIONS,
+          limit: 10,
+          filters: { datasourceIds: ["site-a"] },
+        },
+        {
+          stores: ["store-a", "store-b"],
+          dimensions: DIMENSIONS,
+          limit: 10,
+          filters: { customIds: ["faq"] },
+        },
+        {
+          stores: ["store-a"],
+          dimensions: DIMENSIONS,
+          limit: 200,
+          filters: { datasourceIds: ["file-a"], customIds: ["manual"] },
+        },
+      ];
+    for (const { stores, ...rest } of cases) {
+      for (let round = 0; round < 3; round += 1) {
+        const request = {
+          ...rest,
+          datastores: await versionsOf(...stores),
+          queryVector: unitVector(),
+        };
+        const expected = await sqlNearest(request);
+        expect(expected.length).toBeGreaterThan(0);
+        expect(await index.nearest(request)).toEqual(expected);
+      }
+    }
+  });
+
+  it("keeps only chunks of the site's pages for a web_site filter", async () => {
+    const index = createExactVectorIndex({ db: database.db, maxBytes: 10 * 1024 * 1024 });
+    const ids = await index.nearest({
+      datastores: await versionsOf("store-a"),
+      dimensions: DIMENSIONS,
+      queryVector: unitVector(),
+      filters: { datasourceIds: ["site-a"] },
+      limit: 100,
+    });
+    expect(ids).toHaveLength(40);
+    expect(ids!.every((id) => id.startsWith("page-a-"))).toBe(true);
+  });
+
+  it("sees every insert, update and delete, including cascades, at the next query", async () => {
+    const index = createExactVectorIndex({ db: database.db, maxBytes: 10 * 1024 * 1024 });
+    await addDatastore("store-c");
+    await addDatasource("file-c", "store-c");
+    const everything = async () =>
+      index.nearest({
+        datastores: await versionsOf("store-c"),
+        dimensions: DIMENSIONS,
+        queryVector: unitVector(),
+        limit: 1_000,
+      });
+    const onlyCustom = async (customId: string) =>
+      index.nearest({
+        datastores: await versionsOf("store-c"),
+        dimensions: DIMENSIONS,
+        queryVector: unitVector(),
+        filters: { customIds: [customId] },
+        limit: 1_000,
+      });
+
+    expect(await everything()).toEqual([]);
+    await addChunks("store-c", "file-c", 5);
+    expect(await everything()).toHaveLength(5);
+
+    await database.db.execute(
+      sql`update knowledge_chunks set custom_id = 'moved' where datasource_id = 'file-c'`,
+    );
+    expect(await onlyCustom("moved")).toHaveLength(5);
+
+    await database.db.execute(
+      sql`delete from knowledge_chunks where id in (select id from knowledge_chunks where datasource_id = 'file-c' limit 2)`,
+    );
+    expect(await everything()).toHaveLength(3);
+
+    await database.db.execute(sql`delete from datasources where id = 'file-c'`);
+    expect(await everything()).toEqual([]);
+  });
+
+  it("raises the version once per statement and survives deleting the datastore itself", async () => {
+    await addDatastore("store-d");
+    await addDatasource("file-d", "store-d");
+    const [before] = await versionsOf("store-d");
+    await addChunks("store-d", "file-d", 3);
+    const [after] = await versionsOf("store-d");
+    expect(after!.knowledgeVersion).toBe(before!.knowledgeVersion + 3);
+    await database.db.execute(sql`delete from datastores where id = 'store-d'`);
+    expect(await versionsOf("store-d")).toEqual([]);
+  });
+
+  it("declines a datastore larger than its budget and stays within the budget", async () => {
+    const perChunk = DIMENSIONS * 4 + 200;
+    const small = createExactVectorIndex({ db: database.db, maxBytes: 55 * perChunk });
+    const request = {
+      dimensions: DIMENSIONS,
+      queryVector: unitVector(),
+      limit: 5,
+    };
+    expect(await small.nearest({ ...request, datastores: await versionsOf("store-a") })).toBeNull();
+    expect(await small.nearest({ ...request, datastores: await versionsOf("store-b") })).toEqual(
+      await sqlNearest({ ...request, datastores: await versionsOf("store-b") }),
+    );
+    expect(small.heldBytes()).toBe(50 * perChunk);
+
+    const tight = createExactVectorIndex({ db: database.db, maxBytes: 100 * perChunk });
+    await tight.nearest({ ...request, datastores: await versionsOf("store-a") });
+    expect(tight.heldBytes()).toBe(100 * perChunk);
+    await tight.nearest({ ...request, datastores: await versionsOf("store-b") });
+    expect(tight.heldBytes()).toBe(50 * perChunk);
+  });
+
+  it("gives the hybrid search the same results with and without the in-app scorer", async () => {
+    const search = (exactCacheBytes: number) =>
+      createHybridSearch({ db: database.db, hasPgvector: false, exactCacheBytes });
+    for (let round = 0; round < 3; round += 1) {
+      const request = {
+        datastores: await versionsOf("store-a", "store-b"),
+        dimensions: DIMENSIONS,
+        queryVector: unitVector(),
+        queryText: "chunk",
+        topK: 8,
+        mode: "vector" as const,
+      };
+      expect(await search(10 * 1024 * 1024)(request)).toEqual(await search(0)(request));
+    }
+  });
+});
