@@ -75,6 +75,9 @@ export const knowledgeEnvSchema = z.object({
     "Largest web page or sitemap fetched",
   ),
   KNOWLEDGE_FETCH_TIMEOUT_MS: intVar(15_000, 100, 120_000).describe("Time budget per fetch"),
+  KNOWLEDGE_EXACT_CACHE_MB: intVar(256, 0, 64 * 1024).describe(
+    "Memory for scoring vectors exactly in the application (no pgvector, or PGlite); 0 turns it off",
+  ),
   FETCH_ALLOWED_HOSTS: hostList.describe(
     "Hosts fetched even when they resolve to private or loopback addresses in production",
   ),
@@ -89,6 +92,7 @@ export function knowledgeConfig(env: z.output<typeof knowledgeEnvSchema>) {
     embeddingsDimensions: env.EMBEDDINGS_DIMENSIONS,
     storedTokenLimits: env.KNOWLEDGE_PLAN_LIMITS,
     ingestTimeoutMs: env.KNOWLEDGE_INGEST_TIMEOUT_MS,
+    exactCacheBytes: env.KNOWLEDGE_EXACT_CACHE_MB * MIB,
     fetchMaxBytes: env.KNOWLEDGE_FETCH_MAX_BYTES,
     fetchTimeoutMs: env.KNOWLEDGE_FETCH_TIMEOUT_MS,
     /** Exempt from the production SSRF rules (the host as written in each URL, not a redirect's). */

@@ -48,9 +48,18 @@ describe("configuration", () => {
     ["LEAD_RATE_LIMIT_PER_MINUTE", "0"],
     ["LEAD_NOTIFY_URL", "not a url"],
     ["BOOTSTRAP_DEFAULT_ORG", "maybe"],
+    ["KNOWLEDGE_EXACT_CACHE_MB", "-1"],
+    ["KNOWLEDGE_EXACT_CACHE_MB", "lots"],
   ])("a bad %s (%s) stops boot with a message naming it", (name, value) => {
     expect(() => parseConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => parseConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+});
+
+describe("KNOWLEDGE_EXACT_CACHE_MB", () => {
+  it("gives 256 MiB by default and 0 turns the in-application scorer off", () => {
+    expect(parseConfig({}).knowledge.exactCacheBytes).toBe(256 * 1024 * 1024);
+    expect(parseConfig({ KNOWLEDGE_EXACT_CACHE_MB: "0" }).knowledge.exactCacheBytes).toBe(0);
   });
 });
 

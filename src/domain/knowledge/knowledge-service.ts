@@ -19,8 +19,6 @@ import { createKnowledgeSearch } from "./knowledge-search.ts";
 import { createSiteSync } from "./site-sync.ts";
 import { createUploadRepo } from "./upload-repo.ts";
 
-const EXACT_CACHE_BYTES = 256 * 1024 * 1024;
-
 export type { KnowledgeSearchRequest, KnowledgeSearchResult } from "./knowledge-search.ts";
 
 export type KnowledgeServiceDeps = {
@@ -60,7 +58,7 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
       singleSession: deps.database.kind === "pglite",
       // Vectors are scored in the application where that beats the database: always without
       // pgvector, and on the embedded database, whose HNSW walks run in WebAssembly.
-      exactCacheBytes: !hasPgvector || deps.database.kind === "pglite" ? EXACT_CACHE_BYTES : 0,
+      exactCacheBytes: !hasPgvector || deps.database.kind === "pglite" ? config.exactCacheBytes : 0,
     }),
     chargeEmbedding,
   });
