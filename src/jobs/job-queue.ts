@@ -11,6 +11,12 @@ import {
 
 export type SendOptions = { startAfter?: Date | number; singletonKey?: string };
 
+/** The fields of a job's data that hold strings (ids). */
+export type StringField<Data> = {
+  [Key in keyof Data]: Data[Key] extends string ? Key : never;
+}[keyof Data] &
+  string;
+
 /** The typed producer side: what routes and services use to enqueue work. */
 export type JobQueue = {
   send<Name extends JobName>(
@@ -18,6 +24,15 @@ export type JobQueue = {
     data: JobData<Name>,
     options?: SendOptions,
   ): Promise<string | null>;
+  /**
+   * Deletes the jobs of a queue that have not started (queued, or waiting for a retry) whose
+   * `field` is one of `values`, and returns how many; a job a worker already took is left alone.
+   */
+  deletePending<Name extends JobName>(
+    name: Name,
+    field: StringField<JobData<Name>>,
+    values: readonly string[],
+  ): Promise<number>;
 };
 
 export type JobRuntime = JobQueue & {
@@ -27,13 +42,26 @@ export type JobRuntime = JobQueue & {
 };
 
 const jobNames = Object.keys(jobCatalog) as JobName[];
+const SCHEMA = "pgboss";
+
+// pg-boss 10 deletes or cancels jobs by id only, in any state, so a job a worker fetched between
+// a lookup and the delete would vanish mid-run. One statement on its job table instead: its
+// job_state enum is ordered created < retry < active < ..., and a worker's fetch locks the row, so
+// a job being taken is either still pending here or already active and skipped.
+const DELETE_PENDING_SQL = `
+  WITH deleted AS (
+    DELETE FROM ${SCHEMA}.job
+    WHERE name = $1 AND state < 'active' AND data ->> $2 = ANY($3::text[])
+    RETURNING 1
+  )
+  SELECT count(*)::int AS count FROM deleted`;
 
 /** Starts pg-boss on the application database and makes sure every queue exists. */
 export async function startJobRuntime(database: Database, logger: Logger): Promise<JobRuntime> {
   const boss =
     database.kind === "pglite"
-      ? new PgBoss({ db: database.jobExecutor as PgBoss.Db, schema: "pgboss" })
-      : new PgBoss({ connectionString: database.connectionString, schema: "pgboss", max: 4 });
+      ? new PgBoss({ db: database.jobExecutor as PgBoss.Db, schema: SCHEMA })
+      : new PgBoss({ connectionString: database.connectionString, schema: SCHEMA, max: 4 });
   boss.on("error", (error) => logger.error({ err: error }, "job queue error"));
   await boss.start();
   for (const name of jobNames) {
@@ -56,6 +84,11 @@ export async function startJobRuntime(database: Database, logger: Logger): Promi
           : { startAfter: toStartAfter(options.startAfter) }),
         ...(options.singletonKey === undefined ? {} : { singletonKey: options.singletonKey }),
       });
+    },
+    async deletePending(name, field, values) {
+      if (values.length === 0) return 0;
+      const result = await boss.getDb().executeSql(DELETE_PENDING_SQL, [name, field, [...values]]);
+      return Number(result.rows[0]?.count ?? 0);
     },
     async work(handlers) {
       for (const name of jobNames) {

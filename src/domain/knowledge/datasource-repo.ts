@@ -45,6 +45,31 @@ export function createDatasourceRepo(db: Db) {
         .orderBy(asc(datasources.createdAt), asc(datasources.id));
     },
 
+    /** Ids of every datasource of the datastore, the pages of web sites included. */
+    async idsByDatastore(organizationId: string, datastoreId: string, tx: Db = db) {
+      const rows = await tx
+        .select({ id: datasources.id })
+        .from(datasources)
+        .where(
+          and(
+            eq(datasources.organizationId, organizationId),
+            eq(datasources.datastoreId, datastoreId),
+          ),
+        );
+      return rows.map((row) => row.id);
+    },
+
+    /** Ids of a web site's pages (none for other datasources). */
+    async childIds(organizationId: string, parentId: string, tx: Db = db) {
+      const rows = await tx
+        .select({ id: datasources.id })
+        .from(datasources)
+        .where(
+          and(eq(datasources.organizationId, organizationId), eq(datasources.groupId, parentId)),
+        );
+      return rows.map((row) => row.id);
+    },
+
     async delete(organizationId: string, datasourceId: string, tx: Db = db) {
       const [row] = await tx
         .delete(datasources)

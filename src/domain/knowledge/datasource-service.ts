@@ -3,6 +3,7 @@ import { detectFileType, UnsupportedFileTypeError } from "../../ingestion/loader
 import type { JobQueue } from "../../jobs/job-queue.ts";
 import { AppError, invalid, notFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
+import type { Logger } from "../../lib/logger.ts";
 import { type SafeFetcher, UnsafeUrlError } from "../../lib/safe-fetch.ts";
 import type { DatasourceRepo, DatasourceRow } from "./datasource-repo.ts";
 import type { DatastoreRepo } from "./datastore-repo.ts";
@@ -41,6 +42,7 @@ export type DatasourceServiceDeps = {
   jobs: JobQueue;
   fetcher: Pick<SafeFetcher, "check">;
   uploadMaxBytes: number;
+  logger: Pick<Logger, "warn">;
 };
 
 /** Shown on a datasource whose job died or overran its time (the worker will not report back). */
@@ -84,6 +86,19 @@ export function createDatasourceService(deps: DatasourceServiceDeps) {
     return (await datasources.find(organizationId, datasourceId)) ?? requested;
   }
 
+  /**
+   * Deletes the queued, not yet started, sync jobs of datasources that were just deleted. A job
+   * already running finds its datasource gone and writes nothing; so would a queued one, which is
+   * why a failure here is logged rather than failing a deletion that already happened.
+   */
+  async function dropQueuedSyncs(datasourceIds: string[]): Promise<void> {
+    try {
+      await deps.jobs.deletePending("knowledge.ingest", "datasourceId", datasourceIds);
+    } catch (error) {
+      deps.logger.warn({ err: error }, "could not delete the queued jobs of deleted datasources");
+    }
+  }
+
   async function assertFetchable(urls: (string | undefined)[]) {
     for (const url of urls) {
       if (url === undefined) continue;
@@ -98,6 +113,7 @@ export function createDatasourceService(deps: DatasourceServiceDeps) {
 
   return {
     queueSync,
+    dropQueuedSyncs,
 
     async createFile(
       context: OrganizationContext,
@@ -192,10 +208,15 @@ export function createDatasourceService(deps: DatasourceServiceDeps) {
       );
     },
 
-    /** Deletes the datasource, its chunks and upload and, for a web_site, its pages. */
+    /**
+     * Deletes the datasource, its chunks and upload and, for a web_site, its pages, then the
+     * queued sync jobs of all of them.
+     */
     async delete(context: OrganizationContext, datasourceId: string): Promise<DatasourceView> {
+      const pageIds = await datasources.childIds(context.organizationId, datasourceId);
       const row = await datasources.delete(context.organizationId, datasourceId);
       if (!row) throw notFound("Datasource not found");
+      await dropQueuedSyncs([row.id, ...pageIds]);
       return toDatasourceView(row);
     },
 

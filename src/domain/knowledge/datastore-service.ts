@@ -48,6 +48,10 @@ export type DatastoreServiceDeps = {
   ensureVectorIndex(dimensions: number): Promise<void>;
   /** Queues a re-sync of every datasource of the datastore (after an embedder change). */
   resyncDatastore(organizationId: string, datastoreId: string): Promise<void>;
+  /** Ids of every datasource of the datastore, web pages included. */
+  datasourceIdsOf(organizationId: string, datastoreId: string): Promise<string[]>;
+  /** Deletes the queued sync jobs of datasources that were deleted. */
+  dropQueuedSyncs(datasourceIds: string[]): Promise<void>;
 };
 
 export function createDatastoreService(deps: DatastoreServiceDeps) {
@@ -129,9 +133,13 @@ export function createDatastoreService(deps: DatastoreServiceDeps) {
       return toDatastoreView(row);
     },
 
+    /** Deletes the datastore with its datasources and chunks, then their queued sync jobs. */
     async delete(context: OrganizationContext, datastoreId: string): Promise<DatastoreView> {
+      // Read before the delete, which cascades to the datasources.
+      const datasourceIds = await deps.datasourceIdsOf(context.organizationId, datastoreId);
       const row = await datastores.delete(context.organizationId, datastoreId);
       if (!row) throw notFound("Datastore not found");
+      await deps.dropQueuedSyncs(datasourceIds);
       return toDatastoreView(row);
     },
 

@@ -70,6 +70,7 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
     jobs: deps.jobs,
     fetcher: deps.fetcher,
     uploadMaxBytes: config.uploadMaxBytes,
+    logger: deps.logger,
   });
   const datastores = createDatastoreService({
     datastores: datastoreRepo,
@@ -77,6 +78,8 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
     search,
     ensureVectorIndex,
     resyncDatastore: datasources.resyncDatastore,
+    datasourceIdsOf: datasourceRepo.idsByDatastore,
+    dropQueuedSyncs: datasources.dropQueuedSyncs,
   });
   const writeChunks = createChunkWriter({
     db,

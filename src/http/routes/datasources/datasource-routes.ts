@@ -83,7 +83,7 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
       preValidation: required,
       schema: {
         ...keyed,
-        summary: "Delete a datasource, its chunks and (for a web_site) its pages",
+        summary: "Delete a datasource, its chunks, queued jobs and (for a web_site) its pages",
         params: datasourceParams,
         response: { 200: datasourceResponse },
       },
