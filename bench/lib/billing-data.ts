@@ -47,7 +47,7 @@ function* generateEvents(organizationId: string, agentIds: string[], count: numb
             : ["agent_run", MODEL_PAIRS[Math.floor(random() * MODEL_PAIRS.length)]!];
     const credits = Math.floor(random() * 20_000);
     const event: LedgerEntryInput = {
-      // cuid2 costs ~0.3 ms an id (it hashes); a million of them would dominate the load.
+      // Sequential ids keep the generated ledger reproducible from its seed.
       id: `${idPrefix}${index}`,
       organizationId,
       agentId: feature === "embeddings" ? null : agentIds[agent]!,

@@ -85,7 +85,7 @@ export function createBillingService(deps: BillingServiceDeps) {
   async function chargeWith(request: ChargeRequest, options: ChargeOptions) {
     const at = now();
     const price = priceUsage(request);
-    // Generated before the lock: a cuid2 costs a fraction of a millisecond the lock would hold.
+    // Generated before the lock, which should be held for database work only.
     const eventId = newId();
     const { organizationId } = request;
     const recorded = await deps.db.transaction(async (tx): Promise<RecordedCharge> => {
