@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { rowsOf } from "../../src/db/client.ts";
 import { ADMIN_TOKEN, startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 
 let app: TestApp;
@@ -26,6 +28,34 @@ describe("API key authentication", () => {
       apiKeyId: org.apiKeyId,
     });
     expect(response.headers["x-request-id"]).toEqual(expect.any(String));
+  });
+
+  it("records when a key was last used, to the minute", async () => {
+    const lastUsed = async () => {
+      const [row] = rowsOf<{ last_used_at: Date | string | null }>(
+        await app.database.db.execute(
+          sql`select last_used_at from api_keys where id = ${org.apiKeyId}`,
+        ),
+      );
+      return row!.last_used_at === null ? null : new Date(row!.last_used_at).getTime();
+    };
+    await app.database.db.execute(
+      sql`update api_keys set last_used_at = null where id = ${org.apiKeyId}`,
+    );
+    expect((await me(`Bearer ${org.apiKey}`)).statusCode).toBe(200);
+    await vi.waitFor(async () => expect(await lastUsed()).not.toBeNull());
+    const first = await lastUsed();
+
+    expect((await me(`Bearer ${org.apiKey}`)).statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await lastUsed()).toBe(first);
+
+    await app.database.db.execute(
+      sql`update api_keys set last_used_at = now() - interval '2 minutes' where id = ${org.apiKeyId}`,
+    );
+    const stale = await lastUsed();
+    expect((await me(`Bearer ${org.apiKey}`)).statusCode).toBe(200);
+    await vi.waitFor(async () => expect(await lastUsed()).toBeGreaterThan(stale!));
   });
 
   it("accepts the scheme in any case", async () => {
