@@ -7,6 +7,7 @@ import type { ModelRegistry } from "../../models/model-registry.ts";
 import { createHybridSearch } from "../../retrieval/hybrid-search.ts";
 import type { Billing } from "../billing/billing-port.ts";
 import { createChunkRepo } from "./chunk-repo.ts";
+import { analyzeAfterWrites } from "./chunk-statistics.ts";
 import { createChunkWriter } from "./chunk-writer.ts";
 import { createDatasourceRepo } from "./datasource-repo.ts";
 import { createDatasourceService } from "./datasource-service.ts";
@@ -81,13 +82,17 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
     datasourceIdsOf: datasourceRepo.idsByDatastore,
     dropQueuedSyncs: datasources.dropQueuedSyncs,
   });
-  const writeChunks = createChunkWriter({
+  const storeChunks = createChunkWriter({
     db,
     datasources: datasourceRepo,
     chunks: chunkRepo,
     storedTokenLimits: config.storedTokenLimits,
     chargeEmbedding,
   });
+  const writeChunks =
+    deps.database.kind === "pglite"
+      ? analyzeAfterWrites(storeChunks, { db, logger: deps.logger })
+      : storeChunks;
   const runSync = createDatasourceSync({
     datastores: datastoreRepo,
     datasources: datasourceRepo,
