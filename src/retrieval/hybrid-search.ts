@@ -1,7 +1,12 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../db/client.ts";
 import { createExactVectorIndex } from "./exact-vector-index.ts";
-import { anyLexemeQuery, createCommonLexemes, hasSearchableWords } from "./text-query.ts";
+import {
+  anyLexemeQuery,
+  createCommonLexemes,
+  hasSearchableWords,
+  questionLexemes,
+} from "./text-query.ts";
 import { EMBEDDING_SCALE, encodeEmbedding } from "./vector-encoding.ts";
 
 export type RetrievalMode = "hybrid" | "vector" | "text";
@@ -101,7 +106,11 @@ export function createHybridSearch({
     const candidates = Math.min(Math.max(request.topK * 4, MIN_CANDIDATES), MAX_CANDIDATES);
     const filter = chunkFilter(request, dimensions);
     const useVector = mode !== "text";
-    const useText = mode !== "vector" && hasSearchableWords(request.queryText);
+    const textQuery =
+      mode !== "vector" && hasSearchableWords(request.queryText)
+        ? anyLexemeQuery(await questionLexemes(db, request.queryText), await commonLexemes())
+        : null;
+    const useText = textQuery !== null;
     if (!useVector && !useText) return [];
     const maxScore = ((useVector ? 1 : 0) + (useText ? 1 : 0)) / (RRF_K + 1);
 
@@ -130,21 +139,15 @@ export function createHybridSearch({
               from knowledge_chunks c where ${filter}
               order by distance limit ${candidates}`
       : sql`select null::text as id, 0::float8 as distance where false`;
-    // The tsquery is read through scalar subqueries, which PostgreSQL computes once (an InitPlan)
-    // and can hand to the GIN index, rather than joined, which re-evaluates it for every chunk.
-    const textQuery = useText
-      ? anyLexemeQuery(request.queryText, await commonLexemes())
-      : sql`(select null::tsquery as query)`;
     const textHits = useText
-      ? sql`select c.id, ts_rank(c.search, (select query from text_query), 1) as relevance
+      ? sql`select c.id, ts_rank(c.search, to_tsquery('simple', ${textQuery}), 1) as relevance
             from knowledge_chunks c
-            where ${filter} and c.search @@ (select query from text_query)
+            where ${filter} and c.search @@ to_tsquery('simple', ${textQuery})
             order by relevance desc, c.id limit ${candidates}`
       : sql`select null::text as id, 0::float4 as relevance where false`;
 
     const statement = sql`
-      with text_query as ${textQuery},
-      vector_hits as (
+      with vector_hits as (
         select id, row_number() over (order by distance, id) as rank from (${vectorHits}) v
       ),
       text_hits as (

@@ -1,4 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../db/client.ts";
 
 /**
@@ -39,29 +39,30 @@ export function createCommonLexemes(db: Db, now: () => number = Date.now) {
 }
 
 /**
- * A subquery yielding one `query tsquery`: the query's lexemes (PostgreSQL's `english`
- * configuration drops stopwords and stems the rest) OR-ed together, because questions rarely
- * contain every word of the passage that answers them; ts_rank then favours passages with more
- * of them. Common lexemes are left out, unless the question has nothing else.
+ * The question's lexemes as PostgreSQL's `english` configuration makes them (stopwords dropped,
+ * the rest stemmed), so they match the chunks' `search` column exactly.
  */
-export function anyLexemeQuery(queryText: string, common: string[]): SQL {
-  // Each lexeme becomes a quoted tsquery operand: backslash and quote escaped inside the quotes.
-  const quoted = sql.raw(
-    String.raw`'''' || replace(replace(lexeme, '\', '\\'), '''', '\''') || ''''`,
+export async function questionLexemes(db: Db, queryText: string): Promise<string[]> {
+  const rows = rowsOf<{ lexeme: string }>(
+    await db.execute(
+      sql`select unnest(tsvector_to_array(to_tsvector('english', ${queryText}))) as lexeme`,
+    ),
   );
-  return sql`(
-    select coalesce(
-             to_tsquery('simple', string_agg(quoted, ' | ') filter (where not common)),
-             to_tsquery('simple', string_agg(quoted, ' | '))) as query
-    from (
-      select ${quoted} as quoted,
-             lexeme = any(${`{${common.map(arrayElement).join(",")}}`}::text[]) as common
-      from unnest(tsvector_to_array(to_tsvector('english', ${queryText}))) as lexeme
-    ) lexemes
-  )`;
+  return rows.map((row) => row.lexeme);
 }
 
-/** One element of a PostgreSQL array literal, quoted. */
-function arrayElement(value: string): string {
-  return `"${value.replace(/[\\"]/g, (character) => `\\${character}`)}"`;
+/**
+ * A `simple` tsquery matching ANY of the lexemes, since questions rarely contain every word of
+ * the passage that answers them (ts_rank then favours passages with more of them). Common
+ * lexemes are left out, unless the question has nothing else; null when there is no lexeme.
+ * It is sent as a value, not computed in the statement, so the planner sees it: it then knows
+ * how many chunks match and whether the GIN index pays.
+ */
+export function anyLexemeQuery(lexemes: string[], common: string[]): string | null {
+  const commonSet = new Set(common);
+  const rare = lexemes.filter((lexeme) => !commonSet.has(lexeme));
+  const chosen = rare.length > 0 ? rare : lexemes;
+  if (chosen.length === 0) return null;
+  // Each lexeme is a quoted operand: backslash and quote escaped inside the quotes.
+  return chosen.map((lexeme) => `'${lexeme.replace(/[\\']/g, (c) => `\\${c}`)}'`).join(" | ");
 }
