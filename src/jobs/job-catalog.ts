@@ -37,6 +37,10 @@ export const jobCatalog = {
     retryDelaySeconds: 30,
     retryBackoff: false,
     expireInSeconds: 3_600,
+    // One job per half-second poll would hold a folder of small uploads to two files a second;
+    // web pages mostly wait on the network. Up to eight run side by side in each worker process.
+    workers: 2,
+    batchSize: 4,
   },
   // Closes one batching window of conversational mode: one model call for its messages, the
   // answer stored, the first delivery attempt. The handler is idempotent (the window is claimed

@@ -102,13 +102,15 @@ export async function startJobRuntime(database: Database, logger: Logger): Promi
         for (let worker = 0; worker < workers; worker += 1) {
           await boss.work(name, { pollingIntervalSeconds: 0.5, batchSize }, async (jobs) => {
             if (jobs.length === 1) return runJob(jobs[0]!);
-            // pg-boss settles a batch as a whole: fail the jobs that failed, so only they retry.
-            const results = await Promise.allSettled(jobs.map(runJob));
-            for (const [index, result] of results.entries()) {
-              if (result.status === "rejected") {
-                await boss.fail(name, jobs[index]!.id, { message: String(result.reason) });
-              }
-            }
+            // pg-boss completes a batch as a whole when this returns: a job that fails is failed
+            // at once, so it retries on its own schedule instead of waiting for the others.
+            await Promise.all(
+              jobs.map((job) =>
+                runJob(job).catch((error: unknown) =>
+                  boss.fail(name, job.id, { message: String(error) }),
+                ),
+              ),
+            );
           });
         }
       }
