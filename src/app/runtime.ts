@@ -46,7 +46,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         : { kind: "pglite", dataDir: config.database.dataDir },
     ));
   if (!database.hasPgvector) {
-    logger.warn("pgvector is not installed: knowledge search scores vectors exactly (degraded)");
+    logger.warn(
+      "pgvector is not installed: knowledge search scores vectors exactly, in the application " +
+        "for datastores within KNOWLEDGE_EXACT_CACHE_MB and in SQL above it (degraded)",
+    );
   }
   const fetcher: SafeFetcher = createSafeFetcher({
     allowPrivateNetworks: !config.server.production,
