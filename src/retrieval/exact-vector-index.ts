@@ -120,12 +120,7 @@ export function createExactVectorIndex({ db, maxBytes }: ExactVectorIndexOptions
             continue;
           }
           if (customIdFilter && !customIdFilter.has(copy.customIds[row] ?? "")) continue;
-          let dot = 0;
-          const offset = row * dimensions;
-          for (let index = 0; index < dimensions; index += 1) {
-            dot += vectors[offset + index]! * query[index]!;
-          }
-          best.offer(dot, copy.ids[row]!);
+          best.offer(dotProduct(vectors, row * dimensions, query), copy.ids[row]!);
         }
       }
       return best.ids();
@@ -137,6 +132,24 @@ export function createExactVectorIndex({ db, maxBytes }: ExactVectorIndexOptions
 }
 
 export type ExactVectorIndex = ReturnType<typeof createExactVectorIndex>;
+
+/** `query` · the row of `vectors` at `offset`; four running sums keep the CPU's pipeline full. */
+function dotProduct(vectors: Float32Array, offset: number, query: Float32Array): number {
+  const size = query.length;
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let d = 0;
+  let index = 0;
+  for (; index + 3 < size; index += 4) {
+    a += vectors[offset + index]! * query[index]!;
+    b += vectors[offset + index + 1]! * query[index + 1]!;
+    c += vectors[offset + index + 2]! * query[index + 2]!;
+    d += vectors[offset + index + 3]! * query[index + 3]!;
+  }
+  for (; index < size; index += 1) a += vectors[offset + index]! * query[index]!;
+  return a + b + c + d;
+}
 
 function nonEmptySet(values: string[] | undefined): Set<string> | null {
   return values && values.length > 0 ? new Set(values) : null;
