@@ -98,28 +98,31 @@ export function createExactVectorIndex({ db, maxBytes }: ExactVectorIndexOptions
      * filters; null when a datastore does not fit the budget and the caller must score in SQL.
      */
     async nearest(request: NearestRequest): Promise<string[] | null> {
-      const copies: Loaded[] = [];
+      const scored: Loaded[] = [];
       for (const store of request.datastores) {
         const copy = await copyOf(store.id, store.knowledgeVersion, request.dimensions);
         if ("tooLarge" in copy) return null;
-        copies.push(copy);
+        scored.push(copy);
       }
       const query = Float32Array.from(request.queryVector);
       const best = new TopList(request.limit);
       const datasourceFilter = nonEmptySet(request.filters?.datasourceIds);
       const customIdFilter = nonEmptySet(request.filters?.customIds);
-      for (const copy of copies) {
+      for (const copy of scored) {
         const { vectors } = copy;
         const dimensions = query.length;
         for (let row = 0; row < copy.ids.length; row += 1) {
-          if (
-            datasourceFilter &&
-            !datasourceFilter.has(copy.datasourceIds[row]!) &&
-            !datasourceFilter.has(copy.groupIds[row] ?? "")
-          ) {
-            continue;
+          if (datasourceFilter) {
+            const groupId = copy.groupIds[row];
+            const inFilter =
+              datasourceFilter.has(copy.datasourceIds[row]!) ||
+              (groupId != null && datasourceFilter.has(groupId));
+            if (!inFilter) continue;
           }
-          if (customIdFilter && !customIdFilter.has(copy.customIds[row] ?? "")) continue;
+          if (customIdFilter) {
+            const customId = copy.customIds[row];
+            if (customId == null || !customIdFilter.has(customId)) continue;
+          }
           best.offer(dotProduct(vectors, row * dimensions, query), copy.ids[row]!);
         }
       }
