@@ -106,27 +106,30 @@ export function createHybridSearch({
     const candidates = Math.min(Math.max(request.topK * 4, MIN_CANDIDATES), MAX_CANDIDATES);
     const filter = chunkFilter(request, dimensions);
     const useVector = mode !== "text";
-    const textQuery =
-      mode !== "vector" && hasSearchableWords(request.queryText)
-        ? anyLexemeQuery(await questionLexemes(db, request.queryText), await commonLexemes())
-        : null;
-    const useText = textQuery !== null;
-    if (!useVector && !useText) return [];
-    const maxScore = ((useVector ? 1 : 0) + (useText ? 1 : 0)) / (RRF_K + 1);
-
     const encoded = encodeEmbedding(request.queryVector);
-    const vectorLiteral = `[${encoded.join(",")}]`;
-    const arrayLiteral = `{${encoded.join(",")}}`;
-    const nearestIds =
+    // The question's lexemes (a round trip) and the exact vector ranking (maybe a load) at once.
+    const [textQuery, nearestIds] = await Promise.all([
+      mode !== "vector" && hasSearchableWords(request.queryText)
+        ? Promise.all([questionLexemes(db, request.queryText), commonLexemes()]).then(
+            ([lexemes, common]) => anyLexemeQuery(lexemes, common),
+          )
+        : null,
       useVector && exactIndex
-        ? await exactIndex.nearest({
+        ? exactIndex.nearest({
             datastores: request.datastores,
             dimensions,
             queryVector: encoded,
             ...(request.filters ? { filters: request.filters } : {}),
             limit: candidates,
           })
-        : null;
+        : null,
+    ]);
+    const useText = textQuery !== null;
+    if (!useVector && !useText) return [];
+    const maxScore = ((useVector ? 1 : 0) + (useText ? 1 : 0)) / (RRF_K + 1);
+
+    const vectorLiteral = `[${encoded.join(",")}]`;
+    const arrayLiteral = `{${encoded.join(",")}}`;
     const vectorHits = useVector
       ? nearestIds
         ? sql`select id, position as distance
