@@ -7,6 +7,7 @@ import {
 } from "../../src/domain/billing/consumption-event-repo.ts";
 import { INCREMENT_MODELS } from "../../src/domain/billing/usage-models.ts";
 import { newId } from "../../src/lib/ids.ts";
+import { randomSource } from "./random.ts";
 
 const DAY_MS = 86_400_000;
 const YEAR_START = Date.parse("2025-01-01T00:00:00Z");
@@ -14,17 +15,6 @@ const AGENTS = 50;
 const MODEL_PAIRS = Object.entries(INCREMENT_MODELS).flatMap(([provider, models]) =>
   models.map((modelName) => ({ provider, modelName })),
 );
-
-function randomSource(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /**
  * A realistic ledger: each agent answers with one model (chat 85 %), and the rest is embeddings,

@@ -1,21 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { randomSource } from "./random.ts";
 
 // Benchmark material derived from the retrieval corpus (test/fixtures/retrieval): sentences of
 // real help-centre prose recombined, so full-text statistics and vectors look like real content.
 
 const CORPUS_DIR = new URL("../../test/fixtures/retrieval/corpus/", import.meta.url);
-
-/** A small deterministic PRNG (mulberry32) so every run ingests and asks the same things. */
-export function randomSource(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 export function corpusSentences(): string[] {
   const sentences: string[] = [];
