@@ -1,6 +1,9 @@
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { apiKeys } from "../../db/schema/index.ts";
+
+/** `last_used_at` is kept to this precision. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
@@ -34,17 +37,21 @@ export function createApiKeyRepo(db: Db) {
       return row ?? null;
     },
 
-    /** Records use at most once a minute per key, so authentication stays read-mostly. */
+    /**
+     * Records use at most once per LAST_USED_RESOLUTION_MS per key (also when several processes
+     * touch it at once), so authentication stays read-mostly.
+     */
     async touch(apiKeyId: string): Promise<void> {
+      const now = Date.now();
       await db
         .update(apiKeys)
-        .set({ lastUsedAt: new Date() })
+        .set({ lastUsedAt: new Date(now) })
         .where(
           and(
             eq(apiKeys.id, apiKeyId),
             or(
               isNull(apiKeys.lastUsedAt),
-              lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`),
+              lt(apiKeys.lastUsedAt, new Date(now - LAST_USED_RESOLUTION_MS)),
             ),
           ),
         );

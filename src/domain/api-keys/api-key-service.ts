@@ -1,10 +1,9 @@
 import type { Db } from "../../db/client.ts";
 import { newId } from "../../lib/ids.ts";
 import { constantTimeEquals, randomToken, sha256Hex } from "../../lib/secrets.ts";
-import type { ApiKeyRepo } from "./api-key-repo.ts";
+import { type ApiKeyRepo, LAST_USED_RESOLUTION_MS } from "./api-key-repo.ts";
 
 const KEY_PREFIX = "adk_";
-const TOUCH_INTERVAL_MS = 60_000;
 
 export type AuthenticatedKey = { apiKeyId: string; organizationId: string; userId: string };
 export type IssuedKey = { apiKey: string; apiKeyId: string };
@@ -39,8 +38,11 @@ export function createApiKeyService(deps: {
       const keyHash = sha256Hex(presented);
       const row = await deps.apiKeys.findActiveByHash(keyHash);
       if (!row || !constantTimeEquals(row.keyHash, keyHash)) return null;
-      // last_used_at is kept to the minute: most requests read a recent one and write nothing.
-      if (row.lastUsedAt === null || Date.now() - row.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS) {
+      // Most requests read a recent last_used_at and write nothing.
+      if (
+        row.lastUsedAt === null ||
+        Date.now() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS
+      ) {
         deps.apiKeys.touch(row.id).catch(deps.onBackgroundError);
       }
       return { apiKeyId: row.id, organizationId: row.organizationId, userId: row.userId };
