@@ -1,31 +1,16 @@
-import { eq, type Placeholder, sql } from "drizzle-orm";
+import { eq, getTableColumns, type Placeholder, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { leads } from "../../db/schema/index.ts";
 
 export type LeadRow = typeof leads.$inferSelect;
 export type NewLead = Omit<typeof leads.$inferInsert, "createdAt">;
 
-/** Every column a new lead sets; each becomes a placeholder of the prepared insert. */
-const LEAD_COLUMNS = [
-  "id",
-  "name",
-  "email",
-  "phone",
-  "source",
-  "postSlug",
-  "company",
-  "industry",
-  "companySize",
-  "area",
-  "hoursPerWeek",
-  "aiToday",
-  "score",
-  "levelLabel",
-  "recommendedAgent",
-  "ipHash",
-  "userAgent",
-] as const satisfies ReadonlyArray<keyof NewLead>;
-type LeadColumn = (typeof LEAD_COLUMNS)[number];
+type LeadColumn = keyof NewLead;
+
+/** Every column but the creation time (the database's default); each is a placeholder below. */
+const LEAD_COLUMNS = Object.keys(getTableColumns(leads)).filter(
+  (column) => column !== "createdAt",
+) as LeadColumn[];
 
 const placeholders = Object.fromEntries(
   LEAD_COLUMNS.map((column) => [column, sql.placeholder(column)]),
