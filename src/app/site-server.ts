@@ -3,7 +3,7 @@ import rateLimit from "@fastify/rate-limit";
 import type { Redis } from "ioredis";
 import type { LeadService } from "../domain/leads/lead-service.ts";
 import type { App } from "../http/app-types.ts";
-import { hasNulCharacter, NUL_MESSAGE } from "../http/plugins/json-body.ts";
+import { hasUnstorableText, UNSTORABLE_TEXT_MESSAGE } from "../http/plugins/json-body.ts";
 import { MemoryRateLimitStore } from "../http/plugins/memory-rate-limit-store.ts";
 import { registerOpenApi } from "../http/plugins/openapi.ts";
 import { createFastify } from "../http/plugins/server-options.ts";
@@ -57,12 +57,12 @@ export async function buildSiteServer(deps: SiteServerDeps): Promise<App> {
       );
       return;
     }
-    if (hasNulCharacter(body as string, parsed)) {
+    if (hasUnstorableText(body as string, parsed)) {
       done(
         new SiteError(
           400,
           "validation_error",
-          NUL_MESSAGE,
+          UNSTORABLE_TEXT_MESSAGE,
           "Remove control characters from the form fields.",
         ),
       );

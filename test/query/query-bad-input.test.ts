@@ -110,6 +110,30 @@ describe("query bodies refused with 400 before any model call", () => {
     }
   });
 
+  it("refuses text PostgreSQL cannot store (an unpaired surrogate), and stores paired ones", async () => {
+    const send = (payload: string) =>
+      t.app.api.inject({
+        method: "POST",
+        url: `/api/agents/${agentId}/query`,
+        headers: { ...org.auth, "content-type": "application/json" },
+        payload,
+      });
+    for (const payload of [
+      '{"query":"where \\ud800 is it"}',
+      '{"query":"hi","context":"x \\udc00"}',
+      '{"query":"hi","metadata":{"\\ud83e":"key"}}',
+    ]) {
+      const response = await send(payload);
+      expect(response.statusCode, payload).toBe(400);
+      expect(response.json()).toMatchObject({
+        type: "INVALID_REQUEST",
+        error: expect.stringContaining("unpaired surrogates"),
+      });
+    }
+    const unicorn = await send('{"query":"a \\ud83e\\udd84 please","context":"\\ud83e\\udd84"}');
+    expect(unicorn.statusCode).toBe(200);
+  });
+
   it("answers 404 for an unknown agent", async () => {
     const response = await query(t.app, org, "no-such-agent", { query: "hi" });
     expect(response.statusCode).toBe(404);

@@ -8,8 +8,8 @@ import {
 } from "../../lib/errors.ts";
 import {
   isUnstorableTextError,
-  NUL_MESSAGE,
   replaceJsonParser,
+  UNSTORABLE_TEXT_MESSAGE,
   UnstorableInputError,
 } from "./json-body.ts";
 
@@ -38,7 +38,7 @@ export function toErrorBody(error: unknown, request: FastifyRequest): [number, E
     return [error.status, body];
   }
   if (isUnstorableTextError(error)) {
-    return [400, { error: NUL_MESSAGE, type: "INVALID_REQUEST", requestId }];
+    return [400, { error: UNSTORABLE_TEXT_MESSAGE, type: "INVALID_REQUEST", requestId }];
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const where = (error as { validationContext?: string }).validationContext ?? "body";
@@ -71,7 +71,7 @@ export function toErrorBody(error: unknown, request: FastifyRequest): [number, E
 
 /** One error handler and one not-found handler for the dashboard API. */
 export function registerApiErrors(app: FastifyInstance): void {
-  replaceJsonParser(app, () => new UnstorableInputError(NUL_MESSAGE));
+  replaceJsonParser(app, () => new UnstorableInputError(UNSTORABLE_TEXT_MESSAGE));
   app.setErrorHandler((error, request, reply) => {
     const [status, body] = toErrorBody(error, request);
     if (status >= 500) request.log.error({ err: error }, "request failed");

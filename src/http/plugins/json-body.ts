@@ -1,24 +1,35 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
-/** PostgreSQL text and jsonb cannot hold U+0000, so such input is refused before it gets there. */
-export const NUL_MESSAGE = "Text must not contain NUL (\\u0000) characters";
+/**
+ * PostgreSQL cannot store U+0000 in text or jsonb, nor an unpaired UTF-16 surrogate in jsonb, so
+ * such input is refused before it gets there.
+ */
+export const UNSTORABLE_TEXT_MESSAGE =
+  "Text must not contain NUL (\\u0000) characters or unpaired surrogates (\\ud800-\\udfff)";
 
-function containsNul(value: unknown): boolean {
-  if (typeof value === "string") return value.includes("\u0000");
-  if (Array.isArray(value)) return value.some(containsNul);
+const isStorable = (text: string) => !text.includes("\u0000") && text.isWellFormed();
+
+function containsUnstorable(value: unknown): boolean {
+  if (typeof value === "string") return !isStorable(value);
+  if (Array.isArray(value)) return value.some(containsUnstorable);
   if (value !== null && typeof value === "object") {
-    return Object.entries(value).some(([key, item]) => key.includes("\u0000") || containsNul(item));
+    return Object.entries(value).some(
+      ([key, item]) => !isStorable(key) || containsUnstorable(item),
+    );
   }
   return false;
 }
 
-/** NUL can only reach a JSON value through the `\u0000` escape, so most bodies skip the walk. */
-export function hasNulCharacter(rawJson: string, parsed: unknown): boolean {
-  return rawJson.includes("\\u0000") && containsNul(parsed);
+/**
+ * Both can only reach a parsed JSON value through a `\u` escape (raw bytes that are not UTF-8
+ * decode to U+FFFD), so most bodies skip the walk.
+ */
+export function hasUnstorableText(rawJson: string, parsed: unknown): boolean {
+  return /\\u(?:0000|d[89a-f])/i.test(rawJson) && containsUnstorable(parsed);
 }
 
 /**
- * Fastify's own JSON parser (prototype poisoning refused) plus the NUL check; `reject` builds
+ * Fastify's own JSON parser (prototype poisoning refused) plus the unstorable-text check; `reject` builds
  * the listener's own error for that case.
  */
 export function replaceJsonParser(app: FastifyInstance, reject: () => Error): void {
@@ -30,7 +41,7 @@ export function replaceJsonParser(app: FastifyInstance, reject: () => Error): vo
     (request: FastifyRequest, body: string | Buffer, done) => {
       parseJson(request, body as string, (error, parsed) => {
         if (error) return done(error);
-        if (hasNulCharacter(body as string, parsed)) return done(reject());
+        if (hasUnstorableText(body as string, parsed)) return done(reject());
         done(null, parsed);
       });
     },

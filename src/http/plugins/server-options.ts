@@ -6,7 +6,7 @@ import {
 } from "fastify-type-provider-zod";
 import type { Logger } from "../../lib/logger.ts";
 import type { App } from "../app-types.ts";
-import { NUL_MESSAGE, UnstorableInputError } from "./json-body.ts";
+import { UNSTORABLE_TEXT_MESSAGE, UnstorableInputError } from "./json-body.ts";
 import { echoRequestId, generateRequestId } from "./request-id.ts";
 
 export type ServerBasics = {
@@ -44,7 +44,7 @@ export function createFastify({
   // A NUL can only arrive percent-encoded; PostgreSQL text cannot hold it, so refuse it up front.
   app.addHook("onRequest", async (request, reply) => {
     if (/%00/i.test(request.url)) {
-      const [status, body] = errorBody(new UnstorableInputError(NUL_MESSAGE), request);
+      const [status, body] = errorBody(new UnstorableInputError(UNSTORABLE_TEXT_MESSAGE), request);
       return reply.code(status).send(body);
     }
   });

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from "fastify";
-import { isUnstorableTextError, NUL_MESSAGE } from "./json-body.ts";
+import { isUnstorableTextError, UNSTORABLE_TEXT_MESSAGE } from "./json-body.ts";
 
 export type SiteErrorCode =
   | "validation_error"
@@ -63,7 +63,7 @@ function toSiteError(error: unknown): SiteError {
     return new SiteError(
       400,
       "validation_error",
-      NUL_MESSAGE,
+      UNSTORABLE_TEXT_MESSAGE,
       "Remove control characters from the form fields.",
     );
   }
