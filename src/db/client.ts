@@ -3,7 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
-import { sql } from "drizzle-orm";
+import { getTableColumns, sql, type Table } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -131,6 +131,22 @@ async function migratePostgres(connectionString: string): Promise<void> {
     await client.query("select pg_advisory_unlock(hashtext('agentdesk.migrations'))");
     await client.end();
   }
+}
+
+/**
+ * A raw row of `table` (as `returning *` gives it, keyed by column name) in the shape drizzle's
+ * own queries return: property names, and values through each column's driver mapping.
+ */
+export function tableRowOf<T extends Table>(
+  table: T,
+  raw: Record<string, unknown>,
+): T["$inferSelect"] {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as T["$inferSelect"];
 }
 
 /** Rows of a raw `db.execute` result, whichever driver produced it. */

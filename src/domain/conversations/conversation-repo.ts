@@ -1,9 +1,8 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
+import { type Db, rowsOf, tableRowOf } from "../../db/client.ts";
 import { contacts, conversations, messages } from "../../db/schema/index.ts";
 
 export type ConversationRow = typeof conversations.$inferSelect;
-export type NewConversationRow = typeof conversations.$inferInsert;
 export type MessageRow = typeof messages.$inferSelect;
 export type NewMessageRow = typeof messages.$inferInsert;
 export type ContactSummary = Pick<
@@ -13,6 +12,46 @@ export type ContactSummary = Pick<
 
 /** How a turn moves the status: a human request wins; a new customer message reopens a resolved one. */
 export type StatusChange = "human_requested" | "reopen" | "keep";
+
+/** A message of a turn: the conversation, organization and agent are the turn's. */
+export type TurnMessage = Omit<NewMessageRow, "organizationId" | "conversationId" | "agentId">;
+
+export type RecordedTurn = {
+  organizationId: string;
+  agentId: string;
+  /** Used as given when the turn creates the conversation. */
+  conversation: Pick<ConversationRow, "id" | "visitorId" | "channel" | "channelExternalId">;
+  status: StatusChange;
+  /** Set on the conversation; an absent one leaves its contact as it is. */
+  contactId?: string | null;
+  messages: TurnMessage[];
+};
+
+/** The conversation's status after a turn, as an expression over its current status. */
+function statusAfter(change: StatusChange): SQL {
+  if (change === "human_requested") return sql`'HUMAN_REQUESTED'`;
+  if (change === "reopen") {
+    return sql`case when ${conversations.status} = 'RESOLVED' then 'UNRESOLVED' else ${conversations.status} end`;
+  }
+  return sql`${conversations.status}`;
+}
+
+/** The turn's messages as one JSON parameter (snake_case keys, see recordTurn's recordset). */
+function messagesJson(rows: TurnMessage[]): string {
+  return JSON.stringify(
+    rows.map((row) => ({
+      id: row.id,
+      from: row.from,
+      text: row.text,
+      sources: row.sources,
+      usage: row.usage,
+      attachments: row.attachments,
+      metadata: row.metadata,
+      is_draft: row.isDraft,
+      created_at: row.createdAt?.toISOString(),
+    })),
+  );
+}
 
 const contactColumns = {
   id: contacts.id,
@@ -76,16 +115,6 @@ export function createConversationRepo(db: Db) {
       return row ?? null;
     },
 
-    /** Creates the conversation unless the id exists (then returns null: check its owner). */
-    async insertIfAbsent(row: NewConversationRow, tx: Db = db): Promise<ConversationRow | null> {
-      const [inserted] = await tx
-        .insert(conversations)
-        .values(row)
-        .onConflictDoNothing()
-        .returning();
-      return inserted ?? null;
-    },
-
     /** Applies a turn to an agent's conversation; null when no such conversation of this agent. */
     async applyTurn(
       organizationId: string,
@@ -94,16 +123,10 @@ export function createConversationRepo(db: Db) {
       change: { status: StatusChange; contactId?: string | null },
       tx: Db = db,
     ): Promise<ConversationRow | null> {
-      const status =
-        change.status === "human_requested"
-          ? sql`'HUMAN_REQUESTED'`
-          : change.status === "reopen"
-            ? sql`case when ${conversations.status} = 'RESOLVED' then 'UNRESOLVED' else ${conversations.status} end`
-            : sql`${conversations.status}`;
       const [row] = await tx
         .update(conversations)
         .set({
-          status,
+          status: statusAfter(change.status),
           ...(change.contactId ? { contactId: change.contactId } : {}),
           updatedAt: new Date(),
         })
@@ -146,6 +169,44 @@ export function createConversationRepo(db: Db) {
         .where(and(...conditions))
         .orderBy(desc(conversations.createdAt), desc(conversations.id))
         .limit(filter.limit);
+    },
+
+    /**
+     * A whole turn in one statement: creates the conversation, or applies the turn to it when it
+     * exists and is this agent's, and stores the messages only then. Null (and nothing written)
+     * when the id is taken by another agent or organization.
+     */
+    async recordTurn(turn: RecordedTurn, tx: Db = db): Promise<ConversationRow | null> {
+      const { organizationId, agentId, conversation } = turn;
+      const result = await tx.execute(sql`
+        with conversation as (
+          insert into conversations (id, organization_id, agent_id, visitor_id, channel,
+            channel_external_id, status, contact_id)
+          values (${conversation.id}, ${organizationId}, ${agentId}, ${conversation.visitorId},
+            ${conversation.channel}, ${conversation.channelExternalId},
+            ${turn.status === "human_requested" ? "HUMAN_REQUESTED" : "UNRESOLVED"},
+            ${turn.contactId ?? null})
+          on conflict (id) do update set
+            status = ${statusAfter(turn.status)},
+            contact_id = coalesce(excluded.contact_id, ${conversations.contactId}),
+            updated_at = ${new Date().toISOString()}::timestamptz
+          where ${conversations.organizationId} = ${organizationId}
+            and ${conversations.agentId} = ${agentId}
+          returning *
+        ), stored as (
+          insert into messages (id, organization_id, conversation_id, agent_id, "from", text,
+            sources, usage, attachments, metadata, is_draft, created_at)
+          select m.id, c.organization_id, c.id, c.agent_id, m."from", m.text,
+            coalesce(m.sources, '[]'), m.usage, coalesce(m.attachments, '[]'),
+            coalesce(m.metadata, '{}'), coalesce(m.is_draft, false), coalesce(m.created_at, now())
+          from conversation c
+          cross join jsonb_to_recordset(${messagesJson(turn.messages)}::jsonb) as m(id text,
+            "from" text, text text, sources jsonb, usage jsonb, attachments jsonb, metadata jsonb,
+            is_draft boolean, created_at timestamptz)
+        )
+        select * from conversation`);
+      const [row] = rowsOf(result);
+      return row ? tableRowOf(conversations, row) : null;
     },
 
     async insertMessages(rows: NewMessageRow[], tx: Db = db): Promise<void> {

@@ -5,8 +5,8 @@ import type { ContactInput, ContactRepo } from "./contact-repo.ts";
 import type {
   ConversationRepo,
   ConversationRow,
-  NewMessageRow,
   StatusChange,
+  TurnMessage,
 } from "./conversation-repo.ts";
 
 /** Channel values of the query interfaces (spec: Conversation and message). */
@@ -133,8 +133,10 @@ export function createConversationTurns(deps: {
   }
 
   /**
-   * Stores a turn in one transaction: the contact (matched or created), the conversation (created
-   * or updated: status, contact) and the messages. Returns the conversation after the turn.
+   * Stores a turn atomically: the contact (matched or created), the conversation (created or
+   * updated: status, contact) and the messages. Without a contact to match that is one statement;
+   * with one, a transaction around the contact's lock and the turn. Returns the conversation
+   * after the turn.
    */
   async function recordTurn(input: {
     organizationId: string;
@@ -143,55 +145,34 @@ export function createConversationTurns(deps: {
     status: StatusChange;
     contact?: ContactInput;
     contactId?: string;
-    messages: Array<Omit<NewMessageRow, "organizationId" | "conversationId" | "agentId">>;
+    messages: TurnMessage[];
   }): Promise<ConversationRow> {
     const { organizationId, agentId, target } = input;
-    return deps.db.transaction(async (tx) => {
-      const contactId =
-        input.contactId ??
-        (input.contact
-          ? (await contacts.upsertByMatch(organizationId, input.contact, tx))?.id
-          : undefined);
-      const change = { status: input.status, contactId };
-      let conversation = target.existing
-        ? await conversations.applyTurn(organizationId, agentId, target.conversationId, change, tx)
-        : null;
-      if (!conversation) {
-        conversation =
-          (await conversations.insertIfAbsent(
-            {
-              id: target.conversationId,
-              organizationId,
-              agentId,
-              visitorId: target.visitorId,
-              channel: target.channel,
-              channelExternalId: target.channelExternalId,
-              status: input.status === "human_requested" ? "HUMAN_REQUESTED" : "UNRESOLVED",
-              contactId,
-            },
-            tx,
-          )) ??
-          // Created by a concurrent request meanwhile: join it if it is this agent's.
-          (await conversations.applyTurn(
-            organizationId,
-            agentId,
-            target.conversationId,
-            change,
-            tx,
-          ));
-      }
-      if (!conversation) throw conversationNotFound(target.conversationId);
-      await conversations.insertMessages(
-        input.messages.map((message) => ({
-          ...message,
+    const store = async (contactId: string | undefined, tx: Db) => {
+      const conversation = await conversations.recordTurn(
+        {
           organizationId,
-          conversationId: target.conversationId,
           agentId,
-        })),
+          conversation: {
+            id: target.conversationId,
+            visitorId: target.visitorId,
+            channel: target.channel,
+            channelExternalId: target.channelExternalId,
+          },
+          status: input.status,
+          contactId,
+          messages: input.messages,
+        },
         tx,
       );
+      if (!conversation) throw conversationNotFound(target.conversationId);
       return conversation;
-    });
+    };
+    const contact = input.contact;
+    if (input.contactId !== undefined || !contact) return store(input.contactId, deps.db);
+    return deps.db.transaction(async (tx) =>
+      store((await contacts.upsertByMatch(organizationId, contact, tx))?.id, tx),
+    );
   }
 
   return { resolveTarget, recordTurn };

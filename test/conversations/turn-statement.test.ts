@@ -1,0 +1,207 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "../../src/db/client.ts";
+import {
+  type ConversationRepo,
+  createConversationRepo,
+  type RecordedTurn,
+} from "../../src/domain/conversations/conversation-repo.ts";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+
+let app: TestApp;
+let repo: ConversationRepo;
+let owner: TestOrganization;
+let other: TestOrganization;
+let agentId: string;
+let siblingAgentId: string;
+let otherAgentId: string;
+
+async function createAgent(org: TestOrganization, name: string): Promise<string> {
+  const response = await app.api.inject({
+    method: "POST",
+    url: "/api/agents",
+    headers: org.auth,
+    payload: { name },
+  });
+  return response.json().id;
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  repo = createConversationRepo(app.database.db);
+  owner = await app.createOrganization("Owner");
+  other = await app.createOrganization("Other");
+  agentId = await createAgent(owner, "Support");
+  siblingAgentId = await createAgent(owner, "Sales");
+  otherAgentId = await createAgent(other, "Theirs");
+});
+afterAll(() => app.close());
+
+const turn = (conversationId: string, overrides: Partial<RecordedTurn> = {}): RecordedTurn => ({
+  organizationId: owner.id,
+  agentId,
+  conversation: {
+    id: conversationId,
+    visitorId: "visitor-1",
+    channel: "website",
+    channelExternalId: null,
+  },
+  status: "reopen",
+  messages: [
+    { id: `${conversationId}-q`, from: "human", text: "Where is my order?" },
+    {
+      id: `${conversationId}-a`,
+      from: "agent",
+      text: "It ships today.",
+      sources: [{ source: "faq.md", chunk: "Orders ship the same day." }],
+      usage: { promptTokens: 10, completionTokens: 4, totalTokens: 14, cost: 0.5 },
+      metadata: { model: "fake" },
+      createdAt: new Date("2030-01-01T00:00:01.000Z"),
+    },
+  ],
+  ...overrides,
+});
+
+async function messagesOf(conversationId: string) {
+  return rowsOf<Record<string, unknown>>(
+    await app.database.db.execute(
+      sql`select id, organization_id, agent_id, "from", text, sources, usage, attachments,
+                 metadata, is_draft
+          from messages where conversation_id = ${conversationId} order by id`,
+    ),
+  );
+}
+
+describe("ConversationRepo.recordTurn (one statement per turn)", () => {
+  it("creates the conversation with the turn's fields and stores its messages", async () => {
+    const conversation = await repo.recordTurn(turn("turn-new"));
+
+    expect(conversation).toMatchObject({
+      id: "turn-new",
+      organizationId: owner.id,
+      agentId,
+      visitorId: "visitor-1",
+      channel: "website",
+      status: "UNRESOLVED",
+      contactId: null,
+    });
+    expect(conversation?.createdAt).toBeInstanceOf(Date);
+    expect(await messagesOf("turn-new")).toEqual([
+      {
+        id: "turn-new-a",
+        organization_id: owner.id,
+        agent_id: agentId,
+        from: "agent",
+        text: "It ships today.",
+        sources: [{ source: "faq.md", chunk: "Orders ship the same day." }],
+        usage: { promptTokens: 10, completionTokens: 4, totalTokens: 14, cost: 0.5 },
+        attachments: [],
+        metadata: { model: "fake" },
+        is_draft: false,
+      },
+      {
+        id: "turn-new-q",
+        organization_id: owner.id,
+        agent_id: agentId,
+        from: "human",
+        text: "Where is my order?",
+        sources: [],
+        usage: null,
+        attachments: [],
+        metadata: {},
+        is_draft: false,
+      },
+    ]);
+  });
+
+  it("applies a turn to the agent's existing conversation: status, contact kept, messages added", async () => {
+    await repo.recordTurn(turn("turn-existing"));
+    await app.database.db.execute(
+      sql`update conversations set status = 'RESOLVED' where id = 'turn-existing'`,
+    );
+
+    const reopened = await repo.recordTurn(
+      turn("turn-existing", {
+        conversation: {
+          id: "turn-existing",
+          visitorId: "someone-else",
+          channel: "api",
+          channelExternalId: null,
+        },
+        messages: [{ id: "turn-existing-q2", from: "human", text: "And the invoice?" }],
+      }),
+    );
+    expect(reopened).toMatchObject({
+      status: "UNRESOLVED",
+      visitorId: "visitor-1",
+      channel: "website",
+    });
+
+    const kept = await repo.recordTurn(
+      turn("turn-existing", {
+        status: "keep",
+        messages: [{ id: "turn-existing-draft", from: "agent", text: "Draft", isDraft: true }],
+      }),
+    );
+    expect(kept?.status).toBe("UNRESOLVED");
+    const handedOver = await repo.recordTurn(
+      turn("turn-existing", {
+        status: "human_requested",
+        messages: [{ id: "turn-existing-q3", from: "human", text: "A person, please" }],
+      }),
+    );
+    expect(handedOver?.status).toBe("HUMAN_REQUESTED");
+    const stored = await messagesOf("turn-existing");
+    expect(stored.map((message) => message.id)).toEqual([
+      "turn-existing-a",
+      "turn-existing-draft",
+      "turn-existing-q",
+      "turn-existing-q2",
+      "turn-existing-q3",
+    ]);
+    expect(stored.find((message) => message.id === "turn-existing-draft")?.is_draft).toBe(true);
+  });
+
+  it("writes nothing into a conversation of another agent or another organization", async () => {
+    await repo.recordTurn(
+      turn("turn-taken", {
+        organizationId: other.id,
+        agentId: otherAgentId,
+        status: "keep",
+      }),
+    );
+    const before = await messagesOf("turn-taken");
+
+    expect(await repo.recordTurn(turn("turn-taken", { status: "human_requested" }))).toBeNull();
+    expect(
+      await repo.recordTurn(
+        turn("turn-taken", { agentId: siblingAgentId, status: "human_requested" }),
+      ),
+    ).toBeNull();
+
+    expect(await messagesOf("turn-taken")).toEqual(before);
+    const [conversation] = rowsOf<{ organization_id: string; status: string }>(
+      await app.database.db.execute(
+        sql`select organization_id, status from conversations where id = 'turn-taken'`,
+      ),
+    );
+    expect(conversation).toEqual({ organization_id: other.id, status: "UNRESOLVED" });
+  });
+
+  it("stores nothing when a message cannot be stored, not even a new conversation", async () => {
+    await expect(
+      repo.recordTurn(
+        turn("turn-duplicate", {
+          messages: [
+            { id: "turn-duplicate-m", from: "human", text: "one" },
+            { id: "turn-duplicate-m", from: "agent", text: "two" },
+          ],
+        }),
+      ),
+    ).rejects.toThrow();
+    const [found] = rowsOf(
+      await app.database.db.execute(sql`select id from conversations where id = 'turn-duplicate'`),
+    );
+    expect(found).toBeUndefined();
+  });
+});
