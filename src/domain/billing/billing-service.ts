@@ -7,13 +7,11 @@ import {
   AGENT_MESSAGE_FEATURES,
   countsNeeded,
   evaluateAccess,
-  isFundedByBuckets,
   usageLimitError,
 } from "./billing-access.ts";
 import type { BillingAccount, BillingAccountRepo } from "./billing-account-repo.ts";
 import type { Billing, ChargeRequest, ChargeResult } from "./billing-port.ts";
 import type { ConsumptionEventRepo, LedgerEntry } from "./consumption-event-repo.ts";
-import type { CreditBucketRepo } from "./credit-bucket-repo.ts";
 import { microToCredits } from "./credits.ts";
 import { createUsagePricer, type PriceOf } from "./usage-pricing.ts";
 
@@ -34,7 +32,6 @@ export type RecordedCharge = { event: LedgerEntry; replayed: boolean };
 export type BillingServiceDeps = {
   db: Db;
   accounts: BillingAccountRepo;
-  buckets: CreditBucketRepo;
   events: ConsumptionEventRepo;
   priceOf: PriceOf;
   /** Told when usage names a model no price table knows; it is recorded at 0 credits. */
@@ -81,68 +78,67 @@ export function createBillingService(deps: BillingServiceDeps) {
     return { account, access: evaluateAccess(snapshot) };
   }
 
-  /** One transaction: lock, (replay), (check), price, debit, write the event and day totals. */
+  /**
+   * Prices the usage and charges it: one statement (events.charge: lock, debit, event and day
+   * totals) when nothing needs checking first; with `enforce`, a transaction that takes the lock,
+   * replays a keyed request or refuses a blocked organization, then runs that statement.
+   */
   async function chargeWith(request: ChargeRequest, options: ChargeOptions) {
     const at = now();
     const price = priceUsage(request);
-    // Generated before the lock, which should be held for database work only.
-    const eventId = newId();
     const { organizationId } = request;
-    const recorded = await deps.db.transaction(async (tx): Promise<RecordedCharge> => {
-      if (!(await deps.accounts.lock(organizationId, tx))) {
-        throw notFound(`Organization ${organizationId} not found`);
-      }
-      if (options.idempotency) {
-        const previous = await deps.events.findByIdempotencyKey(
-          organizationId,
-          options.idempotency.key,
-          tx,
-        );
-        if (previous) {
-          if (previous.requestHash !== options.idempotency.requestHash) {
-            throw new AppError(
-              "CONFLICT",
-              "This Idempotency-Key was already used with a different request body",
-            );
+    const entry: Omit<LedgerEntry, "creditsChargedMicro"> = {
+      id: newId(),
+      organizationId,
+      agentId: request.agentId ?? null,
+      feature: request.feature,
+      provider: request.provider,
+      modelName: request.modelName,
+      inputTokens: request.inputTokens,
+      outputTokens: request.outputTokens,
+      units: request.units ?? null,
+      creditsChargedRawMicro: price.rawMicro,
+      creditsRequestedMicro: price.requestedMicro,
+      billingCoefficient: price.coefficient,
+      occurredAt: at,
+      metadata: request.metadata ?? {},
+      conversationId: request.conversationId ?? null,
+      messageId: request.messageId ?? null,
+      idempotencyKey: options.idempotency?.key ?? null,
+      requestHash: options.idempotency?.requestHash ?? null,
+    };
+    const charge = async (tx: Db): Promise<RecordedCharge> => {
+      const chargedMicro = await deps.events.charge(entry, price.requestedMicro, tx);
+      if (chargedMicro === null) throw notFound(`Organization ${organizationId} not found`);
+      return { event: { ...entry, creditsChargedMicro: chargedMicro }, replayed: false };
+    };
+    const recorded = !options.enforce
+      ? await charge(deps.db)
+      : await deps.db.transaction(async (tx): Promise<RecordedCharge> => {
+          if (!(await deps.accounts.lock(organizationId, tx))) {
+            throw notFound(`Organization ${organizationId} not found`);
           }
-          return { event: previous, replayed: true };
-        }
-      }
-      const account = (await deps.accounts.find(organizationId, at, tx))!;
-      if (options.enforce) {
-        const access = evaluateAccess(await snapshotOf(organizationId, account, at, tx));
-        if (access.blockReason) throw usageLimitError(access.blockReason);
-      }
-      const fundedByBuckets = isFundedByBuckets(account.settings, account.buckets.bucketCount);
-      const chargedMicro = !fundedByBuckets
-        ? price.requestedMicro
-        : account.buckets.remainingMicro > 0
-          ? await deps.buckets.debit(organizationId, price.requestedMicro, at, tx)
-          : 0;
-      const event: LedgerEntry = {
-        id: eventId,
-        organizationId,
-        agentId: request.agentId ?? null,
-        feature: request.feature,
-        provider: request.provider,
-        modelName: request.modelName,
-        inputTokens: request.inputTokens,
-        outputTokens: request.outputTokens,
-        units: request.units ?? null,
-        creditsChargedMicro: chargedMicro,
-        creditsChargedRawMicro: price.rawMicro,
-        creditsRequestedMicro: price.requestedMicro,
-        billingCoefficient: price.coefficient,
-        occurredAt: at,
-        metadata: request.metadata ?? {},
-        conversationId: request.conversationId ?? null,
-        messageId: request.messageId ?? null,
-        idempotencyKey: options.idempotency?.key ?? null,
-        requestHash: options.idempotency?.requestHash ?? null,
-      };
-      await deps.events.record(event, tx);
-      return { event, replayed: false };
-    });
+          if (options.idempotency) {
+            const previous = await deps.events.findByIdempotencyKey(
+              organizationId,
+              options.idempotency.key,
+              tx,
+            );
+            if (previous) {
+              if (previous.requestHash !== options.idempotency.requestHash) {
+                throw new AppError(
+                  "CONFLICT",
+                  "This Idempotency-Key was already used with a different request body",
+                );
+              }
+              return { event: previous, replayed: true };
+            }
+          }
+          const account = (await deps.accounts.find(organizationId, at, tx))!;
+          const access = evaluateAccess(await snapshotOf(organizationId, account, at, tx));
+          if (access.blockReason) throw usageLimitError(access.blockReason);
+          return charge(tx);
+        });
     if (!price.priced && !recorded.replayed) {
       deps.onUnpriced({
         feature: request.feature,

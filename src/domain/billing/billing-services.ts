@@ -5,7 +5,6 @@ import { createBillingService } from "./billing-service.ts";
 import { createConsumptionEventRepo } from "./consumption-event-repo.ts";
 import { createConsumptionService } from "./consumption-service.ts";
 import { createConsumptionSummaryRepo } from "./consumption-summary-repo.ts";
-import { createCreditBucketRepo } from "./credit-bucket-repo.ts";
 import { createUsageIncrementService } from "./usage-increment-service.ts";
 import type { PriceOf } from "./usage-pricing.ts";
 
@@ -19,7 +18,6 @@ export function createBillingServices(deps: { db: Db; priceOf: PriceOf; logger: 
   const billing = createBillingService({
     db: deps.db,
     accounts,
-    buckets: createCreditBucketRepo(deps.db),
     events,
     priceOf: deps.priceOf,
     onUnpriced: (usage) =>

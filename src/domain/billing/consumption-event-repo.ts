@@ -11,7 +11,7 @@ import {
   type SQL,
   sql,
 } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import { type Db, rowsOf } from "../../db/client.ts";
 import { agents, consumptionEvents } from "../../db/schema/index.ts";
 
 export type ConsumptionEventRow = typeof consumptionEvents.$inferSelect;
@@ -35,6 +35,9 @@ export type LedgerEntryInput = Pick<
   | "occurredAt"
 > &
   Partial<LedgerEntry>;
+
+/** An entry whose charge billing_debit decides. */
+export type UnchargedEntry = Omit<LedgerEntryInput, "creditsChargedMicro">;
 
 /** Filters shared by the list and the summary; the time range is half-open [from, to). */
 export type EventFilters = {
@@ -71,13 +74,9 @@ const ORDER: Record<EventOrder, SQL[]> = {
 
 const INSERT_BATCH = 5000;
 
-/**
- * Inserts the entries and adds them to their UTC days' totals in one statement. The entries
- * travel as one JSON parameter: cheap to build for thousands of rows, and the same on both
- * drivers. Totals are upserted in key order so concurrent writers lock shared rows alike.
- */
-function insertEntries(entries: LedgerEntryInput[]): SQL {
-  const payload = JSON.stringify(
+/** The entries as one JSON parameter: cheap to build for thousands of rows, same on both drivers. */
+function entriesJson(entries: Array<UnchargedEntry & { creditsChargedMicro?: number }>): string {
+  return JSON.stringify(
     entries.map((entry) => ({
       id: entry.id,
       organization_id: entry.organizationId,
@@ -88,7 +87,7 @@ function insertEntries(entries: LedgerEntryInput[]): SQL {
       input_tokens: entry.inputTokens,
       output_tokens: entry.outputTokens,
       units: entry.units ?? null,
-      credits_charged_micro: entry.creditsChargedMicro,
+      credits_charged_micro: entry.creditsChargedMicro ?? null,
       credits_charged_raw_micro: entry.creditsChargedRawMicro,
       credits_requested_micro: entry.creditsRequestedMicro,
       billing_coefficient: entry.billingCoefficient ?? 1,
@@ -100,43 +99,81 @@ function insertEntries(entries: LedgerEntryInput[]): SQL {
       request_hash: entry.requestHash ?? null,
     })),
   );
+}
+
+/**
+ * The CTEs `inserted` and `totals` of a ledger write: the rows of `entries` (a FROM item with
+ * the columns of entriesJson), with `charged` as their credits charged, inserted and added to
+ * their UTC days' totals. Totals are upserted in key order so concurrent writers lock shared
+ * rows alike.
+ */
+function ledgerWrites(entries: SQL, charged: SQL): SQL {
   return sql`
-    with entries as (
-      select * from jsonb_to_recordset(${payload}::jsonb) as entry(
-        id text, organization_id text, agent_id text, feature text, provider text,
-        model_name text, input_tokens integer, output_tokens integer, units double precision,
-        credits_charged_micro bigint, credits_charged_raw_micro bigint,
-        credits_requested_micro bigint, billing_coefficient double precision,
-        occurred_at timestamptz, metadata jsonb, conversation_id text, message_id text,
-        idempotency_key text, request_hash text)
-    ), inserted as (
+    inserted as (
       insert into consumption_events (id, organization_id, agent_id, feature, provider,
         model_name, input_tokens, output_tokens, units, credits_charged_micro,
         credits_charged_raw_micro, credits_requested_micro, billing_coefficient, occurred_at,
         metadata, conversation_id, message_id, idempotency_key, request_hash)
-      select id, organization_id, agent_id, feature, provider, model_name, input_tokens,
-        output_tokens, units, credits_charged_micro, credits_charged_raw_micro,
-        credits_requested_micro, billing_coefficient, occurred_at,
-        coalesce(metadata, '{}'::jsonb), conversation_id, message_id, idempotency_key,
-        request_hash
-      from entries
+      select entry.id, entry.organization_id, entry.agent_id, entry.feature, entry.provider,
+        entry.model_name, entry.input_tokens, entry.output_tokens, entry.units, ${charged},
+        entry.credits_charged_raw_micro, entry.credits_requested_micro,
+        entry.billing_coefficient, entry.occurred_at, coalesce(entry.metadata, '{}'::jsonb),
+        entry.conversation_id, entry.message_id, entry.idempotency_key, entry.request_hash
+      from ${entries}
       returning organization_id, occurred_at, agent_id, feature, provider, model_name,
         input_tokens, output_tokens, credits_charged_micro
-    )
-    insert into consumption_daily_totals (organization_id, day, agent_key, feature, provider,
-      model_name, event_count, input_tokens, output_tokens, credits_charged_micro)
-    select organization_id, date_trunc('day', occurred_at, 'UTC'), coalesce(agent_id, ''),
-      feature, provider, model_name, count(*), sum(input_tokens), sum(output_tokens),
-      sum(credits_charged_micro)
-    from inserted
-    group by 1, 2, 3, 4, 5, 6
-    order by 1, 2, 3, 4, 5, 6
-    on conflict (organization_id, day, agent_key, feature, provider, model_name) do update set
-      event_count = consumption_daily_totals.event_count + excluded.event_count,
-      input_tokens = consumption_daily_totals.input_tokens + excluded.input_tokens,
-      output_tokens = consumption_daily_totals.output_tokens + excluded.output_tokens,
-      credits_charged_micro =
-        consumption_daily_totals.credits_charged_micro + excluded.credits_charged_micro`;
+    ), totals as (
+      insert into consumption_daily_totals (organization_id, day, agent_key, feature, provider,
+        model_name, event_count, input_tokens, output_tokens, credits_charged_micro)
+      select organization_id, date_trunc('day', occurred_at, 'UTC'), coalesce(agent_id, ''),
+        feature, provider, model_name, count(*), sum(input_tokens), sum(output_tokens),
+        sum(credits_charged_micro)
+      from inserted
+      group by 1, 2, 3, 4, 5, 6
+      order by 1, 2, 3, 4, 5, 6
+      on conflict (organization_id, day, agent_key, feature, provider, model_name) do update set
+        event_count = consumption_daily_totals.event_count + excluded.event_count,
+        input_tokens = consumption_daily_totals.input_tokens + excluded.input_tokens,
+        output_tokens = consumption_daily_totals.output_tokens + excluded.output_tokens,
+        credits_charged_micro =
+          consumption_daily_totals.credits_charged_micro + excluded.credits_charged_micro
+    )`;
+}
+
+function entriesRecordset(json: string): SQL {
+  return sql`jsonb_to_recordset(${json}::jsonb) as entry(
+    id text, organization_id text, agent_id text, feature text, provider text,
+    model_name text, input_tokens integer, output_tokens integer, units double precision,
+    credits_charged_micro bigint, credits_charged_raw_micro bigint,
+    credits_requested_micro bigint, billing_coefficient double precision,
+    occurred_at timestamptz, metadata jsonb, conversation_id text, message_id text,
+    idempotency_key text, request_hash text)`;
+}
+
+/** Inserts entries whose charge is already known, with their day totals, in one statement. */
+function insertEntries(entries: LedgerEntryInput[]): SQL {
+  const writes = ledgerWrites(
+    entriesRecordset(entriesJson(entries)),
+    sql`entry.credits_charged_micro`,
+  );
+  return sql`with ${writes} select count(*)::int as inserted from inserted`;
+}
+
+/**
+ * A whole charge in one statement: billing_debit (migration 0012) takes the organization's
+ * billing lock and debits its credits, and the entry is written with what it charged. Returns
+ * the micro-credits charged; null, with nothing written, when the organization does not exist.
+ */
+function chargeEntry(entry: UnchargedEntry, requestedMicro: number): SQL {
+  const debit = sql`billing_debit(${entry.organizationId}, ${requestedMicro}::bigint,
+    ${entry.occurredAt.toISOString()}::timestamptz)`;
+  const writes = ledgerWrites(
+    sql`charge join ${entriesRecordset(entriesJson([entry]))} on charge.micro is not null`,
+    sql`charge.micro`,
+  );
+  return sql`
+    with charge as materialized (select ${debit} as micro), ${writes}
+    select charge.micro::text as micro from charge`;
 }
 
 export function createConsumptionEventRepo(db: Db) {
@@ -159,6 +196,18 @@ export function createConsumptionEventRepo(db: Db) {
     /** Writes one event and its day's totals; call it inside the charge transaction. */
     async record(entry: LedgerEntryInput, tx: Db = db): Promise<void> {
       await tx.execute(insertEntries([entry]));
+    },
+
+    /**
+     * Debits `requestedMicro` from the organization's credits (as far as they go, when it is
+     * funded by them) and records the entry with what was charged, in one statement; null when
+     * the organization does not exist.
+     */
+    async charge(entry: UnchargedEntry, requestedMicro: number, tx: Db = db) {
+      const [row] = rowsOf<{ micro: string | null }>(
+        await tx.execute(chargeEntry(entry, requestedMicro)),
+      );
+      return row?.micro == null ? null : Number(row.micro);
     },
 
     /** Writes many events (imports, benchmarks, tests with explicit occurredAt), batch by batch. */
