@@ -193,11 +193,6 @@ export function createConsumptionEventRepo(db: Db) {
   }
 
   return {
-    /** Writes one event and its day's totals; call it inside the charge transaction. */
-    async record(entry: LedgerEntryInput, tx: Db = db): Promise<void> {
-      await tx.execute(insertEntries([entry]));
-    },
-
     /**
      * Debits `requestedMicro` from the organization's credits (as far as they go, when it is
      * funded by them) and records the entry with what was charged, in one statement; null when
