@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../src/lib/errors.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
-import { balanceOf, grantCredits, insertAgent, setBilling } from "./billing-helpers.ts";
+import { balanceOf, bucketsOf, grantCredits, insertAgent, setBilling } from "./billing-helpers.ts";
 
 let app: TestApp;
 
@@ -177,5 +177,44 @@ describe("the Billing port metered features call", () => {
     });
     expect(second).toMatchObject({ creditsCharged: 0, creditsRequested: 0.15 });
     expect((await balanceOf(app, org)).credits).toEqual({ total: 0.1, used: 0.1, remaining: 0 });
+  });
+  it("charges the metered cost without a debit unless credit buckets fund the organization", async () => {
+    const usage = (organizationId: string) =>
+      billing().charge({
+        organizationId,
+        feature: "chat",
+        provider: "openai",
+        modelName: "gpt-4o-mini",
+        inputTokens: 1_000_000,
+        outputTokens: 0,
+      });
+    const free = await app.createOrganization("Free plan");
+    expect(await usage(free.id)).toMatchObject({ creditsCharged: 0.15, creditsRequested: 0.15 });
+
+    const legacy = await app.createOrganization("Legacy with a grant");
+    await grantCredits(app, legacy.id, 1);
+    await setBilling(app, legacy.id, { billingModel: "legacy" });
+    expect(await usage(legacy.id)).toMatchObject({ creditsCharged: 0.15 });
+    expect((await bucketsOf(app, legacy.id)).map((bucket) => bucket.remainingMicro)).toEqual([
+      1_000_000,
+    ]);
+
+    const expired = await app.createOrganization("Only an expired grant");
+    await grantCredits(app, expired.id, 1, "2001-01-01T00:00:00.000Z");
+    expect(await usage(expired.id)).toMatchObject({ creditsCharged: 0, creditsRequested: 0.15 });
+    expect((await bucketsOf(app, expired.id))[0]?.remainingMicro).toBe(1_000_000);
+  });
+
+  it("charge refuses an organization that does not exist and writes nothing", async () => {
+    await expect(
+      billing().charge({
+        organizationId: "no-such-organization",
+        feature: "chat",
+        provider: "openai",
+        modelName: "gpt-4o-mini",
+        inputTokens: 1,
+        outputTokens: 0,
+      }),
+    ).rejects.toMatchObject({ type: "NOT_FOUND" });
   });
 });

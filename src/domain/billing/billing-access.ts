@@ -34,7 +34,10 @@ export function isOnFreePlan(settings: Settings, bucketCount: number): boolean {
   return bucketCount === 0 && settings.subscriptionStatus !== "active";
 }
 
-/** True when credit buckets pay for usage (and so cap every charge at what remains). */
+/**
+ * True when credit buckets pay for usage (and so cap every charge at what remains). The debit
+ * itself applies the same rule in SQL (billing_debit, migration 0012): change both together.
+ */
 export function isFundedByBuckets(settings: Settings, bucketCount: number): boolean {
   return settings.billingModel === "credits" && bucketCount > 0;
 }
