@@ -63,7 +63,7 @@ export async function buildSiteServer(deps: SiteServerDeps): Promise<App> {
           400,
           "validation_error",
           UNSTORABLE_TEXT_MESSAGE,
-          "Remove control characters from the form fields.",
+          "Remove control characters and broken (unpaired surrogate) characters from the form fields.",
         ),
       );
       return;

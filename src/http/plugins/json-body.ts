@@ -29,8 +29,8 @@ export function hasUnstorableText(rawJson: string, parsed: unknown): boolean {
 }
 
 /**
- * Fastify's own JSON parser (prototype poisoning refused) plus the unstorable-text check; `reject` builds
- * the listener's own error for that case.
+ * Fastify's own JSON parser (prototype poisoning refused) plus the unstorable-text check;
+ * `reject` builds the listener's own error for that case.
  */
 export function replaceJsonParser(app: FastifyInstance, reject: () => Error): void {
   const parseJson = app.getDefaultJsonParser("error", "ignore");
