@@ -9,6 +9,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Vitest's default is one worker fewer than the cores: a single one on the two-core CI
+    // machines. Most of a file's time is waiting (servers, retries, backoff), so two overlap well.
+    maxWorkers: 2,
     projects: databases.map((database) => ({
       extends: true,
       test: {
