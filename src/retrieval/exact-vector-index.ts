@@ -3,7 +3,8 @@ import { type Db, rowsOf } from "../db/client.ts";
 import type { SearchFilters } from "./hybrid-search.ts";
 
 /**
- * Exact vector search in the application, for a PostgreSQL without pgvector.
+ * Exact vector search in the application, for a PostgreSQL without pgvector and for PGlite
+ * (whose HNSW walks run in WebAssembly).
  *
  * Scoring `real[]` vectors in SQL walks each array element by element (about 0.1 ms per chunk of
  * 512 dimensions, so 140 ms for a 1,400-chunk datastore). Here a datastore's vectors are read

@@ -128,17 +128,17 @@ export function createHybridSearch({
     if (!useVector && !useText) return [];
     const maxScore = ((useVector ? 1 : 0) + (useText ? 1 : 0)) / (RRF_K + 1);
 
-    const vectorLiteral = `[${encoded.join(",")}]`;
-    const arrayLiteral = `{${encoded.join(",")}}`;
+    // The query vector is spelled out only for the database's own ranking; ids ranked in the
+    // application travel instead of it.
     const vectorHits = useVector
       ? nearestIds
         ? sql`select id, position as distance
               from unnest(${`{${nearestIds.join(",")}}`}::text[]) with ordinality as v(id, position)`
         : hasPgvector
-          ? sql`select c.id, c.embedding::vector(${sql.raw(String(dimensions))}) <=> ${vectorLiteral}::vector(${sql.raw(String(dimensions))}) as distance
+          ? sql`select c.id, c.embedding::vector(${sql.raw(String(dimensions))}) <=> ${`[${encoded.join(",")}]`}::vector(${sql.raw(String(dimensions))}) as distance
               from knowledge_chunks c where ${filter}
               order by distance limit ${candidates}`
-          : sql`select c.id, 1 - (select sum(a::float8 * b) from unnest(c.embedding, ${arrayLiteral}::real[]) as t(a, b)) / ${EMBEDDING_SCALE ** 2} as distance
+          : sql`select c.id, 1 - (select sum(a::float8 * b) from unnest(c.embedding, ${`{${encoded.join(",")}}`}::real[]) as t(a, b)) / ${EMBEDDING_SCALE ** 2} as distance
               from knowledge_chunks c where ${filter}
               order by distance limit ${candidates}`
       : sql`select null::text as id, 0::float8 as distance where false`;
