@@ -76,7 +76,7 @@ export const knowledgeEnvSchema = z.object({
   ),
   KNOWLEDGE_FETCH_TIMEOUT_MS: intVar(15_000, 100, 120_000).describe("Time budget per fetch"),
   KNOWLEDGE_EXACT_CACHE_MB: intVar(256, 0, 64 * 1024).describe(
-    "Memory for scoring vectors exactly in the application (no pgvector, or PGlite); 0 turns it off",
+    "Memory for ranking vectors and full text in the application (no pgvector, or PGlite); 0 turns it off",
   ),
   FETCH_ALLOWED_HOSTS: hostList.describe(
     "Hosts fetched even when they resolve to private or loopback addresses in production",

@@ -1,8 +1,9 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../db/client.ts";
-import { createExactVectorIndex } from "./exact-vector-index.ts";
+import { createChunkCopies } from "./chunk-copies.ts";
 import {
   anyLexemeQuery,
+  chosenLexemes,
   createCommonLexemes,
   hasSearchableWords,
   questionLexemes,
@@ -63,9 +64,9 @@ export type HybridSearchOptions = {
   /** Whether HNSW indexes can answer the vector side. */
   hasPgvector: boolean;
   /**
-   * Budget for scoring vectors exactly in the application from cached copies
-   * (exact-vector-index.ts); 0 turns it off. A datastore that does not fit is scored by HNSW
-   * with pgvector, else exactly in SQL.
+   * Budget for ranking vectors and full text in the application from cached copies of the
+   * chunks (chunk-copies.ts); 0 turns it off. A datastore that does not fit is ranked by the
+   * database: HNSW with pgvector, else exactly in SQL.
    */
   exactCacheBytes: number;
   /**
@@ -82,7 +83,10 @@ export type HybridSearchOptions = {
 // the default embedder (100 gave 0.90, 400 gave 0.99; docs/knowledge-bench.md).
 const HNSW_EF_SEARCH = 200;
 
-/** Hybrid retrieval: one SQL statement fusing vector and full-text rankings by reciprocal rank. */
+/**
+ * Hybrid retrieval: one SQL statement fusing vector and full-text rankings by reciprocal rank,
+ * either ranking made by the database or, from a copy of the chunks, in the application.
+ */
 export function createHybridSearch({
   db,
   hasPgvector,
@@ -90,8 +94,7 @@ export function createHybridSearch({
   exactCacheBytes,
 }: HybridSearchOptions) {
   const commonLexemes = createCommonLexemes(db);
-  const exactIndex =
-    exactCacheBytes > 0 ? createExactVectorIndex({ db, maxBytes: exactCacheBytes }) : null;
+  const copies = exactCacheBytes > 0 ? createChunkCopies({ db, maxBytes: exactCacheBytes }) : null;
   let sessionReady: Promise<unknown> | null = null;
   const hnswSettings = (efSearch: number, local: boolean) =>
     sql`select set_config('hnsw.ef_search', ${String(efSearch)}, ${local}),
@@ -106,60 +109,45 @@ export function createHybridSearch({
     const candidates = Math.min(Math.max(request.topK * 4, MIN_CANDIDATES), MAX_CANDIDATES);
     const filter = chunkFilter(request, dimensions);
     const useVector = mode !== "text";
-    const encoded = encodeEmbedding(request.queryVector);
-    // The question's lexemes (a round trip) and the exact vector ranking (maybe a load) at once.
-    const [textQuery, nearestIds] = await Promise.all([
+    // The question's lexemes (a round trip) and the datastores' copies (maybe a load) at once.
+    const [lexemes, copied] = await Promise.all([
       mode !== "vector" && hasSearchableWords(request.queryText)
         ? Promise.all([questionLexemes(db, request.queryText), commonLexemes()]).then(
-            ([lexemes, common]) => anyLexemeQuery(lexemes, common),
+            ([all, common]) => chosenLexemes(all, common),
           )
         : null,
-      useVector && exactIndex
-        ? exactIndex.nearest({
-            datastores: request.datastores,
-            dimensions,
-            queryVector: encoded,
-            ...(request.filters ? { filters: request.filters } : {}),
-            limit: candidates,
-          })
-        : null,
+      copies ? copies.of(request.datastores, dimensions) : null,
     ]);
-    const useText = textQuery !== null;
+    const useText = lexemes !== null;
     if (!useVector && !useText) return [];
     const maxScore = ((useVector ? 1 : 0) + (useText ? 1 : 0)) / (RRF_K + 1);
+    const encoded = useVector ? encodeEmbedding(request.queryVector) : [];
+    // Rankings made in the application enter the statement as ranked ids.
+    const vectorIds =
+      useVector && copied ? copied.nearest(encoded, request.filters, candidates) : null;
+    const textIds =
+      useText && copied ? copied.rankText(lexemes, request.filters, candidates) : null;
+    const vectorHits = !useVector
+      ? noHits
+      : vectorIds
+        ? rankedIds(vectorIds)
+        : vectorRanksInSql({ encoded, dimensions, filter, candidates, hasPgvector });
+    const textHits = !useText
+      ? noHits
+      : textIds
+        ? rankedIds(textIds)
+        : textRanksInSql(anyLexemeQuery(lexemes), filter, candidates);
 
-    // The query vector is spelled out only for the database's own ranking; ids ranked in the
-    // application travel instead of it.
-    const vectorHits = useVector
-      ? nearestIds
-        ? sql`select id, position as distance
-              from unnest(${`{${nearestIds.join(",")}}`}::text[]) with ordinality as v(id, position)`
-        : hasPgvector
-          ? sql`select c.id, c.embedding::vector(${sql.raw(String(dimensions))}) <=> ${`[${encoded.join(",")}]`}::vector(${sql.raw(String(dimensions))}) as distance
-              from knowledge_chunks c where ${filter}
-              order by distance limit ${candidates}`
-          : sql`select c.id, 1 - (select sum(a::float8 * b) from unnest(c.embedding, ${`{${encoded.join(",")}}`}::real[]) as t(a, b)) / ${EMBEDDING_SCALE ** 2} as distance
-              from knowledge_chunks c where ${filter}
-              order by distance limit ${candidates}`
-      : sql`select null::text as id, 0::float8 as distance where false`;
-    const textHits = useText
-      ? sql`select c.id, ts_rank(c.search, to_tsquery('simple', ${textQuery}), 1) as relevance
-            from knowledge_chunks c
-            where ${filter} and c.search @@ to_tsquery('simple', ${textQuery})
-            order by relevance desc, c.id limit ${candidates}`
-      : sql`select null::text as id, 0::float4 as relevance where false`;
-
+    // Fused and cut to topK before the chunks are read, so only the chunks returned are.
     const statement = sql`
-      with vector_hits as (
-        select id, row_number() over (order by distance, id) as rank from (${vectorHits}) v
-      ),
-      text_hits as (
-        select id, row_number() over (order by relevance desc, id) as rank from (${textHits}) t
-      ),
+      with vector_hits as (${vectorHits}),
+      text_hits as (${textHits}),
       fused as (
         select coalesce(v.id, t.id) as id,
                coalesce(1.0 / (${RRF_K} + v.rank), 0) + coalesce(1.0 / (${RRF_K} + t.rank), 0) as rrf
         from vector_hits v full outer join text_hits t on t.id = v.id
+        order by rrf desc, id
+        limit ${request.topK}
       )
       select c.id as chunk_id, c.text, f.rrf / ${maxScore} as score, c.datasource_id,
              d.name as datasource_name, c.datastore_id, c.custom_id, c.page, c.section,
@@ -167,10 +155,9 @@ export function createHybridSearch({
       from fused f
       join knowledge_chunks c on c.id = f.id
       join datasources d on d.id = c.datasource_id
-      order by f.rrf desc, c.id
-      limit ${request.topK}`;
+      order by f.rrf desc, c.id`;
 
-    const walksHnsw = hasPgvector && useVector && nearestIds === null;
+    const walksHnsw = hasPgvector && useVector && vectorIds === null;
     if (!walksHnsw) return rowsOf<HitRow>(await db.execute(statement)).map(toHit);
     if (singleSession) {
       sessionReady ??= db.execute(hnswSettings(HNSW_EF_SEARCH, false));
@@ -186,6 +173,41 @@ export function createHybridSearch({
 }
 
 export type HybridSearch = ReturnType<typeof createHybridSearch>;
+
+const noHits = sql`select null::text as id, 0::bigint as rank where false`;
+
+/** The nearest chunks by cosine distance, ranked by the database, as (id, rank) rows. */
+function vectorRanksInSql(options: {
+  encoded: number[];
+  dimensions: number;
+  filter: SQL;
+  candidates: number;
+  hasPgvector: boolean;
+}): SQL {
+  const { encoded, filter, candidates } = options;
+  const size = sql.raw(String(options.dimensions));
+  const nearest = options.hasPgvector
+    ? sql`select c.id, c.embedding::vector(${size}) <=> ${`[${encoded.join(",")}]`}::vector(${size}) as distance
+          from knowledge_chunks c where ${filter}
+          order by distance limit ${candidates}`
+    : sql`select c.id, 1 - (select sum(a::float8 * b) from unnest(c.embedding, ${`{${encoded.join(",")}}`}::real[]) as t(a, b)) / ${EMBEDDING_SCALE ** 2} as distance
+          from knowledge_chunks c where ${filter}
+          order by distance limit ${candidates}`;
+  return sql`select id, row_number() over (order by distance, id) as rank from (${nearest}) v`;
+}
+
+/** The chunks matching the tsquery, ranked by the database's ts_rank, as (id, rank) rows. */
+function textRanksInSql(tsquery: string, filter: SQL, candidates: number): SQL {
+  return sql`select id, row_number() over (order by relevance desc, id) as rank from (
+    select c.id, ts_rank(c.search, to_tsquery('simple', ${tsquery}), 1) as relevance
+    from knowledge_chunks c
+    where ${filter} and c.search @@ to_tsquery('simple', ${tsquery})
+    order by relevance desc, c.id limit ${candidates}) t`;
+}
+
+/** Ids ranked in the application, as (id, rank) rows. */
+const rankedIds = (ids: string[]) =>
+  sql`select id, position as rank from unnest(${`{${ids.join(",")}}`}::text[]) with ordinality as r(id, position)`;
 
 type HitRow = {
   chunk_id: string;

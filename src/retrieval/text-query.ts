@@ -52,17 +52,24 @@ export async function questionLexemes(db: Db, queryText: string): Promise<string
 }
 
 /**
- * A `simple` tsquery matching ANY of the lexemes, since questions rarely contain every word of
- * the passage that answers them (ts_rank then favours passages with more of them). Common
- * lexemes are left out, unless the question has nothing else; null when there is no lexeme.
- * It is sent as a value, not computed in the statement, so the planner sees it: it then knows
- * how many chunks match and whether the GIN index pays.
+ * The lexemes the full-text side searches for: ANY of them may match, since questions rarely
+ * contain every word of the passage that answers them (ts_rank then favours passages with more of
+ * them). Common lexemes are left out, unless the question has nothing else; null when there is
+ * no lexeme.
  */
-export function anyLexemeQuery(lexemes: string[], common: string[]): string | null {
+export function chosenLexemes(lexemes: string[], common: string[]): string[] | null {
   const commonSet = new Set(common);
   const rare = lexemes.filter((lexeme) => !commonSet.has(lexeme));
   const chosen = rare.length > 0 ? rare : lexemes;
-  if (chosen.length === 0) return null;
+  return chosen.length > 0 ? chosen : null;
+}
+
+/**
+ * A `simple` tsquery matching ANY of the lexemes. It is sent as a value, not computed in the
+ * statement, so the planner sees it: it then knows how many chunks match and whether the GIN
+ * index pays.
+ */
+export function anyLexemeQuery(lexemes: readonly string[]): string {
   // Each lexeme is a quoted operand: backslash and quote escaped inside the quotes.
-  return chosen.map((lexeme) => `'${lexeme.replace(/[\\']/g, (c) => `\\${c}`)}'`).join(" | ");
+  return lexemes.map((lexeme) => `'${lexeme.replace(/[\\']/g, (c) => `\\${c}`)}'`).join(" | ");
 }

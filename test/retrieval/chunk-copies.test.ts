@@ -1,10 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
-import {
-  createExactVectorIndex,
-  type NearestRequest,
-} from "../../src/retrieval/exact-vector-index.ts";
+import { type ChunkCopies, createChunkCopies } from "../../src/retrieval/chunk-copies.ts";
+import type { SearchFilters } from "../../src/retrieval/hybrid-search.ts";
 import { createHybridSearch } from "../../src/retrieval/hybrid-search.ts";
 import { encodeEmbedding } from "../../src/retrieval/vector-encoding.ts";
 import { createTestDatabase, testDatabaseKind } from "../harness/database.ts";
@@ -63,6 +61,19 @@ async function versionsOf(...ids: string[]) {
   return rows.map((row) => ({ id: row.id, knowledgeVersion: Number(row.knowledge_version) }));
 }
 
+type NearestRequest = {
+  datastores: Array<{ id: string; knowledgeVersion: number }>;
+  dimensions: number;
+  queryVector: number[];
+  filters?: SearchFilters;
+  limit: number;
+};
+
+async function nearest(copies: ChunkCopies, request: NearestRequest) {
+  const copied = await copies.of(request.datastores, request.dimensions);
+  return copied ? copied.nearest(request.queryVector, request.filters, request.limit) : null;
+}
+
 /** The same ranking computed by PostgreSQL: dot products over real[] in float8, ties by id. */
 async function sqlNearest(request: NearestRequest): Promise<string[]> {
   const query = `{${encodeEmbedding(request.queryVector).join(",")}}`;
@@ -99,7 +110,7 @@ afterAll(() => database?.close());
 
 describe(`exact vector scoring in the application (${testDatabaseKind})`, () => {
   it("ranks exactly as PostgreSQL does, across datastores and with every filter", async () => {
-    const index = createExactVectorIndex({ db: database.db, maxBytes: 10 * 1024 * 1024 });
+    const index = createChunkCopies({ db: database.db, maxBytes: 10 * 1024 * 1024 });
     const cases: Array<Omit<NearestRequest, "datastores" | "queryVector"> & { stores: string[] }> =
       [
         { stores: ["store-a"], dimensions: DIMENSIONS, limit: 10 },
@@ -132,14 +143,14 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
         };
         const expected = await sqlNearest(request);
         expect(expected.length).toBeGreaterThan(0);
-        expect(await index.nearest(request)).toEqual(expected);
+        expect(await nearest(index, request)).toEqual(expected);
       }
     }
   });
 
   it("keeps only chunks of the site's pages for a web_site filter", async () => {
-    const index = createExactVectorIndex({ db: database.db, maxBytes: 10 * 1024 * 1024 });
-    const ids = await index.nearest({
+    const index = createChunkCopies({ db: database.db, maxBytes: 10 * 1024 * 1024 });
+    const ids = await nearest(index, {
       datastores: await versionsOf("store-a"),
       dimensions: DIMENSIONS,
       queryVector: unitVector(),
@@ -151,18 +162,18 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
   });
 
   it("sees every insert, update and delete, including cascades, at the next query", async () => {
-    const index = createExactVectorIndex({ db: database.db, maxBytes: 10 * 1024 * 1024 });
+    const index = createChunkCopies({ db: database.db, maxBytes: 10 * 1024 * 1024 });
     await addDatastore("store-c");
     await addDatasource("file-c", "store-c");
     const everything = async () =>
-      index.nearest({
+      nearest(index, {
         datastores: await versionsOf("store-c"),
         dimensions: DIMENSIONS,
         queryVector: unitVector(),
         limit: 1_000,
       });
     const onlyCustom = async (customId: string) =>
-      index.nearest({
+      nearest(index, {
         datastores: await versionsOf("store-c"),
         dimensions: DIMENSIONS,
         queryVector: unitVector(),
@@ -178,6 +189,12 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
       sql`update knowledge_chunks set custom_id = 'moved' where datasource_id = 'file-c'`,
     );
     expect(await onlyCustom("moved")).toHaveLength(5);
+
+    await database.db.execute(
+      sql`update knowledge_chunks set text = 'zebra crossing' where id = (select min(id) from knowledge_chunks where datasource_id = 'file-c')`,
+    );
+    const copied = await index.of(await versionsOf("store-c"), DIMENSIONS);
+    expect(copied!.rankText(["zebra"], undefined, 10)).toHaveLength(1);
 
     await database.db.execute(
       sql`delete from knowledge_chunks where id in (select id from knowledge_chunks where datasource_id = 'file-c' limit 2)`,
@@ -200,24 +217,45 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
   });
 
   it("declines a datastore larger than its budget and stays within the budget", async () => {
-    const perChunk = DIMENSIONS * 4 + 200;
-    const small = createExactVectorIndex({ db: database.db, maxBytes: 55 * perChunk });
+    const vectorBytes = DIMENSIONS * 4 + 200;
     const request = {
       dimensions: DIMENSIONS,
       queryVector: unitVector(),
       limit: 5,
     };
-    expect(await small.nearest({ ...request, datastores: await versionsOf("store-a") })).toBeNull();
-    expect(await small.nearest({ ...request, datastores: await versionsOf("store-b") })).toEqual(
+    const sizeOf = async (store: string) => {
+      const roomy = createChunkCopies({ db: database.db, maxBytes: 10 * 1024 * 1024 });
+      const copied = await roomy.of(await versionsOf(store), DIMENSIONS);
+      expect(copied!.rankText(["chunk"], undefined, 5)).toHaveLength(5);
+      return roomy.heldBytes();
+    };
+    const [sizeA, sizeB] = [await sizeOf("store-a"), await sizeOf("store-b")];
+    // 100 chunks against 50, each with its vector, postings and ids.
+    expect(sizeA).toBeGreaterThan(sizeB);
+    expect(sizeB).toBeGreaterThan(50 * vectorBytes);
+
+    // The vectors of store-a do not fit: it is ranked in SQL.
+    const small = createChunkCopies({ db: database.db, maxBytes: 55 * vectorBytes });
+    expect(
+      await nearest(small, { ...request, datastores: await versionsOf("store-a") }),
+    ).toBeNull();
+    expect(await nearest(small, { ...request, datastores: await versionsOf("store-b") })).toEqual(
       await sqlNearest({ ...request, datastores: await versionsOf("store-b") }),
     );
-    expect(small.heldBytes()).toBe(50 * perChunk);
+    expect(small.heldBytes()).toBe(50 * vectorBytes);
 
-    const tight = createExactVectorIndex({ db: database.db, maxBytes: 100 * perChunk });
-    await tight.nearest({ ...request, datastores: await versionsOf("store-a") });
-    expect(tight.heldBytes()).toBe(100 * perChunk);
-    await tight.nearest({ ...request, datastores: await versionsOf("store-b") });
-    expect(tight.heldBytes()).toBe(50 * perChunk);
+    // Room for the vectors of store-b but not its postings: its full text is ranked in SQL.
+    const vectorsOnly = createChunkCopies({ db: database.db, maxBytes: sizeB - 1 });
+    const copied = await vectorsOnly.of(await versionsOf("store-b"), DIMENSIONS);
+    expect(copied!.nearest(request.queryVector, undefined, 5)).toHaveLength(5);
+    expect(copied!.rankText(["chunk"], undefined, 5)).toBeNull();
+    expect(vectorsOnly.heldBytes()).toBe(50 * vectorBytes);
+
+    const tight = createChunkCopies({ db: database.db, maxBytes: sizeA });
+    await nearest(tight, { ...request, datastores: await versionsOf("store-a") });
+    expect(tight.heldBytes()).toBe(sizeA);
+    await nearest(tight, { ...request, datastores: await versionsOf("store-b") });
+    expect(tight.heldBytes()).toBe(sizeB);
   });
 
   it("gives the hybrid search the same results as the database's own vector search", async () => {

@@ -1,0 +1,387 @@
+import { sql } from "drizzle-orm";
+import { type Db, rowsOf } from "../db/client.ts";
+import type { SearchFilters } from "./hybrid-search.ts";
+import {
+  isPlainLexeme,
+  POSTING_BYTES,
+  type TextPostings,
+  TextPostingsBuilder,
+} from "./text-postings.ts";
+
+/**
+ * Copies of datastores' chunks in the application, ranked there instead of in SQL: vectors
+ * exactly (for a PostgreSQL without pgvector, and for PGlite, whose HNSW walks run in
+ * WebAssembly), and full text with PostgreSQL's own ts_rank arithmetic (text-postings.ts).
+ *
+ * Scoring `real[]` vectors in SQL walks each array element by element (about 0.1 ms per chunk of
+ * 512 dimensions, so 140 ms for a 1,400-chunk datastore), and ts_rank decompresses the tsvector
+ * of every matching chunk. Here a datastore's vectors are read once into one Float32Array and its
+ * tsvectors into an inverted index. The copy is labelled with the datastore's `knowledge_version`,
+ * which a trigger raises with every change to its chunks, so a query that sees a newer version
+ * reloads before ranking: results are never staler than the datastore row the query read. Copies
+ * are kept within a byte budget, least recently used first out; a datastore larger than the
+ * whole budget is ranked in SQL.
+ */
+export type ChunkCopiesOptions = {
+  db: Db;
+  /** Budget for all copies together (vectors, postings and ids). */
+  maxBytes: number;
+};
+
+type Loaded = {
+  version: number;
+  bytes: number;
+  ids: string[];
+  datasourceIds: string[];
+  /** The web site a page belongs to, else null: a filter on the site's id covers its pages. */
+  groupIds: Array<string | null>;
+  customIds: Array<string | null>;
+  /** By component: component d of row r at `d * ids.length + r`. */
+  vectors: Float32Array;
+  /**
+   * Null when the postings did not fit the budget next to the vectors, or when a tsvector carries
+   * weights this ranking does not replicate (to_tsvector makes none).
+   */
+  text: TextPostings | null;
+};
+
+type TooLarge = { version: number; tooLarge: true };
+
+const LOAD_PAGE_ROWS = 5_000;
+/** Rough per-chunk cost of ids and bookkeeping next to the vector and postings. */
+const ROW_OVERHEAD_BYTES = 200;
+
+export function createChunkCopies({ db, maxBytes }: ChunkCopiesOptions) {
+  // Map order is recency order: a hit moves its entry to the end, eviction takes the first.
+  const copies = new Map<string, Loaded | TooLarge>();
+  const loads = new Map<string, Promise<Loaded | TooLarge>>();
+  let heldBytes = 0;
+
+  function remember(key: string, copy: Loaded | TooLarge) {
+    forget(key);
+    copies.set(key, copy);
+    if ("tooLarge" in copy) return;
+    heldBytes += copy.bytes;
+    for (const oldKey of copies.keys()) {
+      if (heldBytes <= maxBytes) break;
+      if (oldKey !== key) forget(oldKey);
+    }
+  }
+
+  function forget(key: string) {
+    const old = copies.get(key);
+    if (old && !("tooLarge" in old)) heldBytes -= old.bytes;
+    copies.delete(key);
+  }
+
+  async function copyOf(datastoreId: string, version: number, dimensions: number) {
+    const key = `${datastoreId}#${dimensions}`;
+    for (let attempt = 1; ; attempt += 1) {
+      const held = copies.get(key);
+      if (held && held.version >= version) {
+        copies.delete(key);
+        copies.set(key, held);
+        return held;
+      }
+      // One load per datastore at a time. A load that started before this query read its version
+      // may return an older copy: a second one starts after, so its snapshot is at least as new
+      // (unless the datastore was just deleted, when any copy will do).
+      let pending = loads.get(key);
+      if (!pending) {
+        pending = load(db, datastoreId, dimensions, maxBytes).finally(() => loads.delete(key));
+        loads.set(key, pending);
+      }
+      const copy = await pending;
+      if (copies.get(key) !== copy) remember(key, copy);
+      if (copy.version >= version || attempt === 2) return copy;
+    }
+  }
+
+  return {
+    /**
+     * The copies of these datastores' chunks of `dimensions`-sized vectors, at least as new as
+     * the versions given; null when one does not fit the budget and the caller must rank in SQL.
+     */
+    async of(
+      datastores: ReadonlyArray<{ id: string; knowledgeVersion: number }>,
+      dimensions: number,
+    ): Promise<CopiedChunks | null> {
+      const loaded: Loaded[] = [];
+      for (const store of datastores) {
+        const copy = await copyOf(store.id, store.knowledgeVersion, dimensions);
+        if ("tooLarge" in copy) return null;
+        loaded.push(copy);
+      }
+      return new CopiedChunks(loaded);
+    },
+
+    /** Bytes held by the loaded copies (for tests and diagnostics). */
+    heldBytes: () => heldBytes,
+  };
+}
+
+export type ChunkCopies = ReturnType<typeof createChunkCopies>;
+
+/** Rankings over the copies of one or more datastores sharing a vector space. */
+export class CopiedChunks {
+  constructor(private readonly copies: readonly Loaded[]) {}
+
+  /**
+   * Ids of the `limit` chunks closest to the query by cosine, best first (ties by id), after the
+   * filters. `queryVector` may have any scale (stored vectors are unit length).
+   */
+  nearest(queryVector: readonly number[], filters: SearchFilters | undefined, limit: number) {
+    const query = sparseLanes(queryVector);
+    const best = new TopList(limit);
+    for (const copy of this.copies) {
+      const accepts = rowFilter(copy, filters);
+      const scores = dotProducts(copy, query);
+      for (let row = 0; row < copy.ids.length; row += 1) {
+        if (accepts && !accepts(row)) continue;
+        best.offer(scores[row]!, copy.ids[row]!);
+      }
+    }
+    return best.ids();
+  }
+
+  /**
+   * Ids of the `limit` chunks that contain any of the lexemes, best first by
+   * `ts_rank(search, query, 1)` (ties by id), after the filters: the database's own ranking for
+   * an OR of those lexemes. Null when it cannot be replicated here (see isPlainLexeme).
+   */
+  rankText(lexemes: readonly string[], filters: SearchFilters | undefined, limit: number) {
+    if (!lexemes.every(isPlainLexeme) || this.copies.some((copy) => copy.text === null)) {
+      return null;
+    }
+    const best = new TopList(limit);
+    for (const copy of this.copies) {
+      copy.text!.rank(lexemes, rowFilter(copy, filters), (row, relevance) =>
+        best.offer(relevance, copy.ids[row]!),
+      );
+    }
+    return best.ids();
+  }
+}
+
+function rowFilter(copy: Loaded, filters: SearchFilters | undefined) {
+  const datasources = nonEmptySet(filters?.datasourceIds);
+  const customIds = nonEmptySet(filters?.customIds);
+  if (!datasources && !customIds) return null;
+  return (row: number) => {
+    if (datasources) {
+      const groupId = copy.groupIds[row];
+      const inFilter =
+        datasources.has(copy.datasourceIds[row]!) || (groupId != null && datasources.has(groupId));
+      if (!inFilter) return false;
+    }
+    if (customIds) {
+      const customId = copy.customIds[row];
+      if (customId == null || !customIds.has(customId)) return false;
+    }
+    return true;
+  };
+}
+
+function nonEmptySet(values: string[] | undefined): Set<string> | null {
+  return values && values.length > 0 ? new Set(values) : null;
+}
+
+/**
+ * A query vector's non-zero components, split into the four running sums of dotProducts: lane k
+ * takes components 4i + k, and lane 0 also the components past the last multiple of four. The
+ * local embedder's vectors are sparse (a question sets about 25 of 512), and a zero component
+ * adds exactly nothing, so skipping them leaves every sum bit for bit what the full loop gives.
+ */
+type SparseLanes = {
+  indices: Int32Array;
+  values: Float64Array;
+  ends: [number, number, number, number];
+};
+
+function sparseLanes(vector: readonly number[]): SparseLanes {
+  const size = vector.length;
+  const whole = size - (size % 4);
+  const indices: number[] = [];
+  const ends: number[] = [];
+  for (let lane = 0; lane < 4; lane += 1) {
+    const take = (index: number) => {
+      if (Math.fround(vector[index]!) !== 0) indices.push(index);
+    };
+    for (let index = lane; index < whole; index += 4) take(index);
+    if (lane === 0) for (let index = whole; index < size; index += 1) take(index);
+    ends.push(indices.length);
+  }
+  return {
+    indices: Int32Array.from(indices),
+    // The stored vectors are float4, and so is the query they are multiplied with.
+    values: Float64Array.from(indices, (index) => Math.fround(vector[index]!)),
+    ends: ends as SparseLanes["ends"],
+  };
+}
+
+/**
+ * `query` · every row of the copy, summed in four lanes (see SparseLanes). The copy is stored by
+ * component, so each non-zero component of the query reads one contiguous column instead of one
+ * scattered value per row: the work and the memory read scale with the query's non-zero
+ * components, not with the vectors' size.
+ */
+function dotProducts(copy: Loaded, query: SparseLanes): Float64Array {
+  const rows = copy.ids.length;
+  const { vectors } = copy;
+  const totals = new Float64Array(rows);
+  const lane = new Float64Array(rows);
+  for (let index = 0, at = 0; index < 4; index += 1) {
+    if (index > 0) lane.fill(0);
+    const sums = index === 0 ? totals : lane;
+    for (; at < query.ends[index]!; at += 1) {
+      const column = query.indices[at]! * rows;
+      const value = query.values[at]!;
+      for (let row = 0; row < rows; row += 1) sums[row]! += vectors[column + row]! * value;
+    }
+    if (index > 0) for (let row = 0; row < rows; row += 1) totals[row]! += lane[row]!;
+  }
+  return totals;
+}
+
+/**
+ * Reads one datastore's vectors and tsvectors in a single snapshot, labelled with the version of
+ * that snapshot. Both travel in PostgreSQL's binary formats (`array_send`, `tsvectorsend`), which
+ * are several times smaller and faster to decode than their text forms.
+ */
+async function load(
+  db: Db,
+  datastoreId: string,
+  dimensions: number,
+  maxBytes: number,
+): Promise<Loaded | TooLarge> {
+  return db.transaction(
+    async (tx) => {
+      const [head] = rowsOf<{
+        version: string | number;
+        chunks: string | number;
+        postings: string | number;
+      }>(
+        await tx.execute(sql`
+          select d.knowledge_version as version, count(c.id) as chunks,
+                 coalesce(sum(length(c.search)), 0) as postings
+          from datastores d
+          left join knowledge_chunks c on c.datastore_id = d.id and c.dimensions = ${dimensions}
+          where d.id = ${datastoreId}
+          group by d.knowledge_version`),
+      );
+      const version = Number(head?.version ?? 0);
+      const count = Number(head?.chunks ?? 0);
+      const vectorBytes = count * (dimensions * 4 + ROW_OVERHEAD_BYTES);
+      if (vectorBytes > maxBytes) return { version, tooLarge: true };
+      // The vectors come first: a datastore whose postings do not fit as well ranks its full
+      // text in SQL, which costs far less there than vector scoring does.
+      const withText = vectorBytes + Number(head?.postings ?? 0) * POSTING_BYTES <= maxBytes;
+
+      const ids: string[] = [];
+      const datasourceIds: string[] = [];
+      const groupIds: Array<string | null> = [];
+      const customIds: Array<string | null> = [];
+      const vectors = new Float32Array(count * dimensions);
+      const text = withText ? new TextPostingsBuilder() : null;
+      let after = "";
+      for (;;) {
+        const page = rowsOf<ChunkCopyRow>(
+          await tx.execute(sql`
+            select c.id, c.datasource_id, s.group_id, c.custom_id,
+                   array_send(c.embedding) as embedding,
+                   ${withText ? sql`tsvectorsend(c.search)` : sql`null`} as search
+            from knowledge_chunks c join datasources s on s.id = c.datasource_id
+            where c.datastore_id = ${datastoreId} and c.dimensions = ${dimensions} and c.id > ${after}
+            order by c.id
+            limit ${LOAD_PAGE_ROWS}`),
+        );
+        for (const row of page) {
+          if (ids.length === count) throw new Error("The datastore's chunks changed in a snapshot");
+          decodeFloat4Array(row.embedding, vectors, ids.length, count, dimensions);
+          if (text) text.add(row.search!);
+          ids.push(row.id);
+          datasourceIds.push(row.datasource_id);
+          groupIds.push(row.group_id);
+          customIds.push(row.custom_id);
+        }
+        if (page.length < LOAD_PAGE_ROWS) break;
+        after = page.at(-1)!.id;
+      }
+      const textBytes = text ? text.bytes() : 0;
+      const keepText = text !== null && vectorBytes + textBytes <= maxBytes;
+      const bytes = vectorBytes + (keepText ? textBytes : 0);
+      return {
+        version,
+        bytes,
+        ids,
+        datasourceIds,
+        groupIds,
+        customIds,
+        vectors,
+        text: keepText ? text.build() : null,
+      };
+    },
+    { isolationLevel: "repeatable read", accessMode: "read only" },
+  );
+}
+
+type ChunkCopyRow = {
+  id: string;
+  datasource_id: string;
+  group_id: string | null;
+  custom_id: string | null;
+  embedding: Uint8Array;
+  search: Uint8Array | null;
+};
+
+/**
+ * Decodes a one-dimensional float4 array in PostgreSQL's binary format into row `row` of `target`
+ * (stored by component, `rows` rows): a 12-byte header (dimension count, null flag, element
+ * type), 8 bytes per dimension (length, lower bound), then each element as a 4-byte length and a
+ * big-endian float.
+ */
+function decodeFloat4Array(
+  bytes: Uint8Array,
+  target: Float32Array,
+  row: number,
+  rows: number,
+  size: number,
+) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const length = view.getInt32(12);
+  if (view.getInt32(0) !== 1 || length !== size) {
+    throw new Error(`A stored vector has ${length} components where ${size} were expected`);
+  }
+  for (let index = 0, at = 20; index < size; index += 1, at += 8) {
+    target[index * rows + row] = view.getFloat32(at + 4);
+  }
+}
+
+/** The `limit` best (score, id) pairs seen, kept sorted: best score first, ties by id. */
+class TopList {
+  private readonly scores: number[] = [];
+  private readonly keys: string[] = [];
+  constructor(private readonly limit: number) {}
+
+  offer(score: number, id: string) {
+    const size = this.scores.length;
+    if (size === this.limit && !this.before(score, id, size - 1)) return;
+    let at = size === this.limit ? size - 1 : size;
+    while (at > 0 && this.before(score, id, at - 1)) {
+      this.scores[at] = this.scores[at - 1]!;
+      this.keys[at] = this.keys[at - 1]!;
+      at -= 1;
+    }
+    this.scores[at] = score;
+    this.keys[at] = id;
+  }
+
+  ids(): string[] {
+    return [...this.keys];
+  }
+
+  private before(score: number, id: string, index: number): boolean {
+    const other = this.scores[index]!;
+    return score > other || (score === other && id < this.keys[index]!);
+  }
+}
