@@ -11,6 +11,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { acquireDataDirLock } from "./data-dir-lock.ts";
+import { prepareStatements } from "./prepared-statements.ts";
 import * as schema from "./schema/index.ts";
 
 export type Schema = typeof schema;
@@ -100,6 +101,7 @@ async function openPostgres(connectionString: string, poolSize: number): Promise
   // An idle connection the server closes (restart, failover, a dropped database) must not crash
   // the process: the pool discards it and the next query opens a new one.
   pool.on("error", () => {});
+  pool.on("connect", prepareStatements);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   const installed = await db.execute(
     sql`select 1 from pg_extension where extname = 'vector' limit 1`,
