@@ -1,12 +1,4 @@
-import { stringify } from "csv-stringify/sync";
-
-// A spreadsheet treats a cell starting with one of these as a formula (OWASP "CSV injection").
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** Prefixes a cell a spreadsheet would run as a formula with `'`, so it is shown as text. */
-export function neutralizeFormula(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
-}
+import { type SQL, sql } from "drizzle-orm";
 
 /** The header line, unquoted, with the CRLF line end of RFC 4180. */
 export function csvHeaderLine(columns: readonly string[]): string {
@@ -14,13 +6,25 @@ export function csvHeaderLine(columns: readonly string[]): string {
 }
 
 /**
- * RFC 4180 records: every cell quoted (internal quotes doubled), CRLF line ends, and formula-like
- * cells neutralized.
+ * A text value as an RFC 4180 cell, computed by the database: always quoted, internal quotes
+ * doubled. Large exports format their records in SQL, so each row reaches the service as one
+ * string instead of being mapped to objects, dates and arrays and joined again (which is what
+ * most of a 100,000-row export's memory went to).
  */
-export function csvRecords(rows: ReadonlyArray<readonly string[]>): string {
-  if (rows.length === 0) return "";
-  return stringify(
-    rows.map((row) => row.map(neutralizeFormula)),
-    { quoted: true, quoted_empty: true, record_delimiter: "windows" },
-  );
+export function csvCellSql(value: SQL): SQL {
+  return sql`'"' || replace(${value}, '"', '""') || '"'`;
+}
+
+/**
+ * The value with `'` in front when a spreadsheet would run it as a formula: a first character
+ * `=`, `+`, `-`, `@`, tab or carriage return (OWASP "CSV injection"), so it is shown as text.
+ */
+export function neutralizedFormulaSql(value: SQL): SQL {
+  return sql`case when left(${value}, 1) in ('=', '+', '-', '@', chr(9), chr(13))
+    then '''' || ${value} else ${value} end`;
+}
+
+/** One CSV record in SQL: the cells, comma-separated, and a CRLF line end. */
+export function csvRecordSql(cells: SQL[]): SQL {
+  return sql`${sql.join(cells.map(csvCellSql), sql` || ',' || `)} || chr(13) || chr(10)`;
 }

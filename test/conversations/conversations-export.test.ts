@@ -282,4 +282,20 @@ describe("conversations-export refusals", () => {
     expect(foreign.statusCode).toBe(404);
     expect(foreign.body).not.toContain("order #12");
   });
+
+  it("writes times as toISOString does: UTC, milliseconds, the microseconds cut", async () => {
+    const precise = (await createAgent(app, org, { name: "Precise" })).id;
+    await seed({
+      id: "c-precise",
+      agent: precise,
+      messages: [["human", "¿Dónde está mi pedido? 📦", "2024-05-01T10:00:00.000Z"]],
+    });
+    await app.database.db.execute(
+      sql`update messages set created_at = '2024-05-01 12:00:00.999987+02' where id = 'c-precise-m0'`,
+    );
+    const [, ...data] = rows((await exportCsv("", org, precise)).body);
+    expect(data).toEqual([
+      ["c-precise", "human", "¿Dónde está mi pedido? 📦", "2024-05-01T10:00:00.999Z"],
+    ]);
+  });
 });

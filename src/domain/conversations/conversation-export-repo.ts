@@ -1,6 +1,7 @@
 import { and, eq, gte, ilike, inArray, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { conversations, messages } from "../../db/schema/index.ts";
+import { csvRecordSql, neutralizedFormulaSql } from "../../lib/csv.ts";
 
 export type ExportFilter = {
   organizationId: string;
@@ -20,14 +21,8 @@ export type ExportFilter = {
 /** Where the previous page ended: the exact (microsecond) timestamp as text, and the id. */
 export type ExportCursor = { createdAt: string; id: string };
 
-export type ExportRow = {
-  id: string;
-  conversationId: string;
-  from: "human" | "agent";
-  text: string;
-  createdAt: Date;
-  cursorAt: string;
-};
+/** A message as one CSV record (see EXPORT_COLUMNS), with its place in the export's order. */
+export type ExportRow = { id: string; cursorAt: string; record: string };
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (match) => `\\${match}`);
 
@@ -89,11 +84,14 @@ export function createConversationExportRepo(db: Db) {
         return tx
           .select({
             id: messages.id,
-            conversationId: messages.conversationId,
-            from: messages.from,
-            text: messages.text,
-            createdAt: messages.createdAt,
             cursorAt: sql<string>`${messages.createdAt}::text`,
+            record: sql<string>`${csvRecordSql([
+              sql`${messages.conversationId}`,
+              sql`${messages.from}::text`,
+              neutralizedFormulaSql(sql`${messages.text}`),
+              // toISOString's form: UTC, milliseconds (truncated, as a Date truncates them).
+              sql`to_char(${messages.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+            ])}`,
           })
           .from(messages)
           .where(and(...conditions))
