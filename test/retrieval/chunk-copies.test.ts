@@ -6,23 +6,15 @@ import type { SearchFilters } from "../../src/retrieval/hybrid-search.ts";
 import { createHybridSearch } from "../../src/retrieval/hybrid-search.ts";
 import { encodeEmbedding } from "../../src/retrieval/vector-encoding.ts";
 import { createTestDatabase, testDatabaseKind } from "../harness/database.ts";
+import { createUnitVectors } from "./unit-vectors.ts";
 
 // The in-application exact scorer against the database's own exact scoring (SQL over real[]),
 // on random unit vectors, and its copies against every way chunks change underneath it.
 
 const DIMENSIONS = 16;
 let database: Database;
-let seed = 7;
-
-/** A deterministic pseudo-random unit vector. */
-function unitVector(): number[] {
-  const values = Array.from({ length: DIMENSIONS }, () => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-    return seed / 2 ** 31 - 0.5;
-  });
-  const norm = Math.hypot(...values);
-  return values.map((value) => value / norm);
-}
+const unitVector = createUnitVectors(DIMENSIONS, 7);
+let chunkSerial = 0;
 
 async function addDatastore(id: string) {
   await database.db.execute(sql`
@@ -43,7 +35,8 @@ async function addChunks(
   customId: string | null = null,
 ) {
   for (let index = 0; index < count; index += 1) {
-    const id = `${datasourceId}-${index}-${seed}`;
+    chunkSerial += 1;
+    const id = `${datasourceId}-${index}-${chunkSerial}`;
     await database.db.execute(sql`
       insert into knowledge_chunks (id, organization_id, datastore_id, datasource_id, custom_id,
         position, text, start_offset, end_offset, token_count, content_hash, dimensions, embedding)

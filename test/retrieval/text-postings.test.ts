@@ -12,6 +12,7 @@ import {
 import { anyLexemeQuery, questionLexemes } from "../../src/retrieval/text-query.ts";
 import { encodeEmbedding } from "../../src/retrieval/vector-encoding.ts";
 import { createTestDatabase, testDatabaseKind } from "../harness/database.ts";
+import { createUnitVectors } from "./unit-vectors.ts";
 
 // The application's ts_rank against the database's own, value for value, on the help-centre
 // corpus of the retrieval-quality test and its 89 questions.
@@ -42,15 +43,7 @@ function corpusChunks(): Array<{ id: string; datasource: string; text: string }>
   return chunks;
 }
 
-let vectorSeed = 11;
-function unitVector(): number[] {
-  const values = Array.from({ length: DIMENSIONS }, () => {
-    vectorSeed = (vectorSeed * 1_103_515_245 + 12_345) % 2 ** 31;
-    return vectorSeed / 2 ** 31 - 0.5;
-  });
-  const norm = Math.hypot(...values);
-  return values.map((value) => value / norm);
-}
+const unitVector = createUnitVectors(DIMENSIONS, 11);
 
 async function datastoreVersion() {
   const [row] = rowsOf<{ knowledge_version: string | number }>(
