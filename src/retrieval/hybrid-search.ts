@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../db/client.ts";
+import { PLAN_PER_VALUE } from "../db/prepared-statements.ts";
 import { createChunkCopies } from "./chunk-copies.ts";
 import {
   anyLexemeQuery,
@@ -196,9 +197,12 @@ function vectorRanksInSql(options: {
   return sql`select id, row_number() over (order by distance, id) as rank from (${nearest}) v`;
 }
 
-/** The chunks matching the tsquery, ranked by the database's ts_rank, as (id, rank) rows. */
+/**
+ * The chunks matching the tsquery, ranked by the database's ts_rank, as (id, rank) rows. Planned
+ * for each tsquery: how many chunks it matches decides whether the GIN index pays.
+ */
 function textRanksInSql(tsquery: string, filter: SQL, candidates: number): SQL {
-  return sql`select id, row_number() over (order by relevance desc, id) as rank from (
+  return sql`select id, row_number() over (order by relevance desc, id) as rank from (${sql.raw(PLAN_PER_VALUE)}
     select c.id, ts_rank(c.search, to_tsquery('simple', ${tsquery}), 1) as relevance
     from knowledge_chunks c
     where ${filter} and c.search @@ to_tsquery('simple', ${tsquery})
