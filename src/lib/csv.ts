@@ -11,7 +11,7 @@ export function csvHeaderLine(columns: readonly string[]): string {
  * string instead of being mapped to objects, dates and arrays and joined again (which is what
  * most of a 100,000-row export's memory went to).
  */
-export function csvCellSql(value: SQL): SQL {
+function csvCellSql(value: SQL): SQL {
   return sql`'"' || replace(${value}, '"', '""') || '"'`;
 }
 

@@ -49,7 +49,7 @@ export function isPlainLexeme(lexeme: string): boolean {
 /** Bytes a posting takes (row and position count), for cache budgets. */
 export const POSTING_BYTES = 6;
 /** Rough cost of one distinct lexeme: the map entry, its string and its offsets. */
-export const TERM_BYTES = 64;
+const TERM_BYTES = 64;
 
 /** Collects rows' tsvectors in row order, then builds the index. */
 export class TextPostingsBuilder {
