@@ -1,4 +1,4 @@
-import { generateText, type ModelMessage, stepCountIs, streamText, tool } from "ai";
+import { generateText, type ModelMessage, stepCountIs, streamText, tool, zodSchema } from "ai";
 import { z } from "zod";
 import { type ModelProviderError, toModelProviderError } from "../../models/model-failure.ts";
 import type { ResolvedLanguageModel } from "../../models/model-registry.ts";
@@ -42,6 +42,12 @@ function estimatedInput(system: string, messages: ModelMessage[]): number {
   return estimateTokens(system) + estimateTokens(text) + 4 * (messages.length + 1);
 }
 
+/**
+ * The handover tool's input, converted to JSON Schema once: a schema made per call would be
+ * converted again for every query.
+ */
+const handoverInput = zodSchema(z.object({ reason: z.string().optional() }));
+
 function callSettings(input: ModelTurnInput, onHandover: () => void) {
   return {
     model: input.resolved.model,
@@ -54,7 +60,7 @@ function callSettings(input: ModelTurnInput, onHandover: () => void) {
       [REQUEST_HUMAN_TOOL]: tool({
         description:
           "Hand the conversation to a person of the team when the customer asks for one or you cannot help.",
-        inputSchema: z.object({ reason: z.string().optional() }),
+        inputSchema: handoverInput,
         execute: async () => {
           onHandover();
           return { handedOver: true, note: "A member of the team has been notified." };
