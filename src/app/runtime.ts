@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import { Redis } from "ioredis";
 import type { Config } from "../config/index.ts";
 import { type Database, openDatabase } from "../db/client.ts";
+import type { Subscription } from "../db/notifications.ts";
+import { API_KEYS_CHANGED_CHANNEL } from "../domain/api-keys/verified-keys.ts";
 import type { App } from "../http/app-types.ts";
 import { createAuthHooks } from "../http/plugins/auth.ts";
 import { type JobRuntime, startJobRuntime } from "../jobs/job-queue.ts";
@@ -68,7 +70,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
   let api: App | null = null;
   let site: App | null = null;
+  let keyChanges: Subscription | null = null;
   if (role !== "worker") {
+    keyChanges = await database.listen(API_KEYS_CHANGED_CHANNEL, services.apiKeys.keyChanges);
     api = await buildApiServer({
       logger,
       trustProxy: config.server.trustProxy,
@@ -135,6 +139,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     /** Stops accepting, drains in-flight requests, lets jobs finish, closes the database. */
     async close() {
       await Promise.all([api?.close(), site?.close()]);
+      await keyChanges?.close();
       await jobs.stop({ graceful: true, timeoutMs: config.server.shutdownTimeoutMs });
       redis?.disconnect();
       await fetcher.close();

@@ -2,17 +2,48 @@ import type { Db } from "../../db/client.ts";
 import { newId } from "../../lib/ids.ts";
 import { constantTimeEquals, randomToken, sha256Hex } from "../../lib/secrets.ts";
 import { type ApiKeyRepo, LAST_USED_RESOLUTION_MS } from "./api-key-repo.ts";
+import { createVerifiedKeys, type VerifiedKey } from "./verified-keys.ts";
 
 const KEY_PREFIX = "adk_";
 
 export type AuthenticatedKey = { apiKeyId: string; organizationId: string; userId: string };
 export type IssuedKey = { apiKey: string; apiKeyId: string };
 
+/**
+ * How long a verified key is trusted without reading it again. Revocations reach every process
+ * at once by notification; this only bounds a notification lost on a connection that stayed up.
+ */
+const VERIFIED_KEY_TTL_MS = 60_000;
+const VERIFIED_KEYS_MAX = 10_000;
+
 export function createApiKeyService(deps: {
   apiKeys: ApiKeyRepo;
   onBackgroundError: (error: unknown) => void;
 }) {
+  // Keeps keys only once `keyChanges` is wired to the database's notifications.
+  const verified = createVerifiedKeys({
+    ttlMs: VERIFIED_KEY_TTL_MS,
+    maxEntries: VERIFIED_KEYS_MAX,
+  });
+
+  // Most requests find a recent last_used_at and write nothing.
+  function recordUse(key: VerifiedKey): void {
+    const now = Date.now();
+    if (key.lastUsedAt !== null && now - key.lastUsedAt < LAST_USED_RESOLUTION_MS) return;
+    key.lastUsedAt = now;
+    deps.apiKeys.touch(key.apiKeyId).catch(deps.onBackgroundError);
+  }
+
+  const identity = ({ apiKeyId, organizationId, userId }: VerifiedKey): AuthenticatedKey => ({
+    apiKeyId,
+    organizationId,
+    userId,
+  });
+
   return {
+    /** To be told of changes to keys made by any process (API_KEYS_CHANGED_CHANNEL). */
+    keyChanges: verified.events,
+
     /** Creates a key; the plaintext is returned once and only its SHA-256 is stored. */
     async issue(
       input: { organizationId: string; userId: string; name?: string },
@@ -36,20 +67,28 @@ export function createApiKeyService(deps: {
     async authenticate(presented: string): Promise<AuthenticatedKey | null> {
       if (!presented.startsWith(KEY_PREFIX) || presented.length > 200) return null;
       const keyHash = sha256Hex(presented);
-      const row = await deps.apiKeys.findActiveByHash(keyHash);
-      if (!row || !constantTimeEquals(row.keyHash, keyHash)) return null;
-      // Most requests read a recent last_used_at and write nothing.
-      if (
-        row.lastUsedAt === null ||
-        Date.now() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS
-      ) {
-        deps.apiKeys.touch(row.id).catch(deps.onBackgroundError);
+      let key = verified.get(keyHash);
+      if (!key) {
+        const ticket = verified.ticket();
+        const row = await deps.apiKeys.findActiveByHash(keyHash);
+        if (!row || !constantTimeEquals(row.keyHash, keyHash)) return null;
+        key = {
+          apiKeyId: row.id,
+          organizationId: row.organizationId,
+          userId: row.userId,
+          lastUsedAt: row.lastUsedAt?.getTime() ?? null,
+        };
+        verified.keep(keyHash, key, ticket);
       }
-      return { apiKeyId: row.id, organizationId: row.organizationId, userId: row.userId };
+      recordUse(key);
+      return identity(key);
     },
 
     async revoke(organizationId: string, apiKeyId: string): Promise<boolean> {
-      return (await deps.apiKeys.revoke(organizationId, apiKeyId)) !== null;
+      const revoked = (await deps.apiKeys.revoke(organizationId, apiKeyId)) !== null;
+      // The notification reaches this process too, but maybe after the caller's next request.
+      if (revoked) verified.forget(apiKeyId);
+      return revoked;
     },
   };
 }

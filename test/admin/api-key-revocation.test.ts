@@ -1,0 +1,180 @@
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { rowsOf } from "../../src/db/client.ts";
+import { ADMIN_TOKEN, startTestApp, type TestApp } from "../harness/app.ts";
+import { testDatabaseKind } from "../harness/database.ts";
+
+// Each API process keeps the keys it verified for up to a minute; these tests wait far less, so
+// they pass only when the change itself reaches the process.
+const NOTICED_WITHIN = { timeout: 5_000, interval: 50 };
+
+let first: TestApp;
+let second: TestApp;
+beforeAll(async () => {
+  first = await startTestApp();
+  // A second API process on the same database.
+  second = await startTestApp({ database: first.database, role: "api" });
+});
+afterAll(async () => {
+  await second.close();
+  await first.close();
+});
+
+const statusWith = (app: TestApp, apiKey: string) =>
+  app.api
+    .inject({ method: "GET", url: "/api/me", headers: { authorization: `Bearer ${apiKey}` } })
+    .then((response) => response.statusCode);
+
+async function newKey(organizationId: string) {
+  const response = await first.api.inject({
+    method: "POST",
+    url: `/api/admin/organizations/${organizationId}/api-keys`,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+  });
+  return response.json() as { apiKey: string; apiKeyId: string };
+}
+
+/** Uses the key on both processes, so both have verified (and kept) it. */
+async function verifiedEverywhere(apiKey: string) {
+  expect(await statusWith(first, apiKey)).toBe(200);
+  expect(await statusWith(second, apiKey)).toBe(200);
+  expect(await statusWith(second, apiKey)).toBe(200);
+}
+
+/** From another database: a session cannot change this setting of its own database. */
+async function allowConnections(allowed: boolean) {
+  const name = new URL(first.database.connectionString!).pathname.slice(1);
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(
+      `alter database ${client.escapeIdentifier(name)} with allow_connections ${allowed}`,
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+describe("revoking a key that processes have verified", () => {
+  it("is refused at once by the process that revoked it and promptly by the other", async () => {
+    const org = await first.createOrganization("Revoked in the API");
+    const { apiKey, apiKeyId } = await newKey(org.id);
+    await verifiedEverywhere(apiKey);
+
+    const revoked = await first.api.inject({
+      method: "DELETE",
+      url: `/api/admin/organizations/${org.id}/api-keys/${apiKeyId}`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(revoked.statusCode).toBe(204);
+    expect(await statusWith(first, apiKey)).toBe(401);
+    await vi.waitFor(
+      async () => expect(await statusWith(second, apiKey)).toBe(401),
+      NOTICED_WITHIN,
+    );
+    expect(await statusWith(second, org.apiKey)).toBe(200);
+  });
+
+  it("is refused when an operator revokes it in SQL", async () => {
+    const org = await first.createOrganization("Revoked in SQL");
+    await verifiedEverywhere(org.apiKey);
+    await first.database.db.execute(
+      sql`update api_keys set revoked_at = now() where id = ${org.apiKeyId}`,
+    );
+    for (const app of [first, second]) {
+      await vi.waitFor(
+        async () => expect(await statusWith(app, org.apiKey)).toBe(401),
+        NOTICED_WITHIN,
+      );
+    }
+  });
+
+  it("is refused once its organization is deleted", async () => {
+    const org = await first.createOrganization("Deleted");
+    await verifiedEverywhere(org.apiKey);
+    await first.database.db.execute(sql`delete from organizations where id = ${org.id}`);
+    for (const app of [first, second]) {
+      await vi.waitFor(
+        async () => expect(await statusWith(app, org.apiKey)).toBe(401),
+        NOTICED_WITHIN,
+      );
+    }
+  });
+
+  it("keeps a verified key without reading it again (the database trigger is what revokes it)", async () => {
+    const org = await first.createOrganization("Kept");
+    await verifiedEverywhere(org.apiKey);
+    await first.database.db.execute(sql`alter table api_keys disable trigger api_keys_changed`);
+    try {
+      await first.database.db.execute(
+        sql`update api_keys set revoked_at = now() where id = ${org.apiKeyId}`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await statusWith(second, org.apiKey)).toBe(200);
+    } finally {
+      await first.database.db.execute(sql`alter table api_keys enable trigger api_keys_changed`);
+    }
+    // Any later change to the key is announced again.
+    await first.database.db.execute(
+      sql`update api_keys set revoked_at = now() where id = ${org.apiKeyId}`,
+    );
+    await vi.waitFor(
+      async () => expect(await statusWith(second, org.apiKey)).toBe(401),
+      NOTICED_WITHIN,
+    );
+  });
+
+  it.runIf(testDatabaseKind === "postgres")(
+    "forgets every kept key when the listening connection is lost, and listens again",
+    async () => {
+      const listeners = async () =>
+        rowsOf<{ pid: number }>(
+          await first.database.db.execute(
+            sql`select pid from pg_stat_activity
+                where datname = current_database() and query = 'listen "api_keys_changed"'`,
+          ),
+        ).map((row) => row.pid);
+      await vi.waitFor(async () => expect(await listeners()).toHaveLength(2), NOTICED_WITHIN);
+
+      const org = await first.createOrganization("Lost connection");
+      await verifiedEverywhere(org.apiKey);
+      const before = await listeners();
+      // The listeners cannot come back until connections are allowed again (pooled ones stay).
+      await allowConnections(false);
+      try {
+        await first.database.db.execute(
+          sql`select pg_terminate_backend(pid) from pg_stat_activity
+              where datname = current_database() and query = 'listen "api_keys_changed"'`,
+        );
+        // Revoked while nobody listens: no process is told, so neither may trust what it kept.
+        await first.database.db.execute(
+          sql`update api_keys set revoked_at = now() where id = ${org.apiKeyId}`,
+        );
+        for (const app of [first, second]) {
+          await vi.waitFor(
+            async () => expect(await statusWith(app, org.apiKey)).toBe(401),
+            NOTICED_WITHIN,
+          );
+        }
+      } finally {
+        await allowConnections(true);
+      }
+
+      await vi.waitFor(async () => {
+        const after = await listeners();
+        expect(after).toHaveLength(2);
+        expect(after.some((pid) => before.includes(pid))).toBe(false);
+      }, NOTICED_WITHIN);
+      const { apiKey, apiKeyId } = await newKey(org.id);
+      await verifiedEverywhere(apiKey);
+      await first.database.db.execute(
+        sql`update api_keys set revoked_at = now() where id = ${apiKeyId}`,
+      );
+      await vi.waitFor(
+        async () => expect(await statusWith(second, apiKey)).toBe(401),
+        NOTICED_WITHIN,
+      );
+    },
+  );
+});
