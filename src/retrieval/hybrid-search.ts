@@ -29,6 +29,8 @@ export type ChunkSearch = {
   /** The query embedded by the datastores' embedder (unit length). */
   queryVector: number[];
   queryText: string;
+  /** The question's lexemes (questionLexemesSql), when the caller read them already. */
+  queryLexemes?: string[];
   topK: number;
   filters?: SearchFilters;
   mode?: RetrievalMode;
@@ -113,9 +115,10 @@ export function createHybridSearch({
     // The question's lexemes (a round trip) and the datastores' copies (maybe a load) at once.
     const [lexemes, copied] = await Promise.all([
       mode !== "vector" && hasSearchableWords(request.queryText)
-        ? Promise.all([questionLexemes(db, request.queryText), commonLexemes()]).then(
-            ([all, common]) => chosenLexemes(all, common),
-          )
+        ? Promise.all([
+            request.queryLexemes ?? questionLexemes(db, request.queryText),
+            commonLexemes(),
+          ]).then(([all, common]) => chosenLexemes(all, common))
         : null,
       copies ? copies.of(request.datastores, dimensions) : null,
     ]);

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../db/client.ts";
 
 /**
@@ -40,15 +40,18 @@ export function createCommonLexemes(db: Db, now: () => number = Date.now) {
 
 /**
  * The question's lexemes as PostgreSQL's `english` configuration makes them (stopwords dropped,
- * the rest stemmed), so they match the chunks' `search` column exactly.
+ * the rest stemmed), so they match the chunks' `search` column exactly: a `text[]` expression, for
+ * a statement that reads them along with something else.
  */
+export const questionLexemesSql = (queryText: string): SQL =>
+  sql`tsvector_to_array(to_tsvector('english', ${queryText}))`;
+
+/** The question's lexemes (questionLexemesSql) in a statement of their own. */
 export async function questionLexemes(db: Db, queryText: string): Promise<string[]> {
-  const rows = rowsOf<{ lexeme: string }>(
-    await db.execute(
-      sql`select unnest(tsvector_to_array(to_tsvector('english', ${queryText}))) as lexeme`,
-    ),
+  const rows = rowsOf<{ lexemes: string[] }>(
+    await db.execute(sql`select ${questionLexemesSql(queryText)} as lexemes`),
   );
-  return rows.map((row) => row.lexeme);
+  return rows[0]!.lexemes;
 }
 
 /**

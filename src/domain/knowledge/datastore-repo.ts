@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { datastores } from "../../db/schema/index.ts";
+import { questionLexemesSql } from "../../retrieval/text-query.ts";
 
 export type DatastoreRow = typeof datastores.$inferSelect;
 export type DatastoreChanges = Partial<
@@ -35,11 +36,19 @@ export function createDatastoreRepo(db: Db) {
       return row ?? null;
     },
 
-    /** The readable datastores among `datastoreIds` (unknown or foreign private ids are left out). */
-    async listReadable(organizationId: string, datastoreIds: string[], tx: Db = db) {
-      if (datastoreIds.length === 0) return [];
-      return tx
-        .select()
+    /**
+     * The readable datastores among `datastoreIds` (unknown or foreign private ids are left out),
+     * and the question's lexemes read in the same statement (null when no datastore is readable).
+     */
+    async listReadableForQuestion(
+      organizationId: string,
+      datastoreIds: string[],
+      question: string,
+      tx: Db = db,
+    ): Promise<{ stores: DatastoreRow[]; questionLexemes: string[] | null }> {
+      if (datastoreIds.length === 0) return { stores: [], questionLexemes: null };
+      const rows = await tx
+        .select({ store: datastores, lexemes: sql<string[]>`${questionLexemesSql(question)}` })
         .from(datastores)
         .where(
           and(
@@ -47,6 +56,10 @@ export function createDatastoreRepo(db: Db) {
             or(eq(datastores.visibility, "public"), eq(datastores.organizationId, organizationId)),
           ),
         );
+      return {
+        stores: rows.map((row) => row.store),
+        questionLexemes: rows[0]?.lexemes ?? null,
+      };
     },
 
     async list(organizationId: string, tx: Db = db): Promise<DatastoreRow[]> {

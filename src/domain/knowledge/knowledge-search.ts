@@ -35,7 +35,7 @@ export type KnowledgeSearchResult = {
 };
 
 export type KnowledgeSearchDeps = {
-  datastores: Pick<DatastoreRepo, "listReadable">;
+  datastores: Pick<DatastoreRepo, "listReadableForQuestion">;
   embedders: Pick<EmbedderResolver, "embedderFor">;
   searchChunks: HybridSearch;
   /** Embedding a query with a paid model is charged to the datastore's organization. */
@@ -47,6 +47,8 @@ export function createKnowledgeSearch(deps: KnowledgeSearchDeps) {
   async function searchDatastores(
     stores: DatastoreRow[],
     request: Omit<KnowledgeSearchRequest, "organizationId" | "datastoreIds">,
+    /** The question's lexemes, when they were read with the datastores. */
+    queryLexemes?: string[],
   ): Promise<KnowledgeSearchResult[]> {
     const groups = new Map<string, DatastoreRow[]>();
     for (const store of stores) {
@@ -66,6 +68,7 @@ export function createKnowledgeSearch(deps: KnowledgeSearchDeps) {
           dimensions,
           queryVector,
           queryText: request.query,
+          ...(queryLexemes ? { queryLexemes } : {}),
           topK: request.topK,
           ...(request.filters ? { filters: request.filters } : {}),
           ...(request.mode ? { mode: request.mode } : {}),
@@ -101,11 +104,13 @@ export function createKnowledgeSearch(deps: KnowledgeSearchDeps) {
     searchDatastores,
     /** The knowledge search agents use: readable datastores only, best passages first. */
     async search(request: KnowledgeSearchRequest): Promise<KnowledgeSearchResult[]> {
-      const stores = await deps.datastores.listReadable(request.organizationId, [
-        ...new Set(request.datastoreIds),
-      ]);
+      const { stores, questionLexemes } = await deps.datastores.listReadableForQuestion(
+        request.organizationId,
+        [...new Set(request.datastoreIds)],
+        request.query,
+      );
       if (stores.length === 0 || request.query.trim() === "") return [];
-      return searchDatastores(stores, request);
+      return searchDatastores(stores, request, questionLexemes ?? undefined);
     },
   };
 }

@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatastoreRepo } from "../../src/domain/knowledge/datastore-repo.ts";
+import { questionLexemes } from "../../src/retrieval/text-query.ts";
+import { startTestApp, type TestApp } from "../harness/app.ts";
+import { createDatastore } from "./knowledge-helpers.ts";
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+describe("the datastores an agent reads, with the question's lexemes", () => {
+  it("returns the readable datastores and the lexemes the full-text side searches for", async () => {
+    const owner = await app.createOrganization("Owner");
+    const other = await app.createOrganization("Other");
+    const own = await createDatastore(app, owner, { name: "Own" });
+    const shared = await createDatastore(app, other, { name: "Shared", visibility: "public" });
+    const hidden = await createDatastore(app, other, { name: "Hidden", visibility: "private" });
+    const repo = createDatastoreRepo(app.database.db);
+    const question = "How do I reset the hubs' Wi-Fi, café and 2FA?";
+
+    const read = await repo.listReadableForQuestion(
+      owner.id,
+      [own.id, shared.id, hidden.id, "unknown"],
+      question,
+    );
+    expect(read.stores.map((store) => store.id).sort()).toEqual([own.id, shared.id].sort());
+    expect(read.stores.find((store) => store.id === own.id)).toMatchObject({
+      organizationId: owner.id,
+      name: "Own",
+    });
+    expect(read.questionLexemes).toEqual(await questionLexemes(app.database.db, question));
+    expect(read.questionLexemes).toEqual(expect.arrayContaining(["hub", "reset", "café"]));
+
+    expect(await repo.listReadableForQuestion(owner.id, [hidden.id], question)).toEqual({
+      stores: [],
+      questionLexemes: null,
+    });
+    expect(await repo.listReadableForQuestion(owner.id, [], question)).toEqual({
+      stores: [],
+      questionLexemes: null,
+    });
+  });
+});
