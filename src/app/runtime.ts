@@ -3,7 +3,8 @@ import { Redis } from "ioredis";
 import type { Config } from "../config/index.ts";
 import { type Database, openDatabase } from "../db/client.ts";
 import type { Subscription } from "../db/notifications.ts";
-import { API_KEYS_CHANGED_CHANNEL } from "../domain/api-keys/verified-keys.ts";
+import { AGENTS_CHANGED_CHANNEL } from "../domain/agents/agent-service.ts";
+import { API_KEYS_CHANGED_CHANNEL } from "../domain/api-keys/api-key-service.ts";
 import type { App } from "../http/app-types.ts";
 import { createAuthHooks } from "../http/plugins/auth.ts";
 import { type JobRuntime, startJobRuntime } from "../jobs/job-queue.ts";
@@ -70,9 +71,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
   let api: App | null = null;
   let site: App | null = null;
-  let keyChanges: Subscription | null = null;
+  let changes: Subscription | null = null;
   if (role !== "worker") {
-    keyChanges = await database.listen(API_KEYS_CHANGED_CHANNEL, services.apiKeys.keyChanges);
+    // What the API keeps in memory, told of changes made by any process.
+    changes = await database.listen({
+      [API_KEYS_CHANGED_CHANNEL]: services.apiKeys.keyChanges,
+      [AGENTS_CHANGED_CHANNEL]: services.agents.agentChanges,
+    });
     api = await buildApiServer({
       logger,
       trustProxy: config.server.trustProxy,
@@ -139,7 +144,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     /** Stops accepting, drains in-flight requests, lets jobs finish, closes the database. */
     async close() {
       await Promise.all([api?.close(), site?.close()]);
-      await keyChanges?.close();
+      await changes?.close();
       await jobs.stop({ graceful: true, timeoutMs: config.server.shutdownTimeoutMs });
       redis?.disconnect();
       await fetcher.close();

@@ -11,7 +11,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { acquireDataDirLock } from "./data-dir-lock.ts";
-import { type ChannelEvents, listenOnPostgres, type Subscription } from "./notifications.ts";
+import { type Channels, listenOnPostgres, type Subscription } from "./notifications.ts";
 import { prepareStatements } from "./prepared-statements.ts";
 import * as schema from "./schema/index.ts";
 
@@ -34,8 +34,8 @@ export type Database = {
   hasPgvector: boolean;
   /** Embedded database only: a tarball of its data directory (backups, test snapshots). */
   dump?: () => Promise<Blob>;
-  /** Receives the NOTIFYs of a channel (every process on the database receives them). */
-  listen(channel: string, events: ChannelEvents): Promise<Subscription>;
+  /** Receives the NOTIFYs of these channels (every process on the database receives them). */
+  listen(channels: Channels): Promise<Subscription>;
   close(): Promise<void>;
 };
 
@@ -88,10 +88,18 @@ async function openPglite(dataDir: string | null, snapshot?: Blob): Promise<Data
       },
       dump: () => client.dumpDataDir("none"),
       // One session in this process: notifications cannot be missed while it is open.
-      async listen(channel, events) {
-        const unlisten = await client.listen(channel, events.onNotify);
-        events.onListening();
-        return { close: () => (client.closed ? Promise.resolve() : unlisten()) };
+      async listen(channels) {
+        const unlisten = await Promise.all(
+          Object.entries(channels).map(([channel, events]) =>
+            client.listen(channel, events.onNotify),
+          ),
+        );
+        for (const events of Object.values(channels)) events.onListening();
+        return {
+          async close() {
+            if (!client.closed) await Promise.all(unlisten.map((stop) => stop()));
+          },
+        };
       },
       async close() {
         await client.close();
@@ -120,7 +128,7 @@ async function openPostgres(connectionString: string, poolSize: number): Promise
     db,
     connectionString,
     hasPgvector: rowsOf(installed).length > 0,
-    listen: (channel, events) => listenOnPostgres(connectionString, channel, events),
+    listen: (channels) => listenOnPostgres(connectionString, channels),
     async close() {
       await pool.end();
     },

@@ -10,22 +10,26 @@ export type ChannelEvents = {
   onLost(): void;
 };
 
+/** The events of each channel listened to, by channel name. */
+export type Channels = Record<string, ChannelEvents>;
+
 export type Subscription = { close(): Promise<void> };
 
 const RECONNECT_MIN_MS = 500;
 const RECONNECT_MAX_MS = 30_000;
 
 /**
- * LISTENs on PostgreSQL on a connection of its own, outside the pool (a pooled connection would
- * be handed to queries and recycled). A lost connection is reported and reopened with backoff.
+ * LISTENs on PostgreSQL on one connection of its own for all the channels, outside the pool (a
+ * pooled connection would be handed to queries and recycled). A lost connection is reported to
+ * every channel and reopened with backoff.
  * The first attempt is awaited, but a failure does not throw: the listener runs without
  * notifications until a reconnect succeeds.
  */
 export async function listenOnPostgres(
   connectionString: string,
-  channel: string,
-  events: ChannelEvents,
+  channels: Channels,
 ): Promise<Subscription> {
+  const each = (call: (events: ChannelEvents) => void) => Object.values(channels).forEach(call);
   let closed = false;
   let client: pg.Client | null = null;
   let retry: NodeJS.Timeout | null = null;
@@ -39,7 +43,7 @@ export async function listenOnPostgres(
       if (reported || client !== current) return;
       reported = true;
       client = null;
-      events.onLost();
+      each((events) => events.onLost());
       current.end().catch(() => {});
       if (!closed) {
         retry = setTimeout(() => void connect(), delayMs);
@@ -50,18 +54,20 @@ export async function listenOnPostgres(
     current.on("error", lost);
     current.on("end", lost);
     current.on("notification", (message) => {
-      if (message.channel === channel) events.onNotify(message.payload ?? "");
+      channels[message.channel]?.onNotify(message.payload ?? "");
     });
     try {
       await current.connect();
-      await current.query(`listen ${current.escapeIdentifier(channel)}`);
+      for (const channel of Object.keys(channels)) {
+        await current.query(`listen ${current.escapeIdentifier(channel)}`);
+      }
     } catch {
       lost();
       return;
     }
     if (client !== current) return;
     delayMs = RECONNECT_MIN_MS;
-    events.onListening();
+    each((events) => events.onListening());
   }
 
   await connect();

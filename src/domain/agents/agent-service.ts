@@ -1,3 +1,4 @@
+import { createNotifiedCache } from "../../db/notified-cache.ts";
 import { notFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { AgentChanges, AgentRepo, AgentRow } from "./agent-repo.ts";
@@ -27,15 +28,46 @@ export type NewAgentFields = AgentFields & { name: string };
 
 export const agentNotFound = () => notFound("Agent not found");
 
+/** The channel on which changes to agents are announced (migration 0014). */
+export const AGENTS_CHANGED_CHANNEL = "agents_changed";
+
+/** Bounds how long an agent read is used should a change notification be lost. */
+const AGENT_TTL_MS = 60_000;
+const AGENTS_KEPT_MAX = 10_000;
+
+/** Agents read once are shared by the requests that follow: nothing may change them. */
+function frozen<Value>(value: Value): Value {
+  if (typeof value === "object" && value !== null && !(value instanceof Date)) {
+    for (const child of Object.values(value)) frozen(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 export function createAgentService(deps: { agents: AgentRepo; datastores: DatastoreLookup }) {
+  // Every query reads its agent: kept by id while agents_changed announces no change to it.
+  const kept = createNotifiedCache<AgentRow>({
+    ttlMs: AGENT_TTL_MS,
+    maxEntries: AGENTS_KEPT_MAX,
+    idOf: (agent) => agent.id,
+  });
+
   async function requireAgent(organizationId: string, agentId: string): Promise<AgentRow> {
-    const agent = await deps.agents.findById(organizationId, agentId);
-    if (!agent) throw agentNotFound();
+    let agent = kept.get(agentId);
+    if (!agent) {
+      const ticket = kept.ticket();
+      agent = await deps.agents.findById(organizationId, agentId);
+      if (!agent) throw agentNotFound();
+      kept.keep(agentId, frozen(agent), ticket);
+    }
+    if (agent.organizationId !== organizationId) throw agentNotFound();
     return agent;
   }
 
   return {
     requireAgent,
+    /** To be told of changes to agents made by any process (AGENTS_CHANGED_CHANNEL). */
+    agentChanges: kept.events,
 
     async create(caller: Caller, input: NewAgentFields): Promise<AgentView> {
       const { tools: toolInput, datastoreIds, ...fields } = input;
@@ -71,12 +103,15 @@ export function createAgentService(deps: { agents: AgentRepo; datastores: Datast
         return toAgentView(await requireAgent(caller.organizationId, agentId));
       const row = await deps.agents.update(caller.organizationId, agentId, changes);
       if (!row) throw agentNotFound();
+      // The notification reaches this process too, but maybe after the caller's next request.
+      kept.forget(agentId);
       return toAgentView(row);
     },
 
     async remove(caller: Caller, agentId: string): Promise<AgentView> {
       const row = await deps.agents.delete(caller.organizationId, agentId);
       if (!row) throw agentNotFound();
+      kept.forget(agentId);
       return toAgentView(row);
     },
   };

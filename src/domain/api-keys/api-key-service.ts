@@ -1,13 +1,21 @@
 import type { Db } from "../../db/client.ts";
+import { createNotifiedCache } from "../../db/notified-cache.ts";
 import { newId } from "../../lib/ids.ts";
 import { constantTimeEquals, randomToken, sha256Hex } from "../../lib/secrets.ts";
 import { type ApiKeyRepo, LAST_USED_RESOLUTION_MS } from "./api-key-repo.ts";
-import { createVerifiedKeys, type VerifiedKey } from "./verified-keys.ts";
 
 const KEY_PREFIX = "adk_";
 
 export type AuthenticatedKey = { apiKeyId: string; organizationId: string; userId: string };
 export type IssuedKey = { apiKey: string; apiKeyId: string };
+
+/** The channel on which changes to API keys are announced (migration 0013). */
+export const API_KEYS_CHANGED_CHANNEL = "api_keys_changed";
+
+type VerifiedKey = AuthenticatedKey & {
+  /** When use was last recorded (ms since the epoch), to record it at most once a minute. */
+  lastUsedAt: number | null;
+};
 
 /**
  * How long a verified key is trusted without reading it again. Revocations reach every process
@@ -20,10 +28,11 @@ export function createApiKeyService(deps: {
   apiKeys: ApiKeyRepo;
   onBackgroundError: (error: unknown) => void;
 }) {
-  // Keeps keys only once `keyChanges` is wired to the database's notifications.
-  const verified = createVerifiedKeys({
+  // Keys verified by this process, by SHA-256; kept only once `keyChanges` receives notifications.
+  const verified = createNotifiedCache<VerifiedKey>({
     ttlMs: VERIFIED_KEY_TTL_MS,
     maxEntries: VERIFIED_KEYS_MAX,
+    idOf: (key) => key.apiKeyId,
   });
 
   // Most requests find a recent last_used_at and write nothing.

@@ -1,0 +1,105 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { createAgent, createFundedOrganization, query } from "./agent-helpers.ts";
+
+// Each API process keeps the agents its queries read for up to a minute; these tests wait far
+// less, so they pass only when the change itself reaches the process.
+const NOTICED_WITHIN = { timeout: 5_000, interval: 50 };
+
+let fake: FakeOpenAI;
+let first: TestApp;
+let second: TestApp;
+let org: TestOrganization;
+beforeAll(async () => {
+  fake = await startFakeOpenAI({ apiKey: "sk-test" });
+  const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: fake.url };
+  first = await startTestApp({ env });
+  // A second API process on the same database.
+  second = await startTestApp({ env, database: first.database, role: "api" });
+  org = await createFundedOrganization(first);
+});
+afterAll(async () => {
+  await second.close();
+  await first.close();
+  await fake.close();
+});
+
+/** The system prompt of the model call that a query through `app` made. */
+async function systemPromptOf(app: TestApp, agentId: string): Promise<string> {
+  const question = `Which prompt? ${Math.random()}`;
+  const response = await query(app, org, agentId, { query: question });
+  expect(response.statusCode).toBe(200);
+  const sent = await fake.waitFor((request) => JSON.stringify(request.body).includes(question));
+  const messages = (sent.body as { messages: Array<{ role: string; content: string }> }).messages;
+  return messages.find((message) => message.role === "system")?.content ?? "";
+}
+
+const patch = (app: TestApp, agentId: string, payload: Record<string, unknown>) =>
+  app.api.inject({ method: "PATCH", url: `/api/agents/${agentId}`, headers: org.auth, payload });
+
+describe("agents that API processes have read for queries", () => {
+  it("answer with an agent's new settings at once in the process that changed it, promptly in the other", async () => {
+    const agent = await createAgent(first, org, { systemPrompt: "Mention the order number." });
+    for (const app of [first, second]) {
+      expect(await systemPromptOf(app, agent.id)).toContain("Mention the order number.");
+    }
+    expect((await patch(first, agent.id, { systemPrompt: "Answer in French." })).statusCode).toBe(
+      200,
+    );
+    expect(await systemPromptOf(first, agent.id)).toContain("Answer in French.");
+    await vi.waitFor(
+      async () => expect(await systemPromptOf(second, agent.id)).toContain("Answer in French."),
+      NOTICED_WITHIN,
+    );
+  });
+
+  it("follow a change made in SQL", async () => {
+    const agent = await createAgent(first, org, { systemPrompt: "Be brief." });
+    for (const app of [first, second]) {
+      expect(await systemPromptOf(app, agent.id)).toContain("Be brief.");
+    }
+    await first.database.db.execute(
+      sql`update agents set system_prompt = 'Be thorough.' where id = ${agent.id}`,
+    );
+    for (const app of [first, second]) {
+      await vi.waitFor(
+        async () => expect(await systemPromptOf(app, agent.id)).toContain("Be thorough."),
+        NOTICED_WITHIN,
+      );
+    }
+  });
+
+  it("answer 404 once the agent is deleted", async () => {
+    const agent = await createAgent(first, org);
+    for (const app of [first, second]) {
+      expect((await query(app, org, agent.id, { query: "Hello" })).statusCode).toBe(200);
+    }
+    const deleted = await first.api.inject({
+      method: "DELETE",
+      url: `/api/agents/${agent.id}`,
+      headers: org.auth,
+    });
+    expect(deleted.statusCode).toBe(200);
+    expect((await query(first, org, agent.id, { query: "Hello" })).statusCode).toBe(404);
+    await vi.waitFor(
+      async () =>
+        expect((await query(second, org, agent.id, { query: "Hello" })).statusCode).toBe(404),
+      NOTICED_WITHIN,
+    );
+  });
+
+  it("stay invisible to other organizations", async () => {
+    const agent = await createAgent(first, org);
+    expect((await query(first, org, agent.id, { query: "Hello" })).statusCode).toBe(200);
+    const other = await createFundedOrganization(first, "Other");
+    expect((await query(first, other, agent.id, { query: "Hello" })).statusCode).toBe(404);
+    const read = await first.api.inject({
+      method: "GET",
+      url: `/api/agents/${agent.id}`,
+      headers: other.auth,
+    });
+    expect(read.statusCode).toBe(404);
+  });
+});
