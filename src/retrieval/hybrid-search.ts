@@ -131,6 +131,11 @@ export function createHybridSearch({
       useVector && copied ? copied.nearest(encoded, request.filters, candidates) : null;
     const textIds =
       useText && copied ? copied.rankText(lexemes, request.filters, candidates) : null;
+    if ((!useVector || vectorIds) && (!useText || textIds)) {
+      // Both rankings are in hand: fuse them here and read only the chunks returned.
+      const fused = fuseRankings([vectorIds ?? [], textIds ?? []], request.topK);
+      return readChunks(db, fused, maxScore);
+    }
     const vectorHits = !useVector
       ? noHits
       : vectorIds
@@ -144,22 +149,14 @@ export function createHybridSearch({
 
     // Fused and cut to topK before the chunks are read, so only the chunks returned are.
     const statement = sql`
-      with vector_hits as (${vectorHits}),
-      text_hits as (${textHits}),
-      fused as (
-        select coalesce(v.id, t.id) as id,
-               coalesce(1.0 / (${RRF_K} + v.rank), 0) + coalesce(1.0 / (${RRF_K} + t.rank), 0) as rrf
-        from vector_hits v full outer join text_hits t on t.id = v.id
-        order by rrf desc, id
-        limit ${request.topK}
-      )
+      with fused as (${fusedRanks(vectorHits, textHits, request.topK)})
       select c.id as chunk_id, c.text, f.rrf / ${maxScore} as score, c.datasource_id,
              d.name as datasource_name, c.datastore_id, c.custom_id, c.page, c.section,
              coalesce(c.source_url, d.name) as source
       from fused f
       join knowledge_chunks c on c.id = f.id
       join datasources d on d.id = c.datasource_id
-      order by f.rrf desc, c.id`;
+      order by f.rrf desc, c.id collate "C"`;
 
     const walksHnsw = hasPgvector && useVector && vectorIds === null;
     if (!walksHnsw) return rowsOf<HitRow>(await db.execute(statement)).map(toHit);
@@ -212,8 +209,61 @@ function textRanksInSql(tsquery: string, filter: SQL, candidates: number): SQL {
     order by relevance desc, c.id limit ${candidates}) t`;
 }
 
+/**
+ * Reciprocal rank fusion of two (id, rank) lists in SQL, as (id, rrf) rows: best first, ties by
+ * id in byte order, cut to topK.
+ */
+export function fusedRanks(vectorHits: SQL, textHits: SQL, topK: number): SQL {
+  return sql`
+    select coalesce(v.id, t.id) as id,
+           coalesce(1::float8 / (${RRF_K} + v.rank), 0)
+             + coalesce(1::float8 / (${RRF_K} + t.rank), 0) as rrf
+    from (${vectorHits}) v full outer join (${textHits}) t on t.id = v.id
+    order by rrf desc, coalesce(v.id, t.id) collate "C"
+    limit ${topK}`;
+}
+
+type Fused = { id: string; rrf: number };
+
+/**
+ * Reciprocal rank fusion of rankings made in the application, as fusedRanks computes it, to the
+ * bit: the same double-precision terms added in the same order (vector, then text),
+ * best first, ties by id in byte order (the statement's `collate "C"`), cut to topK.
+ */
+export function fuseRankings(rankings: ReadonlyArray<readonly string[]>, topK: number): Fused[] {
+  const sums = new Map<string, number>();
+  for (const ranking of rankings) {
+    ranking.forEach((id, index) => {
+      sums.set(id, (sums.get(id) ?? 0) + 1 / (RRF_K + index + 1));
+    });
+  }
+  return [...sums]
+    .map(([id, rrf]) => ({ id, rrf }))
+    .sort((left, right) => right.rrf - left.rrf || (left.id < right.id ? -1 : 1))
+    .slice(0, topK);
+}
+
+/** The fused chunks with what a hit shows of them, in fused order. */
+async function readChunks(db: Db, fused: Fused[], maxScore: number): Promise<ChunkHit[]> {
+  if (fused.length === 0) return [];
+  const rows = rowsOf<Omit<HitRow, "score">>(
+    await db.execute(sql`
+      select c.id as chunk_id, c.text, c.datasource_id, d.name as datasource_name,
+             c.datastore_id, c.custom_id, c.page, c.section, coalesce(c.source_url, d.name) as source
+      from knowledge_chunks c
+      join datasources d on d.id = c.datasource_id
+      where c.id = any(${`{${fused.map((hit) => hit.id).join(",")}}`}::text[])`),
+  );
+  const byId = new Map(rows.map((row) => [row.chunk_id, row]));
+  return fused.flatMap(({ id, rrf }) => {
+    const row = byId.get(id);
+    // A chunk deleted since its datastore's copy was read is left out, as the join leaves it out.
+    return row ? [toHit({ ...row, score: rrf / maxScore })] : [];
+  });
+}
+
 /** Ids ranked in the application, as (id, rank) rows. */
-const rankedIds = (ids: string[]) =>
+export const rankedIds = (ids: string[]) =>
   sql`select id, position as rank from unnest(${`{${ids.join(",")}}`}::text[]) with ordinality as r(id, position)`;
 
 type HitRow = {

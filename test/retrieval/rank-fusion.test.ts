@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, rowsOf } from "../../src/db/client.ts";
+import { fusedRanks, fuseRankings, rankedIds } from "../../src/retrieval/hybrid-search.ts";
+import { createTestDatabase } from "../harness/database.ts";
+
+// Hybrid search fuses in the application when both rankings come from chunk copies, and in SQL
+// otherwise: both must give the same order and the same values, ties included.
+
+let database: Database;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.close());
+
+async function fusedInSql(vector: string[], text: string[], topK: number) {
+  const rows = rowsOf<{ id: string; rrf: number | string }>(
+    await database.db.execute(fusedRanks(rankedIds(vector), rankedIds(text), topK)),
+  );
+  return rows.map((row) => ({ id: row.id, rrf: Number(row.rrf) }));
+}
+
+/** A ranking of `size` ids drawn from a pool, deterministic for a seed. */
+function ranking(seed: number, size: number, pool: string[]): string[] {
+  const picked = [...pool];
+  let state = seed;
+  for (let index = picked.length - 1; index > 0; index -= 1) {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    const other = state % (index + 1);
+    [picked[index], picked[other]] = [picked[other]!, picked[index]!];
+  }
+  return picked.slice(0, size);
+}
+
+describe("reciprocal rank fusion", () => {
+  it("gives the statement's order and values, to the bit", async () => {
+    const pool = Array.from({ length: 300 }, (_, index) => `c${(index * 7919) % 1000}x${index}`);
+    for (let seed = 1; seed <= 5; seed += 1) {
+      const vector = ranking(seed, 200, pool);
+      const text = ranking(seed + 100, 150, pool);
+      for (const topK of [1, 6, 50, 400]) {
+        expect(fuseRankings([vector, text], topK)).toEqual(await fusedInSql(vector, text, topK));
+      }
+      expect(fuseRankings([vector, []], 10)).toEqual(await fusedInSql(vector, [], 10));
+      expect(fuseRankings([[], text], 10)).toEqual(await fusedInSql([], text, 10));
+    }
+  });
+
+  it("breaks exact ties by id in byte order, as the statement does", async () => {
+    // 1/70 + 1/105 = 1/63 + 1/126: vector rank 10 and text rank 45 tie with ranks 3 and 66.
+    const filler = (prefix: string, count: number) =>
+      Array.from({ length: count }, (_, index) => `${prefix}${String(index).padStart(3, "0")}`);
+    const vector = [...filler("v", 2), "a-tie", ...filler("v", 9).slice(3), "Z_tie"];
+    const text = [...filler("t", 44), "Z_tie", ...filler("u", 20), "a-tie"];
+    expect(vector.indexOf("Z_tie") + 1).toBe(10);
+    expect(vector.indexOf("a-tie") + 1).toBe(3);
+    expect(text.indexOf("Z_tie") + 1).toBe(45);
+    expect(text.indexOf("a-tie") + 1).toBe(66);
+
+    const fused = fuseRankings([vector, text], 100);
+    expect(fused).toEqual(await fusedInSql(vector, text, 100));
+    const tied = fused.filter((hit) => hit.id.endsWith("tie"));
+    // Equal in double precision too, so the id decides: "Z" (0x5a) before "a" (0x61) in bytes,
+    // the other way round in a linguistic collation.
+    expect(tied[0]!.rrf).toBe(tied[1]!.rrf);
+    expect(tied.map((hit) => hit.id)).toEqual(["Z_tie", "a-tie"]);
+  });
+});
