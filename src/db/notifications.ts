@@ -17,13 +17,13 @@ export type Subscription = { close(): Promise<void> };
 
 const RECONNECT_MIN_MS = 500;
 const RECONNECT_MAX_MS = 30_000;
+const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * LISTENs on PostgreSQL on one connection of its own for all the channels, outside the pool (a
  * pooled connection would be handed to queries and recycled). A lost connection is reported to
- * every channel and reopened with backoff.
- * The first attempt is awaited, but a failure does not throw: the listener runs without
- * notifications until a reconnect succeeds.
+ * every channel and reopened with backoff. The first attempt is awaited, but a failure does not
+ * throw: the listener runs without notifications until a reconnect succeeds.
  */
 export async function listenOnPostgres(
   connectionString: string,
@@ -36,7 +36,10 @@ export async function listenOnPostgres(
   let delayMs = RECONNECT_MIN_MS;
 
   async function connect(): Promise<void> {
-    const current = new pg.Client({ connectionString });
+    const current = new pg.Client({
+      connectionString,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
     client = current;
     let reported = false;
     const lost = () => {
