@@ -56,6 +56,16 @@ async function allowConnections(allowed: boolean) {
   }
 }
 
+/** Waits until each app refuses the key, well within the minute a kept key could live. */
+async function refusedBy(apps: TestApp[], apiKey: string) {
+  for (const app of apps) {
+    await vi.waitFor(async () => expect(await statusWith(app, apiKey)).toBe(401), NOTICED_WITHIN);
+  }
+}
+
+const revokeInSql = (apiKeyId: string) =>
+  first.database.db.execute(sql`update api_keys set revoked_at = now() where id = ${apiKeyId}`);
+
 describe("revoking a key that processes have verified", () => {
   it("is refused at once by the process that revoked it and promptly by the other", async () => {
     const org = await first.createOrganization("Revoked in the API");
@@ -69,37 +79,22 @@ describe("revoking a key that processes have verified", () => {
     });
     expect(revoked.statusCode).toBe(204);
     expect(await statusWith(first, apiKey)).toBe(401);
-    await vi.waitFor(
-      async () => expect(await statusWith(second, apiKey)).toBe(401),
-      NOTICED_WITHIN,
-    );
+    await refusedBy([second], apiKey);
     expect(await statusWith(second, org.apiKey)).toBe(200);
   });
 
   it("is refused when an operator revokes it in SQL", async () => {
     const org = await first.createOrganization("Revoked in SQL");
     await verifiedEverywhere(org.apiKey);
-    await first.database.db.execute(
-      sql`update api_keys set revoked_at = now() where id = ${org.apiKeyId}`,
-    );
-    for (const app of [first, second]) {
-      await vi.waitFor(
-        async () => expect(await statusWith(app, org.apiKey)).toBe(401),
-        NOTICED_WITHIN,
-      );
-    }
+    await revokeInSql(org.apiKeyId);
+    await refusedBy([first, second], org.apiKey);
   });
 
   it("is refused once its organization is deleted", async () => {
     const org = await first.createOrganization("Deleted");
     await verifiedEverywhere(org.apiKey);
     await first.database.db.execute(sql`delete from organizations where id = ${org.id}`);
-    for (const app of [first, second]) {
-      await vi.waitFor(
-        async () => expect(await statusWith(app, org.apiKey)).toBe(401),
-        NOTICED_WITHIN,
-      );
-    }
+    await refusedBy([first, second], org.apiKey);
   });
 
   it("keeps a verified key without reading it again (the database trigger is what revokes it)", async () => {
@@ -107,22 +102,15 @@ describe("revoking a key that processes have verified", () => {
     await verifiedEverywhere(org.apiKey);
     await first.database.db.execute(sql`alter table api_keys disable trigger api_keys_changed`);
     try {
-      await first.database.db.execute(
-        sql`update api_keys set revoked_at = now() where id = ${org.apiKeyId}`,
-      );
+      await revokeInSql(org.apiKeyId);
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(await statusWith(second, org.apiKey)).toBe(200);
     } finally {
       await first.database.db.execute(sql`alter table api_keys enable trigger api_keys_changed`);
     }
     // Any later change to the key is announced again.
-    await first.database.db.execute(
-      sql`update api_keys set revoked_at = now() where id = ${org.apiKeyId}`,
-    );
-    await vi.waitFor(
-      async () => expect(await statusWith(second, org.apiKey)).toBe(401),
-      NOTICED_WITHIN,
-    );
+    await revokeInSql(org.apiKeyId);
+    await refusedBy([second], org.apiKey);
   });
 
   it.runIf(testDatabaseKind === "postgres")(
@@ -148,15 +136,8 @@ describe("revoking a key that processes have verified", () => {
               where datname = current_database() and query like 'listen %'`,
         );
         // Revoked while nobody listens: no process is told, so neither may trust what it kept.
-        await first.database.db.execute(
-          sql`update api_keys set revoked_at = now() where id = ${org.apiKeyId}`,
-        );
-        for (const app of [first, second]) {
-          await vi.waitFor(
-            async () => expect(await statusWith(app, org.apiKey)).toBe(401),
-            NOTICED_WITHIN,
-          );
-        }
+        await revokeInSql(org.apiKeyId);
+        await refusedBy([first, second], org.apiKey);
       } finally {
         await allowConnections(true);
       }
@@ -168,13 +149,8 @@ describe("revoking a key that processes have verified", () => {
       }, NOTICED_WITHIN);
       const { apiKey, apiKeyId } = await newKey(org.id);
       await verifiedEverywhere(apiKey);
-      await first.database.db.execute(
-        sql`update api_keys set revoked_at = now() where id = ${apiKeyId}`,
-      );
-      await vi.waitFor(
-        async () => expect(await statusWith(second, apiKey)).toBe(401),
-        NOTICED_WITHIN,
-      );
+      await revokeInSql(apiKeyId);
+      await refusedBy([second], apiKey);
     },
   );
 });
