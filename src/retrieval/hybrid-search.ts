@@ -112,7 +112,8 @@ export function createHybridSearch({
     const candidates = Math.min(Math.max(request.topK * 4, MIN_CANDIDATES), MAX_CANDIDATES);
     const filter = chunkFilter(request, dimensions);
     const useVector = mode !== "text";
-    // The question's lexemes (a round trip) and the datastores' copies (maybe a load) at once.
+    // The question's lexemes (a round trip, unless the caller read them) and the datastores'
+    // copies (maybe a load) at once.
     const [lexemes, copied] = await Promise.all([
       mode !== "vector" && hasSearchableWords(request.queryText)
         ? Promise.all([
@@ -126,7 +127,7 @@ export function createHybridSearch({
     if (!useVector && !useText) return [];
     const maxScore = ((useVector ? 1 : 0) + (useText ? 1 : 0)) / (RRF_K + 1);
     const encoded = useVector ? encodeEmbedding(request.queryVector) : [];
-    // Rankings made in the application enter the statement as ranked ids.
+    // Rankings made in the application are fused here, or enter the statement as ranked ids.
     const vectorIds =
       useVector && copied ? copied.nearest(encoded, request.filters, candidates) : null;
     const textIds =
