@@ -7,6 +7,7 @@ import {
   type TextPostings,
   TextPostingsBuilder,
 } from "./text-postings.ts";
+import { TopList } from "./top-list.ts";
 
 /**
  * Copies of datastores' chunks in the application, ranked there instead of in SQL: vectors
@@ -354,34 +355,5 @@ function decodeFloat4Array(
   }
   for (let index = 0, at = 20; index < size; index += 1, at += 8) {
     target[index * rows + row] = view.getFloat32(at + 4);
-  }
-}
-
-/** The `limit` best (score, id) pairs seen, kept sorted: best score first, ties by id. */
-class TopList {
-  private readonly scores: number[] = [];
-  private readonly keys: string[] = [];
-  constructor(private readonly limit: number) {}
-
-  offer(score: number, id: string) {
-    const size = this.scores.length;
-    if (size === this.limit && !this.before(score, id, size - 1)) return;
-    let at = size === this.limit ? size - 1 : size;
-    while (at > 0 && this.before(score, id, at - 1)) {
-      this.scores[at] = this.scores[at - 1]!;
-      this.keys[at] = this.keys[at - 1]!;
-      at -= 1;
-    }
-    this.scores[at] = score;
-    this.keys[at] = id;
-  }
-
-  ids(): string[] {
-    return [...this.keys];
-  }
-
-  private before(score: number, id: string, index: number): boolean {
-    const other = this.scores[index]!;
-    return score > other || (score === other && id < this.keys[index]!);
   }
 }

@@ -9,6 +9,7 @@ import {
   hasSearchableWords,
   questionLexemes,
 } from "./text-query.ts";
+import { TopList } from "./top-list.ts";
 import { EMBEDDING_SCALE, encodeEmbedding } from "./vector-encoding.ts";
 
 export type RetrievalMode = "hybrid" | "vector" | "text";
@@ -151,9 +152,7 @@ export function createHybridSearch({
     // Fused and cut to topK before the chunks are read, so only the chunks returned are.
     const statement = sql`
       with fused as (${fusedRanks(vectorHits, textHits, request.topK)})
-      select c.id as chunk_id, c.text, f.rrf / ${maxScore} as score, c.datasource_id,
-             d.name as datasource_name, c.datastore_id, c.custom_id, c.page, c.section,
-             coalesce(c.source_url, d.name) as source
+      select ${HIT_COLUMNS}, f.rrf / ${maxScore} as score
       from fused f
       join knowledge_chunks c on c.id = f.id
       join datasources d on d.id = c.datasource_id
@@ -177,6 +176,10 @@ export function createHybridSearch({
 export type HybridSearch = ReturnType<typeof createHybridSearch>;
 
 const noHits = sql`select null::text as id, 0::bigint as rank where false`;
+
+/** What a hit shows of chunk `c` and its datasource `d` (HitRow without the score). */
+const HIT_COLUMNS = sql`c.id as chunk_id, c.text, c.datasource_id, d.name as datasource_name,
+  c.datastore_id, c.custom_id, c.page, c.section, coalesce(c.source_url, d.name) as source`;
 
 /** The nearest chunks by cosine distance, ranked by the database, as (id, rank) rows. */
 function vectorRanksInSql(options: {
@@ -238,10 +241,9 @@ export function fuseRankings(rankings: ReadonlyArray<readonly string[]>, topK: n
       sums.set(id, (sums.get(id) ?? 0) + 1 / (RRF_K + index + 1));
     });
   }
-  return [...sums]
-    .map(([id, rrf]) => ({ id, rrf }))
-    .sort((left, right) => right.rrf - left.rrf || (left.id < right.id ? -1 : 1))
-    .slice(0, topK);
+  const best = new TopList(topK);
+  for (const [id, rrf] of sums) best.offer(rrf, id);
+  return best.entries().map(({ id, score }) => ({ id, rrf: score }));
 }
 
 /**
@@ -253,8 +255,7 @@ async function readChunks(db: Db, fused: Fused[], maxScore: number): Promise<Chu
   if (fused.length === 0) return [];
   const rows = rowsOf<Omit<HitRow, "score">>(
     await db.execute(sql`
-      select c.id as chunk_id, c.text, c.datasource_id, d.name as datasource_name,
-             c.datastore_id, c.custom_id, c.page, c.section, coalesce(c.source_url, d.name) as source
+      select ${HIT_COLUMNS}
       from knowledge_chunks c
       join datasources d on d.id = c.datasource_id
       where c.id in ${fused.map((hit) => hit.id)}`),
