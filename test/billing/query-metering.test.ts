@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createAgent,
@@ -80,5 +81,46 @@ describe("agent queries are metered through billing", () => {
     const before = chatRequests();
     expect((await query(app, org, agent.id, { query: "second" })).statusCode).toBe(402);
     expect(chatRequests()).toBe(before);
+  });
+
+  it("charges a turn the database refused, and stores nothing of it", async () => {
+    const { app } = harness;
+    const org = await app.createOrganization("Refused turn");
+    await grantCredits(app, org.id, 5);
+    const agent = await createAgent(app, org);
+    const { db } = app.database;
+    await db.execute(sql`
+      create function refuse_marked_message() returns trigger language plpgsql as $$
+      begin
+        if new.text = 'refuse this turn' then raise exception 'refused by the test'; end if;
+        return new;
+      end $$`);
+    await db.execute(sql`
+      create trigger refuse_marked_message before insert on messages
+      for each row execute function refuse_marked_message()`);
+    try {
+      const refused = await query(app, org, agent.id, { query: "refuse this turn" });
+      expect(refused.statusCode).toBe(500);
+      expect(refused.json().type).toBe("INTERNAL");
+    } finally {
+      await db.execute(sql`drop trigger refuse_marked_message on messages`);
+      await db.execute(sql`drop function refuse_marked_message()`);
+    }
+
+    const events = await app.api.inject({
+      method: "GET",
+      url: "/api/consumption-events?feature=chat",
+      headers: org.auth,
+    });
+    const [event, ...others] = events.json().data;
+    expect(others).toEqual([]);
+    expect(event.creditsCharged).toBeGreaterThan(0);
+    expect((await balanceOf(app, org)).credits?.used).toBe(event.creditsCharged);
+    const conversations = await app.api.inject({
+      method: "GET",
+      url: `/api/conversations?agentId=${agent.id}`,
+      headers: org.auth,
+    });
+    expect(conversations.json()).toMatchObject({ data: [] });
   });
 });

@@ -1,3 +1,5 @@
+import type { StatementPart } from "../../db/statement-parts.ts";
+
 /** What metered features tell billing: one consumption, priced by billing's own tables. */
 export type ChargeRequest = {
   organizationId: string;
@@ -30,4 +32,6 @@ export interface Billing {
   assertCanRun(organizationId: string): Promise<void>;
   /** Records the consumption event and debits credits in one transaction. */
   charge(request: ChargeRequest): Promise<ChargeResult>;
+  /** The same charge as a part of a statement the caller runs with its own writes. */
+  chargePart(request: ChargeRequest): StatementPart<ChargeResult>;
 }

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client.ts";
+import { executePart, type StatementPart } from "../../db/statement-parts.ts";
 import { AppError, notFound, unauthorized } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import {
@@ -20,12 +21,8 @@ export type CreditBalance = Access & {
   credits: { total: number; used: number; remaining: number } | null;
 };
 
-/** How a charge behaves beyond recording: refuse when blocked, replay a keyed request. */
-export type ChargeOptions = {
-  /** Check `evaluateAccess` under the lock and refuse with 402 (the usage endpoint). */
-  enforce: boolean;
-  idempotency?: { key: string; requestHash: string };
-};
+/** A keyed request is charged once: a retry with the same key and body gets the first charge. */
+export type Idempotency = { key: string; requestHash: string };
 
 export type RecordedCharge = { event: LedgerEntry; replayed: boolean };
 
@@ -78,18 +75,12 @@ export function createBillingService(deps: BillingServiceDeps) {
     return { account, access: evaluateAccess(snapshot) };
   }
 
-  /**
-   * Prices the usage and charges it: one statement (events.charge: lock, debit, event and day
-   * totals) when nothing needs checking first; with `enforce`, a transaction that takes the lock,
-   * replays a keyed request or refuses a blocked organization, then runs that statement.
-   */
-  async function chargeWith(request: ChargeRequest, options: ChargeOptions) {
-    const at = now();
+  /** The ledger entry of a request, priced; its charge is what billing_debit decides. */
+  function entryOf(request: ChargeRequest, idempotency?: Idempotency) {
     const price = priceUsage(request);
-    const { organizationId } = request;
     const entry: Omit<LedgerEntry, "creditsChargedMicro"> = {
       id: newId(),
-      organizationId,
+      organizationId: request.organizationId,
       agentId: request.agentId ?? null,
       feature: request.feature,
       provider: request.provider,
@@ -100,53 +91,75 @@ export function createBillingService(deps: BillingServiceDeps) {
       creditsChargedRawMicro: price.rawMicro,
       creditsRequestedMicro: price.requestedMicro,
       billingCoefficient: price.coefficient,
-      occurredAt: at,
+      occurredAt: now(),
       metadata: request.metadata ?? {},
       conversationId: request.conversationId ?? null,
       messageId: request.messageId ?? null,
-      idempotencyKey: options.idempotency?.key ?? null,
-      requestHash: options.idempotency?.requestHash ?? null,
+      idempotencyKey: idempotency?.key ?? null,
+      requestHash: idempotency?.requestHash ?? null,
     };
-    const charge = async (tx: Db): Promise<RecordedCharge> => {
-      const chargedMicro = await deps.events.charge(entry, price.requestedMicro, tx);
-      if (chargedMicro === null) throw notFound(`Organization ${organizationId} not found`);
-      return { event: { ...entry, creditsChargedMicro: chargedMicro }, replayed: false };
+    return { price, entry };
+  }
+
+  /** One statement part (events.chargePart: lock, debit, event and day totals). */
+  function chargePartOf(
+    request: ChargeRequest,
+    idempotency?: Idempotency,
+  ): StatementPart<LedgerEntry> {
+    const { price, entry } = entryOf(request, idempotency);
+    const part = deps.events.chargePart(entry, price.requestedMicro);
+    return {
+      ...part,
+      read(row) {
+        const chargedMicro = part.read(row);
+        if (chargedMicro === null) throw notFound(`Organization ${entry.organizationId} not found`);
+        if (!price.priced) {
+          deps.onUnpriced({
+            feature: request.feature,
+            provider: request.provider,
+            modelName: request.modelName,
+          });
+        }
+        return { ...entry, creditsChargedMicro: chargedMicro };
+      },
     };
-    const recorded = !options.enforce
-      ? await charge(deps.db)
-      : await deps.db.transaction(async (tx): Promise<RecordedCharge> => {
-          if (!(await deps.accounts.lock(organizationId, tx))) {
-            throw notFound(`Organization ${organizationId} not found`);
-          }
-          if (options.idempotency) {
-            const previous = await deps.events.findByIdempotencyKey(
-              organizationId,
-              options.idempotency.key,
-              tx,
+  }
+
+  /**
+   * Charges only if the organization may run now: a transaction that takes the lock, replays a
+   * keyed request or refuses a blocked organization, then runs the charge's statement.
+   */
+  function chargeIfAllowed(
+    request: ChargeRequest,
+    idempotency?: Idempotency,
+  ): Promise<RecordedCharge> {
+    const { organizationId } = request;
+    return deps.db.transaction(async (tx): Promise<RecordedCharge> => {
+      if (!(await deps.accounts.lock(organizationId, tx))) {
+        throw notFound(`Organization ${organizationId} not found`);
+      }
+      if (idempotency) {
+        const previous = await deps.events.findByIdempotencyKey(
+          organizationId,
+          idempotency.key,
+          tx,
+        );
+        if (previous) {
+          if (previous.requestHash !== idempotency.requestHash) {
+            throw new AppError(
+              "CONFLICT",
+              "This Idempotency-Key was already used with a different request body",
             );
-            if (previous) {
-              if (previous.requestHash !== options.idempotency.requestHash) {
-                throw new AppError(
-                  "CONFLICT",
-                  "This Idempotency-Key was already used with a different request body",
-                );
-              }
-              return { event: previous, replayed: true };
-            }
           }
-          const account = (await deps.accounts.find(organizationId, at, tx))!;
-          const access = evaluateAccess(await snapshotOf(organizationId, account, at, tx));
-          if (access.blockReason) throw usageLimitError(access.blockReason);
-          return charge(tx);
-        });
-    if (!price.priced && !recorded.replayed) {
-      deps.onUnpriced({
-        feature: request.feature,
-        provider: request.provider,
-        modelName: request.modelName,
-      });
-    }
-    return recorded;
+          return { event: previous, replayed: true };
+        }
+      }
+      const at = now();
+      const account = (await deps.accounts.find(organizationId, at, tx))!;
+      const access = evaluateAccess(await snapshotOf(organizationId, account, at, tx));
+      if (access.blockReason) throw usageLimitError(access.blockReason);
+      return { event: await executePart(tx, chargePartOf(request, idempotency)), replayed: false };
+    });
   }
 
   const billing = {
@@ -164,14 +177,16 @@ export function createBillingService(deps: BillingServiceDeps) {
 
     /** Records usage after the fact: never refuses, caps the debit at what remains. */
     async charge(request: ChargeRequest): Promise<ChargeResult> {
-      const { event } = await chargeWith(request, { enforce: false });
-      return chargeResultOf(event);
+      return executePart(deps.db, billing.chargePart(request));
+    },
+
+    chargePart(request: ChargeRequest): StatementPart<ChargeResult> {
+      const part = chargePartOf(request);
+      return { ...part, read: (row) => chargeResultOf(part.read(row)) };
     },
 
     /** Records usage only if the organization may run now (402 otherwise), once per key. */
-    chargeIfAllowed(request: ChargeRequest, idempotency?: ChargeOptions["idempotency"]) {
-      return chargeWith(request, { enforce: true, ...(idempotency ? { idempotency } : {}) });
-    },
+    chargeIfAllowed,
 
     /** GET /api/credits/balance; 401 when the key's organization no longer exists. */
     async balance(organizationId: string): Promise<CreditBalance> {

@@ -11,8 +11,9 @@ import {
   type SQL,
   sql,
 } from "drizzle-orm";
-import { type Db, rowsOf } from "../../db/client.ts";
+import type { Db } from "../../db/client.ts";
 import { agents, consumptionEvents } from "../../db/schema/index.ts";
+import type { StatementPart } from "../../db/statement-parts.ts";
 
 export type ConsumptionEventRow = typeof consumptionEvents.$inferSelect;
 
@@ -160,20 +161,23 @@ function insertEntries(entries: LedgerEntryInput[]): SQL {
 }
 
 /**
- * A whole charge in one statement: billing_debit (migration 0012) takes the organization's
- * billing lock and debits its credits, and the entry is written with what it charged. Returns
- * the micro-credits charged; null, with nothing written, when the organization does not exist.
+ * A whole charge as a statement part (CTEs `charge`, `inserted` and `totals`): billing_debit
+ * (migration 0012) takes the organization's billing lock and debits its credits, and the entry is
+ * written with what it charged. Reads the micro-credits charged; null, with nothing written, when
+ * the organization does not exist.
  */
-function chargeEntry(entry: UnchargedEntry, requestedMicro: number): SQL {
+function chargePart(entry: UnchargedEntry, requestedMicro: number): StatementPart<number | null> {
   const debit = sql`billing_debit(${entry.organizationId}, ${requestedMicro}::bigint,
     ${entry.occurredAt.toISOString()}::timestamptz)`;
   const writes = ledgerWrites(
     sql`charge join ${entriesRecordset(entriesJson([entry]))} on charge.micro is not null`,
     sql`charge.micro`,
   );
-  return sql`
-    with charge as materialized (select ${debit} as micro), ${writes}
-    select charge.micro::text as micro from charge`;
+  return {
+    ctes: sql`charge as materialized (select ${debit} as micro), ${writes}`,
+    row: sql`select charge.micro::text as charged_micro from charge`,
+    read: (row) => (row?.charged_micro == null ? null : Number(row.charged_micro)),
+  };
 }
 
 export function createConsumptionEventRepo(db: Db) {
@@ -193,17 +197,7 @@ export function createConsumptionEventRepo(db: Db) {
   }
 
   return {
-    /**
-     * Debits `requestedMicro` from the organization's credits (as far as they go, when it is
-     * funded by them) and records the entry with what was charged, in one statement; null when
-     * the organization does not exist.
-     */
-    async charge(entry: UnchargedEntry, requestedMicro: number, tx: Db = db) {
-      const [row] = rowsOf<{ micro: string | null }>(
-        await tx.execute(chargeEntry(entry, requestedMicro)),
-      );
-      return row?.micro == null ? null : Number(row.micro);
-    },
+    chargePart,
 
     /** Writes many events (imports, benchmarks, tests with explicit occurredAt), batch by batch. */
     async recordMany(entries: LedgerEntryInput[], tx: Db = db): Promise<void> {

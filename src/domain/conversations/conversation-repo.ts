@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
-import { type Db, rowsOf, tableRowOf } from "../../db/client.ts";
+import { type Db, tableRowOf } from "../../db/client.ts";
 import { contacts, conversations, messages } from "../../db/schema/index.ts";
+import { executePart, type StatementPart } from "../../db/statement-parts.ts";
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -61,6 +62,44 @@ const contactColumns = {
   lastName: contacts.lastName,
   externalUserId: contacts.externalUserId,
 };
+
+/**
+ * A turn as a statement part (CTEs `conversation` and `stored`, columns of the conversation): see
+ * ConversationRepo.recordTurn.
+ */
+function turnPart(turn: RecordedTurn): StatementPart<ConversationRow | null> {
+  const { organizationId, agentId, conversation } = turn;
+  return {
+    ctes: sql`
+      conversation as (
+        insert into conversations (id, organization_id, agent_id, visitor_id, channel,
+          channel_external_id, status, contact_id)
+        values (${conversation.id}, ${organizationId}, ${agentId}, ${conversation.visitorId},
+          ${conversation.channel}, ${conversation.channelExternalId},
+          ${turn.status === "human_requested" ? "HUMAN_REQUESTED" : "UNRESOLVED"},
+          ${turn.contactId ?? null})
+        on conflict (id) do update set
+          status = ${statusAfter(turn.status)},
+          contact_id = coalesce(excluded.contact_id, ${conversations.contactId}),
+          updated_at = ${new Date().toISOString()}::timestamptz
+        where ${conversations.organizationId} = ${organizationId}
+          and ${conversations.agentId} = ${agentId}
+        returning *
+      ), stored as (
+        insert into messages (id, organization_id, conversation_id, agent_id, "from", text,
+          sources, usage, attachments, metadata, is_draft, created_at)
+        select m.id, c.organization_id, c.id, c.agent_id, m."from", m.text,
+          coalesce(m.sources, '[]'), m.usage, coalesce(m.attachments, '[]'),
+          coalesce(m.metadata, '{}'), coalesce(m.is_draft, false), coalesce(m.created_at, now())
+        from conversation c
+        cross join jsonb_to_recordset(${messagesJson(turn.messages)}::jsonb) as m(id text,
+          "from" text, text text, sources jsonb, usage jsonb, attachments jsonb, metadata jsonb,
+          is_draft boolean, created_at timestamptz)
+      )`,
+    row: sql`select * from conversation`,
+    read: (row) => (row?.id == null ? null : tableRowOf(conversations, row)),
+  };
+}
 
 export function createConversationRepo(db: Db) {
   return {
@@ -176,38 +215,11 @@ export function createConversationRepo(db: Db) {
      * exists and is this agent's, and stores the messages only then. Null (and nothing written)
      * when the id is taken by another agent or organization.
      */
-    async recordTurn(turn: RecordedTurn, tx: Db = db): Promise<ConversationRow | null> {
-      const { organizationId, agentId, conversation } = turn;
-      const result = await tx.execute(sql`
-        with conversation as (
-          insert into conversations (id, organization_id, agent_id, visitor_id, channel,
-            channel_external_id, status, contact_id)
-          values (${conversation.id}, ${organizationId}, ${agentId}, ${conversation.visitorId},
-            ${conversation.channel}, ${conversation.channelExternalId},
-            ${turn.status === "human_requested" ? "HUMAN_REQUESTED" : "UNRESOLVED"},
-            ${turn.contactId ?? null})
-          on conflict (id) do update set
-            status = ${statusAfter(turn.status)},
-            contact_id = coalesce(excluded.contact_id, ${conversations.contactId}),
-            updated_at = ${new Date().toISOString()}::timestamptz
-          where ${conversations.organizationId} = ${organizationId}
-            and ${conversations.agentId} = ${agentId}
-          returning *
-        ), stored as (
-          insert into messages (id, organization_id, conversation_id, agent_id, "from", text,
-            sources, usage, attachments, metadata, is_draft, created_at)
-          select m.id, c.organization_id, c.id, c.agent_id, m."from", m.text,
-            coalesce(m.sources, '[]'), m.usage, coalesce(m.attachments, '[]'),
-            coalesce(m.metadata, '{}'), coalesce(m.is_draft, false), coalesce(m.created_at, now())
-          from conversation c
-          cross join jsonb_to_recordset(${messagesJson(turn.messages)}::jsonb) as m(id text,
-            "from" text, text text, sources jsonb, usage jsonb, attachments jsonb, metadata jsonb,
-            is_draft boolean, created_at timestamptz)
-        )
-        select * from conversation`);
-      const [row] = rowsOf(result);
-      return row ? tableRowOf(conversations, row) : null;
+    recordTurn(turn: RecordedTurn, tx: Db = db): Promise<ConversationRow | null> {
+      return executePart(tx, turnPart(turn));
     },
+
+    turnPart,
 
     async insertMessages(rows: NewMessageRow[], tx: Db = db): Promise<void> {
       if (rows.length > 0) await tx.insert(messages).values(rows);

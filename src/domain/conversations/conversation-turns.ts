@@ -1,10 +1,12 @@
 import type { Db } from "../../db/client.ts";
+import { executeParts, type StatementPart } from "../../db/statement-parts.ts";
 import { AppError, invalid } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { ContactInput, ContactRepo } from "./contact-repo.ts";
 import type {
   ConversationRepo,
   ConversationRow,
+  RecordedTurn,
   StatusChange,
   TurnMessage,
 } from "./conversation-repo.ts";
@@ -48,6 +50,17 @@ export type TurnRequest = {
   /** Absent means "not sent": api, unless a crmchatsappai conversation id says otherwise. */
   channel?: Channel;
   channelExternalId?: string;
+};
+
+/** A turn to store: where it goes, how it moves the status, its contact and its messages. */
+export type TurnRecord = {
+  organizationId: string;
+  agentId: string;
+  target: TurnTarget;
+  status: StatusChange;
+  contact?: ContactInput;
+  contactId?: string;
+  messages: TurnMessage[];
 };
 
 export const conversationNotFound = (conversationId: string) =>
@@ -138,18 +151,33 @@ export function createConversationTurns(deps: {
    * with one, a transaction around the contact's lock and the turn. Returns the conversation
    * after the turn.
    */
-  async function recordTurn(input: {
-    organizationId: string;
-    agentId: string;
-    target: TurnTarget;
-    status: StatusChange;
-    contact?: ContactInput;
-    contactId?: string;
-    messages: TurnMessage[];
-  }): Promise<ConversationRow> {
+  async function recordTurn(input: TurnRecord): Promise<ConversationRow> {
+    const [conversation] = await store(input, async (turn, tx) => [
+      await conversations.recordTurn(turn, tx),
+      undefined,
+    ]);
+    return conversation;
+  }
+
+  /**
+   * recordTurn with another write in the turn's statement (one round trip, one commit): both
+   * take effect or neither does. The other write's result comes back even when the turn finds
+   * the conversation taken (CONVERSATION_NOT_FOUND is thrown after the statement).
+   */
+  async function recordTurnWith<Along>(
+    input: TurnRecord,
+    along: StatementPart<Along>,
+  ): Promise<[ConversationRow, Along]> {
+    return store(input, (turn, tx) => executeParts(tx, conversations.turnPart(turn), along));
+  }
+
+  async function store<Along>(
+    input: TurnRecord,
+    write: (turn: RecordedTurn, tx: Db) => Promise<[ConversationRow | null, Along]>,
+  ): Promise<[ConversationRow, Along]> {
     const { organizationId, agentId, target } = input;
-    const store = async (contactId: string | undefined, tx: Db) => {
-      const conversation = await conversations.recordTurn(
+    const written = async (contactId: string | undefined, tx: Db) =>
+      write(
         {
           organizationId,
           agentId,
@@ -165,17 +193,18 @@ export function createConversationTurns(deps: {
         },
         tx,
       );
-      if (!conversation) throw conversationNotFound(target.conversationId);
-      return conversation;
-    };
     const contact = input.contact;
-    if (input.contactId !== undefined || !contact) return store(input.contactId, deps.db);
-    return deps.db.transaction(async (tx) =>
-      store((await contacts.upsertByMatch(organizationId, contact, tx))?.id, tx),
-    );
+    const [conversation, along] =
+      input.contactId !== undefined || !contact
+        ? await written(input.contactId, deps.db)
+        : await deps.db.transaction(async (tx) =>
+            written((await contacts.upsertByMatch(organizationId, contact, tx))?.id, tx),
+          );
+    if (!conversation) throw conversationNotFound(target.conversationId);
+    return [conversation, along];
   }
 
-  return { resolveTarget, recordTurn };
+  return { resolveTarget, recordTurn, recordTurnWith };
 }
 
 export type ConversationTurns = ReturnType<typeof createConversationTurns>;

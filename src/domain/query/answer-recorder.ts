@@ -1,9 +1,14 @@
 import type { MessageSource } from "../../db/schema/index.ts";
+import { isRejectedByDatabase } from "../../db/statement-parts.ts";
 import { newId } from "../../lib/ids.ts";
 import type { ResolvedLanguageModel } from "../../models/model-registry.ts";
-import type { Billing } from "../billing/billing-port.ts";
+import type { Billing, ChargeRequest } from "../billing/billing-port.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
-import type { ConversationTurns, TurnTarget } from "../conversations/conversation-turns.ts";
+import type {
+  ConversationTurns,
+  TurnRecord,
+  TurnTarget,
+} from "../conversations/conversation-turns.ts";
 import type { AttachmentText } from "./attachment-reader.ts";
 import type { ModelTurnResult } from "./model-turn.ts";
 import type { KnowledgeHit } from "./query-knowledge.ts";
@@ -54,14 +59,14 @@ export type AnsweredTurn = {
 };
 
 /**
- * After the model: stores the customer's message and the answer (one transaction, with the
- * conversation and contact), charges the chat, and builds the spec's response. `usage.cost` is
- * what billing charged.
+ * After the model: stores the customer's message and the answer with the conversation, the
+ * contact and the chat's charge (one statement, or one transaction with a contact to match), and
+ * builds the spec's response. `usage.cost` is what billing charged.
  */
 export function createAnswerRecorder(deps: {
-  turns: Pick<ConversationTurns, "recordTurn">;
+  turns: Pick<ConversationTurns, "recordTurnWith">;
   conversations: Pick<ConversationRepo, "setMessageUsage">;
-  billing: Pick<Billing, "charge">;
+  billing: Pick<Billing, "charge" | "chargePart">;
 }) {
   return {
     async record(input: AnsweredTurn): Promise<QueryResponse> {
@@ -75,9 +80,7 @@ export function createAnswerRecorder(deps: {
       const sources = toMessageSources(input.passages);
       const messageId = newId();
       const answeredAt = new Date(Math.max(Date.now(), input.startedAt.getTime() + 1));
-      // The model's tokens are spent whether or not storing succeeds, so the charge does not wait
-      // for the messages; both run at once (the charge holds the organization's billing lock).
-      const stored = deps.turns.recordTurn({
+      const turnRecord: TurnRecord = {
         organizationId: caller.organizationId,
         agentId,
         target: input.target,
@@ -118,8 +121,8 @@ export function createAnswerRecorder(deps: {
             createdAt: answeredAt,
           },
         ],
-      });
-      const charged = deps.billing.charge({
+      };
+      const chargeRequest: ChargeRequest = {
         organizationId: caller.organizationId,
         agentId,
         feature: "chat",
@@ -133,8 +136,15 @@ export function createAnswerRecorder(deps: {
           modelName: resolved.modelName,
           ...(turn.usageEstimated ? { usageEstimated: true } : {}),
         },
-      });
-      const [conversation, charge] = await Promise.all([stored, charged]);
+      };
+      // The turn and its charge share one statement. The model's tokens are spent whether or not
+      // storing succeeds, so when the database refuses that statement the charge runs alone.
+      const [conversation, charge] = await deps.turns
+        .recordTurnWith(turnRecord, deps.billing.chargePart(chargeRequest))
+        .catch(async (error: unknown) => {
+          if (isRejectedByDatabase(error)) await deps.billing.charge(chargeRequest);
+          throw error;
+        });
       const cost = roundCredits(charge.creditsCharged);
       if (cost !== usage.cost) {
         usage.cost = cost;
