@@ -8,15 +8,27 @@ import { type Db, rowsOf } from "./client.ts";
  */
 export type StatementPart<Result> = {
   /** Its CTEs, `name as (…)` separated by commas; names differ from any other part's. */
-  ctes: SQL;
+  ctes?: SQL;
   /** A query over its CTEs giving at most one row; column names differ from any other part's. */
   row: SQL;
   /** The result from that row (undefined when the query gave none). */
   read(row: Record<string, unknown> | undefined): Result;
 };
 
+/** A part that reads and writes nothing, for a caller with nothing to run alongside. */
+export const NOTHING_ALONG: StatementPart<undefined> = {
+  row: sql`select`,
+  read: () => undefined,
+};
+
+/** The WITH clause of these parts' CTEs (empty when none has any). */
+export function withClause(...parts: Array<StatementPart<unknown>>): SQL {
+  const ctes = parts.flatMap((part) => (part.ctes ? [part.ctes] : []));
+  return ctes.length === 0 ? sql`` : sql`with ${sql.join(ctes, sql`, `)}`;
+}
+
 export async function executePart<Result>(db: Db, part: StatementPart<Result>): Promise<Result> {
-  const [row] = rowsOf(await db.execute(sql`with ${part.ctes} ${part.row}`));
+  const [row] = rowsOf(await db.execute(sql`${withClause(part)} ${part.row}`));
   return part.read(row);
 }
 
@@ -27,7 +39,7 @@ export async function executeParts<First, Second>(
   second: StatementPart<Second>,
 ): Promise<[First, Second]> {
   const [row] = rowsOf(
-    await db.execute(sql`with ${first.ctes}, ${second.ctes}
+    await db.execute(sql`${withClause(first, second)}
       select * from (select) as one
         left join lateral (${first.row}) as first_part on true
         left join lateral (${second.row}) as second_part on true`),

@@ -140,18 +140,18 @@ describe("the Billing port metered features call", () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({ type: "USAGE_LIMIT", status: 402 });
-    expect(await billing().access(org.id)).toEqual({
-      canRun: false,
-      blockReason: "free_plan_limit",
-    });
     expect(await balanceOf(app, org)).toMatchObject({
       canRun: false,
       blockReason: "free_plan_limit",
     });
     await setBilling(app, org.id, { subscriptionStatus: "past_due" });
-    expect(await billing().access(org.id)).toEqual({
+    expect(await balanceOf(app, org)).toMatchObject({
       canRun: false,
       blockReason: "payment_overdue",
+    });
+    await expect(billing().assertCanRun(org.id)).rejects.toMatchObject({
+      type: "USAGE_LIMIT",
+      details: [{ path: "blockReason", message: "payment_overdue" }],
     });
   });
 

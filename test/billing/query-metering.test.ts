@@ -6,6 +6,7 @@ import {
   query,
   startQueryTestApp,
 } from "../agents/agent-helpers.ts";
+import { createDatastore } from "../knowledge/knowledge-helpers.ts";
 import { balanceOf, grantCredits } from "./billing-helpers.ts";
 
 let harness: QueryTestApp;
@@ -81,6 +82,36 @@ describe("agent queries are metered through billing", () => {
     const before = chatRequests();
     expect((await query(app, org, agent.id, { query: "second" })).statusCode).toBe(402);
     expect(chatRequests()).toBe(before);
+  });
+
+  it("an agent with a datastore gets 402 before any model call too, ahead of a bad conversation", async () => {
+    const { app } = harness;
+    const org = await app.createOrganization("Spent with knowledge");
+    const datastore = await createDatastore(app, org, { name: "Manuals" });
+    const agent = await createAgent(app, org, { datastoreIds: [datastore.id] });
+    const other = await createAgent(app, org, { name: "Other" });
+    const theirs = (await query(app, org, other.id, { query: "hello" })).json().conversationId;
+    for (let message = 2; message <= 5; message += 1) {
+      const response = await query(app, org, agent.id, { query: `question ${message}` });
+      expect(response.statusCode, response.body).toBe(200);
+    }
+    const before = chatRequests();
+
+    const refused = await query(app, org, agent.id, { query: "one more" });
+    expect(refused.statusCode).toBe(402);
+    expect(refused.json()).toMatchObject({ type: "USAGE_LIMIT" });
+    const refusedFirst = await query(app, org, agent.id, {
+      query: "one more",
+      conversationId: theirs,
+    });
+    expect(refusedFirst.statusCode).toBe(402);
+    expect(chatRequests()).toBe(before);
+
+    await grantCredits(app, org.id, 0.000001);
+    expect((await query(app, org, agent.id, { query: "paid" })).statusCode).toBe(200);
+    expect(await balanceOf(app, org)).toMatchObject({ blockReason: "no_credits" });
+    expect((await query(app, org, agent.id, { query: "spent" })).statusCode).toBe(402);
+    expect(chatRequests()).toBe(before + 1);
   });
 
   it("charges a turn the database refused, and stores nothing of it", async () => {

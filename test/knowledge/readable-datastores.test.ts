@@ -1,4 +1,6 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { StatementPart } from "../../src/db/statement-parts.ts";
 import { createDatastoreRepo } from "../../src/domain/knowledge/datastore-repo.ts";
 import { questionLexemes } from "../../src/retrieval/text-query.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
@@ -10,7 +12,13 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-describe("the datastores an agent reads, with the question's lexemes", () => {
+/** A part of the same statement, read whether or not any datastore is readable. */
+const along: StatementPart<string> = {
+  row: sql`select ${"read alongside"}::text as along_note`,
+  read: (row) => String(row?.along_note),
+};
+
+describe("the datastores an agent reads, with the question's lexemes and another part", () => {
   it("returns the readable datastores and the lexemes the full-text side searches for", async () => {
     const owner = await app.createOrganization("Owner");
     const other = await app.createOrganization("Other");
@@ -24,7 +32,9 @@ describe("the datastores an agent reads, with the question's lexemes", () => {
       owner.id,
       [own.id, shared.id, hidden.id, "unknown"],
       question,
+      along,
     );
+    expect(read.along).toBe("read alongside");
     expect(read.stores.map((store) => store.id).sort()).toEqual([own.id, shared.id].sort());
     expect(read.stores.find((store) => store.id === own.id)).toMatchObject({
       organizationId: owner.id,
@@ -33,13 +43,15 @@ describe("the datastores an agent reads, with the question's lexemes", () => {
     expect(read.questionLexemes).toEqual(await questionLexemes(app.database.db, question));
     expect(read.questionLexemes).toEqual(expect.arrayContaining(["hub", "reset", "café"]));
 
-    expect(await repo.listReadableForQuestion(owner.id, [hidden.id], question)).toEqual({
+    expect(await repo.listReadableForQuestion(owner.id, [hidden.id], question, along)).toEqual({
       stores: [],
       questionLexemes: null,
+      along: "read alongside",
     });
-    expect(await repo.listReadableForQuestion(owner.id, [], question)).toEqual({
+    expect(await repo.listReadableForQuestion(owner.id, [], question, along)).toEqual({
       stores: [],
       questionLexemes: null,
+      along: "read alongside",
     });
   });
 });

@@ -1,6 +1,7 @@
 import { eq, type SQL, sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../../db/client.ts";
 import { agents } from "../../db/schema/index.ts";
+import { executePart, type StatementPart } from "../../db/statement-parts.ts";
 
 export type BillingSettingsRow = {
   billingModel: "credits" | "legacy";
@@ -36,37 +37,47 @@ function accountQuery(organizationId: string, now: Date): SQL {
     where o.id = ${organizationId}`;
 }
 
+type AccountRow = {
+  billing_model: BillingSettingsRow["billingModel"];
+  subscription_status: BillingSettingsRow["subscriptionStatus"];
+  query_limit: number | null;
+  bucket_count: number;
+  granted_micro: string;
+  remaining_micro: string;
+};
+
+/** An organization's account as a statement part (no CTEs; the columns of accountQuery). */
+function accountPart(organizationId: string, now: Date): StatementPart<BillingAccount | null> {
+  return {
+    row: accountQuery(organizationId, now),
+    read(raw) {
+      if (raw?.billing_model == null) return null;
+      const row = raw as AccountRow;
+      return {
+        settings: {
+          billingModel: row.billing_model,
+          subscriptionStatus: row.subscription_status,
+          queryLimit: row.query_limit === null ? null : Number(row.query_limit),
+        },
+        buckets: {
+          bucketCount: Number(row.bucket_count),
+          grantedMicro: Number(row.granted_micro),
+          remainingMicro: Number(row.remaining_micro),
+        },
+      };
+    },
+  };
+}
+
 /** The billing side of an organization: settings and bucket totals read at one moment. */
 export function createBillingAccountRepo(db: Db) {
-  async function read(query: SQL, tx: Db): Promise<BillingAccount | null> {
-    const [row] = rowsOf<{
-      billing_model: BillingSettingsRow["billingModel"];
-      subscription_status: BillingSettingsRow["subscriptionStatus"];
-      query_limit: number | null;
-      bucket_count: number;
-      granted_micro: string;
-      remaining_micro: string;
-    }>(await tx.execute(query));
-    if (!row) return null;
-    return {
-      settings: {
-        billingModel: row.billing_model,
-        subscriptionStatus: row.subscription_status,
-        queryLimit: row.query_limit === null ? null : Number(row.query_limit),
-      },
-      buckets: {
-        bucketCount: Number(row.bucket_count),
-        grantedMicro: Number(row.granted_micro),
-        remainingMicro: Number(row.remaining_micro),
-      },
-    };
-  }
-
   return {
     /** Settings and bucket totals in one statement (one snapshot). */
     find(organizationId: string, now: Date, tx: Db = db): Promise<BillingAccount | null> {
-      return read(accountQuery(organizationId, now), tx);
+      return executePart(tx, accountPart(organizationId, now));
     },
+
+    accountPart,
 
     /**
      * Locks the organization's row until the transaction ends, so the charges of one

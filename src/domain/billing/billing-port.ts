@@ -26,10 +26,18 @@ export type ChargeResult = {
   creditsRequested: number;
 };
 
+/** Throws AppError("USAGE_LIMIT") when the organization cannot run a metered action now. */
+export type AllowanceCheck = () => Promise<void>;
+
 /** The billing interface metered code depends on; the billing module implements it. */
 export interface Billing {
   /** Throws AppError("USAGE_LIMIT") when the organization cannot run a metered action now. */
   assertCanRun(organizationId: string): Promise<void>;
+  /**
+   * assertCanRun as a part of a statement the caller runs with its own reads: its result
+   * finishes the check (plans limited by message counts count them then).
+   */
+  allowancePart(organizationId: string): StatementPart<AllowanceCheck>;
   /** Records the consumption event and debits credits in one transaction. */
   charge(request: ChargeRequest): Promise<ChargeResult>;
   /** The same charge as a part of a statement the caller runs with its own writes. */

@@ -11,7 +11,7 @@ import {
   usageLimitError,
 } from "./billing-access.ts";
 import type { BillingAccount, BillingAccountRepo } from "./billing-account-repo.ts";
-import type { Billing, ChargeRequest, ChargeResult } from "./billing-port.ts";
+import type { AllowanceCheck, Billing, ChargeRequest, ChargeResult } from "./billing-port.ts";
 import type { ConsumptionEventRepo, LedgerEntry } from "./consumption-event-repo.ts";
 import { microToCredits } from "./credits.ts";
 import { createUsagePricer, type PriceOf } from "./usage-pricing.ts";
@@ -163,16 +163,25 @@ export function createBillingService(deps: BillingServiceDeps) {
   }
 
   const billing = {
-    /** canRun and blockReason now, by the same function every metered action uses. */
-    async access(organizationId: string): Promise<Access> {
-      const current = await currentAccess(organizationId);
-      if (!current) throw notFound(`Organization ${organizationId} not found`);
-      return current.access;
+    async assertCanRun(organizationId: string): Promise<void> {
+      const finishCheck = await executePart(deps.db, billing.allowancePart(organizationId));
+      await finishCheck();
     },
 
-    async assertCanRun(organizationId: string): Promise<void> {
-      const access = await billing.access(organizationId);
-      if (access.blockReason) throw usageLimitError(access.blockReason);
+    allowancePart(organizationId: string): StatementPart<AllowanceCheck> {
+      const at = now();
+      const part = deps.accounts.accountPart(organizationId, at);
+      return {
+        ...part,
+        read(row) {
+          const account = part.read(row);
+          return async () => {
+            if (!account) throw notFound(`Organization ${organizationId} not found`);
+            const access = evaluateAccess(await snapshotOf(organizationId, account, at, deps.db));
+            if (access.blockReason) throw usageLimitError(access.blockReason);
+          };
+        },
+      };
     },
 
     /** Records usage after the fact: never refuses, caps the debit at what remains. */

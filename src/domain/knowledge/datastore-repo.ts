@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import { type Db, rowsOf, tableRowOf } from "../../db/client.ts";
 import { datastores } from "../../db/schema/index.ts";
+import { type StatementPart, withClause } from "../../db/statement-parts.ts";
 import { questionLexemesSql } from "../../retrieval/text-query.ts";
 
 export type DatastoreRow = typeof datastores.$inferSelect;
@@ -38,27 +39,35 @@ export function createDatastoreRepo(db: Db) {
 
     /**
      * The readable datastores among `datastoreIds` (unknown or foreign private ids are left out),
-     * and the question's lexemes read in the same statement (null when no datastore is readable).
+     * the question's lexemes (null when no datastore is readable) and another part's result, all
+     * read in one statement.
      */
-    async listReadableForQuestion(
+    async listReadableForQuestion<Along>(
       organizationId: string,
       datastoreIds: string[],
       question: string,
+      along: StatementPart<Along>,
       tx: Db = db,
-    ): Promise<{ stores: DatastoreRow[]; questionLexemes: string[] | null }> {
-      if (datastoreIds.length === 0) return { stores: [], questionLexemes: null };
-      const rows = await tx
-        .select({ store: datastores, lexemes: sql<string[]>`${questionLexemesSql(question)}` })
-        .from(datastores)
-        .where(
-          and(
-            inArray(datastores.id, datastoreIds),
-            or(eq(datastores.visibility, "public"), eq(datastores.organizationId, organizationId)),
-          ),
-        );
+    ): Promise<{ stores: DatastoreRow[]; questionLexemes: string[] | null; along: Along }> {
+      const rows = rowsOf(
+        await tx.execute(sql`${withClause(along)}
+          select ${datastores}.*, ${questionLexemesSql(question)} as question_lexemes,
+            along_part.*
+          from (select) as one
+            left join lateral (${along.row}) as along_part on true
+            left join ${datastores} on ${and(
+              inArray(datastores.id, datastoreIds),
+              or(
+                eq(datastores.visibility, "public"),
+                eq(datastores.organizationId, organizationId),
+              ),
+            )}`),
+      );
+      const readable = rows.filter((row) => row.id != null);
       return {
-        stores: rows.map((row) => row.store),
-        questionLexemes: rows[0]?.lexemes ?? null,
+        stores: readable.map((row) => tableRowOf(datastores, row)),
+        questionLexemes: (readable[0]?.question_lexemes as string[] | undefined) ?? null,
+        along: along.read(rows[0]),
       };
     },
 

@@ -1,3 +1,4 @@
+import { NOTHING_ALONG, type StatementPart } from "../../db/statement-parts.ts";
 import { EmbedderError } from "../../ingestion/embedders/embedder-types.ts";
 import { AppError } from "../../lib/errors.ts";
 import { ModelError } from "../../models/model-errors.ts";
@@ -32,6 +33,14 @@ export type KnowledgeSearchResult = {
   customId: string | null;
   page: number | null;
   chunkId: string;
+};
+
+/** Datastores read for a question, ready to be searched. */
+export type OpenedKnowledge<Along> = {
+  along: Along;
+  search(
+    options: Pick<KnowledgeSearchRequest, "topK" | "filters" | "mode">,
+  ): Promise<KnowledgeSearchResult[]>;
 };
 
 export type KnowledgeSearchDeps = {
@@ -100,17 +109,41 @@ export function createKnowledgeSearch(deps: KnowledgeSearchDeps) {
     }
   }
 
+  async function open<Along>(
+    request: Pick<KnowledgeSearchRequest, "organizationId" | "datastoreIds" | "query">,
+    along: StatementPart<Along>,
+  ): Promise<OpenedKnowledge<Along>> {
+    const read = await deps.datastores.listReadableForQuestion(
+      request.organizationId,
+      [...new Set(request.datastoreIds)],
+      request.query,
+      along,
+    );
+    const { stores, questionLexemes } = read;
+    return {
+      along: read.along,
+      async search(options) {
+        if (stores.length === 0 || request.query.trim() === "") return [];
+        return searchDatastores(
+          stores,
+          { ...options, query: request.query },
+          questionLexemes ?? undefined,
+        );
+      },
+    };
+  }
+
   return {
     searchDatastores,
-    /** The knowledge search agents use: readable datastores only, best passages first. */
+    /**
+     * The knowledge search agents use, in two steps: the readable datastores and the question's
+     * lexemes are read with `along` (another part of the caller's) in one statement, then
+     * `search` ranks their passages, best first.
+     */
+    open,
+    /** Both steps at once, with nothing alongside. */
     async search(request: KnowledgeSearchRequest): Promise<KnowledgeSearchResult[]> {
-      const { stores, questionLexemes } = await deps.datastores.listReadableForQuestion(
-        request.organizationId,
-        [...new Set(request.datastoreIds)],
-        request.query,
-      );
-      if (stores.length === 0 || request.query.trim() === "") return [];
-      return searchDatastores(stores, request, questionLexemes ?? undefined);
+      return (await open(request, NOTHING_ALONG)).search(request);
     },
   };
 }

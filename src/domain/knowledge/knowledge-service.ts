@@ -128,6 +128,8 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
      * unless public.
      */
     search: search.search,
+    /** search in two steps, the datastores read with another part of the caller's statement. */
+    open: search.open,
   };
 }
 

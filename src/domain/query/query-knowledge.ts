@@ -1,3 +1,4 @@
+import type { StatementPart } from "../../db/statement-parts.ts";
 import { estimateTokens } from "../../models/token-estimate.ts";
 
 /** A retrieved passage, as the knowledge module's search returns it. */
@@ -12,14 +13,19 @@ export type KnowledgeHit = {
   page?: number | null;
 };
 
-/** The knowledge search the query path needs (implemented by the knowledge module). */
+/** The request of a knowledge search, as the query paths make it. */
+type KnowledgeRequest = { organizationId: string; datastoreIds: string[]; query: string };
+
+/**
+ * The knowledge search the query paths need (implemented by the knowledge module). `open` reads
+ * the agent's datastores with another part of the caller's in one statement, ready to search.
+ */
 export type KnowledgeLookup = {
-  search(request: {
-    organizationId: string;
-    datastoreIds: string[];
-    query: string;
-    topK: number;
-  }): Promise<KnowledgeHit[]>;
+  search(request: KnowledgeRequest & { topK: number }): Promise<KnowledgeHit[]>;
+  open<Along>(
+    request: KnowledgeRequest,
+    along: StatementPart<Along>,
+  ): Promise<{ along: Along; search(options: { topK: number }): Promise<KnowledgeHit[]> }>;
 };
 
 export type PassageSelection = {

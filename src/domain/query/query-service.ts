@@ -69,19 +69,23 @@ export function createQueryService(deps: QueryServiceDeps) {
   const { settings } = deps;
   const recorder = createAnswerRecorder(deps);
 
-  async function retrieve(caller: QueryCaller, agent: AgentRow, query: string) {
+  /**
+   * Throws USAGE_LIMIT (402) when the organization cannot run the query. For an agent with
+   * datastores the allowance is read in the statement that reads them, and the datastores come
+   * back ready to search.
+   */
+  async function checkAllowance(caller: QueryCaller, agent: AgentRow, query: string) {
     const datastoreIds = datastoreIdsOf(agent.tools);
-    if (datastoreIds.length === 0) return [];
-    const hits = await deps.knowledge.search({
-      organizationId: caller.organizationId,
-      datastoreIds,
-      query,
-      topK: settings.knowledgeTopK,
-    });
-    return selectPassages(hits, {
-      minRelevance: settings.knowledgeMinRelevance,
-      tokenBudget: settings.knowledgeTokenBudget,
-    });
+    if (datastoreIds.length === 0) {
+      await deps.billing.assertCanRun(caller.organizationId);
+      return null;
+    }
+    const knowledge = await deps.knowledge.open(
+      { organizationId: caller.organizationId, datastoreIds, query },
+      deps.billing.allowancePart(caller.organizationId),
+    );
+    await knowledge.along();
+    return knowledge;
   }
 
   async function prepare(
@@ -89,13 +93,7 @@ export function createQueryService(deps: QueryServiceDeps) {
     agentId: string,
     request: QueryRequest,
   ): Promise<PreparedQuery> {
-    // Three independent reads at once; their failures are reported in this order: 404, 402, 404/400.
-    const [agentLookup, allowance, targetLookup] = await Promise.allSettled([
-      deps.agents.requireAgent(caller.organizationId, agentId),
-      deps.billing.assertCanRun(caller.organizationId),
-      deps.turns.resolveTarget(caller.organizationId, agentId, request),
-    ]);
-    const agent = settled(agentLookup);
+    const agent = await deps.agents.requireAgent(caller.organizationId, agentId);
     if (
       deps.conversational &&
       agent.useConversationalMode &&
@@ -106,7 +104,12 @@ export function createQueryService(deps: QueryServiceDeps) {
         response: await deps.conversational.enqueue({ caller, agent, request }),
       };
     }
-    settled(allowance);
+    // Both at once; their failures are reported in this order: 402, then 404/400.
+    const [allowance, targetLookup] = await Promise.allSettled([
+      checkAllowance(caller, agent, request.query),
+      deps.turns.resolveTarget(caller.organizationId, agentId, request),
+    ]);
+    const knowledge = settled(allowance);
     const target = settled(targetLookup);
     const [history, passages, attachments] = await Promise.all([
       target.existing
@@ -116,7 +119,14 @@ export function createQueryService(deps: QueryServiceDeps) {
             HISTORY_MESSAGES,
           )
         : [],
-      retrieve(caller, agent, request.query),
+      knowledge
+        ? knowledge.search({ topK: settings.knowledgeTopK }).then((hits) =>
+            selectPassages(hits, {
+              minRelevance: settings.knowledgeMinRelevance,
+              tokenBudget: settings.knowledgeTokenBudget,
+            }),
+          )
+        : [],
       deps.attachments.read((request.attachments ?? []).map((attachment) => attachment.url)),
     ]);
     const humanRequested = asksForHuman(request.query);
