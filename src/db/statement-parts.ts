@@ -2,9 +2,9 @@ import { type SQL, sql } from "drizzle-orm";
 import { type Db, rowsOf } from "./client.ts";
 
 /**
- * A write written as parts of one SQL statement, so that independent writes of one request can
- * share a statement: one round trip and one commit instead of one each. A statement costs about
- * 0.3 ms of CPU between the client and the server whatever it does.
+ * A read or a write written as a part of an SQL statement, so that independent reads or writes of
+ * one request can share a statement: one round trip (and one commit) instead of one each. A
+ * statement costs about 0.3 ms of CPU between the client and the server whatever it does.
  */
 export type StatementPart<Result> = {
   /** Its CTEs, `name as (…)` separated by commas; names differ from any other part's. */
