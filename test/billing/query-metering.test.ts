@@ -6,6 +6,7 @@ import {
   query,
   startQueryTestApp,
 } from "../agents/agent-helpers.ts";
+import type { TestOrganization } from "../harness/app.ts";
 import { createDatastore } from "../knowledge/knowledge-helpers.ts";
 import { balanceOf, grantCredits } from "./billing-helpers.ts";
 
@@ -19,6 +20,19 @@ afterAll(() => harness.close());
 const chatRequests = () =>
   harness.fake.requests.filter((request) => request.path.endsWith("/chat/completions")).length;
 
+/** The organization's one chat event, through the API (fails when there is not exactly one). */
+async function onlyChatEvent(org: TestOrganization) {
+  const listed = await harness.app.api.inject({
+    method: "GET",
+    url: "/api/consumption-events?feature=chat",
+    headers: org.auth,
+  });
+  const [event, ...others] = listed.json().data;
+  expect(event).toBeDefined();
+  expect(others).toEqual([]);
+  return event;
+}
+
 describe("agent queries are metered through billing", () => {
   it("writes a chat event with the answer's token counts, priced by the registry", async () => {
     const { app } = harness;
@@ -29,13 +43,7 @@ describe("agent queries are metered through billing", () => {
     expect(response.statusCode, response.body).toBe(200);
     const answer = response.json();
 
-    const listed = await app.api.inject({
-      method: "GET",
-      url: "/api/consumption-events?feature=chat",
-      headers: org.auth,
-    });
-    const [event, ...others] = listed.json().data;
-    expect(others).toEqual([]);
+    const event = await onlyChatEvent(org);
     const { promptTokens, completionTokens } = answer.usage;
     // gpt-4o-mini: 0.15 credits per million input tokens, 0.60 per million output tokens.
     const expected = Math.round(promptTokens * 0.15 + completionTokens * 0.6) / 1_000_000;
@@ -138,13 +146,7 @@ describe("agent queries are metered through billing", () => {
       await db.execute(sql`drop function refuse_marked_message()`);
     }
 
-    const events = await app.api.inject({
-      method: "GET",
-      url: "/api/consumption-events?feature=chat",
-      headers: org.auth,
-    });
-    const [event, ...others] = events.json().data;
-    expect(others).toEqual([]);
+    const event = await onlyChatEvent(org);
     expect(event.creditsCharged).toBeGreaterThan(0);
     expect((await balanceOf(app, org)).credits?.used).toBe(event.creditsCharged);
     const conversations = await app.api.inject({

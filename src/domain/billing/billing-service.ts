@@ -67,6 +67,12 @@ export function createBillingService(deps: BillingServiceDeps) {
     };
   }
 
+  /** Throws USAGE_LIMIT (402) when the account's organization may not run at `at`. */
+  async function assertAccess(organizationId: string, account: BillingAccount, at: Date, tx: Db) {
+    const access = evaluateAccess(await snapshotOf(organizationId, account, at, tx));
+    if (access.blockReason) throw usageLimitError(access.blockReason);
+  }
+
   async function currentAccess(organizationId: string) {
     const at = now();
     const account = await deps.accounts.find(organizationId, at);
@@ -155,9 +161,12 @@ export function createBillingService(deps: BillingServiceDeps) {
         }
       }
       const at = now();
-      const account = (await deps.accounts.find(organizationId, at, tx))!;
-      const access = evaluateAccess(await snapshotOf(organizationId, account, at, tx));
-      if (access.blockReason) throw usageLimitError(access.blockReason);
+      await assertAccess(
+        organizationId,
+        (await deps.accounts.find(organizationId, at, tx))!,
+        at,
+        tx,
+      );
       return { event: await executePart(tx, chargePartOf(request, idempotency)), replayed: false };
     });
   }
@@ -177,8 +186,7 @@ export function createBillingService(deps: BillingServiceDeps) {
           const account = part.read(row);
           return async () => {
             if (!account) throw notFound(`Organization ${organizationId} not found`);
-            const access = evaluateAccess(await snapshotOf(organizationId, account, at, deps.db));
-            if (access.blockReason) throw usageLimitError(access.blockReason);
+            await assertAccess(organizationId, account, at, deps.db);
           };
         },
       };
