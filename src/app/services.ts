@@ -98,6 +98,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
       webhooks: config.webhooks,
       agents: config.agents,
       modelTimeoutMs: config.models.timeoutMs,
+      modelMaxOutputTokens: config.models.maxOutputTokens,
     },
   });
 
@@ -108,6 +109,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     followUpModel: config.models.followUpModel,
     providerOptions: config.models.registry,
     modelTimeoutMs: config.models.timeoutMs,
+    modelMaxOutputTokens: config.models.maxOutputTokens,
   });
 
   const agentModule = createAgentServices({
@@ -116,7 +118,11 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     billing,
     knowledge,
     fetcher,
-    settings: { ...config.agents, modelTimeoutMs: config.models.timeoutMs },
+    settings: {
+      ...config.agents,
+      modelTimeoutMs: config.models.timeoutMs,
+      modelMaxOutputTokens: config.models.maxOutputTokens,
+    },
     conversational: webhookModule.conversationalQueue,
   });
 

@@ -25,6 +25,9 @@ export const modelsEnvSchema = z.object({
   TRANSCRIPTION_BASE_URL: optionalUrl().describe("e.g. a local whisper server"),
   TRANSCRIPTION_API_KEY: optionalString(),
   MODEL_TIMEOUT_MS: intVar(60_000, 1_000, 600_000),
+  MODEL_MAX_OUTPUT_TOKENS: intVar(4_096, 16, 200_000).describe(
+    "Most tokens an agent's model may write per answer step; bounds the credits held for it",
+  ),
 });
 
 type ModelsEnv = z.output<typeof modelsEnvSchema>;
@@ -62,5 +65,6 @@ export function modelsConfig(env: ModelsEnv) {
       apiKey: env.TRANSCRIPTION_API_KEY,
     },
     timeoutMs: env.MODEL_TIMEOUT_MS,
+    maxOutputTokens: env.MODEL_MAX_OUTPUT_TOKENS,
   };
 }

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   bigint,
+  boolean,
   check,
   doublePrecision,
   index,
@@ -109,5 +110,31 @@ export const consumptionDailyTotals = pgTable(
         table.modelName,
       ],
     }),
+  ],
+);
+
+/**
+ * Credits held for metered actions that are running (a model call), so that concurrent actions
+ * of one organization cannot together spend more than it has. Written by billing_reserve under
+ * the organization's billing lock, deleted by the charge that settles it (same statement) or by
+ * a release; a process that dies leaves rows that stop counting at `expires_at`.
+ */
+export const creditReservations = pgTable(
+  "credit_reservations",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** Micro-credits held from the organization's buckets (0 when buckets do not fund it). */
+    amountMicro: bigint("amount_micro", { mode: "number" }).notNull(),
+    /** Counts as one agent message for the free plan and a legacy query limit. */
+    agentMessage: boolean("agent_message").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("credit_reservations_organization_idx").on(table.organizationId, table.expiresAt),
+    check("credit_reservations_amount_check", sql`${table.amountMicro} >= 0`),
   ],
 );

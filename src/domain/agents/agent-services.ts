@@ -12,14 +12,13 @@ import { createConversationService } from "../conversations/conversation-service
 import { createConversationTurns } from "../conversations/conversation-turns.ts";
 import { createAttachmentReader } from "../query/attachment-reader.ts";
 import type { KnowledgeLookup } from "../query/query-knowledge.ts";
-import { createQueryService } from "../query/query-service.ts";
+import { createQueryService, querySettingsOf } from "../query/query-service.ts";
 import type { ConversationalQueue } from "../query/query-types.ts";
 import { createAgentRepo } from "./agent-repo.ts";
 import { createAgentService } from "./agent-service.ts";
 import { datastoreLookupOver } from "./agent-tools.ts";
 
 // The AI SDK's default: two retries of a failed first request (2 s, then 4 s), none mid-stream.
-const MODEL_MAX_RETRIES = 2;
 
 export type AgentServicesDeps = {
   db: Db;
@@ -29,7 +28,7 @@ export type AgentServicesDeps = {
     datastores: { list(context: { organizationId: string }): Promise<Array<{ id: string }>> };
   };
   fetcher: SafeFetcher;
-  settings: AgentsConfig & { modelTimeoutMs: number };
+  settings: AgentsConfig & { modelTimeoutMs: number; modelMaxOutputTokens: number };
   conversational?: ConversationalQueue;
 };
 
@@ -59,14 +58,10 @@ export function createAgentServices(deps: AgentServicesDeps) {
     knowledge: deps.knowledge,
     attachments: createAttachmentReader({ fetcher: deps.fetcher, limits: settings.attachments }),
     ...(deps.conversational ? { conversational: deps.conversational } : {}),
-    settings: {
-      historyTokenBudget: settings.historyTokenBudget,
-      knowledgeTopK: settings.knowledgeTopK,
-      knowledgeTokenBudget: settings.knowledgeTokenBudget,
-      knowledgeMinRelevance: settings.knowledgeMinRelevance,
-      modelTimeoutMs: settings.modelTimeoutMs,
-      modelMaxRetries: MODEL_MAX_RETRIES,
-    },
+    settings: querySettingsOf(settings, {
+      timeoutMs: settings.modelTimeoutMs,
+      maxOutputTokens: settings.modelMaxOutputTokens,
+    }),
   });
   return {
     agents,

@@ -1,6 +1,6 @@
-import { eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../../db/client.ts";
-import { agents } from "../../db/schema/index.ts";
+import { agents, creditReservations } from "../../db/schema/index.ts";
 import { executePart, type StatementPart } from "../../db/statement-parts.ts";
 
 export type BillingSettingsRow = {
@@ -17,13 +17,20 @@ export type BucketTotals = {
   remainingMicro: number;
 };
 
-export type BillingAccount = { settings: BillingSettingsRow; buckets: BucketTotals };
+/** What the organization's live reservations (actions running now) hold. */
+export type HeldTotals = { micro: number; agentMessages: number };
+
+export type BillingAccount = {
+  settings: BillingSettingsRow;
+  buckets: BucketTotals;
+  held: HeldTotals;
+};
 
 function accountQuery(organizationId: string, now: Date): SQL {
   const at = now.toISOString();
   return sql`
     select o.billing_model, o.subscription_status, o.query_limit,
-      b.bucket_count, b.granted_micro, b.remaining_micro
+      b.bucket_count, b.granted_micro, b.remaining_micro, r.held_micro, r.held_messages
     from organizations o
     cross join lateral (
       select count(*)::int as bucket_count,
@@ -34,6 +41,13 @@ function accountQuery(organizationId: string, now: Date): SQL {
       from credit_buckets
       where credit_buckets.organization_id = o.id
     ) b
+    cross join lateral (
+      select coalesce(sum(amount_micro), 0)::text as held_micro,
+        (count(*) filter (where agent_message))::int as held_messages
+      from credit_reservations
+      where credit_reservations.organization_id = o.id
+        and credit_reservations.expires_at > ${at}::timestamptz
+    ) r
     where o.id = ${organizationId}`;
 }
 
@@ -44,6 +58,8 @@ type AccountRow = {
   bucket_count: number;
   granted_micro: string;
   remaining_micro: string;
+  held_micro: string;
+  held_messages: number;
 };
 
 /** An organization's account as a statement part (no CTEs; the columns of accountQuery). */
@@ -64,6 +80,79 @@ function accountPart(organizationId: string, now: Date): StatementPart<BillingAc
           grantedMicro: Number(row.granted_micro),
           remainingMicro: Number(row.remaining_micro),
         },
+        held: { micro: Number(row.held_micro), agentMessages: Number(row.held_messages) },
+      };
+    },
+  };
+}
+
+/**
+ * A reservation as billing_reserve wrote it, with the account read under the same lock (`held`
+ * counts the organization's other live reservations).
+ */
+export type HeldAccount = { account: BillingAccount; reservedMicro: number };
+
+export type ReservationRow = {
+  id: string;
+  organizationId: string;
+  estimateMicro: number;
+  agentMessage: boolean;
+  at: Date;
+  expiresAt: Date;
+};
+
+type HeldRow = {
+  reserve_model: BillingSettingsRow["billingModel"];
+  reserve_status: BillingSettingsRow["subscriptionStatus"];
+  reserve_monthly_limit: number | null;
+  reserve_buckets: number;
+  reserve_granted: string;
+  reserve_remaining: string;
+  reserve_held: string;
+  reserve_held_messages: number;
+  reserve_reserved: string;
+};
+
+/**
+ * billing_reserve (migration 0016) as a statement part (CTE `reservation`): takes the
+ * organization's billing lock, inserts the reservation and reads the account; null, with nothing
+ * written, when the organization does not exist.
+ */
+function reservePart(reservation: ReservationRow): StatementPart<HeldAccount | null> {
+  return {
+    ctes: sql`reservation as materialized (
+      select model as reserve_model, status as reserve_status,
+        monthly_limit as reserve_monthly_limit, buckets as reserve_buckets,
+        granted::text as reserve_granted, remaining::text as reserve_remaining,
+        held::text as reserve_held, held_messages as reserve_held_messages,
+        reserved::text as reserve_reserved
+      from billing_reserve(${reservation.id}, ${reservation.organizationId},
+        ${reservation.estimateMicro}::bigint, ${reservation.agentMessage},
+        ${reservation.at.toISOString()}::timestamptz,
+        ${reservation.expiresAt.toISOString()}::timestamptz))`,
+    row: sql`select * from reservation`,
+    read(raw) {
+      if (raw?.reserve_model == null) return null;
+      const row = raw as HeldRow;
+      return {
+        account: {
+          settings: {
+            billingModel: row.reserve_model,
+            subscriptionStatus: row.reserve_status,
+            queryLimit:
+              row.reserve_monthly_limit === null ? null : Number(row.reserve_monthly_limit),
+          },
+          buckets: {
+            bucketCount: Number(row.reserve_buckets),
+            grantedMicro: Number(row.reserve_granted),
+            remainingMicro: Number(row.reserve_remaining),
+          },
+          held: {
+            micro: Number(row.reserve_held),
+            agentMessages: Number(row.reserve_held_messages),
+          },
+        },
+        reservedMicro: Number(row.reserve_reserved),
       };
     },
   };
@@ -78,6 +167,20 @@ export function createBillingAccountRepo(db: Db) {
     },
 
     accountPart,
+
+    reservePart,
+
+    /** Deletes a reservation that will not be settled (refused, or its action failed). */
+    async release(organizationId: string, reservationId: string): Promise<void> {
+      await db
+        .delete(creditReservations)
+        .where(
+          and(
+            eq(creditReservations.organizationId, organizationId),
+            eq(creditReservations.id, reservationId),
+          ),
+        );
+    },
 
     /**
      * Locks the organization's row until the transaction ends, so the charges of one

@@ -11,7 +11,14 @@ import {
   usageLimitError,
 } from "./billing-access.ts";
 import type { BillingAccount, BillingAccountRepo } from "./billing-account-repo.ts";
-import type { AllowanceCheck, Billing, ChargeRequest, ChargeResult } from "./billing-port.ts";
+import type {
+  Billing,
+  ChargeRequest,
+  ChargeResult,
+  Reservation,
+  ReservationCheck,
+  ReservationRequest,
+} from "./billing-port.ts";
 import type { ConsumptionEventRepo, LedgerEntry } from "./consumption-event-repo.ts";
 import { microToCredits } from "./credits.ts";
 import { createUsagePricer, type PriceOf } from "./usage-pricing.ts";
@@ -41,14 +48,17 @@ export function createBillingService(deps: BillingServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const priceUsage = createUsagePricer(deps.priceOf);
 
-  /** Adds the agent-message count the decision needs (none for most organizations). */
+  /**
+   * Adds the agent-message count the decision needs (none for most organizations). What running
+   * actions hold counts as spent: credits held are not remaining, messages held are used.
+   */
   async function snapshotOf(
     organizationId: string,
     account: BillingAccount,
     at: Date,
     tx: Db,
   ): Promise<AccessSnapshot> {
-    const { settings, buckets } = account;
+    const { settings, buckets, held } = account;
     const counts = countsNeeded(settings, buckets.bucketCount, at);
     const agentMessages = counts
       ? await deps.events.countAgentMessages(
@@ -62,8 +72,8 @@ export function createBillingService(deps: BillingServiceDeps) {
     return {
       ...settings,
       bucketCount: buckets.bucketCount,
-      remainingMicro: buckets.remainingMicro,
-      agentMessages,
+      remainingMicro: buckets.remainingMicro - held.micro,
+      agentMessages: agentMessages + held.agentMessages,
     };
   }
 
@@ -113,7 +123,7 @@ export function createBillingService(deps: BillingServiceDeps) {
     idempotency?: Idempotency,
   ): StatementPart<LedgerEntry> {
     const { price, entry } = entryOf(request, idempotency);
-    const part = deps.events.chargePart(entry, price.requestedMicro);
+    const part = deps.events.chargePart(entry, price.requestedMicro, request.reservationId);
     return {
       ...part,
       read(row) {
@@ -173,23 +183,47 @@ export function createBillingService(deps: BillingServiceDeps) {
 
   const billing = {
     async assertCanRun(organizationId: string): Promise<void> {
-      const finishCheck = await executePart(deps.db, billing.allowancePart(organizationId));
-      await finishCheck();
+      const at = now();
+      const account = await deps.accounts.find(organizationId, at);
+      if (!account) throw notFound(`Organization ${organizationId} not found`);
+      await assertAccess(organizationId, account, at, deps.db);
     },
 
-    allowancePart(organizationId: string): StatementPart<AllowanceCheck> {
+    async reserve(request: ReservationRequest): Promise<Reservation> {
+      const finishCheck = await executePart(deps.db, billing.reservePart(request));
+      return finishCheck();
+    },
+
+    reservePart(request: ReservationRequest): StatementPart<ReservationCheck> {
       const at = now();
-      const part = deps.accounts.accountPart(organizationId, at);
+      const reservation: Reservation = { id: newId(), organizationId: request.organizationId };
+      const part = deps.accounts.reservePart({
+        ...reservation,
+        estimateMicro: priceUsage(request).requestedMicro,
+        agentMessage: (AGENT_MESSAGE_FEATURES as readonly string[]).includes(request.feature),
+        at,
+        expiresAt: new Date(at.getTime() + request.holdMs),
+      });
       return {
         ...part,
         read(row) {
-          const account = part.read(row);
+          const held = part.read(row);
           return async () => {
-            if (!account) throw notFound(`Organization ${organizationId} not found`);
-            await assertAccess(organizationId, account, at, deps.db);
+            if (!held) throw notFound(`Organization ${request.organizationId} not found`);
+            try {
+              await assertAccess(request.organizationId, held.account, at, deps.db);
+            } catch (error) {
+              await billing.release(reservation);
+              throw error;
+            }
+            return reservation;
           };
         },
       };
+    },
+
+    async release(reservation: Reservation): Promise<void> {
+      await deps.accounts.release(reservation.organizationId, reservation.id);
     },
 
     /** Records usage after the fact: never refuses, caps the debit at what remains. */

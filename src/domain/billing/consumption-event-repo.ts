@@ -161,20 +161,29 @@ function insertEntries(entries: LedgerEntryInput[]): SQL {
 }
 
 /**
- * A whole charge as a statement part (CTEs `charge`, `inserted` and `totals`): billing_debit
- * (migration 0012) takes the organization's billing lock and debits its credits, and the entry is
- * written with what it charged. Reads the micro-credits charged; null, with nothing written, when
- * the organization does not exist.
+ * A whole charge as a statement part (CTEs `charge`, `inserted`, `totals` and, settling a
+ * reservation, `settled`): billing_debit (migration 0012) takes the organization's billing lock
+ * and debits its credits, the entry is written with what it charged, and the reservation that
+ * held credits for it is deleted. Reads the micro-credits charged; null, with nothing written,
+ * when the organization does not exist.
  */
-function chargePart(entry: UnchargedEntry, requestedMicro: number): StatementPart<number | null> {
+function chargePart(
+  entry: UnchargedEntry,
+  requestedMicro: number,
+  reservationId?: string | null,
+): StatementPart<number | null> {
   const debit = sql`billing_debit(${entry.organizationId}, ${requestedMicro}::bigint,
     ${entry.occurredAt.toISOString()}::timestamptz)`;
   const writes = ledgerWrites(
     sql`charge join ${entriesRecordset(entriesJson([entry]))} on charge.micro is not null`,
     sql`charge.micro`,
   );
+  const settles = reservationId
+    ? sql`, settled as (delete from credit_reservations
+        where organization_id = ${entry.organizationId} and id = ${reservationId})`
+    : sql``;
   return {
-    ctes: sql`charge as materialized (select ${debit} as micro), ${writes}`,
+    ctes: sql`charge as materialized (select ${debit} as micro), ${writes}${settles}`,
     row: sql`select charge.micro::text as charged_micro from charge`,
     read: (row) => (row?.charged_micro == null ? null : Number(row.charged_micro)),
   };

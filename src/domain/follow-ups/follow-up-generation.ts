@@ -11,7 +11,12 @@ import {
   writerRequest,
 } from "./follow-up-prompts.ts";
 
-export type GenerationSettings = { timeoutMs: number; maxRetries: number };
+export type GenerationSettings = {
+  timeoutMs: number;
+  maxRetries: number;
+  /** Most tokens the follow-up may have: what bounds the credits reserved for it. */
+  maxOutputTokens: number;
+};
 
 const verdictSchema = z.object({ verdict: z.enum(FOLLOW_UP_VERDICTS) });
 
@@ -58,6 +63,7 @@ export async function writeFollowUp(
       model: model.model,
       system: instructions,
       messages: [{ role: "user", content: writerRequest(transcript) }],
+      maxOutputTokens: settings.maxOutputTokens,
       maxRetries: settings.maxRetries,
       timeout: settings.timeoutMs,
     });

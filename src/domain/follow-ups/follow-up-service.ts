@@ -1,7 +1,11 @@
 import { AppError, invalid, notFound, unauthorized } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { AgentRepo, AgentRow } from "../agents/agent-repo.ts";
-import type { Billing } from "../billing/billing-port.ts";
+import {
+  type Billing,
+  RESERVATION_MARGIN_MS,
+  releasingOnFailure,
+} from "../billing/billing-port.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
 import { HISTORY_MESSAGES } from "../query/query-service.ts";
 import {
@@ -15,6 +19,7 @@ import {
   type TranscriptMessage,
   transcriptOf,
   writerInstructions,
+  writerRequest,
 } from "./follow-up-prompts.ts";
 
 /** The body of POST /api/agents/{agentId}/follow-up/query, after schema validation. */
@@ -158,20 +163,30 @@ export function createFollowUpService(deps: FollowUpServiceDeps) {
       const agent = await requireAgent(organizationId, agentId);
       const { prompt, promptSource } = followUpPromptOf(agent, request.prompt);
       const messages = await conversationMessages(organizationId, agent, request);
-      await deps.billing.assertCanRun(organizationId);
-
       const transcript = transcriptOf(messages, agent.name);
       const instructions = writerInstructions({
         agentName: agent.name,
         agentInstructions: agent.systemPrompt,
         followUpPrompt: prompt,
       });
+      // Only the writer is billed (the filter is not): its prompt is known to the character.
+      const reservation = await deps.billing.reserve({
+        organizationId,
+        feature: "follow_up",
+        provider: model.provider,
+        modelName: model.providerModelId,
+        inputTokens: instructions.length + writerRequest(transcript).length,
+        outputTokens: settings.maxOutputTokens,
+        holdMs: settings.timeoutMs + RESERVATION_MARGIN_MS,
+      });
       // The offline responder refuses structured output: without a model there is no filter.
       const classify = !request.skipFilter && !model.offline;
-      const [verdict, written] = await Promise.all([
-        classify ? classifyConversation(model, transcript, settings) : null,
-        writeFollowUp(model, instructions, transcript, settings),
-      ]);
+      const [verdict, written] = await releasingOnFailure(deps.billing, reservation, () =>
+        Promise.all([
+          classify ? classifyConversation(model, transcript, settings) : null,
+          writeFollowUp(model, instructions, transcript, settings),
+        ]),
+      );
 
       const conversationId = request.conversationId ?? null;
       const messageId = request.saveToConversation ? newId() : null;
@@ -206,6 +221,7 @@ export function createFollowUpService(deps: FollowUpServiceDeps) {
         outputTokens: written.outputTokens,
         conversationId,
         messageId,
+        reservationId: reservation.id,
         metadata: {
           trigger: "manual",
           model: model.spec,

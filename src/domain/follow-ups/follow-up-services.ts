@@ -18,6 +18,7 @@ export function createFollowUpServices(deps: {
   followUpModel: string;
   providerOptions: ProviderFactoryOptions;
   modelTimeoutMs: number;
+  modelMaxOutputTokens: number;
 }) {
   return {
     followUps: createFollowUpService({
@@ -25,7 +26,11 @@ export function createFollowUpServices(deps: {
       conversations: createConversationRepo(deps.db),
       billing: deps.billing,
       model: resolveFollowUpModel(deps.followUpModel, deps.models, deps.providerOptions),
-      settings: { timeoutMs: deps.modelTimeoutMs, maxRetries: MODEL_MAX_RETRIES },
+      settings: {
+        timeoutMs: deps.modelTimeoutMs,
+        maxRetries: MODEL_MAX_RETRIES,
+        maxOutputTokens: deps.modelMaxOutputTokens,
+      },
     }),
   };
 }

@@ -2,7 +2,7 @@ import type { MessageSource } from "../../db/schema/index.ts";
 import { isRejectedByDatabase } from "../../db/statement-parts.ts";
 import { newId } from "../../lib/ids.ts";
 import type { ResolvedLanguageModel } from "../../models/model-registry.ts";
-import type { Billing, ChargeRequest } from "../billing/billing-port.ts";
+import type { Billing, ChargeRequest, Reservation } from "../billing/billing-port.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
 import type {
   ConversationTurns,
@@ -46,6 +46,8 @@ export function toMessageSources(passages: KnowledgeHit[]): MessageSource[] {
 
 export type AnsweredTurn = {
   caller: QueryCaller;
+  /** What billing holds for this answer: its charge settles it. */
+  reservation: Reservation;
   agentId: string;
   request: QueryRequest;
   target: TurnTarget;
@@ -132,6 +134,7 @@ export function createAnswerRecorder(deps: {
         outputTokens: usage.completionTokens,
         conversationId: input.target.conversationId,
         messageId,
+        reservationId: input.reservation.id,
         metadata: {
           modelName: resolved.modelName,
           ...(turn.usageEstimated ? { usageEstimated: true } : {}),

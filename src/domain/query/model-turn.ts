@@ -14,6 +14,8 @@ export type ModelTurnInput = {
   timeoutMs: number;
   /** Retries of the initial request; a stream that has started is never retried. */
   maxRetries: number;
+  /** Most tokens the model may write per step: what bounds the credits reserved for a turn. */
+  maxOutputTokens: number;
   /** The client went away: stop the model and keep what it wrote. */
   signal?: AbortSignal;
   /** Called with each text fragment, in order; awaited, so a slow reader slows the model. */
@@ -54,6 +56,7 @@ function callSettings(input: ModelTurnInput, onHandover: () => void) {
     system: input.system === "" ? undefined : input.system,
     messages: input.messages,
     temperature: input.temperature,
+    maxOutputTokens: input.maxOutputTokens,
     maxRetries: input.maxRetries,
     timeout: { totalMs: input.timeoutMs },
     tools: {

@@ -16,6 +16,9 @@ export type KnowledgeHit = {
 /** The request of a knowledge search, as the query paths make it. */
 type KnowledgeRequest = { organizationId: string; datastoreIds: string[]; query: string };
 
+/** The agent's datastores, read and ready to search. */
+export type OpenedKnowledge = { search(options: { topK: number }): Promise<KnowledgeHit[]> };
+
 /**
  * The knowledge search the query paths need (implemented by the knowledge module). `open` reads
  * the agent's datastores with another part of the caller's in one statement, ready to search.
@@ -25,7 +28,7 @@ export type KnowledgeLookup = {
   open<Along>(
     request: KnowledgeRequest,
     along: StatementPart<Along>,
-  ): Promise<{ along: Along; search(options: { topK: number }): Promise<KnowledgeHit[]> }>;
+  ): Promise<OpenedKnowledge & { along: Along }>;
 };
 
 export type PassageSelection = {

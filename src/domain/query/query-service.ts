@@ -1,3 +1,4 @@
+import type { AgentsConfig } from "../../config/agents-config.ts";
 import { AppError } from "../../lib/errors.ts";
 import type { AgentModelName } from "../../models/model-catalog.ts";
 import { ModelProviderError } from "../../models/model-failure.ts";
@@ -6,14 +7,19 @@ import { estimateTokens } from "../../models/token-estimate.ts";
 import type { AgentRow } from "../agents/agent-repo.ts";
 import type { AgentService } from "../agents/agent-service.ts";
 import { datastoreIdsOf } from "../agents/agent-tools.ts";
-import type { Billing } from "../billing/billing-port.ts";
+import {
+  type Billing,
+  RESERVATION_MARGIN_MS,
+  type Reservation,
+  releasingOnFailure,
+} from "../billing/billing-port.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
-import type { ConversationTurns } from "../conversations/conversation-turns.ts";
+import type { ConversationTurns, TurnTarget } from "../conversations/conversation-turns.ts";
 import { createAnswerRecorder } from "./answer-recorder.ts";
 import type { AttachmentReader } from "./attachment-reader.ts";
 import { asksForHuman } from "./human-request.ts";
 import { type ModelTurnResult, runModelTurn } from "./model-turn.ts";
-import { type KnowledgeLookup, selectPassages } from "./query-knowledge.ts";
+import { type KnowledgeLookup, type OpenedKnowledge, selectPassages } from "./query-knowledge.ts";
 import { buildQueryPrompt } from "./query-prompt.ts";
 import type {
   ConversationalQueue,
@@ -22,17 +28,20 @@ import type {
   QueryResponse,
   QueuedQueryResponse,
 } from "./query-types.ts";
+import { type PromptBudgets, promptCharsBound, turnReservation } from "./usage-bound.ts";
 
 /** The spec's context window: the last 24 messages of the conversation. */
 export const HISTORY_MESSAGES = 24;
 
-export type QuerySettings = {
-  historyTokenBudget: number;
+export type QuerySettings = PromptBudgets & {
   knowledgeTopK: number;
-  knowledgeTokenBudget: number;
   knowledgeMinRelevance: number;
   modelTimeoutMs: number;
   modelMaxRetries: number;
+  /** Most tokens the model may write per step. */
+  maxOutputTokens: number;
+  /** How long credits reserved for an answer are held at most (its time bounds, and a margin). */
+  reservationHoldMs: number;
 };
 
 export type QueryServiceDeps = {
@@ -55,6 +64,33 @@ export type RunOptions = {
   signal?: AbortSignal;
 };
 
+const MODEL_MAX_RETRIES = 2;
+
+/** The query settings of both answer paths (direct and conversational), from the configuration. */
+export function querySettingsOf(
+  agents: Pick<
+    AgentsConfig,
+    | "historyTokenBudget"
+    | "knowledgeTopK"
+    | "knowledgeTokenBudget"
+    | "knowledgeMinRelevance"
+    | "attachments"
+  >,
+  model: { timeoutMs: number; maxOutputTokens: number },
+): QuerySettings {
+  return {
+    historyTokenBudget: agents.historyTokenBudget,
+    knowledgeTopK: agents.knowledgeTopK,
+    knowledgeTokenBudget: agents.knowledgeTokenBudget,
+    knowledgeMinRelevance: agents.knowledgeMinRelevance,
+    attachmentTokenBudget: agents.attachments.tokenBudget,
+    modelTimeoutMs: model.timeoutMs,
+    modelMaxRetries: MODEL_MAX_RETRIES,
+    maxOutputTokens: model.maxOutputTokens,
+    reservationHoldMs: agents.attachments.timeoutMs + model.timeoutMs + RESERVATION_MARGIN_MS,
+  };
+}
+
 /** A query checked and ready: everything that can fail with a 4xx has been done. */
 export type PreparedQuery =
   | { kind: "queued"; response: QueuedQueryResponse }
@@ -70,22 +106,38 @@ export function createQueryService(deps: QueryServiceDeps) {
   const recorder = createAnswerRecorder(deps);
 
   /**
-   * Throws USAGE_LIMIT (402) when the organization cannot run the query. For an agent with
-   * datastores the allowance is read in the statement that reads them, and the datastores come
-   * back ready to search.
+   * Reserves the most the answer can cost, or throws USAGE_LIMIT (402) when the organization
+   * cannot run the query. For an agent with datastores the reservation is made in the statement
+   * that reads them, and the datastores come back ready to search.
    */
-  async function checkAllowance(caller: QueryCaller, agent: AgentRow, query: string) {
+  async function reserveAnswer(caller: QueryCaller, agent: AgentRow, request: QueryRequest) {
     const datastoreIds = datastoreIdsOf(agent.tools);
+    const reservation = turnReservation(deps.models, {
+      organizationId: caller.organizationId,
+      feature: "chat",
+      modelName: agent.modelName as AgentModelName,
+      promptChars: promptCharsBound(
+        [
+          request.systemPrompt || agent.systemPrompt,
+          agent.userPrompt,
+          request.context,
+          request.query,
+          request.query,
+        ],
+        settings,
+        { knowledge: datastoreIds.length > 0, attachments: (request.attachments ?? []).length > 0 },
+      ),
+      maxOutputTokens: settings.maxOutputTokens,
+      holdMs: settings.reservationHoldMs,
+    });
     if (datastoreIds.length === 0) {
-      await deps.billing.assertCanRun(caller.organizationId);
-      return null;
+      return { reservation: await deps.billing.reserve(reservation), knowledge: null };
     }
     const knowledge = await deps.knowledge.open(
-      { organizationId: caller.organizationId, datastoreIds, query },
-      deps.billing.allowancePart(caller.organizationId),
+      { organizationId: caller.organizationId, datastoreIds, query: request.query },
+      deps.billing.reservePart(reservation),
     );
-    await knowledge.along();
-    return knowledge;
+    return { reservation: await knowledge.along(), knowledge };
   }
 
   async function prepare(
@@ -105,12 +157,25 @@ export function createQueryService(deps: QueryServiceDeps) {
       };
     }
     // Both at once; their failures are reported in this order: 402, then 404/400.
-    const [allowance, targetLookup] = await Promise.allSettled([
-      checkAllowance(caller, agent, request.query),
+    const [reserved, targetLookup] = await Promise.allSettled([
+      reserveAnswer(caller, agent, request),
       deps.turns.resolveTarget(caller.organizationId, agentId, request),
     ]);
-    const knowledge = settled(allowance);
-    const target = settled(targetLookup);
+    const { reservation, knowledge } = settled(reserved);
+    return releasingOnFailure(deps.billing, reservation, () =>
+      prepareAnswer(caller, agent, request, reservation, knowledge, settled(targetLookup)),
+    );
+  }
+
+  /** After the reservation: reads and builds what the model needs; runs it when asked. */
+  async function prepareAnswer(
+    caller: QueryCaller,
+    agent: AgentRow,
+    request: QueryRequest,
+    reservation: Reservation,
+    knowledge: OpenedKnowledge | null,
+    target: TurnTarget,
+  ): Promise<PreparedQuery> {
     const [history, passages, attachments] = await Promise.all([
       target.existing
         ? deps.conversations.recentMessages(
@@ -160,22 +225,26 @@ export function createQueryService(deps: QueryServiceDeps) {
         const startedAt = new Date();
         let turn: ModelTurnResult;
         try {
-          turn = await runModelTurn({
-            resolved,
-            system: prompt.system,
-            messages: prompt.messages,
-            temperature: agent.temperature,
-            timeoutMs: settings.modelTimeoutMs,
-            maxRetries: settings.modelMaxRetries,
-            signal: options.signal,
-            onText: options.onText,
-          });
+          turn = await releasingOnFailure(deps.billing, reservation, () =>
+            runModelTurn({
+              resolved,
+              system: prompt.system,
+              messages: prompt.messages,
+              temperature: agent.temperature,
+              timeoutMs: settings.modelTimeoutMs,
+              maxRetries: settings.modelMaxRetries,
+              maxOutputTokens: settings.maxOutputTokens,
+              signal: options.signal,
+              onText: options.onText,
+            }),
+          );
         } catch (error) {
           if (error instanceof ModelProviderError) throw new AppError("INTERNAL", error.message);
           throw error;
         }
         const response = await recorder.record({
           caller,
+          reservation,
           agentId: agent.id,
           request,
           target,

@@ -5,7 +5,11 @@ import { ModelConfigError, ModelError } from "../../models/model-errors.ts";
 import { toModelProviderError } from "../../models/model-failure.ts";
 import { type ModelRegistry, parseModelSpec } from "../../models/model-registry.ts";
 import type { TranscriptionModelV3 } from "../../models/model-types.ts";
-import type { Billing } from "../billing/billing-port.ts";
+import {
+  type Billing,
+  RESERVATION_MARGIN_MS,
+  releasingOnFailure,
+} from "../billing/billing-port.ts";
 import { AudioFormatError, type AudioInfo } from "./audio-format-error.ts";
 import { probeAudio } from "./audio-probe.ts";
 
@@ -20,7 +24,7 @@ export type PublicAgentLookup = {
 
 export type TranscriptionServiceDeps = {
   agents: PublicAgentLookup;
-  billing: Pick<Billing, "assertCanRun" | "charge">;
+  billing: Pick<Billing, "reserve" | "release" | "charge">;
   models: Pick<ModelRegistry, "resolveTranscriptionModel">;
   /** TRANSCRIPTION_MODEL ("provider:model") and its optional dedicated endpoint. */
   model: { spec: string; baseUrl?: string | undefined; apiKey?: string | undefined };
@@ -118,17 +122,26 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
     async transcribe(request: TranscriptionRequest): Promise<{ text: string }> {
       const agent = await publicAgent(request.agentId);
       const audio = readAudio(request.file);
-      await deps.billing.assertCanRun(agent.organizationId);
-      const text = await speechToText(request, audio.bytes);
-      await deps.billing.charge({
+      const usage = {
         organizationId: agent.organizationId,
-        agentId: agent.id,
         feature: "transcription",
         provider,
         modelName: modelId,
         inputTokens: 0,
         outputTokens: 0,
         units: audio.info.durationSeconds,
+      };
+      const reservation = await deps.billing.reserve({
+        ...usage,
+        holdMs: deps.timeoutMs + RESERVATION_MARGIN_MS,
+      });
+      const text = await releasingOnFailure(deps.billing, reservation, () =>
+        speechToText(request, audio.bytes),
+      );
+      await deps.billing.charge({
+        ...usage,
+        agentId: agent.id,
+        reservationId: reservation.id,
         metadata: {
           format: audio.info.format,
           durationSource: audio.info.durationSource,

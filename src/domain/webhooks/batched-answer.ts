@@ -108,6 +108,7 @@ export async function generateBatchedAnswer(
     temperature: agent.temperature,
     timeoutMs: settings.modelTimeoutMs,
     maxRetries: settings.modelMaxRetries,
+    maxOutputTokens: settings.maxOutputTokens,
   });
   return {
     turn,

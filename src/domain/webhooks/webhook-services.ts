@@ -12,6 +12,7 @@ import { createConversationRepo } from "../conversations/conversation-repo.ts";
 import { createConversationTurns } from "../conversations/conversation-turns.ts";
 import { createAttachmentReader } from "../query/attachment-reader.ts";
 import type { KnowledgeLookup } from "../query/query-knowledge.ts";
+import { querySettingsOf } from "../query/query-service.ts";
 import { createConversationalQueue } from "./conversational-queue.ts";
 import { createWebhookDeliveryRepo } from "./webhook-delivery-repo.ts";
 import { createWebhookDeliveryService } from "./webhook-delivery-service.ts";
@@ -21,7 +22,6 @@ import { createWebhookWindowService } from "./webhook-window-service.ts";
 import { createWindowMessageRepo } from "./window-message-repo.ts";
 
 // As the query path: the AI SDK's two retries of a failed first request.
-const MODEL_MAX_RETRIES = 2;
 // Headroom over the model and first delivery attempt before another worker takes a window over.
 const WINDOW_LEASE_MARGIN_MS = 60_000;
 
@@ -44,6 +44,7 @@ export type WebhookServicesDeps = {
       | "attachments"
     >;
     modelTimeoutMs: number;
+    modelMaxOutputTokens: number;
   };
 };
 
@@ -77,14 +78,10 @@ export function createWebhookServices(deps: WebhookServicesDeps) {
       models: deps.models,
       knowledge: deps.knowledge,
       attachments,
-      settings: {
-        historyTokenBudget: settings.agents.historyTokenBudget,
-        knowledgeTopK: settings.agents.knowledgeTopK,
-        knowledgeTokenBudget: settings.agents.knowledgeTokenBudget,
-        knowledgeMinRelevance: settings.agents.knowledgeMinRelevance,
-        modelTimeoutMs: settings.modelTimeoutMs,
-        modelMaxRetries: MODEL_MAX_RETRIES,
-      },
+      settings: querySettingsOf(settings.agents, {
+        timeoutMs: settings.modelTimeoutMs,
+        maxOutputTokens: settings.modelMaxOutputTokens,
+      }),
     },
     leaseMs: settings.modelTimeoutMs + settings.webhooks.timeoutMs + WINDOW_LEASE_MARGIN_MS,
     logger: deps.logger,

@@ -1,10 +1,13 @@
 import { AppError } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
+import type { AgentModelName } from "../../models/model-catalog.ts";
 import { ModelError } from "../../models/model-errors.ts";
 import type { AgentRepo } from "../agents/agent-repo.ts";
-import type { Billing } from "../billing/billing-port.ts";
+import { datastoreIdsOf } from "../agents/agent-tools.ts";
+import { type Billing, releasingOnFailure } from "../billing/billing-port.ts";
 import type { ConversationRepo, ConversationRow } from "../conversations/conversation-repo.ts";
 import { HISTORY_MESSAGES } from "../query/query-service.ts";
+import { promptCharsBound, turnReservation } from "../query/usage-bound.ts";
 import { type BatchedAnswerDeps, generateBatchedAnswer } from "./batched-answer.ts";
 import type { WebhookDeliveryService } from "./webhook-delivery-service.ts";
 import type { WebhookWindowRepo, WebhookWindowRow } from "./webhook-window-repo.ts";
@@ -74,27 +77,50 @@ export function createWebhookWindowService(deps: WebhookWindowDeps) {
     if (waiting.length === 0) {
       throw new AppError("NOT_FOUND", "The messages to answer were deleted");
     }
-    await deps.billing.assertCanRun(window.organizationId);
-    const history = await deps.windowMessages.history(
-      window.organizationId,
-      conversation.id,
-      window.messageIds,
-      HISTORY_MESSAGES,
+    const { settings } = deps.answers;
+    const reservation = await deps.billing.reserve(
+      turnReservation(deps.answers.models, {
+        organizationId: window.organizationId,
+        feature: "chat",
+        modelName: agent.modelName as AgentModelName,
+        promptChars: promptCharsBound(
+          [
+            window.options.systemPrompt || agent.systemPrompt,
+            agent.userPrompt,
+            ...waiting.flatMap((message) => [message.text, JSON.stringify(message.metadata)]),
+          ],
+          settings,
+          {
+            knowledge: datastoreIdsOf(agent.tools).length > 0,
+            attachments: waiting.some((message) => message.attachments.length > 0),
+          },
+        ),
+        maxOutputTokens: settings.maxOutputTokens,
+        holdMs: settings.reservationHoldMs,
+      }),
     );
-    const generated = await generateBatchedAnswer(deps.answers, {
-      organizationId: window.organizationId,
-      agent,
-      waiting,
-      history,
-      options: window.options,
+    return releasingOnFailure(deps.billing, reservation, async () => {
+      const history = await deps.windowMessages.history(
+        window.organizationId,
+        conversation.id,
+        window.messageIds,
+        HISTORY_MESSAGES,
+      );
+      const generated = await generateBatchedAnswer(deps.answers, {
+        organizationId: window.organizationId,
+        agent,
+        waiting,
+        history,
+        options: window.options,
+      });
+      if (generated.turn.error) throw generated.turn.error;
+      const text =
+        generated.turn.text.trim() === "" && generated.turn.requestedHuman
+          ? HANDOVER_TEXT
+          : generated.turn.text;
+      if (text.trim() === "") throw new EmptyAnswerError("The model returned an empty answer");
+      return { agentId: agent.id, waiting, generated, text, reservation };
     });
-    if (generated.turn.error) throw generated.turn.error;
-    const text =
-      generated.turn.text.trim() === "" && generated.turn.requestedHuman
-        ? HANDOVER_TEXT
-        : generated.turn.text;
-    if (text.trim() === "") throw new EmptyAnswerError("The model returned an empty answer");
-    return { agentId: agent.id, waiting, generated, text };
   }
 
   async function answer(window: WebhookWindowRow): Promise<string | null> {
@@ -117,7 +143,9 @@ export function createWebhookWindowService(deps: WebhookWindowDeps) {
       );
       return storeFailure(window, conversation, failure);
     }
-    return storeAnswer(window, conversation, generated);
+    return releasingOnFailure(deps.billing, generated.reservation, () =>
+      storeAnswer(window, conversation, generated),
+    );
   }
 
   return {

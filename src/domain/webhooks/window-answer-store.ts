@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Logger } from "../../lib/logger.ts";
-import type { Billing } from "../billing/billing-port.ts";
+import type { Billing, Reservation } from "../billing/billing-port.ts";
 import type { ConversationRepo, ConversationRow } from "../conversations/conversation-repo.ts";
 import { messageUsage, roundCredits, toMessageSources } from "../query/answer-recorder.ts";
 import { maxPartsForChannel, splitAnswer } from "./answer-split.ts";
@@ -18,6 +18,8 @@ export type GeneratedAnswer = {
   generated: BatchedAnswer;
   /** The text to send: the model's, or the handover sentence when it only handed over. */
   text: string;
+  /** What billing holds for the answer: its charge settles it. */
+  reservation: Reservation;
 };
 
 export type WindowAnswerStoreDeps = {
@@ -150,6 +152,7 @@ export function createWindowAnswerStore(deps: WindowAnswerStoreDeps) {
         outputTokens: usage.completionTokens,
         conversationId: window.conversationId,
         messageId,
+        reservationId: answer.reservation.id,
         metadata: {
           modelName: resolved.modelName,
           conversational: { windowId: window.id, messages: answer.waiting.length },

@@ -1,0 +1,184 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "../../src/db/client.ts";
+import { newId } from "../../src/lib/ids.ts";
+import {
+  createAgent,
+  type QueryTestApp,
+  query,
+  startQueryTestApp,
+} from "../agents/agent-helpers.ts";
+import { appendAgentMessage, followUp } from "../follow-ups/follow-up-helpers.ts";
+import type { TestOrganization } from "../harness/app.ts";
+import { wavFile } from "../transcription/audio-builders.ts";
+import { insertAgent, transcribe } from "../transcription/transcription-helpers.ts";
+import { balanceOf, grantCredits } from "./billing-helpers.ts";
+
+let harness: QueryTestApp;
+
+beforeAll(async () => {
+  harness = await startQueryTestApp();
+});
+afterAll(() => harness.close());
+
+async function reservationsOf(org: TestOrganization) {
+  return rowsOf<{ id: string; amount_micro: string; agent_message: boolean }>(
+    await harness.app.database.db.execute(
+      sql`select id, amount_micro::text, agent_message from credit_reservations
+        where organization_id = ${org.id}`,
+    ),
+  );
+}
+
+/** A reservation as a process that died mid-answer leaves it. */
+async function leaveReservation(org: TestOrganization, credits: number, expiresInMs: number) {
+  const id = newId();
+  await harness.app.database.db.execute(sql`
+    insert into credit_reservations (id, organization_id, amount_micro, agent_message, expires_at)
+    values (${id}, ${org.id}, ${Math.round(credits * 1e6)}, true,
+      ${new Date(Date.now() + expiresInMs).toISOString()}::timestamptz)`);
+  return id;
+}
+
+describe("credits reserved for an answer", () => {
+  it("are held while the model runs and settled by the charge", async () => {
+    const { app, fake } = harness;
+    const org = await app.createOrganization("Held while answering");
+    await grantCredits(app, org.id, 0.01);
+    const agent = await createAgent(app, org);
+    fake.script({ text: "Slowly.", delayMs: 500 });
+
+    const answering = query(app, org, agent.id, { query: "take your time" });
+    await fake.waitFor((request) => request.path.endsWith("/chat/completions"));
+    // The answer may cost up to its reservation, which holds everything left.
+    const [held] = await reservationsOf(org);
+    expect(Number(held?.amount_micro)).toBe(10_000);
+    expect(held?.agent_message).toBe(true);
+    expect(await balanceOf(app, org)).toMatchObject({
+      canRun: false,
+      blockReason: "no_credits",
+      credits: { remaining: 0.01 },
+    });
+    const refused = await query(app, org, agent.id, { query: "and me?" });
+    expect(refused.statusCode).toBe(402);
+    expect(refused.json().type).toBe("USAGE_LIMIT");
+
+    const answered = await answering;
+    expect(answered.statusCode, answered.body).toBe(200);
+    expect(await reservationsOf(org)).toEqual([]);
+    const balance = await balanceOf(app, org);
+    expect(balance.canRun).toBe(true);
+    expect(balance.credits?.used).toBe(answered.json().usage.cost);
+  });
+
+  it("are released when the provider fails before answering", async () => {
+    const { app, fake } = harness;
+    const org = await app.createOrganization("Provider down");
+    await grantCredits(app, org.id, 1);
+    const agent = await createAgent(app, org);
+    fake.script(
+      { status: 500, errorMessage: "boom" },
+      { status: 500, errorMessage: "boom" },
+      { status: 500, errorMessage: "boom" },
+    );
+    const failed = await query(app, org, agent.id, { query: "hello?" });
+    expect(failed.statusCode).toBe(500);
+    expect(await reservationsOf(org)).toEqual([]);
+    expect(await balanceOf(app, org)).toMatchObject({ canRun: true, credits: { used: 0 } });
+  });
+
+  it("are released when the conversation id belongs to another agent", async () => {
+    const { app } = harness;
+    const org = await app.createOrganization("Wrong conversation");
+    await grantCredits(app, org.id, 1);
+    const first = await createAgent(app, org, { name: "First" });
+    const second = await createAgent(app, org, { name: "Second" });
+    const started = await query(app, org, first.id, { query: "hi" });
+    const conversationId = started.json().conversationId;
+    const refused = await query(app, org, second.id, { query: "hi", conversationId });
+    expect(refused.statusCode).toBe(404);
+    expect(await reservationsOf(org)).toEqual([]);
+  });
+
+  it("left by a process that died stop counting when they expire", async () => {
+    const { app } = harness;
+    const org = await app.createOrganization("Crashed holder");
+    await grantCredits(app, org.id, 2);
+    const agent = await createAgent(app, org);
+    const stale = await leaveReservation(org, 2, 60_000);
+
+    const refused = await query(app, org, agent.id, { query: "anything left?" });
+    expect(refused.statusCode).toBe(402);
+    expect(await balanceOf(app, org)).toMatchObject({ canRun: false, blockReason: "no_credits" });
+
+    await app.database.db.execute(
+      sql`update credit_reservations set expires_at = now() - interval '1 second'
+        where id = ${stale}`,
+    );
+    expect((await balanceOf(app, org)).canRun).toBe(true);
+    const answered = await query(app, org, agent.id, { query: "anything left now?" });
+    expect(answered.statusCode, answered.body).toBe(200);
+    // The next reservation deleted the expired row; the answer's own was settled.
+    expect(await reservationsOf(org)).toEqual([]);
+  });
+
+  it("count as used messages on the free plan", async () => {
+    const { app } = harness;
+    const org = await app.createOrganization("Free, all held");
+    const agent = await createAgent(app, org);
+    for (let held = 0; held < 5; held += 1) await leaveReservation(org, 0, 60_000);
+    const refused = await query(app, org, agent.id, { query: "one more?" });
+    expect(refused.statusCode).toBe(402);
+    expect(refused.json().details).toEqual([{ path: "blockReason", message: "free_plan_limit" }]);
+    expect(await reservationsOf(org)).toHaveLength(5);
+  });
+});
+
+describe("follow-ups and transcriptions reserve too", () => {
+  it("a follow-up settles its reservation, or releases it when the model fails", async () => {
+    const { app, fake } = harness;
+    const org = await app.createOrganization("Follow-ups held");
+    await grantCredits(app, org.id, 1);
+    const agent = await createAgent(app, org);
+    const { conversationId } = await appendAgentMessage(app, org, agent.id, {
+      query: "Your order shipped.",
+    });
+
+    const written = await followUp(app, org, agent.id, {
+      conversationId,
+      skipFilter: true,
+      prompt: "Check in kindly.",
+    });
+    expect(written.statusCode, written.body).toBe(200);
+    expect(await reservationsOf(org)).toEqual([]);
+
+    fake.script(
+      { status: 500, errorMessage: "boom" },
+      { status: 500, errorMessage: "boom" },
+      { status: 500, errorMessage: "boom" },
+    );
+    const failed = await followUp(app, org, agent.id, {
+      conversationId,
+      skipFilter: true,
+      prompt: "Check in kindly.",
+    });
+    expect(failed.statusCode).toBe(500);
+    expect(await reservationsOf(org)).toEqual([]);
+  });
+
+  it("a transcription is refused while its price is held by others", async () => {
+    const { app, fake } = harness;
+    const org = await app.createOrganization("Transcriptions held");
+    await grantCredits(app, org.id, 1);
+    const agentId = await insertAgent(app, org, "public");
+    const stale = await leaveReservation(org, 1, 60_000);
+    const audio = { bytes: wavFile({ seconds: 2 }), name: "note.wav", type: "audio/wav" };
+
+    expect((await transcribe(app, { agentId, file: audio })).statusCode).toBe(402);
+    await app.database.db.execute(sql`delete from credit_reservations where id = ${stale}`);
+    fake.scriptTranscription({ text: "Hello." });
+    const transcribed = await transcribe(app, { agentId, file: audio });
+    expect(transcribed.statusCode, transcribed.body).toBe(200);
+    expect(await reservationsOf(org)).toEqual([]);
+  });
+});
