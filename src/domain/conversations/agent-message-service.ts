@@ -97,7 +97,7 @@ export function createAgentMessageService(deps: {
       });
       return {
         messageId,
-        conversationId: conversation.id,
+        conversationId: conversation.externalId,
         visitorId: conversation.visitorId,
         status: conversation.status,
       };

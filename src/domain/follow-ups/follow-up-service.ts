@@ -2,7 +2,7 @@ import { AppError, invalid, notFound, unauthorized } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { AgentRepo, AgentRow } from "../agents/agent-repo.ts";
 import type { Billing } from "../billing/billing-port.ts";
-import type { ConversationRepo } from "../conversations/conversation-repo.ts";
+import type { ConversationRepo, ConversationRow } from "../conversations/conversation-repo.ts";
 import { HISTORY_MESSAGES } from "../query/query-service.ts";
 import {
   classifyConversation,
@@ -43,10 +43,7 @@ const SAVABLE_CHANNELS = new Set(["dashboard", "website", "form", "api"]);
 
 export type FollowUpServiceDeps = {
   agents: Pick<AgentRepo, "findByIdInAnyOrganization">;
-  conversations: Pick<
-    ConversationRepo,
-    "findByIdForOwnershipCheck" | "recentMessages" | "insertMessages"
-  >;
+  conversations: Pick<ConversationRepo, "findOfAgent" | "recentMessages" | "insertMessages">;
   billing: Billing;
   model: FollowUpModel;
   settings: GenerationSettings;
@@ -108,24 +105,24 @@ export function createFollowUpService(deps: FollowUpServiceDeps) {
     return agent;
   }
 
+  /** The transcript, and the conversation it was read from (null when sent inline). */
   async function conversationMessages(
     organizationId: string,
     agent: AgentRow,
     request: FollowUpRequest,
-  ): Promise<TranscriptMessage[]> {
-    if (request.messages) return request.messages;
-    const conversationId = request.conversationId as string;
-    const conversation = await deps.conversations.findByIdForOwnershipCheck(conversationId);
-    if (
-      !conversation ||
-      conversation.organizationId !== organizationId ||
-      conversation.agentId !== agent.id
-    ) {
+  ): Promise<{ messages: TranscriptMessage[]; conversation: ConversationRow | null }> {
+    if (request.messages) return { messages: request.messages, conversation: null };
+    const conversation = await deps.conversations.findOfAgent(
+      organizationId,
+      agent.id,
+      request.conversationId as string,
+    );
+    if (!conversation) {
       throw new AppError("CONVERSATION_NOT_FOUND", "Conversation not found for this agent");
     }
     const messages = await deps.conversations.recentMessages(
       organizationId,
-      conversationId,
+      conversation.id,
       HISTORY_MESSAGES,
     );
     if (messages.length === 0) {
@@ -144,7 +141,7 @@ export function createFollowUpService(deps: FollowUpServiceDeps) {
         ],
       );
     }
-    return messages;
+    return { messages, conversation };
   }
 
   return {
@@ -157,7 +154,7 @@ export function createFollowUpService(deps: FollowUpServiceDeps) {
       const { organizationId } = caller;
       const agent = await requireAgent(organizationId, agentId);
       const { prompt, promptSource } = followUpPromptOf(agent, request.prompt);
-      const messages = await conversationMessages(organizationId, agent, request);
+      const { messages, conversation } = await conversationMessages(organizationId, agent, request);
       await deps.billing.assertCanRun(organizationId);
 
       const transcript = transcriptOf(messages, agent.name);
@@ -175,12 +172,12 @@ export function createFollowUpService(deps: FollowUpServiceDeps) {
 
       const conversationId = request.conversationId ?? null;
       const messageId = request.saveToConversation ? newId() : null;
-      if (messageId && conversationId) {
+      if (messageId && conversation) {
         await deps.conversations.insertMessages([
           {
             id: messageId,
             organizationId,
-            conversationId,
+            conversationId: conversation.id,
             agentId: agent.id,
             from: "agent",
             text: written.text,
