@@ -46,6 +46,7 @@ const turn = (conversationId: string, overrides: Partial<RecordedTurn> = {}): Re
     visitorId: "visitor-1",
     channel: "website",
     channelExternalId: null,
+    startedAnonymously: false,
   },
   status: "reopen",
   messages: [
@@ -129,6 +130,7 @@ describe("ConversationRepo.recordTurn (one statement per turn)", () => {
           visitorId: "someone-else",
           channel: "api",
           channelExternalId: null,
+          startedAnonymously: true,
         },
         messages: [{ id: "turn-existing-q2", from: "human", text: "And the invoice?" }],
       }),
@@ -139,6 +141,7 @@ describe("ConversationRepo.recordTurn (one statement per turn)", () => {
       status: "UNRESOLVED",
       visitorId: "visitor-1",
       channel: "website",
+      startedAnonymously: false,
     });
 
     const kept = await repo.recordTurn(
@@ -182,6 +185,7 @@ describe("ConversationRepo.recordTurn (one statement per turn)", () => {
           visitorId: "visitor-2",
           channel: "api",
           channelExternalId: null,
+          startedAnonymously: false,
         },
         messages: [
           { id: `${rowId}-q`, from: "human", text: "Mine" },

@@ -107,6 +107,18 @@ describe("conversations from before migration 0015", () => {
     ]);
   });
 
+  it("take no message without a key, even with their visitorId", async () => {
+    const response = await app.api.inject({
+      method: "POST",
+      url: "/api/agents/agent-legacy/query-agent",
+      payload: { query: "Anonymous", conversationId: "legacy-widget", visitorId: "visitor-9" },
+    });
+    expect(response.statusCode).toBe(401);
+    expect(textsOf((await get("/api/conversations/legacy-widget")).json())).toEqual([
+      "Welcome back",
+    ]);
+  });
+
   it("no longer keep another organization from using the same ids", async () => {
     const other = await app.createOrganization("Newcomer");
     const agent = await createAgent(app, other);

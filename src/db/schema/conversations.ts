@@ -60,6 +60,11 @@ export const conversations = pgTable(
       .default("UNRESOLVED"),
     contactId: text("contact_id").references(() => contacts.id, { onDelete: "set null" }),
     metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+    /**
+     * Started by query-agent without an API key (a visitor of a public agent): the only
+     * conversations a caller without a key may add to, and only with their visitorId.
+     */
+    startedAnonymously: boolean("started_anonymously").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -26,7 +26,7 @@ export type RecordedTurn = {
    */
   conversation: Pick<
     ConversationRow,
-    "id" | "externalId" | "visitorId" | "channel" | "channelExternalId"
+    "id" | "externalId" | "visitorId" | "channel" | "channelExternalId" | "startedAnonymously"
   >;
   status: StatusChange;
   /** Set on the conversation; an absent one leaves its contact as it is. */
@@ -79,11 +79,11 @@ function turnPart(turn: RecordedTurn): StatementPart<ConversationRow> {
     ctes: sql`
       conversation as (
         insert into conversations (id, external_id, organization_id, agent_id, visitor_id,
-          channel, channel_external_id, status, contact_id)
+          channel, channel_external_id, status, contact_id, started_anonymously)
         values (${conversation.id}, ${conversation.externalId}, ${organizationId}, ${agentId},
           ${conversation.visitorId}, ${conversation.channel}, ${conversation.channelExternalId},
           ${turn.status === "human_requested" ? "HUMAN_REQUESTED" : "UNRESOLVED"},
-          ${turn.contactId ?? null})
+          ${turn.contactId ?? null}, ${conversation.startedAnonymously})
         on conflict (organization_id, external_id, agent_id) do update set
           status = ${statusAfter(turn.status)},
           contact_id = coalesce(excluded.contact_id, ${conversations.contactId}),

@@ -31,6 +31,14 @@ export const CHANNELS = [
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 
+/** Channels whose conversations only live here: nothing reaches a customer through another service. */
+export const LOCAL_CHANNELS: ReadonlySet<string> = new Set<Channel>([
+  "dashboard",
+  "website",
+  "form",
+  "api",
+]);
+
 /** Conversation ids a CRM/chat-desk integration uses: crmchatsappai_{accountId}_{customerId}. */
 export const CRM_CONVERSATION_ID = /^crmchatsappai_[^_\s]+_\S+$/;
 
@@ -66,6 +74,8 @@ export type TurnRecord = {
   status: StatusChange;
   contact?: ContactInput;
   contactId?: string;
+  /** The caller has no API key: a conversation this turn creates is marked startedAnonymously. */
+  anonymous?: boolean;
   messages: TurnMessage[];
 };
 
@@ -182,6 +192,7 @@ export function createConversationTurns(deps: {
             visitorId: target.visitorId,
             channel: target.channel,
             channelExternalId: target.channelExternalId,
+            startedAnonymously: input.anonymous ?? false,
           },
           status: input.status,
           contactId,

@@ -3,6 +3,7 @@ import { newId } from "../../lib/ids.ts";
 import type { AgentRepo, AgentRow } from "../agents/agent-repo.ts";
 import type { Billing } from "../billing/billing-port.ts";
 import type { ConversationRepo, ConversationRow } from "../conversations/conversation-repo.ts";
+import { LOCAL_CHANNELS } from "../conversations/conversation-turns.ts";
 import { HISTORY_MESSAGES } from "../query/query-service.ts";
 import {
   classifyConversation,
@@ -37,9 +38,6 @@ export type FollowUpResponse = {
   model: string;
   usage: { inputTokens: number; outputTokens: number };
 };
-
-/** Channels whose conversations only live here, so a stored follow-up reaches nobody by mistake. */
-const SAVABLE_CHANNELS = new Set(["dashboard", "website", "form", "api"]);
 
 export type FollowUpServiceDeps = {
   agents: Pick<AgentRepo, "findByIdInAnyOrganization">;
@@ -130,7 +128,7 @@ export function createFollowUpService(deps: FollowUpServiceDeps) {
         { path: "body.conversationId", message: "has no messages" },
       ]);
     }
-    if (request.saveToConversation && !SAVABLE_CHANNELS.has(conversation.channel)) {
+    if (request.saveToConversation && !LOCAL_CHANNELS.has(conversation.channel)) {
       throw invalid(
         `saveToConversation is only allowed for dashboard, website, form or api conversations; this one is on ${conversation.channel}, where messages are delivered to the customer`,
         [
