@@ -242,8 +242,8 @@ async function seedMessages(app: TestApp, org: TestOrganization, agentId: string
   const perConversation = 100;
   const conversations = Math.ceil(rows / perConversation);
   await app.database.db.execute(sql`
-    insert into conversations (id, organization_id, agent_id, visitor_id, channel)
-    select 'bench-c' || n, ${org.id}, ${agentId}, 'bench-v' || n, 'website'
+    insert into conversations (id, external_id, organization_id, agent_id, visitor_id, channel)
+    select 'bench-c' || n, 'bench-c' || n, ${org.id}, ${agentId}, 'bench-v' || n, 'website'
     from generate_series(1, ${conversations}) as n`);
   await app.database.db.execute(sql`
     insert into messages (id, organization_id, conversation_id, agent_id, "from", text, created_at)

@@ -213,17 +213,26 @@ describe("list authentication", () => {
     expect(idsOfB).not.toContain(annotationOfPublicA);
   });
 
-  it("with a key, a filter naming another organization's agent, message or conversation is 401", async () => {
+  it("with a key, a filter naming another organization's agent or message is 401", async () => {
     const queries: Array<Record<string, string>> = [
       { agentId: publicA.agentId },
       { agentId: privateA.agentId },
       { messageId: publicA.agentMessageId },
-      { conversationId: privateA.conversationId },
     ];
     for (const query of queries) {
       const response = await client.list(query, orgB);
       expect(response.statusCode).toBe(401);
     }
+  });
+
+  it("with a key, another organization's conversation id matches nothing, as an unknown one", async () => {
+    const foreign = await client.list({ conversationId: privateA.conversationId }, orgB);
+    const unknown = await client.list({ conversationId: "unknown-conversation" }, orgB);
+    expect(foreign.statusCode).toBe(200);
+    expect(foreign.json()).toEqual([]);
+    expect(foreign.body).toBe(unknown.body);
+    const own = await client.list({ conversationId: privateA.conversationId }, orgA);
+    expect(idsOf(own.json())).toEqual([annotationOfPrivateA]);
   });
 
   it("with a key, an unknown filter id simply matches nothing", async () => {

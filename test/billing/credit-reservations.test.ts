@@ -87,17 +87,18 @@ describe("credits reserved for an answer", () => {
     expect(await balanceOf(app, org)).toMatchObject({ canRun: true, credits: { used: 0 } });
   });
 
-  it("are released when the conversation id belongs to another agent", async () => {
+  it("are released when an attachment is refused after the reservation", async () => {
     const { app } = harness;
-    const org = await app.createOrganization("Wrong conversation");
+    const org = await app.createOrganization("Unreachable attachment");
     await grantCredits(app, org.id, 1);
-    const first = await createAgent(app, org, { name: "First" });
-    const second = await createAgent(app, org, { name: "Second" });
-    const started = await query(app, org, first.id, { query: "hi" });
-    const conversationId = started.json().conversationId;
-    const refused = await query(app, org, second.id, { query: "hi", conversationId });
-    expect(refused.statusCode).toBe(404);
+    const agent = await createAgent(app, org);
+    const refused = await query(app, org, agent.id, {
+      query: "read this",
+      attachments: [{ url: "http://127.0.0.1:9/file.txt" }],
+    });
+    expect(refused.statusCode).toBe(400);
     expect(await reservationsOf(org)).toEqual([]);
+    expect(await balanceOf(app, org)).toMatchObject({ canRun: true, credits: { used: 0 } });
   });
 
   it("left by a process that died stop counting when they expire", async () => {

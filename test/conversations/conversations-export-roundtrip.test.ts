@@ -34,6 +34,7 @@ describe("CSV export round trip", () => {
         const conversationId = `rt-${agent.id}`;
         await app.database.db.insert(conversations).values({
           id: conversationId,
+          externalId: conversationId,
           organizationId: org.id,
           agentId: agent.id,
           visitorId: "v",

@@ -26,6 +26,7 @@ async function seed(conversation: Seed) {
   const agent = conversation.agent ?? agentId;
   await app.database.db.insert(conversations).values({
     id: conversation.id,
+    externalId: conversation.id,
     organizationId: org.id,
     agentId: agent,
     visitorId: `visitor-${conversation.id}`,
@@ -188,6 +189,7 @@ describe("large exports", () => {
   beforeAll(async () => {
     await app.database.db.insert(conversations).values({
       id: "c-bulk",
+      externalId: "c-bulk",
       organizationId: org.id,
       agentId: otherAgentId,
       visitorId: "bulk",

@@ -107,8 +107,8 @@ describe("conversation paging with timestamps finer than a millisecond", () => {
     };
     const agent = await createAgent(app, org, { name: "Microseconds" });
     await app.database.db.execute(sql`
-      insert into conversations (id, organization_id, agent_id, visitor_id, created_at)
-      select 'micro-' || n, ${org.id}, ${agent.id}, 'v',
+      insert into conversations (id, external_id, organization_id, agent_id, visitor_id, created_at)
+      select 'micro-' || n, 'micro-' || n, ${org.id}, ${agent.id}, 'v',
              timestamptz '2024-01-01 00:00:00.123' + (n || ' microseconds')::interval
       from generate_series(1, 10) as n`);
     const ids = await listed(agent.id);

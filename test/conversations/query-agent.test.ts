@@ -288,15 +288,26 @@ describe("query-agent authentication", () => {
     expect((await conversation(theirs.conversationId)).messages).toHaveLength(1);
   });
 
-  it("refuses a conversation of another agent with 404 CONVERSATION_NOT_FOUND", async () => {
-    const theirs = (await append({ query: "desk" })).json();
+  it("lands the same id on another agent in that agent's own conversation", async () => {
+    const desk = (await append({ query: "desk" })).json();
     const response = await append(
-      { query: "widget", conversationId: theirs.conversationId },
+      { query: "widget", conversationId: desk.conversationId },
       org.auth,
       publicAgentId,
     );
-    expect(response.statusCode).toBe(404);
-    expect(response.json().type).toBe("CONVERSATION_NOT_FOUND");
+    expect(response.statusCode).toBe(200);
+    expect(response.json().conversationId).toBe(desk.conversationId);
+    const read = (agent: string) =>
+      t.app.api.inject({
+        url: `/api/conversations/${desk.conversationId}?agentId=${agent}`,
+        headers: org.auth,
+      });
+    expect((await read(agentId)).json().messages.map((m: { text: string }) => m.text)).toEqual([
+      "desk",
+    ]);
+    expect(
+      (await read(publicAgentId)).json().messages.map((m: { text: string }) => m.text),
+    ).toEqual(["widget"]);
   });
 });
 

@@ -42,9 +42,11 @@ const turn = (conversationId: string, overrides: Partial<RecordedTurn> = {}): Re
   agentId,
   conversation: {
     id: conversationId,
+    externalId: conversationId,
     visitorId: "visitor-1",
     channel: "website",
     channelExternalId: null,
+    startedAnonymously: false,
   },
   status: "reopen",
   messages: [
@@ -123,18 +125,23 @@ describe("ConversationRepo.recordTurn (one statement per turn)", () => {
     const reopened = await repo.recordTurn(
       turn("turn-existing", {
         conversation: {
-          id: "turn-existing",
+          id: "turn-existing-other-key",
+          externalId: "turn-existing",
           visitorId: "someone-else",
           channel: "api",
           channelExternalId: null,
+          startedAnonymously: true,
         },
         messages: [{ id: "turn-existing-q2", from: "human", text: "And the invoice?" }],
       }),
     );
     expect(reopened).toMatchObject({
+      id: "turn-existing",
+      externalId: "turn-existing",
       status: "UNRESOLVED",
       visitorId: "visitor-1",
       channel: "website",
+      startedAnonymously: false,
     });
 
     const kept = await repo.recordTurn(
@@ -162,30 +169,62 @@ describe("ConversationRepo.recordTurn (one statement per turn)", () => {
     expect(stored.find((message) => message.id === "turn-existing-draft")?.is_draft).toBe(true);
   });
 
-  it("writes nothing into a conversation of another agent or another organization", async () => {
-    await repo.recordTurn(
-      turn("turn-taken", {
+  it("keeps another organization's and another agent's conversation with the same id apart", async () => {
+    const theirs = await repo.recordTurn(
+      turn("turn-shared", {
         organizationId: other.id,
         agentId: otherAgentId,
         status: "keep",
       }),
     );
-    const before = await messagesOf("turn-taken");
-
-    expect(await repo.recordTurn(turn("turn-taken", { status: "human_requested" }))).toBeNull();
-    expect(
-      await repo.recordTurn(
-        turn("turn-taken", { agentId: siblingAgentId, status: "human_requested" }),
-      ),
-    ).toBeNull();
-
-    expect(await messagesOf("turn-taken")).toEqual(before);
-    const [conversation] = rowsOf<{ organization_id: string; status: string }>(
-      await app.database.db.execute(
-        sql`select organization_id, status from conversations where id = 'turn-taken'`,
-      ),
+    const withRowKey = (rowId: string, overrides: Partial<RecordedTurn>) =>
+      turn("turn-shared", {
+        conversation: {
+          id: rowId,
+          externalId: "turn-shared",
+          visitorId: "visitor-2",
+          channel: "api",
+          channelExternalId: null,
+          startedAnonymously: false,
+        },
+        messages: [
+          { id: `${rowId}-q`, from: "human", text: "Mine" },
+          { id: `${rowId}-a`, from: "agent", text: "Yours" },
+        ],
+        ...overrides,
+      });
+    const mine = await repo.recordTurn(
+      withRowKey("turn-shared-owner", { status: "human_requested" }),
     );
-    expect(conversation).toEqual({ organization_id: other.id, status: "UNRESOLVED" });
+    const sibling = await repo.recordTurn(
+      withRowKey("turn-shared-sibling", { agentId: siblingAgentId }),
+    );
+
+    expect(theirs).toMatchObject({
+      id: "turn-shared",
+      organizationId: other.id,
+      status: "UNRESOLVED",
+    });
+    expect(mine).toMatchObject({
+      id: "turn-shared-owner",
+      externalId: "turn-shared",
+      organizationId: owner.id,
+      agentId,
+      status: "HUMAN_REQUESTED",
+    });
+    expect(sibling).toMatchObject({
+      id: "turn-shared-sibling",
+      externalId: "turn-shared",
+      agentId: siblingAgentId,
+    });
+    expect((await messagesOf("turn-shared")).map((message) => message.text)).toEqual([
+      "It ships today.",
+      "Where is my order?",
+    ]);
+    expect((await messagesOf("turn-shared-owner")).map((message) => message.text)).toEqual([
+      "Yours",
+      "Mine",
+    ]);
   });
 
   it("stores nothing when a message cannot be stored, not even a new conversation", async () => {

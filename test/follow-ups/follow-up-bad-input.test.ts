@@ -81,6 +81,7 @@ describe("follow-up/query refuses what the spec refuses with 400", () => {
   it("refuses a conversation without messages", async () => {
     await t.app.database.db.insert(conversations).values({
       id: "empty-conversation",
+      externalId: "empty-conversation",
       organizationId: org.id,
       agentId,
       visitorId: "visitor-empty",

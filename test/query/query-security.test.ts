@@ -7,6 +7,7 @@ import {
   startQueryTestApp,
 } from "../agents/agent-helpers.ts";
 import type { TestOrganization } from "../harness/app.ts";
+import { postSse, summarize } from "./sse-client.ts";
 
 let t: QueryTestApp;
 let org: TestOrganization;
@@ -28,51 +29,115 @@ beforeEach(() => {
   t.fake.requests.length = 0;
 });
 
-async function messageCount() {
+async function read(who: TestOrganization, id: string, agent?: string) {
   const response = await t.app.api.inject({
-    url: `/api/conversations/${conversationId}`,
-    headers: org.auth,
+    url: `/api/conversations/${id}${agent ? `?agentId=${agent}` : ""}`,
+    headers: who.auth,
   });
-  return response.json().messages.length;
+  expect(response.statusCode).toBe(200);
+  return response.json() as { agentId: string; messages: Array<{ text: string }> };
 }
 
-describe("conversation ids that belong elsewhere are never joined", () => {
-  it("refuses a conversation of another agent of the same organization with 404", async () => {
-    const response = await query(t.app, org, siblingId, { query: "hi", conversationId });
-    expect(response.statusCode).toBe(404);
-    expect(response.json()).toMatchObject({
-      type: "CONVERSATION_NOT_FOUND",
-      error: `Conversation ${conversationId} is not a conversation of this agent`,
-    });
-    expect(t.fake.requests).toHaveLength(0);
-    expect(await messageCount()).toBe(2);
-  });
+const textsOf = (conversation: { messages: Array<{ text: string }> }) =>
+  conversation.messages.map((message) => message.text);
 
-  it("refuses a conversation of another organization with the same 404, revealing nothing", async () => {
+/** What the model was sent for the latest query, as role and text. */
+function lastPrompt() {
+  return (t.fake.requests.at(-1)?.body?.messages ?? []) as Array<{ role: string; content: string }>;
+}
+
+/** A response with the ids that differ from request to request blanked out. */
+function comparable(body: Record<string, unknown>) {
+  return { ...body, messageId: "…", conversationId: "…", visitorId: "…" };
+}
+
+describe("a conversation id is looked up within the caller's organization and agent", () => {
+  it("gives another organization using the same id a conversation of its own", async () => {
+    const shared = "crmchatsappai_5_6";
+    const owned = await query(t.app, org, agentId, {
+      query: "owner's secret",
+      conversationId: shared,
+    });
+    expect(owned.statusCode).toBe(200);
     const strangerAgent = await createAgent(t.app, stranger);
+
     const response = await query(t.app, stranger, strangerAgent.id, {
-      query: "hi",
-      conversationId,
+      query: "stranger writes",
+      conversationId: shared,
     });
-    expect(response.statusCode).toBe(404);
+    expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
-      type: "CONVERSATION_NOT_FOUND",
-      error: `Conversation ${conversationId} is not a conversation of this agent`,
+      conversationId: shared,
+      visitorId: shared,
+      answer: "Answer: stranger writes",
+      status: "UNRESOLVED",
     });
-    expect(response.body).not.toContain("private question");
-    expect(t.fake.requests).toHaveLength(0);
-    expect(await messageCount()).toBe(2);
+    expect(JSON.stringify(lastPrompt())).not.toContain("owner's secret");
+    expect(textsOf(await read(stranger, shared))).toEqual([
+      "stranger writes",
+      "Answer: stranger writes",
+    ]);
+    expect(textsOf(await read(org, shared))).toEqual(["owner's secret", "Answer: owner's secret"]);
   });
 
-  it("refuses the same over SSE before the stream starts", async () => {
+  it("does the same over SSE", async () => {
+    const shared = "crmchatsappai_streamed_1";
+    await query(t.app, org, agentId, { query: "owner's streamed secret", conversationId: shared });
+    const strangerAgent = await createAgent(t.app, stranger);
     const base = await t.app.listen("api");
-    const response = await fetch(`${base}/api/agents/${siblingId}/query`, {
-      method: "POST",
-      headers: { ...org.auth, "content-type": "application/json" },
-      body: JSON.stringify({ query: "hi", conversationId, streaming: true }),
+    const result = await postSse(`${base}/api/agents/${strangerAgent.id}/query`, stranger.auth, {
+      query: "stranger streams",
+      conversationId: shared,
+      streaming: true,
     });
-    expect(response.status).toBe(404);
-    expect(response.headers.get("content-type")).toContain("application/json");
+    const { response, last } = summarize(result);
+    expect(result.status).toBe(200);
+    expect(response).toMatchObject({ conversationId: shared, answer: "Answer: stranger streams" });
+    expect(last).toBe("[DONE]");
+    expect(JSON.stringify(lastPrompt())).not.toContain("owner's streamed secret");
+    expect(textsOf(await read(stranger, shared))).toEqual([
+      "stranger streams",
+      "Answer: stranger streams",
+    ]);
+    expect(textsOf(await read(org, shared))).toHaveLength(2);
+  });
+
+  it("answers exactly as for an id never used anywhere, prompt included", async () => {
+    const used = "crmchatsappai_used_2";
+    const fresh = "crmchatsappai_fresh_2";
+    await query(t.app, org, agentId, { query: "owner's question", conversationId: used });
+    const strangerAgent = await createAgent(t.app, stranger);
+
+    const onUsed = await query(t.app, stranger, strangerAgent.id, {
+      query: "hi",
+      conversationId: used,
+    });
+    const promptOnUsed = lastPrompt();
+    const onFresh = await query(t.app, stranger, strangerAgent.id, {
+      query: "hi",
+      conversationId: fresh,
+    });
+    expect(onUsed.statusCode).toBe(200);
+    expect(onFresh.statusCode).toBe(200);
+    expect(comparable(onUsed.json())).toEqual(comparable(onFresh.json()));
+    expect(promptOnUsed).toEqual(lastPrompt());
+  });
+
+  it("gives another agent of the same organization its own conversation with the same id", async () => {
+    const shared = "crmchatsappai_7_8";
+    await query(t.app, org, agentId, { query: "to sales", conversationId: shared });
+    const response = await query(t.app, org, siblingId, {
+      query: "to support",
+      conversationId: shared,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().conversationId).toBe(shared);
+    expect(JSON.stringify(lastPrompt())).not.toContain("to sales");
+    expect(textsOf(await read(org, shared, agentId))).toEqual(["to sales", "Answer: to sales"]);
+    expect(textsOf(await read(org, shared, siblingId))).toEqual([
+      "to support",
+      "Answer: to support",
+    ]);
   });
 });
 

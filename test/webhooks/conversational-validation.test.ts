@@ -4,6 +4,8 @@ import { createAgent } from "../agents/agent-helpers.ts";
 import { ADMIN_TOKEN, type TestOrganization } from "../harness/app.ts";
 import {
   createConversationalAgent,
+  deliveriesOf,
+  eventually,
   posts,
   sendQuery,
   startWebhookTestApp,
@@ -146,44 +148,58 @@ describe("usage limits of conversational mode", () => {
 });
 
 describe("conversational mode across organizations", () => {
-  it("refuses another organization's conversation id, and shows deliveries only to their owner", async () => {
+  it("gives each organization using the same conversation id its own conversation and deliveries", async () => {
+    const shared = "ticket-42";
     const other = await createConversationalAgent(t.app, "Globex");
     t.fake.script({ text: "Globex answer." });
-    const owned = await sendQuery(t.app, other.org, other.agentId, {
+    const theirs = await sendQuery(t.app, other.org, other.agentId, {
       query: "Globex question",
+      conversationId: shared,
       webhookUrl: `${t.receiver.url}/globex`,
     });
-    expect(owned.statusCode).toBe(200);
-    const conversationId = owned.json().conversationId as string;
+    expect(theirs.statusCode).toBe(200);
     await waitForPosts(t.receiver, 1);
 
-    const hijack = await sendQuery(t.app, org, agentId, {
-      query: "Let me in",
-      conversationId,
+    t.fake.script({ text: "Acme answer." });
+    const mine = await sendQuery(t.app, org, agentId, {
+      query: "Acme question",
+      conversationId: shared,
       webhookUrl: `${t.receiver.url}/acme`,
     });
-    expect(hijack.statusCode).toBe(404);
-    expect(hijack.json().type).toBe("CONVERSATION_NOT_FOUND");
+    expect(mine.statusCode).toBe(200);
+    expect(mine.json()).toMatchObject({ status: "queued", conversationId: shared });
+    const received = await waitForPosts(t.receiver, 2);
 
-    const foreign = await t.app.api.inject({
-      url: `/api/conversations/${conversationId}/webhook-deliveries`,
-      headers: org.auth,
+    const payloads = Object.fromEntries(
+      received.map((request) => [request.path, JSON.parse(request.body)]),
+    );
+    expect(payloads["/globex"]).toMatchObject({
+      conversationId: shared,
+      agentResponse: { answer: "Globex answer." },
     });
-    expect(foreign.statusCode).toBe(404);
-    expect(foreign.json().type).toBe("CONVERSATION_NOT_FOUND");
-    expect(foreign.body).not.toContain("Globex");
+    expect(payloads["/acme"]).toMatchObject({
+      conversationId: shared,
+      agentResponse: { answer: "Acme answer." },
+    });
+    expect(JSON.stringify(t.fake.requests.at(-1)?.body)).not.toContain("Globex question");
+
+    const urlsOf = async (who: TestOrganization) =>
+      (await deliveriesOf(t.app, who, shared)).map((delivery) => delivery.url);
+    expect(await urlsOf(org)).toEqual([`${t.receiver.url}/acme`]);
+    expect(await urlsOf(other.org)).toEqual([`${t.receiver.url}/globex`]);
     const anonymous = await t.app.api.inject({
-      url: `/api/conversations/${conversationId}/webhook-deliveries`,
+      url: `/api/conversations/${shared}/webhook-deliveries`,
     });
     expect(anonymous.statusCode).toBe(401);
-    const own = await t.app.api.inject({
-      url: `/api/conversations/${conversationId}/webhook-deliveries`,
-      headers: other.org.auth,
+    const events = await eventually(async () => {
+      const response = await t.app.api.inject({
+        url: `/api/consumption-events?conversationId=${shared}`,
+        headers: org.auth,
+      });
+      const data = response.json().data as Array<{ conversationId: string; agentId: string }>;
+      expect(data).toHaveLength(1);
+      return data;
     });
-    expect(own.statusCode).toBe(200);
-    expect(own.json().data).toHaveLength(1);
-
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
-    expect(posts(t.receiver).map((request) => request.path)).toEqual(["/globex"]);
+    expect(events[0]).toMatchObject({ conversationId: shared, agentId });
   });
 });

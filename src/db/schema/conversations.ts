@@ -1,5 +1,14 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  index,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { agents } from "./agents.ts";
 import { organizations } from "./organizations.ts";
 
@@ -26,10 +35,17 @@ export const contacts = pgTable(
   ],
 );
 
+/**
+ * A conversation of one agent. Its API id (`conversationId`) is `externalId`, chosen by the client
+ * or generated, and unique only within its organization and agent: the same string used by another
+ * organization or another agent is another conversation. `id` is the row's own key, which
+ * messages, annotations and webhook windows and deliveries reference; the API does not show it.
+ */
 export const conversations = pgTable(
   "conversations",
   {
     id: text("id").primaryKey(),
+    externalId: text("external_id").notNull(),
     organizationId: text("organization_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
@@ -44,10 +60,21 @@ export const conversations = pgTable(
       .default("UNRESOLVED"),
     contactId: text("contact_id").references(() => contacts.id, { onDelete: "set null" }),
     metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+    /**
+     * Started by query-agent without an API key (a visitor of a public agent): the only
+     * conversations a caller without a key may add to, and only with their visitorId.
+     */
+    startedAnonymously: boolean("started_anonymously").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
+    // Serves lookups by (organization, id) and by (organization, id, agent) alike.
+    uniqueIndex("conversations_external_id_idx").on(
+      table.organizationId,
+      table.externalId,
+      table.agentId,
+    ),
     index("conversations_agent_idx").on(table.organizationId, table.agentId, table.createdAt),
     index("conversations_external_idx").on(table.organizationId, table.channelExternalId),
     check(

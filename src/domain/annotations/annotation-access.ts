@@ -6,7 +6,7 @@ export type AnnotationCaller = { organizationId: string; userId: string } | null
 
 type AccessRepo = Pick<
   AnnotationRepo,
-  "findMessageTarget" | "findAgentTarget" | "findConversationOrganization" | "findOrganizationOf"
+  "findMessageTarget" | "findAgentTarget" | "findOrganizationOf"
 >;
 
 const KEY_REQUIRED = "A valid API key of the organization is required unless the agent is public";
@@ -44,19 +44,20 @@ export function createAnnotationAccess(repo: AccessRepo) {
     },
   };
 
-  /** A keyed list may filter by anything of its own organization; a foreign id is refused. */
+  /**
+   * A keyed list may filter by anything of its own organization; a foreign agent or message id
+   * is refused. A conversation id is only ever looked up within the organization (clients choose
+   * them, so another organization may use the same one): it filters and never refuses.
+   */
   async function keyedScope(organizationId: string, filters: AnnotationFilters) {
     const owners = await Promise.all([
       filters.agentId ? repo.findAgentTarget(filters.agentId).then((a) => a?.organizationId) : null,
       filters.messageId
         ? repo.findMessageTarget(filters.messageId).then((m) => m?.organizationId)
         : null,
-      filters.conversationId ? repo.findConversationOrganization(filters.conversationId) : null,
     ]);
     if (owners.some((owner) => owner && owner !== organizationId)) {
-      throw unauthorized(
-        "The filter names an agent, message or conversation of another organization",
-      );
+      throw unauthorized("The filter names an agent or message of another organization");
     }
     return organizationId;
   }

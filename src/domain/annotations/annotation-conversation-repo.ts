@@ -3,6 +3,7 @@ import type { Db } from "../../db/client.ts";
 import { agents, annotations, contacts, conversations, messages } from "../../db/schema/index.ts";
 
 export type ConversationSummary = {
+  /** The id clients know the conversation by (its externalId). */
   id: string;
   agentId: string;
   visitorId: string;
@@ -32,7 +33,7 @@ export function createAnnotationConversationRepo(db: Db) {
     ): Promise<ConversationSummary | null> {
       const [row] = await tx
         .select({
-          id: conversations.id,
+          id: conversations.externalId,
           agentId: conversations.agentId,
           visitorId: conversations.visitorId,
           channel: conversations.channel,

@@ -12,8 +12,10 @@ import {
 
 export type AnnotationRow = typeof annotations.$inferSelect;
 export type TagRef = { id: string; name: string };
+/** An annotation with the id clients know its conversation by (`conversationId` is the row key). */
+type AnnotationWithConversation = AnnotationRow & { conversationExternalId: string };
 /** An annotation with what every response shows next to it. */
-export type AnnotationRecord = AnnotationRow & {
+export type AnnotationRecord = AnnotationWithConversation & {
   createdByEmail: string | null;
   tags: TagRef[];
 };
@@ -52,8 +54,22 @@ export type NewAnnotation = {
 };
 
 export function createAnnotationRepo(db: Db) {
+  /** Annotations with their conversation's API id; callers add the conditions. */
+  function selectWithConversation(tx: Db) {
+    return tx
+      .select({ annotation: annotations, conversationExternalId: conversations.externalId })
+      .from(annotations)
+      .innerJoin(conversations, eq(conversations.id, annotations.conversationId));
+  }
+
+  const flatten = (rows: Array<{ annotation: AnnotationRow; conversationExternalId: string }>) =>
+    rows.map((row) => ({ ...row.annotation, conversationExternalId: row.conversationExternalId }));
+
   /** Attaches creator email and tags to rows, two queries whatever the number of rows. */
-  async function withRelations(rows: AnnotationRow[], tx: Db): Promise<AnnotationRecord[]> {
+  async function withRelations(
+    rows: AnnotationWithConversation[],
+    tx: Db,
+  ): Promise<AnnotationRecord[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((row) => row.id);
     const creatorIds = [...new Set(rows.flatMap((row) => row.createdById ?? []))];
@@ -119,14 +135,6 @@ export function createAnnotationRepo(db: Db) {
       return row ?? null;
     },
 
-    async findConversationOrganization(conversationId: string, tx: Db = db) {
-      const [row] = await tx
-        .select({ organizationId: conversations.organizationId })
-        .from(conversations)
-        .where(eq(conversations.id, conversationId));
-      return row?.organizationId ?? null;
-    },
-
     /** The owner of an annotation, so a foreign one is told apart from an absent one. */
     async findOrganizationOf(annotationId: string, tx: Db = db): Promise<string | null> {
       const [row] = await tx
@@ -169,13 +177,10 @@ export function createAnnotationRepo(db: Db) {
       annotationId: string,
       tx: Db = db,
     ): Promise<AnnotationRecord | null> {
-      const rows = await tx
-        .select()
-        .from(annotations)
-        .where(
-          and(eq(annotations.organizationId, organizationId), eq(annotations.id, annotationId)),
-        );
-      const [record] = await withRelations(rows, tx);
+      const rows = await selectWithConversation(tx).where(
+        and(eq(annotations.organizationId, organizationId), eq(annotations.id, annotationId)),
+      );
+      const [record] = await withRelations(flatten(rows), tx);
       return record ?? null;
     },
 
@@ -192,8 +197,9 @@ export function createAnnotationRepo(db: Db) {
       const conditions: SQL[] = [eq(annotations.organizationId, organizationId)];
       if (filters.agentId) conditions.push(eq(annotations.agentId, filters.agentId));
       if (filters.sentiment) conditions.push(eq(annotations.sentiment, filters.sentiment));
+      // The id clients use, within this organization: every agent's conversation with that id.
       if (filters.conversationId) {
-        conditions.push(eq(annotations.conversationId, filters.conversationId));
+        conditions.push(eq(conversations.externalId, filters.conversationId));
       }
       if (filters.messageId) conditions.push(eq(annotations.messageId, filters.messageId));
       if (filters.status) conditions.push(eq(annotations.status, filters.status));
@@ -204,13 +210,11 @@ export function createAnnotationRepo(db: Db) {
             where anchor.id = ${page.cursor} and anchor.organization_id = ${organizationId})`,
         );
       }
-      const rows = await tx
-        .select()
-        .from(annotations)
+      const rows = await selectWithConversation(tx)
         .where(and(...conditions))
         .orderBy(desc(annotations.createdAt), desc(annotations.id))
         .limit(page.limit);
-      return withRelations(rows, tx);
+      return withRelations(flatten(rows), tx);
     },
 
     async updateStatus(

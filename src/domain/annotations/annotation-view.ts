@@ -11,7 +11,7 @@ export function toAnnotationView(record: AnnotationRecord) {
   return {
     id: record.id,
     messageId: record.messageId,
-    conversationId: record.conversationId,
+    conversationId: record.conversationExternalId,
     agentId: record.agentId,
     organizationId: record.organizationId,
     comment: record.comment,

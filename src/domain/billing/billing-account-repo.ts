@@ -114,7 +114,7 @@ type HeldRow = {
 };
 
 /**
- * billing_reserve (migration 0016) as a statement part (CTE `reservation`): takes the
+ * billing_reserve (migration 0020) as a statement part (CTE `reservation`): takes the
  * organization's billing lock, inserts the reservation and reads the account; null, with nothing
  * written, when the organization does not exist.
  */

@@ -2,7 +2,7 @@ import { AppError, invalid, unauthorized } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { AgentRepo } from "../agents/agent-repo.ts";
 import type { ContactInput, ContactRepo } from "./contact-repo.ts";
-import type { Channel, ConversationTurns } from "./conversation-turns.ts";
+import { type Channel, type ConversationTurns, LOCAL_CHANNELS } from "./conversation-turns.ts";
 
 /** The body of POST /api/agents/{id}/query-agent, validated. */
 export type AgentMessageRequest = {
@@ -25,10 +25,19 @@ export type AgentMessageResponse = {
 };
 
 /**
+ * The one answer to a caller without a key whose conversationId is not a conversation it may add
+ * to, whether the id is unknown, another visitor's, or an integration's (crmchatsappai, whatsapp,
+ * api): the answer never tells which.
+ */
+export const ANONYMOUS_CONVERSATION_REFUSED =
+  "Without an API key, send no conversationId to start a conversation, or continue one started without a key, with its visitorId";
+
+/**
  * query-agent: appends a message written by the agent (an integration's or a person's words) to
  * a conversation, with no model call and nothing billed. Without an API key it works only for a
- * public agent, for non-draft messages without contact data, and for an existing conversation
- * only when the request carries that conversation's visitorId.
+ * public agent, for non-draft messages without contact data on its own channels (website, form,
+ * dashboard, api), and either starts a conversation (its id generated) or continues one that was
+ * started that way, with the visitorId it was started with.
  */
 export function createAgentMessageService(deps: {
   agents: Pick<AgentRepo, "findByIdInAnyOrganization">;
@@ -53,6 +62,12 @@ export function createAgentMessageService(deps: {
         if (request.contactId || request.contact) {
           throw unauthorized("Attaching a contact requires an API key");
         }
+        const channel = request.metadata?.channel ?? request.channel;
+        if (request.channelExternalId !== undefined || (channel && !LOCAL_CHANNELS.has(channel))) {
+          throw unauthorized(
+            "Without an API key, messages go only to website, form, dashboard or api conversations, without channelExternalId",
+          );
+        }
       }
       const organizationId = agent.organizationId;
       const target = await deps.turns.resolveTarget(organizationId, agent.id, {
@@ -61,10 +76,12 @@ export function createAgentMessageService(deps: {
         channel: request.metadata?.channel ?? request.channel,
         channelExternalId: request.channelExternalId,
       });
-      if (!caller && target.existing && request.visitorId !== target.existing.visitorId) {
-        throw unauthorized(
-          "Adding to an existing conversation without an API key requires its visitorId",
-        );
+      if (
+        !caller &&
+        request.conversationId !== undefined &&
+        !(target.existing?.startedAnonymously && request.visitorId === target.existing.visitorId)
+      ) {
+        throw unauthorized(ANONYMOUS_CONVERSATION_REFUSED);
       }
       if (request.contactId && !(await deps.contacts.findById(organizationId, request.contactId))) {
         throw invalid(`Contact ${request.contactId} does not exist in this organization`, [
@@ -79,6 +96,7 @@ export function createAgentMessageService(deps: {
         status: "keep",
         contact: request.contact,
         contactId: request.contactId,
+        anonymous: !caller,
         messages: [
           {
             id: messageId,
@@ -97,7 +115,7 @@ export function createAgentMessageService(deps: {
       });
       return {
         messageId,
-        conversationId: conversation.id,
+        conversationId: conversation.externalId,
         visitorId: conversation.visitorId,
         status: conversation.status,
       };

@@ -10,6 +10,7 @@ export type ExportFilter = {
   /** Inclusive, unless `toExclusive` (a date-only `to` means the whole day). */
   to?: Date;
   toExclusive?: boolean;
+  /** Conversation ids as clients know them (externalId), of this agent. */
   conversationIds?: string[];
   include: "all" | "human" | "agent";
   status: "all" | "RESOLVED" | "UNRESOLVED" | "HUMAN_REQUESTED";
@@ -53,7 +54,21 @@ export function createConversationExportRepo(db: Db) {
         );
       }
       if (filter.conversationIds) {
-        conditions.push(inArray(messages.conversationId, filter.conversationIds));
+        conditions.push(
+          inArray(
+            messages.conversationId,
+            db
+              .select({ id: conversations.id })
+              .from(conversations)
+              .where(
+                and(
+                  eq(conversations.organizationId, filter.organizationId),
+                  inArray(conversations.externalId, filter.conversationIds),
+                  eq(conversations.agentId, filter.agentId),
+                ),
+              ),
+          ),
+        );
       }
       if (filter.include !== "all") conditions.push(eq(messages.from, filter.include));
       if (filter.search) conditions.push(ilike(messages.text, `%${escapeLike(filter.search)}%`));
@@ -86,7 +101,8 @@ export function createConversationExportRepo(db: Db) {
             id: messages.id,
             cursorAt: sql<string>`${messages.createdAt}::text`,
             record: sql<string>`${csvRecordSql([
-              sql`${messages.conversationId}`,
+              // The id clients know (a primary-key lookup per row of the page, after the limit).
+              sql`(select c.external_id from ${conversations} c where c.id = ${messages.conversationId})`,
               sql`${messages.from}::text`,
               neutralizedFormulaSql(sql`${messages.text}`),
               // toISOString's form: UTC, milliseconds (truncated, as a Date truncates them).

@@ -20,8 +20,14 @@ export type TurnMessage = Omit<NewMessageRow, "organizationId" | "conversationId
 export type RecordedTurn = {
   organizationId: string;
   agentId: string;
-  /** Used as given when the turn creates the conversation. */
-  conversation: Pick<ConversationRow, "id" | "visitorId" | "channel" | "channelExternalId">;
+  /**
+   * Used as given when the turn creates the conversation; `id` is then the new row's key (an
+   * existing conversation of the agent with this externalId keeps its own).
+   */
+  conversation: Pick<
+    ConversationRow,
+    "id" | "externalId" | "visitorId" | "channel" | "channelExternalId" | "startedAnonymously"
+  >;
   status: StatusChange;
   /** Set on the conversation; an absent one leaves its contact as it is. */
   contactId?: string | null;
@@ -67,23 +73,21 @@ const contactColumns = {
  * A turn as a statement part (CTEs `conversation` and `stored`, columns of the conversation): see
  * ConversationRepo.recordTurn.
  */
-function turnPart(turn: RecordedTurn): StatementPart<ConversationRow | null> {
+function turnPart(turn: RecordedTurn): StatementPart<ConversationRow> {
   const { organizationId, agentId, conversation } = turn;
   return {
     ctes: sql`
       conversation as (
-        insert into conversations (id, organization_id, agent_id, visitor_id, channel,
-          channel_external_id, status, contact_id)
-        values (${conversation.id}, ${organizationId}, ${agentId}, ${conversation.visitorId},
-          ${conversation.channel}, ${conversation.channelExternalId},
+        insert into conversations (id, external_id, organization_id, agent_id, visitor_id,
+          channel, channel_external_id, status, contact_id, started_anonymously)
+        values (${conversation.id}, ${conversation.externalId}, ${organizationId}, ${agentId},
+          ${conversation.visitorId}, ${conversation.channel}, ${conversation.channelExternalId},
           ${turn.status === "human_requested" ? "HUMAN_REQUESTED" : "UNRESOLVED"},
-          ${turn.contactId ?? null})
-        on conflict (id) do update set
+          ${turn.contactId ?? null}, ${conversation.startedAnonymously})
+        on conflict (organization_id, external_id, agent_id) do update set
           status = ${statusAfter(turn.status)},
           contact_id = coalesce(excluded.contact_id, ${conversations.contactId}),
           updated_at = ${new Date().toISOString()}::timestamptz
-        where ${conversations.organizationId} = ${organizationId}
-          and ${conversations.agentId} = ${agentId}
         returning *
       ), stored as (
         insert into messages (id, organization_id, conversation_id, agent_id, "from", text,
@@ -97,25 +101,57 @@ function turnPart(turn: RecordedTurn): StatementPart<ConversationRow | null> {
           is_draft boolean, created_at timestamptz)
       )`,
     row: sql`select * from conversation`,
-    read: (row) => (row?.id == null ? null : tableRowOf(conversations, row)),
+    // The insert or its update always returns the conversation's row.
+    read: (row) => tableRowOf(conversations, row!),
   };
 }
 
 export function createConversationRepo(db: Db) {
   return {
-    /**
-     * The conversation with this id in any organization. Conversation ids are one global space
-     * (clients may choose them, e.g. crmchatsappai_…), so callers need to know whether an id is
-     * taken elsewhere before they may create it; they compare organizationId and agentId.
-     */
-    async findByIdForOwnershipCheck(conversationId: string, tx: Db = db) {
+    /** The agent's conversation with this API id (`externalId`). */
+    async findOfAgent(
+      organizationId: string,
+      agentId: string,
+      externalId: string,
+      tx: Db = db,
+    ): Promise<ConversationRow | null> {
       const [row] = await tx
         .select()
         .from(conversations)
-        .where(eq(conversations.id, conversationId));
+        .where(
+          and(
+            eq(conversations.organizationId, organizationId),
+            eq(conversations.externalId, externalId),
+            eq(conversations.agentId, agentId),
+          ),
+        );
       return row ?? null;
     },
 
+    /**
+     * The organization's conversations with this API id, of one agent when agentId is given: at
+     * most two rows, enough to tell one from several (two agents may use the same id).
+     */
+    async findInOrganization(
+      organizationId: string,
+      externalId: string,
+      agentId: string | undefined,
+      tx: Db = db,
+    ) {
+      const conditions = [
+        eq(conversations.organizationId, organizationId),
+        eq(conversations.externalId, externalId),
+      ];
+      if (agentId !== undefined) conditions.push(eq(conversations.agentId, agentId));
+      return tx
+        .select({ conversation: conversations, contact: contactColumns })
+        .from(conversations)
+        .leftJoin(contacts, eq(contacts.id, conversations.contactId))
+        .where(and(...conditions))
+        .limit(2);
+    },
+
+    /** The conversation with this row key (`id`, as messages and webhook windows hold it). */
     async findById(organizationId: string, conversationId: string, tx: Db = db) {
       const [row] = await tx
         .select({ conversation: conversations, contact: contactColumns })
@@ -211,11 +247,10 @@ export function createConversationRepo(db: Db) {
     },
 
     /**
-     * A whole turn in one statement: creates the conversation, or applies the turn to it when it
-     * exists and is this agent's, and stores the messages only then. Null (and nothing written)
-     * when the id is taken by another agent or organization.
+     * A whole turn in one statement: creates the conversation, or applies the turn to the agent's
+     * conversation with this externalId, and stores the messages in it.
      */
-    recordTurn(turn: RecordedTurn, tx: Db = db): Promise<ConversationRow | null> {
+    recordTurn(turn: RecordedTurn, tx: Db = db): Promise<ConversationRow> {
       return executePart(tx, turnPart(turn));
     },
 

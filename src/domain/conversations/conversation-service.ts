@@ -1,4 +1,5 @@
-import { AppError, invalid } from "../../lib/errors.ts";
+import { invalid } from "../../lib/errors.ts";
+import { findConversationOfOrganization } from "./conversation-lookup.ts";
 import type { ConversationRepo } from "./conversation-repo.ts";
 import {
   type ConversationView,
@@ -49,13 +50,22 @@ export function createConversationService(deps: { conversations: ConversationRep
       return { data, nextCursor: more ? encodeCursor(last.cursorAt, last.conversation.id) : null };
     },
 
+    /** By the id clients use; `agentId` says which when several agents use that id. */
     async get(
       caller: Caller,
       conversationId: string,
+      agentId?: string,
     ): Promise<ConversationView & { messages: MessageView[] }> {
-      const found = await deps.conversations.findById(caller.organizationId, conversationId);
-      if (!found) throw new AppError("CONVERSATION_NOT_FOUND", "Conversation not found");
-      const messages = await deps.conversations.allMessages(caller.organizationId, conversationId);
+      const found = await findConversationOfOrganization(
+        deps.conversations,
+        caller.organizationId,
+        conversationId,
+        agentId,
+      );
+      const messages = await deps.conversations.allMessages(
+        caller.organizationId,
+        found.conversation.id,
+      );
       return {
         ...toConversationView(found.conversation, found.contact?.id ? found.contact : null),
         messages: messages.map(toMessageView),

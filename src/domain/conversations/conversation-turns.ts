@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client.ts";
 import { executeParts, type StatementPart } from "../../db/statement-parts.ts";
-import { AppError, invalid } from "../../lib/errors.ts";
+import { invalid } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { ContactInput, ContactRepo } from "./contact-repo.ts";
 import type {
@@ -31,12 +31,26 @@ export const CHANNELS = [
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 
+/** Channels whose conversations only live here: nothing reaches a customer through another service. */
+export const LOCAL_CHANNELS: ReadonlySet<string> = new Set<Channel>([
+  "dashboard",
+  "website",
+  "form",
+  "api",
+]);
+
 /** Conversation ids a CRM/chat-desk integration uses: crmchatsappai_{accountId}_{customerId}. */
 export const CRM_CONVERSATION_ID = /^crmchatsappai_[^_\s]+_\S+$/;
 
 /** Where a turn goes: an existing conversation of the agent, or a new one with this id. */
 export type TurnTarget = {
+  /** The conversation's API id (its externalId): the request's, the existing one's, or new. */
   conversationId: string;
+  /**
+   * Its row key: the existing one's; for a new conversation the generated conversationId itself,
+   * or a fresh id when the client chose the conversationId (other tenants may use it too).
+   */
+  rowId: string;
   visitorId: string;
   channel: string;
   channelExternalId: string | null;
@@ -60,14 +74,10 @@ export type TurnRecord = {
   status: StatusChange;
   contact?: ContactInput;
   contactId?: string;
+  /** The caller has no API key: a conversation this turn creates is marked startedAnonymously. */
+  anonymous?: boolean;
   messages: TurnMessage[];
 };
-
-export const conversationNotFound = (conversationId: string) =>
-  new AppError(
-    "CONVERSATION_NOT_FOUND",
-    `Conversation ${conversationId} is not a conversation of this agent`,
-  );
 
 export function createConversationTurns(deps: {
   db: Db;
@@ -77,9 +87,10 @@ export function createConversationTurns(deps: {
   const { conversations, contacts } = deps;
 
   /**
-   * Decides which conversation a turn lands in. A conversation id of another agent or another
-   * organization is never joined: CONVERSATION_NOT_FOUND (404). An unknown id creates the
-   * conversation with that id, so integrations can choose their ids.
+   * Decides which conversation a turn lands in. Conversation ids are looked up within the
+   * organization and agent only, so another organization's or agent's use of the same id is
+   * neither joined nor noticed. An unknown id creates the conversation with that id, so
+   * integrations can choose their ids.
    */
   async function resolveTarget(
     organizationId: string,
@@ -118,13 +129,7 @@ export function createConversationTurns(deps: {
 
     let existing: ConversationRow | null = null;
     if (request.conversationId) {
-      existing = await conversations.findByIdForOwnershipCheck(request.conversationId);
-      if (
-        existing &&
-        (existing.organizationId !== organizationId || existing.agentId !== agentId)
-      ) {
-        throw conversationNotFound(request.conversationId);
-      }
+      existing = await conversations.findOfAgent(organizationId, agentId, request.conversationId);
     } else if (channel === "whatsapp" && channelExternalId !== null) {
       existing = await conversations.findByChannelExternalId(
         organizationId,
@@ -133,11 +138,12 @@ export function createConversationTurns(deps: {
         channelExternalId,
       );
     }
-    const conversationId = existing?.id ?? request.conversationId ?? newId();
+    const conversationId = existing?.externalId ?? request.conversationId ?? newId();
     const visitorId =
       request.visitorId ?? existing?.visitorId ?? (crmId ? conversationId : newId());
     return {
       conversationId,
+      rowId: existing?.id ?? (request.conversationId ? newId() : conversationId),
       visitorId,
       channel: existing?.channel ?? channel,
       channelExternalId: existing?.channelExternalId ?? channelExternalId,
@@ -161,8 +167,7 @@ export function createConversationTurns(deps: {
 
   /**
    * recordTurn with another write in the turn's statement (one round trip, one commit): both
-   * take effect or neither does. The other write's result comes back even when the turn finds
-   * the conversation taken (CONVERSATION_NOT_FOUND is thrown after the statement).
+   * take effect or neither does.
    */
   async function recordTurnWith<Along>(
     input: TurnRecord,
@@ -173,7 +178,7 @@ export function createConversationTurns(deps: {
 
   async function store<Along>(
     input: TurnRecord,
-    write: (turn: RecordedTurn, tx: Db) => Promise<[ConversationRow | null, Along]>,
+    write: (turn: RecordedTurn, tx: Db) => Promise<[ConversationRow, Along]>,
   ): Promise<[ConversationRow, Along]> {
     const { organizationId, agentId, target } = input;
     const written = async (contactId: string | undefined, tx: Db) =>
@@ -182,10 +187,12 @@ export function createConversationTurns(deps: {
           organizationId,
           agentId,
           conversation: {
-            id: target.conversationId,
+            id: target.rowId,
+            externalId: target.conversationId,
             visitorId: target.visitorId,
             channel: target.channel,
             channelExternalId: target.channelExternalId,
+            startedAnonymously: input.anonymous ?? false,
           },
           status: input.status,
           contactId,
@@ -194,14 +201,11 @@ export function createConversationTurns(deps: {
         tx,
       );
     const contact = input.contact;
-    const [conversation, along] =
-      input.contactId !== undefined || !contact
-        ? await written(input.contactId, deps.db)
-        : await deps.db.transaction(async (tx) =>
-            written((await contacts.upsertByMatch(organizationId, contact, tx))?.id, tx),
-          );
-    if (!conversation) throw conversationNotFound(target.conversationId);
-    return [conversation, along];
+    return input.contactId !== undefined || !contact
+      ? written(input.contactId, deps.db)
+      : deps.db.transaction(async (tx) =>
+          written((await contacts.upsertByMatch(organizationId, contact, tx))?.id, tx),
+        );
   }
 
   return { resolveTarget, recordTurn, recordTurnWith };

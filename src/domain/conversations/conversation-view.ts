@@ -41,7 +41,7 @@ export function toConversationView(
   contact: ContactSummary | null,
 ): ConversationView {
   return {
-    id: conversation.id,
+    id: conversation.externalId,
     agentId: conversation.agentId,
     visitorId: conversation.visitorId,
     channel: conversation.channel,

@@ -6,7 +6,8 @@ import {
   RESERVATION_MARGIN_MS,
   releasingOnFailure,
 } from "../billing/billing-port.ts";
-import type { ConversationRepo } from "../conversations/conversation-repo.ts";
+import type { ConversationRepo, ConversationRow } from "../conversations/conversation-repo.ts";
+import { LOCAL_CHANNELS } from "../conversations/conversation-turns.ts";
 import { HISTORY_MESSAGES } from "../query/query-service.ts";
 import {
   classifyConversation,
@@ -43,15 +44,9 @@ export type FollowUpResponse = {
   usage: { inputTokens: number; outputTokens: number };
 };
 
-/** Channels whose conversations only live here, so a stored follow-up reaches nobody by mistake. */
-const SAVABLE_CHANNELS = new Set(["dashboard", "website", "form", "api"]);
-
 export type FollowUpServiceDeps = {
   agents: Pick<AgentRepo, "findByIdInAnyOrganization">;
-  conversations: Pick<
-    ConversationRepo,
-    "findByIdForOwnershipCheck" | "recentMessages" | "insertMessages"
-  >;
+  conversations: Pick<ConversationRepo, "findOfAgent" | "recentMessages" | "insertMessages">;
   billing: Billing;
   model: FollowUpModel;
   settings: GenerationSettings;
@@ -113,24 +108,24 @@ export function createFollowUpService(deps: FollowUpServiceDeps) {
     return agent;
   }
 
+  /** The transcript, and the conversation it was read from (null when sent inline). */
   async function conversationMessages(
     organizationId: string,
     agent: AgentRow,
     request: FollowUpRequest,
-  ): Promise<TranscriptMessage[]> {
-    if (request.messages) return request.messages;
-    const conversationId = request.conversationId as string;
-    const conversation = await deps.conversations.findByIdForOwnershipCheck(conversationId);
-    if (
-      !conversation ||
-      conversation.organizationId !== organizationId ||
-      conversation.agentId !== agent.id
-    ) {
+  ): Promise<{ messages: TranscriptMessage[]; conversation: ConversationRow | null }> {
+    if (request.messages) return { messages: request.messages, conversation: null };
+    const conversation = await deps.conversations.findOfAgent(
+      organizationId,
+      agent.id,
+      request.conversationId as string,
+    );
+    if (!conversation) {
       throw new AppError("CONVERSATION_NOT_FOUND", "Conversation not found for this agent");
     }
     const messages = await deps.conversations.recentMessages(
       organizationId,
-      conversationId,
+      conversation.id,
       HISTORY_MESSAGES,
     );
     if (messages.length === 0) {
@@ -138,7 +133,7 @@ export function createFollowUpService(deps: FollowUpServiceDeps) {
         { path: "body.conversationId", message: "has no messages" },
       ]);
     }
-    if (request.saveToConversation && !SAVABLE_CHANNELS.has(conversation.channel)) {
+    if (request.saveToConversation && !LOCAL_CHANNELS.has(conversation.channel)) {
       throw invalid(
         `saveToConversation is only allowed for dashboard, website, form or api conversations; this one is on ${conversation.channel}, where messages are delivered to the customer`,
         [
@@ -149,7 +144,7 @@ export function createFollowUpService(deps: FollowUpServiceDeps) {
         ],
       );
     }
-    return messages;
+    return { messages, conversation };
   }
 
   return {
@@ -162,7 +157,7 @@ export function createFollowUpService(deps: FollowUpServiceDeps) {
       const { organizationId } = caller;
       const agent = await requireAgent(organizationId, agentId);
       const { prompt, promptSource } = followUpPromptOf(agent, request.prompt);
-      const messages = await conversationMessages(organizationId, agent, request);
+      const { messages, conversation } = await conversationMessages(organizationId, agent, request);
       const transcript = transcriptOf(messages, agent.name);
       const instructions = writerInstructions({
         agentName: agent.name,
@@ -190,12 +185,12 @@ export function createFollowUpService(deps: FollowUpServiceDeps) {
 
       const conversationId = request.conversationId ?? null;
       const messageId = request.saveToConversation ? newId() : null;
-      if (messageId && conversationId) {
+      if (messageId && conversation) {
         await deps.conversations.insertMessages([
           {
             id: messageId,
             organizationId,
-            conversationId,
+            conversationId: conversation.id,
             agentId: agent.id,
             from: "agent",
             text: written.text,

@@ -157,7 +157,7 @@ export function createAnswerRecorder(deps: {
         answer,
         sources: input.passages.map((hit) => ({ source: hit.source, chunk: hit.text })),
         messageId,
-        conversationId: conversation.id,
+        conversationId: conversation.externalId,
         visitorId: conversation.visitorId,
         request_human: requestHuman,
         status: conversation.status,

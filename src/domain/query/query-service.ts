@@ -180,7 +180,7 @@ export function createQueryService(deps: QueryServiceDeps) {
       target.existing
         ? deps.conversations.recentMessages(
             caller.organizationId,
-            target.conversationId,
+            target.existing.id,
             HISTORY_MESSAGES,
           )
         : [],

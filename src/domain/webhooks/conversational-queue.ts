@@ -89,7 +89,7 @@ export function createConversationalQueue(deps: ConversationalQueueDeps): Conver
       );
       return {
         status: "queued",
-        conversationId: conversation.id,
+        conversationId: conversation.externalId,
         visitorId: conversation.visitorId,
         inputMessageId: messageId,
         message: confirmation(settings.batchDelayMs),

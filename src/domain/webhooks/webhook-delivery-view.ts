@@ -1,4 +1,4 @@
-import { AppError } from "../../lib/errors.ts";
+import { findConversationOfOrganization } from "../conversations/conversation-lookup.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
 import type {
   WebhookAttemptRow,
@@ -67,16 +67,25 @@ function toDeliveryView(
 /** The read side: what was sent for a conversation, with every attempt. */
 export function createWebhookDeliveryReader(deps: {
   deliveries: Pick<WebhookDeliveryRepo, "listForConversation">;
-  conversations: Pick<ConversationRepo, "findById">;
+  conversations: Pick<ConversationRepo, "findInOrganization">;
 }) {
   return {
+    /** By the id clients use; `agentId` says which when several agents use that id. */
     async listForConversation(
       caller: { organizationId: string },
       conversationId: string,
+      agentId?: string,
     ): Promise<{ data: WebhookDeliveryView[] }> {
-      const found = await deps.conversations.findById(caller.organizationId, conversationId);
-      if (!found) throw new AppError("CONVERSATION_NOT_FOUND", "Conversation not found");
-      const rows = await deps.deliveries.listForConversation(caller.organizationId, conversationId);
+      const { conversation } = await findConversationOfOrganization(
+        deps.conversations,
+        caller.organizationId,
+        conversationId,
+        agentId,
+      );
+      const rows = await deps.deliveries.listForConversation(
+        caller.organizationId,
+        conversation.id,
+      );
       return { data: rows.map(({ delivery, attempts }) => toDeliveryView(delivery, attempts)) };
     },
   };

@@ -109,7 +109,7 @@ export function createWindowAnswerStore(deps: WindowAnswerStoreDeps) {
           url: window.webhookUrl,
           payloadStatus: "success",
           payload: successPayload({
-            conversationId: conversation.id,
+            conversationId: conversation.externalId,
             visitorId: conversation.visitorId,
             parts,
             answer: answer.text,
@@ -130,12 +130,13 @@ export function createWindowAnswerStore(deps: WindowAnswerStoreDeps) {
         throw new WindowTakenError("Another worker answered this window");
       }
     });
-    await charge(window, answer, parts[0]!.id, usage);
+    await charge(window, conversation, answer, parts[0]!.id, usage);
     return deliveryId;
   }
 
   async function charge(
     window: WebhookWindowRow,
+    conversation: ConversationRow,
     answer: GeneratedAnswer,
     messageId: string,
     usage: { promptTokens: number; completionTokens: number; totalTokens: number; cost: number },
@@ -150,7 +151,7 @@ export function createWindowAnswerStore(deps: WindowAnswerStoreDeps) {
         modelName: resolved.providerModelId,
         inputTokens: usage.promptTokens,
         outputTokens: usage.completionTokens,
-        conversationId: window.conversationId,
+        conversationId: conversation.externalId,
         messageId,
         reservationId: answer.reservation.id,
         metadata: {
@@ -191,7 +192,7 @@ export function createWindowAnswerStore(deps: WindowAnswerStoreDeps) {
           url: window.webhookUrl,
           payloadStatus: "error",
           payload: errorPayload({
-            conversationId: conversation.id,
+            conversationId: conversation.externalId,
             visitorId: conversation.visitorId,
             inputMessageIds: window.messageIds,
             error: failure,

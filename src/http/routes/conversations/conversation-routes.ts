@@ -15,7 +15,7 @@ const contactSchema = z.object({
 });
 
 const conversationSchema = z.object({
-  id: z.string(),
+  id: z.string().describe("The conversationId of the query endpoints: unique per agent"),
   agentId: z.string(),
   visitorId: z.string(),
   channel: z.string(),
@@ -81,11 +81,20 @@ export function registerConversationRoutes(app: App, deps: ConversationRouteDeps
         ...extension,
         summary: "One conversation with its messages in the order they were written",
         params: z.object({ id: z.string().min(1).max(200) }),
+        querystring: z.object({
+          agentId: z
+            .string()
+            .min(1)
+            .max(200)
+            .optional()
+            .describe("The conversation's agent: required when several agents use this id"),
+        }),
         response: {
           200: conversationSchema.extend({ messages: z.array(messageSchema) }),
         },
       },
     },
-    async (request) => deps.conversations.get(contextOf(request), request.params.id),
+    async (request) =>
+      deps.conversations.get(contextOf(request), request.params.id, request.query.agentId),
   );
 }

@@ -41,10 +41,22 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         security: [{ bearerAuth: [] }],
         summary: "Webhook deliveries of a conversation (conversational mode), oldest first",
         params: z.object({ id: z.string().min(1).max(200) }),
+        querystring: z.object({
+          agentId: z
+            .string()
+            .min(1)
+            .max(200)
+            .optional()
+            .describe("The conversation's agent: required when several agents use this id"),
+        }),
         response: { 200: z.object({ data: z.array(deliverySchema) }) },
       },
     },
     async (request) =>
-      deps.webhookDeliveries.listForConversation(contextOf(request), request.params.id),
+      deps.webhookDeliveries.listForConversation(
+        contextOf(request),
+        request.params.id,
+        request.query.agentId,
+      ),
   );
 }

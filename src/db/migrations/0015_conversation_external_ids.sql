@@ -1,0 +1,2 @@
+ALTER TABLE "conversations" ADD COLUMN "external_id" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "conversations_external_id_idx" ON "conversations" USING btree ("organization_id","external_id","agent_id");

@@ -1,0 +1,1 @@
+ALTER TABLE "conversations" ALTER COLUMN "external_id" SET NOT NULL;

@@ -1,0 +1,1 @@
+ALTER TABLE "conversations" ADD COLUMN "started_anonymously" boolean DEFAULT false NOT NULL;

@@ -1,0 +1,223 @@
+import { parse } from "csv-parse/sync";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  createAgent,
+  createFundedOrganization,
+  type QueryTestApp,
+  query,
+  startQueryTestApp,
+} from "../agents/agent-helpers.ts";
+import { writerPrompt } from "../follow-ups/follow-up-helpers.ts";
+import type { TestOrganization } from "../harness/app.ts";
+
+// Every endpoint that shows or filters by conversationId, when one organization uses an id on two
+// agents, another organization uses it too, and a third never did.
+const SHARED = "crmchatsappai_5_6";
+const NEVER_USED = "crmchatsappai_never_used";
+
+let t: QueryTestApp;
+let acme: TestOrganization;
+let globex: TestOrganization;
+let initech: TestOrganization;
+let acmeAgent: string;
+let salesAgent: string;
+let supportAgent: string;
+let initechAgent: string;
+let salesAnswer: string;
+beforeAll(async () => {
+  t = await startQueryTestApp();
+  acme = await createFundedOrganization(t.app, "Acme");
+  globex = await createFundedOrganization(t.app, "Globex");
+  initech = await createFundedOrganization(t.app, "Initech");
+  acmeAgent = (await createAgent(t.app, acme, { name: "Acme desk" })).id;
+  salesAgent = (await createAgent(t.app, globex, { name: "Sales" })).id;
+  supportAgent = (await createAgent(t.app, globex, { name: "Support" })).id;
+  initechAgent = (await createAgent(t.app, initech, { name: "Initech desk" })).id;
+  const ask = async (who: TestOrganization, agentId: string, text: string) => {
+    const response = await query(t.app, who, agentId, { query: text, conversationId: SHARED });
+    expect(response.statusCode).toBe(200);
+    return response.json().messageId as string;
+  };
+  await ask(acme, acmeAgent, "acme asks");
+  salesAnswer = await ask(globex, salesAgent, "globex asks sales");
+  await ask(globex, supportAgent, "globex asks support");
+});
+afterAll(() => t.close());
+beforeEach(() => {
+  t.fake.requests.length = 0;
+});
+
+const get = (who: TestOrganization, url: string) => t.app.api.inject({ url, headers: who.auth });
+
+const textsOf = (body: { messages: Array<{ text: string }> }) =>
+  body.messages.map((message) => message.text);
+
+function csvRows(body: string) {
+  return (parse(body) as string[][]).slice(1).map(([conversationId, from, text]) => ({
+    conversationId,
+    from,
+    text,
+  }));
+}
+
+/** A response without its request id, which differs on every request. */
+function withoutRequestId(response: { statusCode: number; json(): Record<string, unknown> }) {
+  const { requestId: _requestId, ...body } = response.json();
+  return { status: response.statusCode, body };
+}
+
+describe("one organization, the same id on two agents", () => {
+  it("reads each agent's conversation with agentId, and asks for it when the id is ambiguous", async () => {
+    const sales = await get(globex, `/api/conversations/${SHARED}?agentId=${salesAgent}`);
+    expect(sales.statusCode).toBe(200);
+    expect(sales.json()).toMatchObject({ id: SHARED, agentId: salesAgent });
+    expect(textsOf(sales.json())).toEqual(["globex asks sales", "Answer: globex asks sales"]);
+    const support = await get(globex, `/api/conversations/${SHARED}?agentId=${supportAgent}`);
+    expect(textsOf(support.json())).toEqual(["globex asks support", "Answer: globex asks support"]);
+
+    const ambiguous = await get(globex, `/api/conversations/${SHARED}`);
+    expect(ambiguous.statusCode).toBe(400);
+    expect(ambiguous.json()).toMatchObject({
+      type: "INVALID_REQUEST",
+      details: [{ path: "querystring.agentId" }],
+    });
+    const deliveries = await get(globex, `/api/conversations/${SHARED}/webhook-deliveries`);
+    expect(deliveries.statusCode).toBe(400);
+    const salesDeliveries = await get(
+      globex,
+      `/api/conversations/${SHARED}/webhook-deliveries?agentId=${salesAgent}`,
+    );
+    expect(salesDeliveries.json()).toEqual({ data: [] });
+  });
+
+  it("lists both under the id the client used", async () => {
+    const listed = (await get(globex, "/api/conversations")).json().data as Array<{
+      id: string;
+      agentId: string;
+    }>;
+    expect(listed.map(({ id, agentId }) => ({ id, agentId }))).toEqual(
+      expect.arrayContaining([
+        { id: SHARED, agentId: salesAgent },
+        { id: SHARED, agentId: supportAgent },
+      ]),
+    );
+  });
+
+  it("exports each agent's own messages under the id", async () => {
+    const exported = await get(
+      globex,
+      `/api/agents/${salesAgent}/conversations-export?conversationId=${SHARED}`,
+    );
+    expect(exported.statusCode).toBe(200);
+    expect(csvRows(exported.body)).toEqual([
+      { conversationId: SHARED, from: "human", text: "globex asks sales" },
+      { conversationId: SHARED, from: "agent", text: "Answer: globex asks sales" },
+    ]);
+  });
+
+  it("meters both under the id, told apart by agentId", async () => {
+    const events = (await get(globex, `/api/consumption-events?conversationId=${SHARED}`)).json()
+      .data as Array<{ conversationId: string; agentId: string }>;
+    expect(events.map(({ conversationId, agentId }) => ({ conversationId, agentId }))).toEqual(
+      expect.arrayContaining([
+        { conversationId: SHARED, agentId: salesAgent },
+        { conversationId: SHARED, agentId: supportAgent },
+      ]),
+    );
+    expect(events).toHaveLength(2);
+    const ofSales = await get(
+      globex,
+      `/api/consumption-events?conversationId=${SHARED}&agentId=${salesAgent}`,
+    );
+    expect(ofSales.json().data).toHaveLength(1);
+  });
+
+  it("annotates under the id, and filters annotations by it", async () => {
+    const created = await t.app.api.inject({
+      method: "POST",
+      url: "/api/annotations",
+      headers: globex.auth,
+      payload: { messageId: salesAnswer, sentiment: "good", comment: "Right answer" },
+    });
+    expect(created.statusCode).toBe(200);
+    expect(created.json()).toMatchObject({ conversationId: SHARED, agentId: salesAgent });
+    const listed = (await get(globex, `/api/annotations?conversationId=${SHARED}`)).json();
+    expect(listed.map((annotation: { id: string }) => annotation.id)).toEqual([created.json().id]);
+    expect(listed[0].conversationId).toBe(SHARED);
+    const detail = (await get(globex, `/api/annotations/${created.json().id}`)).json();
+    expect(detail.conversation).toMatchObject({ id: SHARED, agentId: salesAgent });
+    expect(detail.conversation.messages.map((m: { content: string }) => m.content)).toEqual([
+      "globex asks sales",
+      "Answer: globex asks sales",
+    ]);
+    const acmeList = await get(acme, `/api/annotations?conversationId=${SHARED}`);
+    expect(acmeList.statusCode).toBe(200);
+    expect(acmeList.json()).toEqual([]);
+  });
+
+  it("follows up on the agent's own conversation with that id", async () => {
+    const response = await t.app.api.inject({
+      method: "POST",
+      url: `/api/agents/${supportAgent}/follow-up/query`,
+      headers: globex.auth,
+      payload: { conversationId: SHARED, prompt: "Check in kindly.", skipFilter: true },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().conversationId).toBe(SHARED);
+    const prompt = writerPrompt(t.fake.requests);
+    expect(prompt).toContain("globex asks support");
+    expect(prompt).not.toContain("globex asks sales");
+    expect(prompt).not.toContain("acme asks");
+  });
+});
+
+describe("another organization's use of an id", () => {
+  it("leaves the organization's own conversation with that id as it was", async () => {
+    const response = await get(acme, `/api/conversations/${SHARED}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ id: SHARED, agentId: acmeAgent });
+    expect(textsOf(response.json())).toEqual(["acme asks", "Answer: acme asks"]);
+    const events = (await get(acme, `/api/consumption-events?conversationId=${SHARED}`)).json()
+      .data;
+    expect(events.map((event: { agentId: string }) => event.agentId)).toEqual([acmeAgent]);
+  });
+
+  it.each([
+    ["the conversation", (id: string) => `/api/conversations/${id}`],
+    ["its webhook deliveries", (id: string) => `/api/conversations/${id}/webhook-deliveries`],
+    ["annotations filtered by it", (id: string) => `/api/annotations?conversationId=${id}`],
+    [
+      "consumption events filtered by it",
+      (id: string) => `/api/consumption-events?conversationId=${id}`,
+    ],
+  ])("is not revealed by %s: the same answer as for an id never used", async (_label, url) => {
+    const used = await get(initech, url(SHARED));
+    const never = await get(initech, url(NEVER_USED));
+    expect(withoutRequestId(used)).toEqual(withoutRequestId(never));
+    expect(used.body).not.toContain("asks");
+  });
+
+  it("is not revealed by the export", async () => {
+    const exportOf = (id: string) =>
+      get(initech, `/api/agents/${initechAgent}/conversations-export?conversationId=${id}`);
+    const used = await exportOf(SHARED);
+    const never = await exportOf(NEVER_USED);
+    expect(used.statusCode).toBe(200);
+    expect(used.body).toBe(never.body);
+    expect(csvRows(used.body)).toEqual([]);
+  });
+
+  it("is not revealed by the follow-up agent", async () => {
+    const followUpOn = (id: string) =>
+      t.app.api.inject({
+        method: "POST",
+        url: `/api/agents/${initechAgent}/follow-up/query`,
+        headers: initech.auth,
+        payload: { conversationId: id, prompt: "Check in.", skipFilter: true },
+      });
+    const used = await followUpOn(SHARED);
+    expect(used.statusCode).toBe(404);
+    expect(withoutRequestId(used)).toEqual(withoutRequestId(await followUpOn(NEVER_USED)));
+    expect(t.fake.requests).toHaveLength(0);
+  });
+});
