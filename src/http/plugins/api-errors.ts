@@ -5,10 +5,12 @@ import {
   type ErrorDetail,
   type ErrorType,
   errorTypeForStatus,
+  invalid,
 } from "../../lib/errors.ts";
 import {
   isUnstorableTextError,
   replaceJsonParser,
+  TOO_DEEP_MESSAGE,
   UNSTORABLE_TEXT_MESSAGE,
   UnstorableInputError,
 } from "./json-body.ts";
@@ -71,7 +73,11 @@ export function toErrorBody(error: unknown, request: FastifyRequest): [number, E
 
 /** One error handler and one not-found handler for the dashboard API. */
 export function registerApiErrors(app: FastifyInstance): void {
-  replaceJsonParser(app, () => new UnstorableInputError(UNSTORABLE_TEXT_MESSAGE));
+  replaceJsonParser(app, (refusal) =>
+    refusal === "too_deep"
+      ? invalid(TOO_DEEP_MESSAGE)
+      : new UnstorableInputError(UNSTORABLE_TEXT_MESSAGE),
+  );
   app.setErrorHandler((error, request, reply) => {
     const [status, body] = toErrorBody(error, request);
     if (status >= 500) request.log.error({ err: error }, "request failed");
