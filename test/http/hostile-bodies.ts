@@ -74,9 +74,9 @@ const bytes = (maxLength: number) =>
 /**
  * Multipart bodies that are malformed in every way a client can get one wrong: no, empty, quoted,
  * doubled or oversized boundaries, parts delimited by another boundary, headers without a name
- * or a colon, fields sent as JSON, prototype names, raw garbage between parts, no closing
- * delimiter, and the whole cut at any byte. Some of `fields` (names and values the endpoint
- * reads) come first as well-formed parts, so that many bodies reach the endpoint's own checks.
+ * or a colon, fields sent as JSON, prototype names, NUL bytes, raw garbage between parts, no
+ * closing delimiter, and the whole cut at any byte. Some of `fields` (names and values the
+ * endpoint reads) come first as well-formed parts, so that many bodies reach its own checks.
  */
 export function hostileMultipart(
   fields: Array<[name: string, value: string]>,
@@ -85,7 +85,10 @@ export function hostileMultipart(
     kind: fc.constant("field" as const),
     entry: fc.oneof(
       fc.constantFrom(...fields),
-      fc.tuple(fc.constantFrom("__proto__", "constructor", "", 'a"b', "x\r\ny"), fc.string()),
+      fc.tuple(
+        fc.constantFrom("__proto__", "constructor", "", 'a"b', "x\r\ny", "n\u0000"),
+        fc.oneof(fc.string(), fc.constant("x\u0000y")),
+      ),
     ),
     contentType: mostly(
       undefined,

@@ -1,6 +1,7 @@
 import { count } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { datasourceUploads } from "../../src/db/schema/index.ts";
+import { UNSTORABLE_TEXT_MESSAGE } from "../../src/http/plugins/json-body.ts";
 import { MALFORMED_MULTIPART_MESSAGE } from "../../src/http/plugins/multipart-form.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { createDatastore, multipartBody } from "./knowledge-helpers.ts";
@@ -64,24 +65,29 @@ describe("POST /api/datasources with a malformed multipart body", () => {
   const long = "b".repeat(200);
   const tooLong = "b".repeat(300);
   it.each([
-    ["no boundary", "multipart/form-data", "xx"],
-    ["an empty boundary", "multipart/form-data; boundary=", "xx"],
+    ["no boundary", "multipart/form-data", () => "xx"],
+    ["an empty boundary", "multipart/form-data; boundary=", () => "xx"],
     [
       "a 200-character boundary the body does not use",
       `multipart/form-data; boundary=${long}`,
-      "xx",
+      () => "xx",
     ],
     [
       "a 300-character boundary (the parser takes at most 252)",
       `multipart/form-data; boundary=${tooLong}`,
-      form(tooLong),
+      () => form(tooLong),
     ],
-    ["garbage", "multipart/form-data; boundary=abc", Buffer.from([0, 255, 13, 10, 45, 45, 7])],
-    ["a part cut short", "multipart/form-data; boundary=abc", form("abc").slice(0, -30)],
-    ["no closing boundary", "multipart/form-data; boundary=abc", form("abc").slice(0, -9)],
-    ["the wrong boundary", "multipart/form-data; boundary=abc", form("xyz")],
+    [
+      "garbage",
+      "multipart/form-data; boundary=abc",
+      () => Buffer.from([0, 255, 13, 10, 45, 45, 7]),
+    ],
+    ["a part cut short", "multipart/form-data; boundary=abc", () => form("abc").slice(0, -30)],
+    ["no closing boundary", "multipart/form-data; boundary=abc", () => form("abc").slice(0, -9)],
+    ["the wrong boundary", "multipart/form-data; boundary=abc", () => form("xyz")],
   ])("%s → 400 INVALID_REQUEST, nothing stored", async (_label, contentType, payload) => {
-    const response = await post(contentType, payload);
+    // Built in the test: the datastore's id exists only once beforeAll has run.
+    const response = await post(contentType, payload());
     expectInvalid(response, MALFORMED_MULTIPART_MESSAGE);
     expect(await listed()).toEqual([]);
     expect(await uploadCount()).toBe(0);
@@ -116,6 +122,19 @@ describe("POST /api/datasources with a malformed multipart body", () => {
   ])("%s → 400 INVALID_REQUEST, nothing stored", async (_label, extraParts, message) => {
     const response = await post("multipart/form-data; boundary=abc", form("abc", extraParts));
     expectInvalid(response, message);
+    expect(await listed()).toEqual([]);
+    expect(await uploadCount()).toBe(0);
+  });
+
+  it.each([
+    ["a NUL in a field", () => form("abc", field("abc", "custom_id", "customer\u00001"))],
+    [
+      "a NUL in the file's name",
+      () => form("abc").replace('filename="hours.txt"', 'filename="a\u0000.txt"'),
+    ],
+  ])("%s → 400 INVALID_REQUEST, nothing stored", async (_label, payload) => {
+    const response = await post("multipart/form-data; boundary=abc", payload());
+    expectInvalid(response, UNSTORABLE_TEXT_MESSAGE);
     expect(await listed()).toEqual([]);
     expect(await uploadCount()).toBe(0);
   });

@@ -62,7 +62,8 @@ function closingQuote(text: string, open: number): number {
 export const UNSTORABLE_TEXT_MESSAGE =
   "Text must not contain NUL (\\u0000) characters or unpaired surrogates (\\ud800-\\udfff)";
 
-const isStorable = (text: string) => !text.includes("\u0000") && text.isWellFormed();
+/** Whether PostgreSQL can store `text` in text and jsonb columns. */
+export const isStorable = (text: string) => !text.includes("\u0000") && text.isWellFormed();
 
 function containsUnstorable(value: unknown): boolean {
   if (typeof value === "string") return !isStorable(value);

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { AppError, invalid } from "../../lib/errors.ts";
+import { isStorable, UNSTORABLE_TEXT_MESSAGE } from "./json-body.ts";
 
 export type FormFile = {
   field: string;
@@ -57,5 +58,11 @@ export async function readMultipartForm(
     const coded = typeof (error as { statusCode?: unknown }).statusCode === "number";
     throw error instanceof AppError || coded ? error : invalid(MALFORMED_MULTIPART_MESSAGE);
   }
+  // A NUL byte reaches a field as it is (the JSON parser refuses its escape in JSON bodies).
+  const texts = [
+    ...Object.entries(form.fields).flat(),
+    ...form.files.flatMap((file) => [file.field, file.fileName ?? ""]),
+  ];
+  if (!texts.every(isStorable)) throw invalid(UNSTORABLE_TEXT_MESSAGE);
   return form;
 }
