@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH } from "../../src/http/plugins/json-body.ts";
 import { createAgent, createFundedOrganization } from "../agents/agent-helpers.ts";
@@ -179,5 +180,19 @@ describe(`JSON bodies nest at most ${MAX_JSON_DEPTH} levels`, () => {
     const stored = await readAgent(created.json().id);
     expect(stored.systemPrompt).toBe(JSON.parse(payload).systemPrompt);
     expect(stored.description).toBe("\\");
+  });
+});
+
+describe("the docs", () => {
+  it("state the limit the parser applies, and its message", () => {
+    const read = (name: string) =>
+      readFileSync(new URL(`../../docs/${name}`, import.meta.url), "utf8").replace(/\s+/g, " ");
+    const architecture = read("architecture.md");
+    expect(architecture).toContain(
+      `**Nesting depth: ${MAX_JSON_DEPTH} levels** (\`MAX_JSON_DEPTH\`)`,
+    );
+    expect(architecture).toContain(`"${TOO_DEEP}"`);
+    expect(read("agents.md")).toContain(`the body's limit of ${MAX_JSON_DEPTH} levels`);
+    expect(read("decisions.md")).toContain(`deeper than ${MAX_JSON_DEPTH} levels`);
   });
 });
