@@ -3,7 +3,13 @@ import rateLimit from "@fastify/rate-limit";
 import type { Redis } from "ioredis";
 import type { LeadService } from "../domain/leads/lead-service.ts";
 import type { App } from "../http/app-types.ts";
-import { hasUnstorableText, UNSTORABLE_TEXT_MESSAGE } from "../http/plugins/json-body.ts";
+import {
+  hasUnstorableText,
+  MAX_JSON_DEPTH,
+  nestsDeeperThan,
+  TOO_DEEP_MESSAGE,
+  UNSTORABLE_TEXT_MESSAGE,
+} from "../http/plugins/json-body.ts";
 import { MemoryRateLimitStore } from "../http/plugins/memory-rate-limit-store.ts";
 import { registerOpenApi } from "../http/plugins/openapi.ts";
 import { createFastify } from "../http/plugins/server-options.ts";
@@ -43,6 +49,17 @@ export async function buildSiteServer(deps: SiteServerDeps): Promise<App> {
   // Forms post JSON, sometimes as text/plain to skip the CORS preflight: read every body as JSON.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => {
+    if (nestsDeeperThan(body as string, MAX_JSON_DEPTH)) {
+      done(
+        new SiteError(
+          400,
+          "validation_error",
+          TOO_DEEP_MESSAGE,
+          "Send the form fields as one flat JSON object of strings and numbers.",
+        ),
+      );
+      return;
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(body as string);

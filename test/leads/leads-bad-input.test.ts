@@ -1,6 +1,7 @@
 import { count } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { leads } from "../../src/db/schema/index.ts";
+import { MAX_JSON_DEPTH } from "../../src/http/plugins/json-body.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 
 let app: TestApp;
@@ -137,6 +138,38 @@ describe("POST /api/leads (bad input)", () => {
     const response = await post(JSON.stringify(payload));
     expect(response.statusCode).toBe(400);
     expectEnvelope(response.json(), "validation_error");
+  });
+
+  describe(`nesting deeper than ${MAX_JSON_DEPTH} levels`, () => {
+    const nested = (levels: number, inner = "1") =>
+      `${'{"a":'.repeat(levels)}${inner}${"}".repeat(levels)}`;
+    const lead = (extra: string) => `{"name":"Ann","email":"ann@example.com","extra":${extra}}`;
+    const tooDeep = `The JSON body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`;
+
+    it("accepts a form at the limit (the unknown field ignored) and refuses one level more", async () => {
+      expect((await post(lead(nested(MAX_JSON_DEPTH - 1)))).statusCode).toBe(201);
+      const before = await leadCount();
+      const response = await post(lead(nested(MAX_JSON_DEPTH)));
+      expect(response.statusCode).toBe(400);
+      expectEnvelope(response.json(), "validation_error");
+      expect(response.json().error).toBe(tooDeep);
+      expect(await leadCount()).toBe(before);
+    });
+
+    // 16 KiB holds at most about 8,000 levels; deeper bodies are refused for their size first.
+    it.each([
+      ["objects", lead(nested(2_700))],
+      ["arrays", `${"[".repeat(8_000)}${"]".repeat(8_000)}`],
+      ["arrays around an escaped NUL", `${"[".repeat(8_000)}"\\u0000"${"]".repeat(8_000)}`],
+      ["objects sent as text/plain", lead(nested(2_700))],
+    ])("%s → 400 validation_error", async (label, payload) => {
+      const before = await leadCount();
+      const response = await post(payload, label.includes("text/plain") ? "text/plain" : undefined);
+      expect(response.statusCode).toBe(400);
+      expectEnvelope(response.json(), "validation_error");
+      expect(response.json().error).toBe(tooDeep);
+      expect(await leadCount()).toBe(before);
+    });
   });
 
   it("stores nothing for any rejected request", async () => {

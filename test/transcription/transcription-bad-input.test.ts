@@ -17,7 +17,11 @@ let org: TestOrganization;
 let agentId: string;
 
 beforeAll(async () => {
-  harness = await startTranscriptionApp({ TRANSCRIBE_MAX_BYTES: String(MAX_BYTES) });
+  // The per-IP limit has its own test file; every request here comes from 127.0.0.1.
+  harness = await startTranscriptionApp({
+    TRANSCRIBE_MAX_BYTES: String(MAX_BYTES),
+    TRANSCRIBE_RATE_LIMIT_PER_MINUTE: "1000",
+  });
   org = await harness.app.createOrganization("Bad input");
   agentId = await insertAgent(harness.app, org, "public");
 });
@@ -137,6 +141,21 @@ describe("400: no file or not WAV/WebM", () => {
       payload: valid.payload.subarray(0, valid.payload.length - 60),
     });
     expectError(cut, 400, "INVALID_REQUEST", /could not be read/);
+    await expectNoSideEffects();
+  });
+});
+
+describe("400: text PostgreSQL cannot store", () => {
+  it("refuses a NUL in agentId or in the file's name before looking the agent up", async () => {
+    const audio = { bytes: wavFile({ seconds: 0.5 }) };
+    for (const input of [
+      { agentId: "x\u0000y", file: audio },
+      { agentId: `${agentId}\u0000`, file: audio },
+      { agentId, file: { ...audio, name: "a\u0000.wav" } },
+    ]) {
+      const response = await transcribe(harness.app, input);
+      expectError(response, 400, "INVALID_REQUEST", /^Text must not contain NUL/);
+    }
     await expectNoSideEffects();
   });
 });

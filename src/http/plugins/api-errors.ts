@@ -2,13 +2,16 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import {
   AppError,
+  ERROR_STATUS,
   type ErrorDetail,
   type ErrorType,
   errorTypeForStatus,
+  invalid,
 } from "../../lib/errors.ts";
 import {
   isUnstorableTextError,
   replaceJsonParser,
+  TOO_DEEP_MESSAGE,
   UNSTORABLE_TEXT_MESSAGE,
   UnstorableInputError,
 } from "./json-body.ts";
@@ -20,13 +23,48 @@ export type ErrorBody = {
   details?: ErrorDetail[];
 };
 
-const FRAMEWORK_MESSAGES: Record<string, string> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: "The request body is too large",
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: "Unsupported content type",
-  FST_ERR_CTP_EMPTY_JSON_BODY: "The request body is empty",
-  FST_ERR_CTP_INVALID_JSON_BODY: "The request body is not valid JSON",
-  FST_ERR_BAD_URL: "The URL is not valid (bad percent-encoding)",
-  FST_ERR_MAX_PARAM_LENGTH: "A path parameter is too long",
+/**
+ * Errors of Fastify and its plugins, by code: the message to show, and the type where the
+ * framework's own status does not fit this API (otherwise its status stands).
+ */
+const FRAMEWORK_ERRORS: Record<string, { message: string; type?: ErrorType }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { message: "The request body is too large" },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { message: "Unsupported content type" },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { message: "The request body is empty" },
+  FST_ERR_CTP_INVALID_JSON_BODY: { message: "The request body is not valid JSON" },
+  FST_ERR_BAD_URL: { message: "The URL is not valid (bad percent-encoding)" },
+  FST_ERR_MAX_PARAM_LENGTH: { message: "A path parameter is too long" },
+  // @fastify/multipart answers a body it cannot take as a form with 406 Not Acceptable, and a
+  // form with too many parts with 413; both are a malformed request here.
+  FST_INVALID_MULTIPART_CONTENT_TYPE: {
+    message: "The request body is not multipart/form-data",
+    type: "INVALID_REQUEST",
+  },
+  FST_INVALID_JSON_FIELD_ERROR: {
+    message: "A form field sent as application/json is not valid JSON",
+    type: "INVALID_REQUEST",
+  },
+  FST_PROTO_VIOLATION: {
+    message: "A form field is named like an Object.prototype property (__proto__, constructor…)",
+    type: "INVALID_REQUEST",
+  },
+  FST_MP_PREMATURE_CLOSE: {
+    message: "The request ended before the multipart/form-data body was complete",
+    type: "INVALID_REQUEST",
+  },
+  FST_PARTS_LIMIT: {
+    message: "The form has more parts than this endpoint reads",
+    type: "INVALID_REQUEST",
+  },
+  FST_FILES_LIMIT: {
+    message: "The form has more files than this endpoint reads",
+    type: "INVALID_REQUEST",
+  },
+  FST_FIELDS_LIMIT: {
+    message: "The form has more fields than this endpoint reads",
+    type: "INVALID_REQUEST",
+  },
+  FST_REQ_FILE_TOO_LARGE: { message: "The uploaded file is too large", type: "PAYLOAD_TOO_LARGE" },
 };
 
 /** Turns any thrown value into the dashboard envelope; internals never reach the body. */
@@ -57,21 +95,28 @@ export function toErrorBody(error: unknown, request: FastifyRequest): [number, E
       },
     ];
   }
-  const status = (error as FastifyError).statusCode;
-  if (typeof status === "number" && status >= 400 && status < 500) {
-    const code = (error as FastifyError).code;
+  const { statusCode, code } = error as FastifyError;
+  const known = FRAMEWORK_ERRORS[code];
+  if (known?.type) {
+    return [ERROR_STATUS[known.type], { error: known.message, type: known.type, requestId }];
+  }
+  if (typeof statusCode === "number" && statusCode >= 400 && statusCode < 500) {
     const message =
-      FRAMEWORK_MESSAGES[code] ??
+      known?.message ??
       (error instanceof SyntaxError ? "The request body is not valid JSON" : undefined) ??
       (error as Error).message;
-    return [status, { error: message, type: errorTypeForStatus(status), requestId }];
+    return [statusCode, { error: message, type: errorTypeForStatus(statusCode), requestId }];
   }
   return [500, { error: "Internal server error", type: "INTERNAL", requestId }];
 }
 
 /** One error handler and one not-found handler for the dashboard API. */
 export function registerApiErrors(app: FastifyInstance): void {
-  replaceJsonParser(app, () => new UnstorableInputError(UNSTORABLE_TEXT_MESSAGE));
+  replaceJsonParser(app, (refusal) =>
+    refusal === "too_deep"
+      ? invalid(TOO_DEEP_MESSAGE)
+      : new UnstorableInputError(UNSTORABLE_TEXT_MESSAGE),
+  );
   app.setErrorHandler((error, request, reply) => {
     const [status, body] = toErrorBody(error, request);
     if (status >= 500) request.log.error({ err: error }, "request failed");

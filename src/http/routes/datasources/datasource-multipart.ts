@@ -2,6 +2,7 @@ import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { FileDatasourceInput } from "../../../domain/knowledge/datasource-service.ts";
 import { invalid } from "../../../lib/errors.ts";
+import { readMultipartForm } from "../../plugins/multipart-form.ts";
 
 /** The text fields of the multipart form of POST /api/datasources. */
 export const fileFormFields = z.object({
@@ -14,27 +15,25 @@ export const fileFormFields = z.object({
 export type UploadLimits = { fileSize: number };
 
 /**
- * Reads the multipart form: the `file` part into memory (the multipart plugin refuses it with
- * 413 past the size cap) and the text fields, validated like any body.
+ * Reads the multipart form: the `file` part into memory (413 past the size cap) and the text
+ * fields, validated like any body.
  */
 export async function readFileForm(
   request: FastifyRequest,
   limits: UploadLimits,
 ): Promise<FileDatasourceInput> {
-  const fields: Record<string, string> = {};
-  let file: FileDatasourceInput["file"] | undefined;
-  for await (const part of request.parts({
-    limits: { fileSize: limits.fileSize, files: 1, fields: 20, fieldSize: 64 * 1024 },
-  })) {
-    if (part.type === "file") {
-      const bytes = await part.toBuffer();
-      if (part.fieldname === "file") {
-        file = { bytes, declaredMime: part.mimetype, fileName: part.filename || undefined };
-      }
-      continue;
-    }
-    fields[part.fieldname] = typeof part.value === "string" ? part.value : String(part.value);
-  }
+  const { fields, files } = await readMultipartForm(request, {
+    fileSize: limits.fileSize,
+    files: 1,
+    fields: 20,
+    fieldSize: 64 * 1024,
+  });
+  const upload = files.find((part) => part.field === "file");
+  const file = upload && {
+    bytes: upload.bytes,
+    declaredMime: upload.mimetype,
+    fileName: upload.fileName,
+  };
   const parsed = fileFormFields.safeParse(fields);
   if (!parsed.success) {
     const details = parsed.error.issues.map((issue) => ({

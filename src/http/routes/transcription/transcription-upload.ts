@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { AppError, invalid } from "../../../lib/errors.ts";
+import { readMultipartForm } from "../../plugins/multipart-form.ts";
 
 export type AudioUpload = { agentId: string | undefined; file: Buffer | undefined };
 
@@ -12,8 +13,8 @@ const formatSize = (bytes: number) =>
     ? `${Math.round((bytes / 1024 / 1024) * 100) / 100} MiB`
     : `${Math.round((bytes / 1024) * 10) / 10} KiB`;
 
-function uploadError(error: unknown, maxBytes: number): Error {
-  if (error instanceof AppError) return error;
+/** This endpoint's words for the multipart plugin's limits; other errors stay as they are. */
+function uploadError(error: unknown, maxBytes: number): unknown {
   const code = (error as { code?: unknown }).code;
   if (code === "FST_REQ_FILE_TOO_LARGE") {
     return new AppError(
@@ -25,8 +26,7 @@ function uploadError(error: unknown, maxBytes: number): Error {
   if (code === "FST_FIELDS_LIMIT" || code === "FST_PARTS_LIMIT") {
     return invalid("The form has too many fields; send only file and agentId");
   }
-  // Busboy's own errors (a bad boundary, a truncated body) carry no code: the body is malformed.
-  return invalid("The multipart/form-data body could not be read");
+  return error;
 }
 
 /**
@@ -50,22 +50,18 @@ export async function readAudioUpload(
       `The audio file is larger than ${formatSize(maxBytes)}`,
     );
   }
-  const upload: AudioUpload = { agentId: undefined, file: undefined };
   try {
-    const parts = request.parts({
-      limits: { fileSize: maxBytes, files: 1, fields: 8, parts: 9, fieldSize: MAX_FIELD_BYTES },
+    const form = await readMultipartForm(request, {
+      fileSize: maxBytes,
+      files: 1,
+      fields: 8,
+      parts: 9,
+      fieldSize: MAX_FIELD_BYTES,
     });
-    for await (const part of parts) {
-      if (part.type === "file") {
-        // Drained either way; a file under another name is not the audio the spec asks for.
-        const bytes = await part.toBuffer();
-        if (part.fieldname === "file") upload.file = bytes;
-      } else if (part.fieldname === "agentId" && typeof part.value === "string") {
-        upload.agentId = part.value;
-      }
-    }
+    // A file under another name is not the audio the spec asks for.
+    const audio = form.files.find((part) => part.field === "file");
+    return { agentId: form.fields.agentId, file: audio?.bytes };
   } catch (error) {
     throw uploadError(error, maxBytes);
   }
-  return upload;
 }

@@ -1,0 +1,379 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "../../src/db/client.ts";
+import { MAX_JSON_DEPTH } from "../../src/http/plugins/json-body.ts";
+import { MALFORMED_MULTIPART_MESSAGE } from "../../src/http/plugins/multipart-form.ts";
+import { createSeeder } from "../annotations/seed.ts";
+import { ADMIN_TOKEN, startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { addFile, createDatastore, waitForSync } from "../knowledge/knowledge-helpers.ts";
+
+/**
+ * Every route that can take a body, on both listeners, as the OpenAPI documents list them, gets
+ * each kind of malformed or hostile body with and without credentials: never a 5xx, always the
+ * listener's JSON envelope with the type the error table gives, and nothing stored changes.
+ */
+
+type Listener = "api" | "site";
+type JsonSchema = {
+  type?: string;
+  properties?: Record<string, JsonSchema>;
+  additionalProperties?: unknown;
+  anyOf?: JsonSchema[];
+  items?: JsonSchema;
+};
+type OpenApiOperation = {
+  security?: Array<Record<string, string[]>>;
+  requestBody?: { content: Record<string, { schema?: JsonSchema }> };
+};
+type OpenApi = { paths: Record<string, Record<string, OpenApiOperation>> };
+
+type Route = {
+  listener: Listener;
+  /** "POST /api/agents/{id}", as documented. */
+  name: string;
+  method: "POST" | "PUT" | "PATCH" | "DELETE";
+  url: string;
+  /**
+   * Where the deep value goes: the first free-form object of the documented body (an agent's
+   * `retrievalEvaluationConfig.additionalConfig`, usage `metadata`…), else its first property.
+   */
+  deepPath: Array<string | number>;
+  /** Refuses a caller without credentials (an optional key does not count). */
+  needsKey: boolean;
+};
+
+/** What a listener answers: the dashboard's `type` or the site's `code`, with the status. */
+type Outcome = [status: number, kind: string];
+
+type BadBody = {
+  name: string;
+  contentType: string;
+  payload(route: Route): string | Buffer;
+  expected(route: Route, withCredentials: boolean): Outcome;
+  /** The error message expected with a 400 validation type, when it is specific. */
+  message?: string;
+};
+
+const BODY_METHODS = new Set(["post", "put", "patch", "delete"]);
+/** The routes that read multipart/form-data; every other route refuses it as a content type. */
+const MULTIPART_ROUTES = new Set(["POST /api/datasources", "POST /api/transcribe-audio"]);
+const API_BODY_LIMIT = 1024 * 1024;
+const SITE_BODY_LIMIT = 16 * 1024;
+const TOO_DEEP = `The JSON body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`;
+
+const nestedArrays = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
+const nestedObjects = (levels: number) => `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
+const truncatedForm =
+  '--abc\r\nContent-Disposition: form-data; name="type"\r\n\r\nfile\r\n' +
+  '--abc\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n' +
+  "Content-Type: text/plain\r\n\r\nThe part stops in the mid";
+
+/** A multipart body: 400 where a form is read, 415 elsewhere; the site reads it as JSON. */
+function multipart(name: string, contentType: string, payload: string | Buffer): BadBody {
+  return {
+    name,
+    contentType,
+    payload: () => payload,
+    message: MALFORMED_MULTIPART_MESSAGE,
+    expected(route, withCredentials) {
+      if (route.listener === "site") return [400, "invalid_json"];
+      if (!MULTIPART_ROUTES.has(route.name)) return [415, "UNSUPPORTED_MEDIA_TYPE"];
+      return route.needsKey && !withCredentials ? [401, "UNAUTHORIZED"] : [400, "INVALID_REQUEST"];
+    },
+  };
+}
+
+const invalidRequest = (route: Route): Outcome =>
+  route.listener === "api" ? [400, "INVALID_REQUEST"] : [400, "invalid_json"];
+const tooDeep = (route: Route): Outcome =>
+  route.listener === "api" ? [400, "INVALID_REQUEST"] : [400, "validation_error"];
+const tooLarge = (route: Route): Outcome =>
+  route.listener === "api" ? [413, "PAYLOAD_TOO_LARGE"] : [413, "payload_too_large"];
+
+const BAD_BODIES: BadBody[] = [
+  multipart("multipart without a boundary", "multipart/form-data", "xx"),
+  multipart("multipart with an empty boundary", "multipart/form-data; boundary=", "xx"),
+  multipart(
+    "multipart with a 200-character boundary",
+    `multipart/form-data; boundary=${"b".repeat(200)}`,
+    `--${"c".repeat(200)}\r\n\r\nxx`,
+  ),
+  multipart(
+    "multipart garbage",
+    "multipart/form-data; boundary=abc",
+    Buffer.from([0, 255, 13, 10, 45, 45, 97, 98, 99, 7, 13, 10]),
+  ),
+  multipart("multipart with a truncated part", "multipart/form-data; boundary=abc", truncatedForm),
+  {
+    name: "10,000 levels of arrays as the whole body",
+    contentType: "application/json",
+    payload: () => nestedArrays(10_000),
+    // 10,000 levels take 20 KB: over the site's 16 KiB, which refuses it for its size first.
+    expected: (route) => (route.listener === "site" ? tooLarge(route) : tooDeep(route)),
+    message: TOO_DEEP,
+  },
+  {
+    name: "10,000 levels of objects inside a field",
+    contentType: "application/json",
+    payload: (route) => withValueAt(route.deepPath, nestedObjects(10_000)),
+    expected: (route) => (route.listener === "site" ? tooLarge(route) : tooDeep(route)),
+    message: TOO_DEEP,
+  },
+  {
+    name: "as many levels of arrays as the body cap holds",
+    contentType: "application/json",
+    payload: (route) =>
+      nestedArrays(((route.listener === "api" ? API_BODY_LIMIT : SITE_BODY_LIMIT) - 2) / 2),
+    expected: tooDeep,
+    message: TOO_DEEP,
+  },
+  {
+    name: "as many levels of objects inside a field as the body cap holds",
+    contentType: "application/json",
+    payload: (route) => {
+      const limit = route.listener === "api" ? API_BODY_LIMIT : SITE_BODY_LIMIT;
+      return withValueAt(route.deepPath, nestedObjects(Math.floor((limit - 200) / 6)));
+    },
+    expected: tooDeep,
+    message: TOO_DEEP,
+  },
+  {
+    name: "invalid JSON",
+    contentType: "application/json",
+    payload: () => '{"name": "cut',
+    expected: invalidRequest,
+  },
+  {
+    name: "a content type no route reads",
+    contentType: "application/xml",
+    payload: () => "<agent><name>x</name></agent>",
+    expected: (route) =>
+      route.listener === "api" ? [415, "UNSUPPORTED_MEDIA_TYPE"] : [400, "invalid_json"],
+  },
+  {
+    name: "a body one byte over the listener's cap",
+    contentType: "application/json",
+    payload: (route) => {
+      const limit = route.listener === "api" ? API_BODY_LIMIT : SITE_BODY_LIMIT;
+      return withValueAt(route.deepPath, JSON.stringify("x".repeat(limit))).slice(0, limit + 1);
+    },
+    expected: tooLarge,
+  },
+];
+
+let app: TestApp;
+let org: TestOrganization;
+let routes: Route[];
+let storedBefore: Record<string, string[]>;
+
+/** Every row of every table of the application, as sorted JSON lines, per table. */
+async function storedRows(): Promise<Record<string, string[]>> {
+  const tables = rowsOf<{ name: string }>(
+    await app.database.db.execute(
+      sql`select table_name as name from information_schema.tables
+          where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
+    ),
+  );
+  const snapshot: Record<string, string[]> = {};
+  for (const { name } of tables) {
+    const rows = rowsOf<Record<string, unknown>>(
+      await app.database.db.execute(sql`select * from ${sql.identifier(name)}`),
+    );
+    // Recorded at most once a minute per key when the key is used, whatever the answer.
+    const kept = rows.map(({ last_used_at: _lastUsed, ...row }) => JSON.stringify(row));
+    snapshot[name] = kept.sort();
+  }
+  return snapshot;
+}
+
+/** The documented operations that can carry a body, with real ids in their paths. */
+async function documentedRoutes(ids: Record<string, string>): Promise<Route[]> {
+  const found: Route[] = [];
+  for (const listener of ["api", "site"] as const) {
+    const response = await app[listener].inject({ url: "/api/openapi.json" });
+    const document = response.json() as OpenApi;
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        if (!BODY_METHODS.has(method)) continue;
+        const url = path.replace(/\{(\w+)\}/g, (_match, param: string) => {
+          const resource = `${path.split("/")[2]}.${param}`;
+          const id = ids[resource];
+          if (!id) throw new Error(`No id for {${param}} of ${path}: add one for ${resource}`);
+          return id;
+        });
+        const schema = operation.requestBody?.content["application/json"]?.schema;
+        found.push({
+          listener,
+          name: `${method.toUpperCase()} ${path}`,
+          method: method.toUpperCase() as Route["method"],
+          url,
+          deepPath: freeFormPath(schema) ?? [
+            Object.keys(schema?.properties ?? {})[0] ?? "metadata",
+          ],
+          needsKey: (operation.security ?? []).length > 0 && !operation.security?.some(isOpen),
+        });
+      }
+    }
+  }
+  return found;
+}
+
+/** The path to the first object of any keys and values in a body schema, or null. */
+function freeFormPath(
+  schema: JsonSchema | undefined,
+  path: Array<string | number> = [],
+): Array<string | number> | null {
+  if (!schema) return null;
+  if (schema.type === "object" && !schema.properties && schema.additionalProperties !== false) {
+    return path;
+  }
+  for (const option of schema.anyOf ?? []) {
+    const found = freeFormPath(option, path);
+    if (found) return found;
+  }
+  if (schema.items) return freeFormPath(schema.items, [...path, 0]);
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    const found = freeFormPath(property, [...path, name]);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** JSON text of a body holding `valueText` at `path` (`[]` is the whole body). */
+function withValueAt(path: Array<string | number>, valueText: string): string {
+  const marker = "__value__";
+  let body: unknown = marker;
+  for (const step of [...path].reverse())
+    body = typeof step === "number" ? [body] : { [step]: body };
+  return JSON.stringify(body).replace(`"${marker}"`, valueText);
+}
+
+const isOpen = (requirement: Record<string, string[]>) => Object.keys(requirement).length === 0;
+
+function credentialsFor(route: Route): Record<string, string> {
+  if (route.listener === "site") return {};
+  return route.name.includes("/api/admin/") ? { authorization: `Bearer ${ADMIN_TOKEN}` } : org.auth;
+}
+
+beforeAll(async () => {
+  app = await startTestApp({
+    env: {
+      LEAD_RATE_LIMIT_PER_MINUTE: "1000000",
+      ANNOTATION_ANONYMOUS_RATE_LIMIT_PER_MINUTE: "1000000",
+      TRANSCRIBE_RATE_LIMIT_PER_MINUTE: "1000000",
+    },
+  });
+  org = await app.createOrganization("Every route");
+  const seeder = createSeeder(app);
+  const agentId = await seeder.agent(org, { visibility: "public" });
+  const exchange = await seeder.exchange(org, agentId);
+  const annotation = await app.api.inject({
+    method: "POST",
+    url: "/api/annotations",
+    headers: org.auth,
+    payload: { messageId: exchange.agentMessageId, sentiment: "good", comment: "Right answer" },
+  });
+  const datastoreId = (await createDatastore(app, org)).id;
+  const datasource = await addFile(app, org, datastoreId, {
+    fileName: "hours.txt",
+    contentType: "text/plain",
+    content: "We are open Monday to Friday, 9:00 to 17:00.\n",
+  });
+  await waitForSync(app, org, datasource.id);
+  const spareKey = await app.api.inject({
+    method: "POST",
+    url: `/api/admin/organizations/${org.id}/api-keys`,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    payload: {},
+  });
+  routes = await documentedRoutes({
+    "agents.id": agentId,
+    "annotations.id": annotation.json().id,
+    "datastores.id": datastoreId,
+    "datastores.datastoreId": datastoreId,
+    "datasources.id": datasource.id,
+    "admin.id": org.id,
+    "admin.keyId": spareKey.json().apiKeyId,
+  });
+  storedBefore = await storedRows();
+}, 120_000);
+afterAll(() => app.close());
+
+type Mismatch = { route: string; expected: Outcome; got: [number, unknown] };
+
+/** Sends `bad` to every route and returns the answers that are not what the table says. */
+async function sendToEveryRoute(bad: BadBody, withCredentials: boolean): Promise<Mismatch[]> {
+  const mismatches: Mismatch[] = [];
+  for (const route of routes) {
+    const response = await app[route.listener].inject({
+      method: route.method,
+      url: route.url,
+      headers: {
+        ...(withCredentials ? credentialsFor(route) : {}),
+        "content-type": bad.contentType,
+      },
+      payload: bad.payload(route),
+    });
+    const expected = bad.expected(route, withCredentials);
+    const body = response.headers["content-type"]?.toString().startsWith("application/json")
+      ? response.json()
+      : response.body;
+    const [status, kind] = expected;
+    const envelopeOk =
+      route.listener === "api"
+        ? body?.type === kind &&
+          typeof body.error === "string" &&
+          body.requestId === response.headers["x-request-id"] &&
+          (bad.message === undefined || kind !== "INVALID_REQUEST" || body.error === bad.message)
+        : body?.code === kind &&
+          Object.keys(body).sort().join() === "code,error,hint" &&
+          (bad.message === undefined || kind !== "validation_error" || body.error === bad.message);
+    if (response.statusCode !== status || !envelopeOk) {
+      mismatches.push({ route: route.name, expected, got: [response.statusCode, body] });
+    }
+  }
+  return mismatches;
+}
+
+describe("bad bodies on every route that takes one", () => {
+  it("finds the routes in both OpenAPI documents, admin routes included", () => {
+    const names = routes.map((route) => route.name);
+    for (const name of [
+      "POST /api/agents",
+      "PATCH /api/agents/{id}",
+      "POST /api/usage/increment-agent-queries",
+      "POST /api/datastores/update/{datastoreId}",
+      "POST /api/datasources",
+      "POST /api/transcribe-audio",
+      "POST /api/admin/organizations",
+      "DELETE /api/admin/organizations/{id}/api-keys/{keyId}",
+      "POST /api/leads",
+    ]) {
+      expect(names).toContain(name);
+    }
+    expect(names.length).toBeGreaterThan(25);
+    const deepPaths = Object.fromEntries(routes.map((route) => [route.name, route.deepPath]));
+    expect(deepPaths).toMatchObject({
+      "PATCH /api/agents/{id}": ["retrievalEvaluationConfig", "additionalConfig"],
+      "POST /api/usage/increment-agent-queries": ["metadata"],
+      "POST /api/datastores/update/{datastoreId}": ["metadata"],
+      "POST /api/leads": ["name"],
+    });
+  });
+
+  describe.each([
+    ["with the organization's key (the admin token on admin routes)", true],
+    ["without credentials", false],
+  ])("%s", (_label, withCredentials) => {
+    it.each(BAD_BODIES.map((bad) => [bad.name, bad] as const))(
+      "%s: no 5xx, the listener's envelope and type",
+      async (_name, bad) => {
+        expect(await sendToEveryRoute(bad, withCredentials)).toEqual([]);
+      },
+    );
+  });
+
+  it("changed nothing stored", async () => {
+    expect(await storedRows()).toEqual(storedBefore);
+  });
+});

@@ -1,0 +1,198 @@
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_JSON_DEPTH } from "../../src/http/plugins/json-body.ts";
+import { createAgent, createFundedOrganization } from "../agents/agent-helpers.ts";
+import type { TestApp, TestOrganization } from "../harness/app.ts";
+import { startTestApp } from "../harness/app.ts";
+import {
+  addFile,
+  createDatastore,
+  getDatasource,
+  waitForSync,
+} from "../knowledge/knowledge-helpers.ts";
+
+const TOO_DEEP = `The JSON body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`;
+
+let app: TestApp;
+let org: TestOrganization;
+let agentId: string;
+let datastoreId: string;
+let datasourceId: string;
+beforeAll(async () => {
+  app = await startTestApp();
+  org = await createFundedOrganization(app, "Deep");
+  agentId = (await createAgent(app, org)).id;
+  datastoreId = (await createDatastore(app, org)).id;
+  const datasource = await addFile(app, org, datastoreId, {
+    fileName: "hours.txt",
+    contentType: "text/plain",
+    content: "We are open Monday to Friday, 9:00 to 17:00.\n",
+  });
+  datasourceId = (await waitForSync(app, org, datasource.id)).id;
+});
+afterAll(() => app.close());
+
+/** JSON text of objects nested `levels` deep ({"a":{"a":…}}), `inner` at the bottom. */
+const nestedObjects = (levels: number, inner = "1") =>
+  `${'{"a":'.repeat(levels)}${inner}${"}".repeat(levels)}`;
+
+/** JSON text of arrays nested `levels` deep ([[…]]). */
+const nestedArrays = (levels: number, inner = "1") =>
+  `${"[".repeat(levels)}${inner}${"]".repeat(levels)}`;
+
+/**
+ * A body whose free-form field at `path` holds objects nested so that the whole body is `depth`
+ * levels deep: the body is level 1, each object on the path one more.
+ */
+function bodyOfDepth(fields: Record<string, unknown>, path: string[], depth: number): string {
+  const marker = "__nested__";
+  let value: unknown = marker;
+  for (const key of [...path].reverse()) value = { [key]: value };
+  const text = JSON.stringify({ ...fields, ...(value as object) });
+  return text.replace(`"${marker}"`, nestedObjects(depth - path.length));
+}
+
+const send = (method: "POST" | "PATCH", url: string, payload: string) =>
+  app.api.inject({
+    method,
+    url,
+    headers: { ...org.auth, "content-type": "application/json" },
+    payload,
+  });
+
+function expectTooDeep(response: { statusCode: number; json(): unknown }) {
+  expect(response.statusCode).toBe(400);
+  expect(response.json()).toEqual({
+    error: TOO_DEEP,
+    type: "INVALID_REQUEST",
+    requestId: expect.any(String),
+  });
+}
+
+const readAgent = async (id: string) =>
+  (await app.api.inject({ url: `/api/agents/${id}`, headers: org.auth })).json();
+const agentCount = async () =>
+  (await app.api.inject({ url: "/api/agents", headers: org.auth })).json().length;
+const eventCount = async () =>
+  (await app.api.inject({ url: "/api/consumption-events", headers: org.auth })).json().pagination
+    .total;
+
+// The free-form objects of an agent (the spec: "inner structure not shown").
+const AGENT_FIELDS: Array<[string, string[]]> = [
+  ["followUpConfig.config", ["followUpConfig", "config"]],
+  ["retrievalEvaluationConfig.additionalConfig", ["retrievalEvaluationConfig", "additionalConfig"]],
+  [
+    "retrievalEvaluationConfig.modelTemperatures",
+    ["retrievalEvaluationConfig", "modelTemperatures"],
+  ],
+  ["retrievalEvaluationConfig.modelMaxTokens", ["retrievalEvaluationConfig", "modelMaxTokens"]],
+];
+
+describe(`JSON bodies nest at most ${MAX_JSON_DEPTH} levels`, () => {
+  it("stores a free-form object that brings the body to the limit, and reads it back as sent", async () => {
+    const payload = bodyOfDepth({ name: "Deep" }, ["followUpConfig", "config"], MAX_JSON_DEPTH);
+    const created = await send("POST", "/api/agents", payload);
+    expect(created.statusCode).toBe(201);
+    const stored = await readAgent(created.json().id);
+    expect(stored.followUpConfig).toEqual(JSON.parse(payload).followUpConfig);
+  });
+
+  it("refuses one level more, before anything is stored", async () => {
+    const before = await agentCount();
+    const payload = bodyOfDepth({ name: "Deep" }, ["followUpConfig", "config"], MAX_JSON_DEPTH + 1);
+    expectTooDeep(await send("POST", "/api/agents", payload));
+    expect(await agentCount()).toBe(before);
+  });
+
+  it.each(AGENT_FIELDS)(
+    "POST /api/agents with %s 10,000 levels deep → 400",
+    async (_label, path) => {
+      const before = await agentCount();
+      expectTooDeep(await send("POST", "/api/agents", bodyOfDepth({ name: "a" }, path, 10_000)));
+      expect(await agentCount()).toBe(before);
+    },
+  );
+
+  it("POST /api/agents with a tool's config 10,000 levels of arrays deep → 400", async () => {
+    const payload = `{"name":"a","tools":[{"type":"form","config":{"a":${nestedArrays(10_000)}}}]}`;
+    expectTooDeep(await send("POST", "/api/agents", payload));
+  });
+
+  it.each(AGENT_FIELDS)(
+    "PATCH /api/agents/{id} with %s 10,000 levels deep → 400, agent unchanged",
+    async (_label, path) => {
+      const before = await readAgent(agentId);
+      const payload = bodyOfDepth({ name: "changed" }, path, 10_000);
+      expectTooDeep(await send("PATCH", `/api/agents/${agentId}`, payload));
+      expect(await readAgent(agentId)).toEqual(before);
+    },
+  );
+
+  it("PATCH /api/agents/{id} with a tool's config 10,000 levels deep → 400, agent unchanged", async () => {
+    const before = await readAgent(agentId);
+    const payload = `{"tools":[{"type":"form","config":${nestedObjects(10_000)}}]}`;
+    expectTooDeep(await send("PATCH", `/api/agents/${agentId}`, payload));
+    expect(await readAgent(agentId)).toEqual(before);
+  });
+
+  it("POST /api/usage/increment-agent-queries: metadata at the limit is recorded, 10,000 levels is 400 and charges nothing", async () => {
+    const fields = { provider: "openai", modelName: "gpt-4.1", inputTokens: 10 };
+    const atLimit = await send(
+      "POST",
+      "/api/usage/increment-agent-queries",
+      bodyOfDepth(fields, ["metadata"], MAX_JSON_DEPTH),
+    );
+    expect(atLimit.statusCode).toBe(200);
+    const before = await eventCount();
+    expectTooDeep(
+      await send(
+        "POST",
+        "/api/usage/increment-agent-queries",
+        bodyOfDepth(fields, ["metadata"], 10_000),
+      ),
+    );
+    expect(await eventCount()).toBe(before);
+  });
+
+  it("POST /api/datastores/update/{id} with metadata 10,000 levels deep → 400, datasource unchanged", async () => {
+    const before = await getDatasource(app, org, datasourceId);
+    const payload = bodyOfDepth({ id: datasourceId, text: "New text" }, ["metadata"], 10_000);
+    expectTooDeep(await send("POST", `/api/datastores/update/${datastoreId}`, payload));
+    expect(await getDatasource(app, org, datasourceId)).toEqual(before);
+  });
+
+  it("refuses a whole body of 10,000 levels, and one of arrays up to the 1 MiB body cap", async () => {
+    expectTooDeep(await send("POST", "/api/agents", nestedObjects(10_000)));
+    const levels = 500_000;
+    expectTooDeep(await send("POST", "/api/agents", nestedArrays(levels)));
+  });
+
+  it("refuses deep nesting around an escaped NUL as too deep, without walking it", async () => {
+    const payload = `{"name":"a","followUpConfig":{"config":${nestedObjects(10_000, '"\\u0000"')}}}`;
+    expectTooDeep(await send("POST", "/api/agents", payload));
+  });
+
+  it("counts brackets inside strings as text, not nesting", async () => {
+    const brackets = `[{\\"${"[{".repeat(5_000)}`;
+    const payload = `{"name":"Brackets","systemPrompt":"${brackets}","description":"\\\\"}`;
+    const created = await send("POST", "/api/agents", payload);
+    expect(created.statusCode).toBe(201);
+    const stored = await readAgent(created.json().id);
+    expect(stored.systemPrompt).toBe(JSON.parse(payload).systemPrompt);
+    expect(stored.description).toBe("\\");
+  });
+});
+
+describe("the docs", () => {
+  it("state the limit the parser applies, and its message", () => {
+    const read = (name: string) =>
+      readFileSync(new URL(`../../docs/${name}`, import.meta.url), "utf8").replace(/\s+/g, " ");
+    const architecture = read("architecture.md");
+    expect(architecture).toContain(
+      `**Nesting depth: ${MAX_JSON_DEPTH} levels** (\`MAX_JSON_DEPTH\`)`,
+    );
+    expect(architecture).toContain(`"${TOO_DEEP}"`);
+    expect(read("agents.md")).toContain(`the body's limit of ${MAX_JSON_DEPTH} levels`);
+    expect(read("decisions.md")).toContain(`deeper than ${MAX_JSON_DEPTH} levels`);
+  });
+});
