@@ -58,7 +58,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     allowPrivateNetworks: !config.server.production,
     allowedHosts: config.knowledge.fetchAllowedHosts,
   });
-  const jobs = await startJobRuntime(database, logger);
+  const jobs = await startJobRuntime(database, logger, {
+    settings: config.jobs,
+    soleProcess: database.soleProcess,
+  });
   const services = await createServices({ config, database, jobs, fetcher, logger });
   if (role !== "api") await jobs.work(services.jobHandlers);
 

@@ -3,6 +3,7 @@ import { agentsConfig, agentsEnvSchema } from "./agents-config.ts";
 import { annotationsConfig, annotationsEnvSchema } from "./annotations-config.ts";
 import { databaseConfig, databaseEnvSchema } from "./database-config.ts";
 import type { Env } from "./env-types.ts";
+import { jobsConfig, jobsEnvSchema } from "./jobs-config.ts";
 import { knowledgeConfig, knowledgeEnvSchema } from "./knowledge-config.ts";
 import { leadsConfig, leadsEnvSchema } from "./leads-config.ts";
 import { modelsConfig, modelsEnvSchema } from "./models-config.ts";
@@ -13,6 +14,7 @@ import { webhooksConfig, webhooksEnvSchema } from "./webhooks-config.ts";
 const envSchema = z.object({
   ...serverEnvSchema.shape,
   ...databaseEnvSchema.shape,
+  ...jobsEnvSchema.shape,
   ...leadsEnvSchema.shape,
   ...knowledgeEnvSchema.shape,
   ...modelsEnvSchema.shape,
@@ -33,6 +35,7 @@ function buildConfig(env: z.output<typeof envSchema>) {
   return {
     server: serverConfig(env),
     database: databaseConfig(env),
+    jobs: jobsConfig(env),
     leads: leadsConfig(env),
     knowledge: knowledgeConfig(env),
     models: modelsConfig(env),
