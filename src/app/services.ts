@@ -131,7 +131,8 @@ export async function createServices({ config, database, jobs, fetcher, logger }
 
   const jobHandlers: JobHandlers = {
     "lead.notify": ({ leadId }) => notifyLead(leadId),
-    "knowledge.ingest": (job) => knowledge.runSync(job),
+    "knowledge.ingest": (job, { signal }) => knowledge.runSync(job, signal),
+    "knowledge.ingest.abandoned": (job) => knowledge.abandonSync(job),
     "webhook.window": ({ organizationId, windowId }) =>
       webhookModule.webhookWindows.close(organizationId, windowId),
     "webhook.deliver": ({ organizationId, deliveryId, attempt }) =>

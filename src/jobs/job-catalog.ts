@@ -41,17 +41,26 @@ export const jobCatalog = {
   // One sync of one datasource generation. The handler catches every failure and records it on
   // the datasource, and stops itself at KNOWLEDGE_INGEST_TIMEOUT_MS (at most 50 min); so a retry
   // only happens when the run's process died (or the database failed under it), a few seconds
-  // after its lease ran out.
+  // after its lease ran out. After the last retry the job goes to knowledge.ingest.abandoned.
   "knowledge.ingest": {
     schema: ingestJob,
     retryLimit: 3,
     retryDelaySeconds: 5,
     retryBackoff: false,
     timeoutSeconds: 3_600,
+    deadLetter: "knowledge.ingest.abandoned",
     // One job per half-second poll would hold a folder of small uploads to two files a second;
     // web pages mostly wait on the network. Up to eight run side by side in each worker process.
     workers: 2,
     batchSize: 4,
+  },
+  // A sync whose runs all died: its datasource ends in error rather than waiting forever.
+  "knowledge.ingest.abandoned": {
+    schema: ingestJob,
+    retryLimit: 5,
+    retryDelaySeconds: 5,
+    retryBackoff: true,
+    timeoutSeconds: 60,
   },
   // Closes one batching window of conversational mode: one model call for its messages, the
   // answer stored, the first delivery attempt. The handler is idempotent (the window is claimed

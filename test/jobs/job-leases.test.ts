@@ -169,4 +169,36 @@ describe("job leases", () => {
     );
     expect(runs).toEqual([1]);
   });
+
+  it("gives a job that failed for good to its dead letter queue", async () => {
+    const runtime = await start();
+    await runtime.send("knowledge.ingest", {
+      organizationId: "org",
+      datasourceId: "doomed",
+      generation: 1,
+    });
+    await database.db.execute(
+      sql`update pgboss.job set retry_count = retry_limit where data->>'datasourceId' = 'doomed'`,
+    );
+    const abandoned: string[] = [];
+    const handlers = new Proxy(
+      {
+        "knowledge.ingest": async () => {
+          throw new Error("the run failed");
+        },
+        "knowledge.ingest.abandoned": async ({ datasourceId }: { datasourceId: string }) => {
+          abandoned.push(datasourceId);
+        },
+      } as Record<string, unknown>,
+      { get: (target, name) => target[name as string] ?? (async () => {}) },
+    ) as unknown as JobHandlers;
+    await runtime.work(handlers);
+    await until(
+      async () => abandoned,
+      (names) => names.length > 0,
+      10_000,
+    );
+    expect(abandoned).toEqual(["doomed"]);
+    expect((await jobRow("doomed"))?.state).toBe("failed");
+  });
 });

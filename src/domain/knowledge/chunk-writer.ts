@@ -10,12 +10,12 @@ import {
 import { newId } from "../../lib/ids.ts";
 import { encodeEmbedding } from "../../retrieval/vector-encoding.ts";
 import type { ChunkInsert, ChunkRepo } from "./chunk-repo.ts";
-import type { DatasourceRepo, DatasourceRow } from "./datasource-repo.ts";
+import type { DatasourceRepo, DatasourceRow, SyncRun } from "./datasource-repo.ts";
 import type { DatastoreRow } from "./datastore-repo.ts";
 import type { EmbeddingCharger } from "./embedding-charges.ts";
 
-/** The row whose sync generation must still be current when the chunks are written. */
-export type SyncGuard = { datasourceId: string; generation: number };
+/** The row whose sync run must still be current when the chunks are written. */
+export type SyncGuard = { datasourceId: string; run: SyncRun };
 
 export type WriteOutcome = "synched" | "usage_limit_reached" | "superseded";
 
@@ -78,7 +78,7 @@ export function createChunkWriter(deps: ChunkWriterDeps) {
       datasources.fail(
         organizationId,
         row.id,
-        row.syncGeneration,
+        { generation: row.syncGeneration, attempt: row.syncAttempt },
         "usage_limit_reached",
         message,
         tx,
@@ -94,10 +94,10 @@ export function createChunkWriter(deps: ChunkWriterDeps) {
     await deps.chargeEmbedding(organizationId, embedder.id, tokens);
 
     return deps.db.transaction(async (tx) => {
-      const current = await datasources.lockGeneration(
+      const current = await datasources.lockRun(
         organizationId,
         input.guard.datasourceId,
-        input.guard.generation,
+        input.guard.run,
         tx,
       );
       if (!current) return "superseded";

@@ -93,7 +93,7 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
     deps.database.kind === "pglite"
       ? analyzeAfterWrites(storeChunks, { db, logger: deps.logger })
       : storeChunks;
-  const runSync = createDatasourceSync({
+  const sync = createDatasourceSync({
     datastores: datastoreRepo,
     datasources: datasourceRepo,
     uploads: uploadRepo,
@@ -119,8 +119,10 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
   return {
     datastores,
     datasources,
-    /** The ingestion job handler: one sync of one datasource generation. */
-    runSync,
+    /** The ingestion job handler: one run of a sync of one datasource generation. */
+    runSync: sync.runSync,
+    /** The handler of the ingestion job's dead letter: a sync whose every run died. */
+    abandonSync: sync.abandonSync,
     /**
      * Retrieval for agents: `search({organizationId, datastoreIds, query, topK, filters})` →
      * passages best first, each `{text, score (0..1), source, datasourceId, datasourceName,
