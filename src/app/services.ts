@@ -98,6 +98,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
       webhooks: config.webhooks,
       agents: config.agents,
       modelTimeoutMs: config.models.timeoutMs,
+      jobLeaseMs: config.jobs.leaseSeconds * 1000,
     },
   });
 

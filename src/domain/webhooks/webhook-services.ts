@@ -22,8 +22,6 @@ import { createWindowMessageRepo } from "./window-message-repo.ts";
 
 // As the query path: the AI SDK's two retries of a failed first request.
 const MODEL_MAX_RETRIES = 2;
-// Headroom over the model and first delivery attempt before another worker takes a window over.
-const WINDOW_LEASE_MARGIN_MS = 60_000;
 
 export type WebhookServicesDeps = {
   db: Db;
@@ -44,6 +42,8 @@ export type WebhookServicesDeps = {
       | "attachments"
     >;
     modelTimeoutMs: number;
+    /** JOB_LEASE_SECONDS in ms: a process that renewed nothing for this long is taken for dead. */
+    jobLeaseMs: number;
   };
 };
 
@@ -62,7 +62,7 @@ export function createWebhookServices(deps: WebhookServicesDeps) {
     fetcher: deps.fetcher,
     jobs: deps.jobs,
     logger: deps.logger,
-    settings: settings.webhooks,
+    settings: { ...settings.webhooks, leaseMarginMs: settings.jobLeaseMs },
   });
   const windowService = createWebhookWindowService({
     db,
@@ -86,7 +86,10 @@ export function createWebhookServices(deps: WebhookServicesDeps) {
         modelMaxRetries: MODEL_MAX_RETRIES,
       },
     },
-    leaseMs: settings.modelTimeoutMs + settings.webhooks.timeoutMs + WINDOW_LEASE_MARGIN_MS,
+    jobs: deps.jobs,
+    // The model's time plus two job leases of headroom (attachments, retrieval, storing): the
+    // first delivery attempt, made once the window is answered, has a lease of its own.
+    leaseMs: settings.modelTimeoutMs + 2 * settings.jobLeaseMs,
     logger: deps.logger,
   });
   return {
