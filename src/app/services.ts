@@ -73,7 +73,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
   });
   const notifyUrl = config.leads.notifyUrl;
   const notifyLead = notifyUrl
-    ? createLeadNotifier({ leads: leadRepo, fetcher, url: notifyUrl })
+    ? createLeadNotifier({ leads: leadRepo, fetcher, url: notifyUrl, logger })
     : async () => {};
 
   const knowledge = await createKnowledgeService({
