@@ -24,7 +24,10 @@ const envSchema = z.object({
   ...webhooksEnvSchema.shape,
 });
 
-/** Raised at boot when an environment variable has a bad value; the message names it. */
+/**
+ * Raised at boot when an environment variable has a bad value, or names a server that cannot be
+ * reached; the message names the variable.
+ */
 export class ConfigError extends Error {
   override name = "ConfigError";
 }

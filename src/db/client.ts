@@ -139,9 +139,12 @@ async function openPostgres(connectionString: string, poolSize: number): Promise
   };
 }
 
+// A server that drops packets would otherwise hold boot for the system's TCP timeout (minutes).
+const CONNECT_TIMEOUT_MS = 10_000;
+
 /** Migrates on one dedicated connection under an advisory lock, so parallel starts are safe. */
 async function migratePostgres(connectionString: string): Promise<void> {
-  const client = new pg.Client({ connectionString });
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   await client.connect();
   try {
     await client.query("select pg_advisory_lock(hashtext('agentdesk.migrations'))");

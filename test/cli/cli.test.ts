@@ -1,6 +1,7 @@
 import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -46,6 +47,60 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk CLI", () => {
         env: { PATH: process.env.PATH, PORT: "eighty" },
       }),
     ).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("PORT") });
+  });
+});
+
+/** A port on 127.0.0.1 that nothing listens on (just released by a server of ours). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const serve = (env: Record<string, string>) =>
+  run(process.execPath, ["bin/agentdesk.js", "serve"], {
+    env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: "0", SITE_PORT: "0", ...env },
+  });
+
+describe.skipIf(testDatabaseKind !== "pglite")("servers that cannot be reached at boot", () => {
+  it("stops with exit code 1, naming DATABASE_URL and where, never its password", async () => {
+    const port = await closedPort();
+    const failure = await serve({
+      DATABASE_URL: `postgres://agentdesk:pa55-w0rd@127.0.0.1:${port}/agentdesk`,
+    }).catch((error: unknown) => error as { code: number; stdout: string; stderr: string });
+    expect(failure).toMatchObject({ code: 1 });
+    expect(failure.stderr.trim()).toBe(
+      `DATABASE_URL: cannot connect to 127.0.0.1:${port} (connection refused)`,
+    );
+    expect(`${failure.stdout}${failure.stderr}`).not.toContain("pa55-w0rd");
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    "says which database does not exist on a server that answers",
+    async () => {
+      const url = new URL(process.env.TEST_DATABASE_URL!);
+      url.pathname = "/agentdesk_no_such_database";
+      await expect(serve({ DATABASE_URL: url.toString() })).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining(
+          `DATABASE_URL: cannot connect to ${url.hostname}:${url.port || 5432} (database "agentdesk_no_such_database" does not exist)`,
+        ),
+      });
+    },
+  );
+
+  it("stops with exit code 1, naming REDIS_URL, never its password", async () => {
+    const port = await closedPort();
+    const failure = await serve({ REDIS_URL: `redis://:r3d1s-pw@127.0.0.1:${port}` }).catch(
+      (error: unknown) => error as { code: number; stdout: string; stderr: string },
+    );
+    expect(failure).toMatchObject({ code: 1 });
+    expect(failure.stderr.trim()).toBe(
+      `REDIS_URL: cannot connect to 127.0.0.1:${port} (connection refused)`,
+    );
+    expect(`${failure.stdout}${failure.stderr}`).not.toContain("r3d1s-pw");
   });
 });
 
