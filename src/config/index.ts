@@ -11,7 +11,8 @@ import { serverConfig, serverEnvSchema } from "./server-config.ts";
 import { transcriptionConfig, transcriptionEnvSchema } from "./transcription-config.ts";
 import { webhooksConfig, webhooksEnvSchema } from "./webhooks-config.ts";
 
-const envSchema = z.object({
+/** Every environment variable the service reads, each with its bounds and default. */
+export const envSchema = z.object({
   ...serverEnvSchema.shape,
   ...databaseEnvSchema.shape,
   ...jobsEnvSchema.shape,
