@@ -158,14 +158,14 @@ export function createChunkWriter(deps: ChunkWriterDeps) {
         return "synched";
       });
     } catch (error) {
-      // Should this fail too, the next run of the datasource removes them.
-      await deps.db
-        .transaction(async (tx) => {
-          if (added.length > 0 && (await holdsRun(tx))) {
-            await chunks.deleteByIds(organizationId, added, tx);
-          }
-        })
-        .catch(() => {});
+      if (added.length > 0) {
+        // Should this fail too, the next run of the datasource removes them.
+        await deps.db
+          .transaction(async (tx) => {
+            if (await holdsRun(tx)) await chunks.deleteByIds(organizationId, added, tx);
+          })
+          .catch(() => {});
+      }
       throw error;
     }
   };
