@@ -3,9 +3,9 @@ import { intVar } from "./env-types.ts";
 
 export const jobsEnvSchema = z.object({
   JOB_LEASE_SECONDS: intVar(30, 2, 600).describe(
-    "How long a running job stays reserved without its process renewing it (a third of it, " +
-      "every third of it): once a process dies, its jobs go to another worker within about " +
-      "4/3 of this plus the job's retry delay",
+    "How long a running job stays reserved unless its process renews it (which it does every " +
+      "third of this): a dead process's jobs go to another worker about 4/3 of this later, " +
+      "plus the job's retry delay",
   ),
 });
 
