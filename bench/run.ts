@@ -4,7 +4,9 @@ import { existsSync } from "node:fs";
 const [name, ...args] = process.argv.slice(2);
 const file = new URL(`./${name}.ts`, import.meta.url);
 if (!name || !/^[a-z0-9-]+$/.test(name) || !existsSync(file)) {
-  process.stderr.write("Usage: npm run bench -- <leads|knowledge|query|billing|webhooks> [args]\n");
+  process.stderr.write(
+    "Usage: npm run bench -- <leads|knowledge|ingest-reads|query|billing|webhooks> [args]\n",
+  );
   process.exit(2);
 }
 const benchmark = (await import(file.href)) as { run(args: string[]): Promise<void> };

@@ -1,8 +1,7 @@
 import { parseArgs } from "node:util";
-import { createRuntime, type Role } from "./app/runtime.ts";
+import { createRuntime, openConfiguredDatabase, type Role } from "./app/runtime.ts";
 import { createIdentityServices } from "./app/services.ts";
 import { ConfigError, parseConfig } from "./config/index.ts";
-import { openDatabase } from "./db/client.ts";
 import { createLogger } from "./lib/logger.ts";
 
 const USAGE = `Usage:
@@ -61,11 +60,7 @@ async function withIdentity<T>(
 ): Promise<T> {
   const config = parseConfig(process.env);
   const logger = createLogger("warn");
-  const database = await openDatabase(
-    config.database.databaseUrl
-      ? { kind: "postgres", connectionString: config.database.databaseUrl, poolSize: 2 }
-      : { kind: "pglite", dataDir: config.database.dataDir },
-  );
+  const database = await openConfiguredDatabase(config, { poolSize: 2 });
   try {
     return await run(createIdentityServices(database.db, logger));
   } finally {

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { Redis } from "ioredis";
-import type { Config } from "../config/index.ts";
+import { type Config, ConfigError } from "../config/index.ts";
 import { type Database, openDatabase } from "../db/client.ts";
 import type { Subscription } from "../db/notifications.ts";
 import { AGENTS_CHANGED_CHANNEL } from "../domain/agents/agent-service.ts";
@@ -8,6 +8,7 @@ import { API_KEYS_CHANGED_CHANNEL } from "../domain/api-keys/api-key-service.ts"
 import type { App } from "../http/app-types.ts";
 import { createAuthHooks } from "../http/plugins/auth.ts";
 import { type JobRuntime, startJobRuntime } from "../jobs/job-queue.ts";
+import { describeConnectionFailure } from "../lib/connection-errors.ts";
 import type { Logger } from "../lib/logger.ts";
 import { createSafeFetcher, type SafeFetcher } from "../lib/safe-fetch.ts";
 import { buildApiServer } from "./api-server.ts";
@@ -37,17 +38,65 @@ export type RuntimeOptions = {
 };
 
 const API_BODY_LIMIT_BYTES = 1024 * 1024;
+const POSTGRES_PORT = 5432;
+const REDIS_PORT = 6379;
+const REDIS_CONNECT_TIMEOUT_MS = 2_000;
+
+/**
+ * The database the configuration names: PostgreSQL with DATABASE_URL, else the embedded one in
+ * DATA_DIR. One that cannot be reached stops boot with a ConfigError naming DATABASE_URL.
+ */
+export async function openConfiguredDatabase(
+  config: Config,
+  options: { poolSize?: number } = {},
+): Promise<Database> {
+  const url = config.database.databaseUrl;
+  if (!url) return openDatabase({ kind: "pglite", dataDir: config.database.dataDir });
+  try {
+    return await openDatabase({ kind: "postgres", connectionString: url, ...options });
+  } catch (error) {
+    throw new ConfigError(`DATABASE_URL: ${describeConnectionFailure(error, url, POSTGRES_PORT)}`, {
+      cause: error,
+    });
+  }
+}
+
+/** Connects to REDIS_URL at boot; one that cannot be reached stops boot, naming the variable. */
+async function connectRedis(url: string, logger: Logger): Promise<Redis> {
+  const redis = new Redis(url, {
+    maxRetriesPerRequest: 2,
+    connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
+    lazyConnect: true,
+  });
+  let firstError: unknown = null;
+  const atBoot = (error: unknown) => {
+    firstError ??= error;
+  };
+  redis.on("error", atBoot);
+  try {
+    await redis.connect();
+  } catch (error) {
+    redis.disconnect();
+    throw new ConfigError(
+      `REDIS_URL: ${describeConnectionFailure(firstError ?? error, url, REDIS_PORT)}`,
+      { cause: error },
+    );
+  }
+  redis.off("error", atBoot);
+  // Later failures are logged; ioredis reconnects on its own.
+  redis.on("error", (error) => logger.warn({ err: error }, "redis connection error"));
+  return redis;
+}
 
 /** Builds every part of one process: database, job queue, services, listeners (not listening). */
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { config, logger, role } = options;
-  const database =
-    options.database ??
-    (await openDatabase(
-      config.database.databaseUrl
-        ? { kind: "postgres", connectionString: config.database.databaseUrl }
-        : { kind: "pglite", dataDir: config.database.dataDir },
-    ));
+  // Redis only serves the API's rate limits; connected first, so a bad REDIS_URL stops boot early.
+  const redis =
+    config.database.redisUrl && role !== "worker"
+      ? await connectRedis(config.database.redisUrl, logger)
+      : null;
+  const database = options.database ?? (await openConfiguredDatabase(config));
   if (!database.hasPgvector) {
     logger.warn(
       "pgvector is not installed: knowledge search scores vectors exactly, in the application " +
@@ -58,13 +107,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     allowPrivateNetworks: !config.server.production,
     allowedHosts: config.knowledge.fetchAllowedHosts,
   });
-  const jobs = await startJobRuntime(database, logger);
+  const jobs = await startJobRuntime(database, logger, {
+    settings: config.jobs,
+    soleProcess: database.soleProcess,
+  });
   const services = await createServices({ config, database, jobs, fetcher, logger });
   if (role !== "api") await jobs.work(services.jobHandlers);
 
-  const redis = config.database.redisUrl
-    ? new Redis(config.database.redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2_000 })
-    : null;
   const isHealthy = async () => {
     await database.db.execute(sql`select 1`);
     return true;

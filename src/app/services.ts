@@ -73,7 +73,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
   });
   const notifyUrl = config.leads.notifyUrl;
   const notifyLead = notifyUrl
-    ? createLeadNotifier({ leads: leadRepo, fetcher, url: notifyUrl })
+    ? createLeadNotifier({ leads: leadRepo, fetcher, url: notifyUrl, logger })
     : async () => {};
 
   const knowledge = await createKnowledgeService({
@@ -99,6 +99,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
       agents: config.agents,
       modelTimeoutMs: config.models.timeoutMs,
       modelMaxOutputTokens: config.models.maxOutputTokens,
+      jobLeaseMs: config.jobs.leaseSeconds * 1000,
     },
   });
 
@@ -137,7 +138,8 @@ export async function createServices({ config, database, jobs, fetcher, logger }
 
   const jobHandlers: JobHandlers = {
     "lead.notify": ({ leadId }) => notifyLead(leadId),
-    "knowledge.ingest": (job) => knowledge.runSync(job),
+    "knowledge.ingest": (job, { signal }) => knowledge.runSync(job, signal),
+    "knowledge.ingest.abandoned": (job) => knowledge.abandonSync(job),
     "webhook.window": ({ organizationId, windowId }) =>
       webhookModule.webhookWindows.close(organizationId, windowId),
     "webhook.deliver": ({ organizationId, deliveryId, attempt }) =>

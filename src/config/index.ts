@@ -3,6 +3,7 @@ import { agentsConfig, agentsEnvSchema } from "./agents-config.ts";
 import { annotationsConfig, annotationsEnvSchema } from "./annotations-config.ts";
 import { databaseConfig, databaseEnvSchema } from "./database-config.ts";
 import type { Env } from "./env-types.ts";
+import { jobsConfig, jobsEnvSchema } from "./jobs-config.ts";
 import { knowledgeConfig, knowledgeEnvSchema } from "./knowledge-config.ts";
 import { leadsConfig, leadsEnvSchema } from "./leads-config.ts";
 import { modelsConfig, modelsEnvSchema } from "./models-config.ts";
@@ -10,9 +11,11 @@ import { serverConfig, serverEnvSchema } from "./server-config.ts";
 import { transcriptionConfig, transcriptionEnvSchema } from "./transcription-config.ts";
 import { webhooksConfig, webhooksEnvSchema } from "./webhooks-config.ts";
 
-const envSchema = z.object({
+/** Every environment variable the service reads, each with its bounds and default. */
+export const envSchema = z.object({
   ...serverEnvSchema.shape,
   ...databaseEnvSchema.shape,
+  ...jobsEnvSchema.shape,
   ...leadsEnvSchema.shape,
   ...knowledgeEnvSchema.shape,
   ...modelsEnvSchema.shape,
@@ -22,7 +25,10 @@ const envSchema = z.object({
   ...webhooksEnvSchema.shape,
 });
 
-/** Raised at boot when an environment variable has a bad value; the message names it. */
+/**
+ * Raised at boot when an environment variable has a bad value, or names a server that cannot be
+ * reached; the message names the variable.
+ */
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
@@ -33,6 +39,7 @@ function buildConfig(env: z.output<typeof envSchema>) {
   return {
     server: serverConfig(env),
     database: databaseConfig(env),
+    jobs: jobsConfig(env),
     leads: leadsConfig(env),
     knowledge: knowledgeConfig(env),
     models: modelsConfig(env),

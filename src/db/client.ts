@@ -32,6 +32,8 @@ export type Database = {
   connectionString?: string;
   /** True when the pgvector extension is installed (always on PGlite). */
   hasPgvector: boolean;
+  /** No other process can open this database: PGlite in a DATA_DIR, which its lock file guards. */
+  soleProcess: boolean;
   /** Embedded database only: a tarball of its data directory (backups, test snapshots). */
   dump?: () => Promise<Blob>;
   /** Receives the NOTIFYs of these channels (every process on the database receives them). */
@@ -78,6 +80,7 @@ async function openPglite(dataDir: string | null, snapshot?: Blob): Promise<Data
       kind: "pglite",
       db,
       hasPgvector: true,
+      soleProcess: dataDir !== null,
       jobExecutor: {
         async executeSql(text, values) {
           if (values && values.length > 0) return client.query(text, values);
@@ -128,6 +131,7 @@ async function openPostgres(connectionString: string, poolSize: number): Promise
     db,
     connectionString,
     hasPgvector: rowsOf(installed).length > 0,
+    soleProcess: false,
     listen: (channels) => listenOnPostgres(connectionString, channels),
     async close() {
       await pool.end();
@@ -135,9 +139,12 @@ async function openPostgres(connectionString: string, poolSize: number): Promise
   };
 }
 
+// A server that drops packets would otherwise hold boot for the system's TCP timeout (minutes).
+const CONNECT_TIMEOUT_MS = 10_000;
+
 /** Migrates on one dedicated connection under an advisory lock, so parallel starts are safe. */
 async function migratePostgres(connectionString: string): Promise<void> {
-  const client = new pg.Client({ connectionString });
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   await client.connect();
   try {
     await client.query("select pg_advisory_lock(hashtext('agentdesk.migrations'))");

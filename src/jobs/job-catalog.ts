@@ -1,12 +1,20 @@
 import { z } from "zod";
 
-/** Every background job: its payload schema and how pg-boss retries and expires it. */
+/**
+ * Every background job: its payload schema, how pg-boss retries it, and how long one run may
+ * take. A run holds its job with a short lease that its process renews (JOB_LEASE_SECONDS, see
+ * job-workers.ts), so a job whose process died is retried after the lease, not after the timeout.
+ */
 export type JobDefinition = {
   schema: z.ZodType;
+  /** Retries after a failed run, a timed-out run or a run whose process died. */
   retryLimit: number;
   retryDelaySeconds: number;
   retryBackoff: boolean;
-  expireInSeconds: number;
+  /** The longest one run may take: past it the run is abandoned and the job failed (retried). */
+  timeoutSeconds: number;
+  /** A queue of this catalog that receives the job once it failed for good (pg-boss dead letter). */
+  deadLetter?: string;
   /**
    * pg-boss workers of this queue in each worker process (default 1), each fetching up to
    * `batchSize` jobs per poll (default 1) and running them side by side: for jobs that mostly
@@ -16,59 +24,72 @@ export type JobDefinition = {
   batchSize?: number;
 };
 
+const ingestJob = z.object({
+  organizationId: z.string(),
+  datasourceId: z.string(),
+  generation: z.number().int(),
+});
+
 export const jobCatalog = {
   "lead.notify": {
     schema: z.object({ leadId: z.string() }),
     retryLimit: 5,
     retryDelaySeconds: 30,
     retryBackoff: true,
-    expireInSeconds: 60,
+    timeoutSeconds: 60,
   },
   // One sync of one datasource generation. The handler catches every failure and records it on
-  // the datasource; a retry only happens when a worker died and pg-boss expired the job. The
-  // expiry is above the longest KNOWLEDGE_INGEST_TIMEOUT_MS, which the handler enforces itself.
+  // the datasource, and stops itself at KNOWLEDGE_INGEST_TIMEOUT_MS (at most 50 min); so a retry
+  // only happens when the run's process died (or the database failed under it), a few seconds
+  // after its lease ran out. After the last retry the job goes to knowledge.ingest.abandoned.
   "knowledge.ingest": {
-    schema: z.object({
-      organizationId: z.string(),
-      datasourceId: z.string(),
-      generation: z.number().int(),
-    }),
-    retryLimit: 1,
-    retryDelaySeconds: 30,
+    schema: ingestJob,
+    retryLimit: 3,
+    retryDelaySeconds: 5,
     retryBackoff: false,
-    expireInSeconds: 3_600,
+    timeoutSeconds: 3_600,
+    deadLetter: "knowledge.ingest.abandoned",
     // One job per half-second poll would hold a folder of small uploads to two files a second;
     // web pages mostly wait on the network. Up to eight run side by side in each worker process.
     workers: 2,
     batchSize: 4,
   },
+  // A sync whose runs all died: its datasource ends in error rather than waiting forever.
+  "knowledge.ingest.abandoned": {
+    schema: ingestJob,
+    retryLimit: 5,
+    retryDelaySeconds: 5,
+    retryBackoff: true,
+    timeoutSeconds: 60,
+  },
   // Closes one batching window of conversational mode: one model call for its messages, the
   // answer stored, the first delivery attempt. The handler is idempotent (the window is claimed
   // with a lease, attempts are a compare-and-set); retries cover a worker that died or a database
-  // that failed, and outlast the lease (model timeout + delivery timeout + a minute).
+  // that failed: the first a few seconds later, then doubling, for about an hour in all.
   "webhook.window": {
     schema: z.object({ organizationId: z.string(), windowId: z.string() }),
-    retryLimit: 6,
-    retryDelaySeconds: 30,
+    retryLimit: 9,
+    retryDelaySeconds: 5,
     retryBackoff: true,
-    expireInSeconds: 900,
+    timeoutSeconds: 900,
     // Closing a window waits on the model: many side by side, and one worker free to poll while
     // others wait, so a window that closes is picked up within a fraction of a second.
     workers: 4,
     batchSize: 8,
   },
   // One attempt of one webhook delivery. Failed attempts are not job failures: the next attempt
-  // is a new job at the configured backoff. pg-boss retries only cover a worker that died.
+  // is a new job at the configured backoff. pg-boss retries only cover a worker that died or a
+  // database that failed.
   "webhook.deliver": {
     schema: z.object({
       organizationId: z.string(),
       deliveryId: z.string(),
       attempt: z.number().int().min(1),
     }),
-    retryLimit: 5,
-    retryDelaySeconds: 30,
+    retryLimit: 9,
+    retryDelaySeconds: 5,
     retryBackoff: true,
-    expireInSeconds: 180,
+    timeoutSeconds: 180,
     workers: 2,
     batchSize: 8,
   },
@@ -76,7 +97,13 @@ export const jobCatalog = {
 
 export type JobName = keyof typeof jobCatalog;
 export type JobData<Name extends JobName> = z.output<(typeof jobCatalog)[Name]["schema"]>;
-export type JobMeta = { id: string; retryCount: number };
+export type JobMeta = {
+  id: string;
+  /** Earlier runs of this job (0 on the first). */
+  retryCount: number;
+  /** Aborted when the run lost its job: its lease ran out, or it passed its timeout. */
+  signal: AbortSignal;
+};
 export type JobHandlers = {
   [Name in JobName]: (data: JobData<Name>, meta: JobMeta) => Promise<void>;
 };

@@ -1,4 +1,5 @@
 import PgBoss from "pg-boss";
+import type { JobsConfig } from "../config/jobs-config.ts";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../lib/logger.ts";
 import {
@@ -8,6 +9,8 @@ import {
   type JobName,
   jobCatalog,
 } from "./job-catalog.ts";
+import { createJobLeases, type JobLeases } from "./job-leases.ts";
+import { type JobWorkers, startJobWorkers } from "./job-workers.ts";
 
 export type SendOptions = { startAfter?: Date | number; singletonKey?: string };
 
@@ -36,9 +39,21 @@ export type JobQueue = {
 };
 
 export type JobRuntime = JobQueue & {
-  /** Starts consuming every queue of the catalog with the given handlers. */
+  /**
+   * Starts consuming every queue of the catalog with the given handlers, and sweeping: every
+   * third of a lease, jobs whose lease ran out (their process died) are failed, so retried.
+   */
   work(handlers: JobHandlers): Promise<void>;
   stop(options?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
+};
+
+export type JobRuntimeOptions = {
+  settings?: JobsConfig;
+  /**
+   * No other process can be using this database (PGlite in a locked DATA_DIR): every job still
+   * active at start was left by a process that died, and is failed (so retried) at once.
+   */
+  soleProcess?: boolean;
 };
 
 const jobNames = Object.keys(jobCatalog) as JobName[];
@@ -56,24 +71,50 @@ const DELETE_PENDING_SQL = `
   )
   SELECT count(*)::int AS count FROM deleted`;
 
-/** Starts pg-boss on the application database and makes sure every queue exists. */
-export async function startJobRuntime(database: Database, logger: Logger): Promise<JobRuntime> {
+const ACTIVE_JOBS_SQL = `SELECT name, id FROM ${SCHEMA}.job WHERE state = 'active'`;
+
+const DEFAULT_SETTINGS: JobsConfig = { leaseSeconds: 30 };
+
+/**
+ * Starts pg-boss on the application database and makes every queue of the catalog match it
+ * (pg-boss's createQueue leaves an existing queue as it was, so each start also updates it).
+ */
+export async function startJobRuntime(
+  database: Database,
+  logger: Logger,
+  options: JobRuntimeOptions = {},
+): Promise<JobRuntime> {
+  const { leaseSeconds } = options.settings ?? DEFAULT_SETTINGS;
   const boss =
     database.kind === "pglite"
       ? new PgBoss({ db: database.jobExecutor as PgBoss.Db, schema: SCHEMA })
       : new PgBoss({ connectionString: database.connectionString, schema: SCHEMA, max: 4 });
   boss.on("error", (error) => logger.error({ err: error }, "job queue error"));
   await boss.start();
-  for (const name of jobNames) {
-    const definition = jobCatalog[name];
-    await boss.createQueue(name, {
-      name,
+  // Dead-letter queues first: a queue's dead letter must exist when it is named.
+  const ordered = [...jobNames].sort((a, b) => Number(isDeadLetter(b)) - Number(isDeadLetter(a)));
+  for (const name of ordered) {
+    const definition = jobCatalog[name] as JobDefinition;
+    const queue = {
       retryLimit: definition.retryLimit,
       retryDelay: definition.retryDelaySeconds,
       retryBackoff: definition.retryBackoff,
-      expireInSeconds: definition.expireInSeconds,
-    });
+      expireInSeconds: leaseSeconds,
+      ...(definition.deadLetter ? { deadLetter: definition.deadLetter } : {}),
+    };
+    await boss.createQueue(name, { name, ...queue });
+    await boss.updateQueue(name, { name, ...queue });
   }
+  if (options.soleProcess) await failOrphans(boss, logger);
+
+  const leases: JobLeases = createJobLeases({
+    sql: boss.getDb(),
+    schema: SCHEMA,
+    leaseSeconds,
+    logger,
+  });
+  let workers: JobWorkers | null = null;
+  let sweeper: NodeJS.Timeout | null = null;
 
   return {
     async send(name, data, options = {}) {
@@ -91,42 +132,52 @@ export async function startJobRuntime(database: Database, logger: Logger): Promi
       return Number(result.rows[0]?.count ?? 0);
     },
     async work(handlers) {
-      for (const name of jobNames) {
-        const handler = handlers[name] as (data: unknown, meta: unknown) => Promise<void>;
-        const { workers = 1, batchSize = 1 } = jobCatalog[name] as JobDefinition;
-        const runJob = (job: PgBoss.Job<unknown>) =>
-          handler(jobCatalog[name].schema.parse(job.data), {
-            id: job.id,
-            retryCount: retryCountOf(job),
-          });
-        for (let worker = 0; worker < workers; worker += 1) {
-          await boss.work(name, { pollingIntervalSeconds: 0.5, batchSize }, async (jobs) => {
-            if (jobs.length === 1) return runJob(jobs[0]!);
-            // pg-boss completes a batch as a whole when this returns: a job that fails is failed
-            // at once, so it retries on its own schedule instead of waiting for the others.
-            await Promise.all(
-              jobs.map((job) =>
-                runJob(job).catch((error: unknown) =>
-                  boss.fail(name, job.id, { message: String(error) }),
-                ),
-              ),
-            );
-          });
-        }
-      }
+      workers = startJobWorkers({ boss, leases, handlers, logger });
+      // The sweep renews this process's own leases first, so a stall of its event loop (a long
+      // synchronous statement on PGlite) never expires the jobs it is still running.
+      let sweeping = false;
+      sweeper = setInterval(
+        async () => {
+          if (sweeping) return;
+          sweeping = true;
+          try {
+            await leases.renewNow();
+            await boss.expire();
+          } catch (error) {
+            logger.error({ err: error }, "job queue error");
+          } finally {
+            sweeping = false;
+          }
+        },
+        (leaseSeconds * 1000) / 3,
+      );
+      sweeper.unref();
     },
     async stop({ graceful = true, timeoutMs = 10_000 } = {}) {
-      await boss.stop({ graceful, timeout: timeoutMs, wait: true, close: true });
+      if (sweeper) clearInterval(sweeper);
+      await workers?.stop({ graceful, timeoutMs });
+      leases.stop();
+      await boss.stop({ graceful: false, wait: true, close: true });
     },
   };
+}
+
+function isDeadLetter(name: JobName): boolean {
+  return jobNames.some((other) => (jobCatalog[other] as JobDefinition).deadLetter === name);
+}
+
+/** Fails (so retries) every active job: only for a database no other process can be using. */
+async function failOrphans(boss: PgBoss, logger: Logger): Promise<void> {
+  const { rows } = await boss.getDb().executeSql(ACTIVE_JOBS_SQL, []);
+  for (const { name, id } of rows as { name: string; id: string }[]) {
+    await boss.fail(name, id, { message: "The process running this job stopped" });
+  }
+  if (rows.length > 0) {
+    logger.warn({ jobs: rows.length }, "retrying the jobs a stopped process left running");
+  }
 }
 
 function toStartAfter(value: Date | number): Date | number {
   // pg-boss reads a number as seconds of delay; we speak milliseconds everywhere else.
   return typeof value === "number" ? Math.ceil(value / 1000) : value;
-}
-
-function retryCountOf(job: unknown): number {
-  const count = (job as { retryCount?: unknown }).retryCount;
-  return typeof count === "number" ? count : 0;
 }

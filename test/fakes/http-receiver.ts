@@ -7,6 +7,8 @@ export type ReceivedRequest = {
   headers: IncomingHttpHeaders;
   body: string;
   receivedAt: number;
+  /** The status answered, or null while the request is held (or was never answered). */
+  answeredWith: number | null;
 };
 
 export type Receiver = {
@@ -14,6 +16,11 @@ export type Receiver = {
   requests: ReceivedRequest[];
   /** Status codes to answer, in order; once used up every request gets 200. */
   respondWith(statuses: number[]): void;
+  /**
+   * While on, POSTs are recorded but not answered (their connections stay open until the sender
+   * goes away or the receiver closes), like a receiver that is slow to answer.
+   */
+  holdPosts(on: boolean): void;
   /** Resolves once at least `count` requests arrived. */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
   close(): Promise<void>;
@@ -23,20 +30,26 @@ export type Receiver = {
 export async function startReceiver(): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   let statuses: number[] = [];
+  let holding = false;
   const waiters = new Set<() => void>();
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      requests.push({
+      const received: ReceivedRequest = {
         method: request.method ?? "",
         path: request.url ?? "",
         headers: request.headers,
         body: Buffer.concat(chunks).toString("utf8"),
         receivedAt: Date.now(),
-      });
-      response.statusCode = statuses.shift() ?? 200;
-      response.end("ok");
+        answeredWith: null,
+      };
+      requests.push(received);
+      if (!(holding && received.method === "POST")) {
+        response.statusCode = statuses.shift() ?? 200;
+        received.answeredWith = response.statusCode;
+        response.end("ok");
+      }
       for (const wake of waiters) wake();
     });
   });
@@ -48,6 +61,9 @@ export async function startReceiver(): Promise<Receiver> {
     requests,
     respondWith(next) {
       statuses = [...next];
+    },
+    holdPosts(on) {
+      holding = on;
     },
     waitFor(count, timeoutMs = 15_000) {
       return new Promise((resolve, reject) => {

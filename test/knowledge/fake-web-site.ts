@@ -9,6 +9,8 @@ export type FakeResponse = {
   headers?: Record<string, string>;
   /** Never answers (the connection stays open until the site closes). */
   hang?: boolean;
+  /** Answers once this settles, with the response as it was when the request came. */
+  after?: Promise<unknown>;
 };
 
 export type FakeWebSite = {
@@ -39,11 +41,15 @@ export async function startFakeWebSite(
       hanging.add(response);
       return;
     }
-    response.writeHead(route.status ?? 200, {
-      "content-type": route.contentType ?? "text/html; charset=utf-8",
-      ...route.headers,
-    });
-    response.end(route.body ?? "");
+    const answer = () => {
+      response.writeHead(route.status ?? 200, {
+        "content-type": route.contentType ?? "text/html; charset=utf-8",
+        ...route.headers,
+      });
+      response.end(route.body ?? "");
+    };
+    if (route.after) void route.after.then(answer);
+    else answer();
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");

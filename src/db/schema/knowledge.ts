@@ -105,6 +105,12 @@ export const datasources = pgTable(
     embedderId: text("embedder_id"),
     /** Bumped by every sync request; a job only writes results for the generation it was sent. */
     syncGeneration: integer("sync_generation").notNull().default(0),
+    /**
+     * Runs of this generation that started: each run that claims the datasource raises it, and
+     * only the run holding the current value may write, so a run that was taken over (its process
+     * stalled or died and the job was retried) can never overwrite the run that replaced it.
+     */
+    syncAttempt: integer("sync_attempt").notNull().default(0),
     /** While running: when the job's time is up; past it the datasource is reported as failed. */
     syncDeadlineAt: timestamp("sync_deadline_at", { withTimezone: true }),
     ...timestamps,

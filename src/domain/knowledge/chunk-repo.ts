@@ -59,17 +59,6 @@ export function createChunkRepo(db: Db) {
       }
     },
 
-    async deleteForDatasource(organizationId: string, datasourceId: string, tx: Db = db) {
-      await tx
-        .delete(knowledgeChunks)
-        .where(
-          and(
-            eq(knowledgeChunks.organizationId, organizationId),
-            eq(knowledgeChunks.datasourceId, datasourceId),
-          ),
-        );
-    },
-
     /** Moves kept chunks to their new positions and custom id without touching their vectors. */
     async updatePlacement(
       organizationId: string,

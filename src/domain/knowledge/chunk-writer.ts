@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { Db } from "../../db/client.ts";
 import type { Embedder } from "../../ingestion/embedders/embedder-types.ts";
 import type { LoadedSection } from "../../ingestion/loaders/index.ts";
@@ -10,12 +11,12 @@ import {
 import { newId } from "../../lib/ids.ts";
 import { encodeEmbedding } from "../../retrieval/vector-encoding.ts";
 import type { ChunkInsert, ChunkRepo } from "./chunk-repo.ts";
-import type { DatasourceRepo, DatasourceRow } from "./datasource-repo.ts";
+import type { DatasourceRepo, DatasourceRow, SyncRun } from "./datasource-repo.ts";
 import type { DatastoreRow } from "./datastore-repo.ts";
 import type { EmbeddingCharger } from "./embedding-charges.ts";
 
-/** The row whose sync generation must still be current when the chunks are written. */
-export type SyncGuard = { datasourceId: string; generation: number };
+/** The row whose sync run must still be current when the chunks are written. */
+export type SyncGuard = { datasourceId: string; run: SyncRun };
 
 export type WriteOutcome = "synched" | "usage_limit_reached" | "superseded";
 
@@ -26,6 +27,8 @@ export type ChunkWriterDeps = {
   /** Stored-token limit per organization plan; a plan not listed has none. */
   storedTokenLimits: Record<string, number>;
   chargeEmbedding: EmbeddingCharger;
+  /** New chunks inserted per transaction (see the writer). */
+  insertBatchRows: number;
 };
 
 /** Thrown inside the write transaction when the job's time ran out, so nothing is committed. */
@@ -35,8 +38,17 @@ export class SyncAbortedError extends Error {
 
 /**
  * The index stage: splits sections, keeps stored chunks whose content hash is unchanged, embeds
- * only new ones, checks the organization's stored-token limit and writes everything in one
- * transaction (nothing at all when the content is unchanged).
+ * only new ones, inserts them a batch at a time, then in one last transaction checks the
+ * organization's stored-token limit, removes the chunks that are gone and marks the datasource
+ * synched (nothing at all is written when the content is unchanged).
+ *
+ * Each batch is a transaction of its own that first checks the run still holds the datasource,
+ * and the event loop gets a turn between batches: on PGlite every statement shares one
+ * connection, and the HNSW index costs 5-10 ms per row there, so one transaction of thousands of
+ * rows held every API read behind it for tens of seconds. The price: while a sync runs, searches
+ * may already find some of its new chunks (and still the ones it will remove). A run that fails
+ * deletes the chunks it added; one whose process died leaves them to the next run, which keeps
+ * those whose content hash it needs.
  */
 export function createChunkWriter(deps: ChunkWriterDeps) {
   const { datasources, chunks } = deps;
@@ -78,7 +90,7 @@ export function createChunkWriter(deps: ChunkWriterDeps) {
       datasources.fail(
         organizationId,
         row.id,
-        row.syncGeneration,
+        { generation: row.syncGeneration, attempt: row.syncAttempt },
         "usage_limit_reached",
         message,
         tx,
@@ -93,48 +105,69 @@ export function createChunkWriter(deps: ChunkWriterDeps) {
     const { vectors, tokens } = await embedChunks(embedder, plan.add, signal);
     await deps.chargeEmbedding(organizationId, embedder.id, tokens);
 
-    return deps.db.transaction(async (tx) => {
-      const current = await datasources.lockGeneration(
-        organizationId,
-        input.guard.datasourceId,
-        input.guard.generation,
-        tx,
-      );
-      if (!current) return "superseded";
-      if (signal.aborted) throw new SyncAbortedError("The ingestion job ran out of time");
-      await datasources.lockOrganizationUsage(organizationId, tx);
-      const problem = await limitProblem(organizationId, row.id, plan.tokenCount, tx);
-      if (problem) {
-        await fail(problem, tx);
-        return "usage_limit_reached";
+    const rows = plan.add.map((chunk, index) => toChunkRow(chunk, vectors[index]!, row, store));
+    const holdsRun = (tx: Db) =>
+      datasources.lockRun(organizationId, input.guard.datasourceId, input.guard.run, tx);
+    const added: string[] = [];
+    try {
+      for (let start = 0; start < rows.length; start += deps.insertBatchRows) {
+        if (signal.aborted) throw new SyncAbortedError("The ingestion job ran out of time");
+        const batch = rows.slice(start, start + deps.insertBatchRows);
+        const inserted = await deps.db.transaction(async (tx) => {
+          if (!(await holdsRun(tx))) return false;
+          await chunks.insertMany(batch, tx);
+          return true;
+        });
+        // A newer run took over: the chunks added so far are its to keep or remove.
+        if (!inserted) return "superseded";
+        added.push(...batch.map((chunk) => chunk.id));
+        await yieldToEventLoop();
       }
-      if (!plan.unchanged || reembed) {
-        if (reembed) await chunks.deleteForDatasource(organizationId, row.id, tx);
-        else await chunks.deleteByIds(organizationId, plan.removeIds, tx);
+      return await deps.db.transaction(async (tx): Promise<WriteOutcome> => {
+        if (!(await holdsRun(tx))) return "superseded";
+        if (signal.aborted) throw new SyncAbortedError("The ingestion job ran out of time");
+        await datasources.lockOrganizationUsage(organizationId, tx);
+        const problem = await limitProblem(organizationId, row.id, plan.tokenCount, tx);
+        if (problem) {
+          await chunks.deleteByIds(organizationId, added, tx);
+          await fail(problem, tx);
+          return "usage_limit_reached";
+        }
+        await chunks.deleteByIds(
+          organizationId,
+          reembed ? stored.map((chunk) => chunk.id) : plan.removeIds,
+          tx,
+        );
         await chunks.updatePlacement(
           organizationId,
           plan.moves.map((move) => ({ ...move, customId: row.customId })),
           tx,
         );
-        await chunks.insertMany(
-          plan.add.map((chunk, index) => toChunkRow(chunk, vectors[index]!, row, store)),
+        await datasources.markSynched(
+          organizationId,
+          row.id,
+          {
+            chunkCount: plan.chunkCount,
+            tokenCount: plan.tokenCount,
+            sizeBytes: input.sizeBytes,
+            embedderId: store.embedderId,
+            ...(input.name ? { name: input.name } : {}),
+          },
           tx,
         );
+        return "synched";
+      });
+    } catch (error) {
+      if (added.length > 0) {
+        // Should this fail too, the next run of the datasource removes them.
+        await deps.db
+          .transaction(async (tx) => {
+            if (await holdsRun(tx)) await chunks.deleteByIds(organizationId, added, tx);
+          })
+          .catch(() => {});
       }
-      await datasources.markSynched(
-        organizationId,
-        row.id,
-        {
-          chunkCount: plan.chunkCount,
-          tokenCount: plan.tokenCount,
-          sizeBytes: input.sizeBytes,
-          embedderId: store.embedderId,
-          ...(input.name ? { name: input.name } : {}),
-        },
-        tx,
-      );
-      return "synched";
-    });
+      throw error;
+    }
   };
 }
 

@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, isNotNull, lt, ne, notInArray, sql } from "drizzle-orm";
+import { and, asc, eq, exists, inArray, isNotNull, lt, ne, notInArray, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.ts";
 import { type DatasourceStatus, datasources, organizations } from "../../db/schema/index.ts";
 
@@ -6,6 +7,9 @@ export type DatasourceRow = typeof datasources.$inferSelect;
 
 /** The statuses from which a job of the current generation may (re)start the work. */
 const CLAIMABLE: DatasourceStatus[] = ["unsynched", "pending", "running", "error"];
+
+/** One run of a sync: its generation and, once it claimed the datasource, its attempt. */
+export type SyncRun = { generation: number; attempt: number };
 
 export type SyncResult = {
   chunkCount: number;
@@ -20,6 +24,11 @@ export function createDatasourceRepo(db: Db) {
     and(eq(datasources.organizationId, organizationId), eq(datasources.id, datasourceId));
   const ofGeneration = (organizationId: string, datasourceId: string, generation: number) =>
     and(scoped(organizationId, datasourceId), eq(datasources.syncGeneration, generation));
+  const ofRun = (organizationId: string, datasourceId: string, run: SyncRun) =>
+    and(
+      ofGeneration(organizationId, datasourceId, run.generation),
+      eq(datasources.syncAttempt, run.attempt),
+    );
 
   return {
     async insert(row: typeof datasources.$inferInsert, tx: Db = db): Promise<DatasourceRow> {
@@ -98,6 +107,7 @@ export function createDatasourceRepo(db: Db) {
         .update(datasources)
         .set({
           syncGeneration: sql`${datasources.syncGeneration} + 1`,
+          syncAttempt: 0,
           status: "unsynched",
           errorMessage: null,
           syncDeadlineAt: null,
@@ -121,13 +131,17 @@ export function createDatasourceRepo(db: Db) {
         );
     },
 
-    /** → running with a deadline, if this generation's work is still to do; null otherwise. */
+    /**
+     * → running with a deadline, if this generation's work is still to do; null otherwise. The
+     * returned row's `syncAttempt` is the new run's: it fences off every earlier run.
+     */
     async claim(organizationId: string, datasourceId: string, generation: number, deadline: Date) {
       const [row] = await db
         .update(datasources)
         .set({
           status: "running",
           errorMessage: null,
+          syncAttempt: sql`${datasources.syncAttempt} + 1`,
           syncDeadlineAt: deadline,
           updatedAt: sql`now()`,
         })
@@ -141,11 +155,11 @@ export function createDatasourceRepo(db: Db) {
       return row ?? null;
     },
 
-    /** Ends this generation's sync in `error` or `usage_limit_reached` with a message. */
+    /** Ends this run's sync in `error` or `usage_limit_reached` with a message. */
     async fail(
       organizationId: string,
       datasourceId: string,
-      generation: number,
+      run: SyncRun,
       status: "error" | "usage_limit_reached",
       message: string,
       tx: Db = db,
@@ -153,15 +167,43 @@ export function createDatasourceRepo(db: Db) {
       await tx
         .update(datasources)
         .set({ status, errorMessage: message, syncDeadlineAt: null, updatedAt: sql`now()` })
-        .where(ofGeneration(organizationId, datasourceId, generation));
+        .where(ofRun(organizationId, datasourceId, run));
     },
 
-    /** Locks the row while a sync writes its chunks; null when a newer generation took over. */
-    async lockGeneration(organizationId: string, datasourceId: string, generation: number, tx: Db) {
+    /**
+     * Ends a generation whose every run died (its job was given up) in `error`, unless it
+     * already ended; true when it did.
+     */
+    async abandon(
+      organizationId: string,
+      datasourceId: string,
+      generation: number,
+      message: string,
+    ) {
+      const rows = await db
+        .update(datasources)
+        .set({
+          status: "error",
+          errorMessage: message,
+          syncDeadlineAt: null,
+          updatedAt: sql`now()`,
+        })
+        .where(
+          and(
+            ofGeneration(organizationId, datasourceId, generation),
+            inArray(datasources.status, ["unsynched", "pending", "running"]),
+          ),
+        )
+        .returning({ id: datasources.id });
+      return rows.length > 0;
+    },
+
+    /** Locks the row while a run writes its chunks; null when a newer run or generation took over. */
+    async lockRun(organizationId: string, datasourceId: string, run: SyncRun, tx: Db) {
       const [row] = await tx
         .select()
         .from(datasources)
-        .where(ofGeneration(organizationId, datasourceId, generation))
+        .where(ofRun(organizationId, datasourceId, run))
         .for("update");
       return row ?? null;
     },
@@ -184,7 +226,7 @@ export function createDatasourceRepo(db: Db) {
     async finishSite(
       organizationId: string,
       datasourceId: string,
-      generation: number,
+      run: SyncRun,
       result: Omit<SyncResult, "tokenCount">,
     ) {
       await db
@@ -198,7 +240,7 @@ export function createDatasourceRepo(db: Db) {
           lastSynch: sql`now()`,
           updatedAt: sql`now()`,
         })
-        .where(ofGeneration(organizationId, datasourceId, generation));
+        .where(ofRun(organizationId, datasourceId, run));
     },
 
     /** Reports runs whose job died or overran as failed, so nothing stays `running` forever. */
@@ -274,17 +316,38 @@ export function createDatasourceRepo(db: Db) {
       return removed.length;
     },
 
-    /** Sets the status of a site's page directly (pages are synced inside their site's job). */
+    /**
+     * Sets the status of a site's page directly (pages are synced inside their site's job), while
+     * `siteRun` is still the site's current run.
+     */
     async setChildStatus(
       organizationId: string,
       childId: string,
+      site: { id: string; run: SyncRun },
       status: DatasourceStatus,
       errorMessage: string | null = null,
     ) {
+      const parent = alias(datasources, "parent");
       await db
         .update(datasources)
         .set({ status, errorMessage, updatedAt: sql`now()` })
-        .where(scoped(organizationId, childId));
+        .where(
+          and(
+            scoped(organizationId, childId),
+            exists(
+              db
+                .select({ id: parent.id })
+                .from(parent)
+                .where(
+                  and(
+                    eq(parent.id, site.id),
+                    eq(parent.syncGeneration, site.run.generation),
+                    eq(parent.syncAttempt, site.run.attempt),
+                  ),
+                ),
+            ),
+          ),
+        );
     },
   };
 }

@@ -73,10 +73,11 @@ export function createDatasourceService(deps: DatasourceServiceDeps) {
     try {
       await deps.jobs.send("knowledge.ingest", { organizationId, datasourceId, generation });
     } catch {
+      // No run claimed this generation (attempt 0) unless a job was queued after all.
       await datasources.fail(
         organizationId,
         datasourceId,
-        generation,
+        { generation, attempt: 0 },
         "error",
         "Could not queue the ingestion job",
       );

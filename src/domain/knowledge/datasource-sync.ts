@@ -4,7 +4,7 @@ import { fetchWebPage, type WebFetchOptions } from "../../ingestion/loaders/web-
 import type { Logger } from "../../lib/logger.ts";
 import type { SafeFetcher } from "../../lib/safe-fetch.ts";
 import { type ChunkWriter, SyncAbortedError } from "./chunk-writer.ts";
-import type { DatasourceRepo, DatasourceRow } from "./datasource-repo.ts";
+import type { DatasourceRepo, DatasourceRow, SyncRun } from "./datasource-repo.ts";
 import { OVERDUE_MESSAGE } from "./datasource-service.ts";
 import type { DatastoreRepo } from "./datastore-repo.ts";
 import type { EmbedderResolver } from "./embedder-resolver.ts";
@@ -28,6 +28,10 @@ export type DatasourceSyncDeps = {
 
 const OVERDUE_GRACE_MS = 30_000;
 
+export const ABANDONED_MESSAGE =
+  "Ingestion did not finish: every attempt stopped before the end (its worker process stopped " +
+  "or the database failed); sync it again to retry";
+
 type Loaded = {
   sections: LoadedSection[];
   sourceUrl: string | null;
@@ -38,7 +42,9 @@ type Loaded = {
 /**
  * The ingestion job: pending → running → synched | error | usage_limit_reached. Whatever
  * happens inside (a corrupt file, a hung site, a bug), the datasource leaves `running`: the job
- * has its own deadline, and a run whose worker died is failed by `failOverdue` on the next read.
+ * has its own deadline; a run whose worker died is run again by the job queue once its lease
+ * runs out, a bounded number of times, and then ended by `abandonSync`; `failOverdue` on reads
+ * is the last resort for a run that outlived its deadline anyway.
  */
 export function createDatasourceSync(deps: DatasourceSyncDeps) {
   const { datasources, settings } = deps;
@@ -63,8 +69,9 @@ export function createDatasourceSync(deps: DatasourceSyncDeps) {
     return { sections, sourceUrl: null, sizeBytes: upload.sizeBytes };
   }
 
-  async function work(row: DatasourceRow, job: SyncJob, signal: AbortSignal): Promise<void> {
-    const store = await deps.datastores.find(job.organizationId, row.datastoreId);
+  async function work(row: DatasourceRow, run: SyncRun, signal: AbortSignal): Promise<void> {
+    const organizationId = row.organizationId;
+    const store = await deps.datastores.find(organizationId, row.datastoreId);
     if (!store) return;
     const embedder = deps.embedders.embedderFor(store);
     const fetch: WebFetchOptions = {
@@ -73,32 +80,31 @@ export function createDatasourceSync(deps: DatasourceSyncDeps) {
       timeoutMs: settings.fetchTimeoutMs,
       signal,
     };
-    const guard = { datasourceId: row.id, generation: job.generation };
+    const guard = { datasourceId: row.id, run };
     if (row.type === "web_site") {
       const result = await deps.syncSite({ site: row, store, embedder, fetch, signal });
       if (result.outcome === "superseded") return;
       if (result.outcome === "synched") {
-        await datasources.finishSite(job.organizationId, row.id, job.generation, {
+        await datasources.finishSite(organizationId, row.id, run, {
           chunkCount: result.chunkCount,
           sizeBytes: result.sizeBytes,
           embedderId: store.embedderId,
         });
         return;
       }
-      await datasources.fail(
-        job.organizationId,
-        row.id,
-        job.generation,
-        result.outcome,
-        result.message ?? "",
-      );
+      await datasources.fail(organizationId, row.id, run, result.outcome, result.message ?? "");
       return;
     }
     const loaded = await load(row, fetch);
     await deps.writeChunks({ row, store, embedder, guard, signal, ...loaded });
   }
 
-  return async function runSync(job: SyncJob): Promise<void> {
+  /**
+   * One run of a sync. `stopped` is the job's own signal: when the run loses its job (its lease
+   * was taken over, or the process is shutting down) it stops and records nothing, since another
+   * run of the same job follows.
+   */
+  async function runSync(job: SyncJob, stopped?: AbortSignal): Promise<void> {
     await datasources.failOverdue(OVERDUE_MESSAGE);
     // The job stops itself at ingestTimeoutMs; the stored deadline, after which readers declare
     // the worker dead, leaves it a grace period to record its own, more precise, failure.
@@ -110,11 +116,14 @@ export function createDatasourceSync(deps: DatasourceSyncDeps) {
       deadline,
     );
     if (!row) return;
+    const run = { generation: job.generation, attempt: row.syncAttempt };
     const controller = new AbortController();
     const timer = setTimeout(
       () => controller.abort(new SyncAbortedError("The ingestion job ran out of time")),
       settings.ingestTimeoutMs,
     );
+    const stop = () => controller.abort(stopped?.reason);
+    stopped?.addEventListener("abort", stop, { once: true });
     const timedOut = new Promise<never>((_, reject) => {
       controller.signal.addEventListener("abort", () => reject(controller.signal.reason), {
         once: true,
@@ -122,8 +131,9 @@ export function createDatasourceSync(deps: DatasourceSyncDeps) {
     });
     try {
       // A step that ignores the signal (a stuck parser) must not keep the job running past its time.
-      await Promise.race([work(row, job, controller.signal), timedOut]);
+      await Promise.race([work(row, run, controller.signal), timedOut]);
     } catch (error) {
+      if (stopped?.aborted) return;
       const message = controller.signal.aborted
         ? `Ingestion took longer than ${Math.round(settings.ingestTimeoutMs / 1000)} s and was stopped`
         : explainIngestionError(error);
@@ -133,13 +143,31 @@ export function createDatasourceSync(deps: DatasourceSyncDeps) {
       await datasources.fail(
         job.organizationId,
         row.id,
-        job.generation,
+        run,
         "error",
         message ?? UNEXPECTED_FAILURE,
       );
     } finally {
       clearTimeout(timer);
+      stopped?.removeEventListener("abort", stop);
     }
+  }
+
+  return {
+    runSync,
+    /**
+     * The dead letter of the ingestion job: every run of this generation died (the job was given
+     * up after its retries), so the datasource ends in error instead of waiting forever.
+     */
+    async abandonSync(job: SyncJob): Promise<void> {
+      const ended = await datasources.abandon(
+        job.organizationId,
+        job.datasourceId,
+        job.generation,
+        ABANDONED_MESSAGE,
+      );
+      if (ended) deps.logger.warn({ datasourceId: job.datasourceId }, "ingestion abandoned");
+    },
   };
 }
 

@@ -22,6 +22,12 @@ import { createUploadRepo } from "./upload-repo.ts";
 
 export type { KnowledgeSearchRequest, KnowledgeSearchResult } from "./knowledge-search.ts";
 
+// New chunks per insert transaction. PGlite: its one connection is held for 5-10 ms per row (the
+// HNSW insert in WebAssembly), so 8 rows keep an API read from waiting more than ~0.1 s behind
+// ingestion. PostgreSQL serves reads on other connections: batches only bound the transaction.
+const PGLITE_INSERT_BATCH_ROWS = 8;
+const POSTGRES_INSERT_BATCH_ROWS = 500;
+
 export type KnowledgeServiceDeps = {
   database: Pick<Database, "db" | "hasPgvector" | "kind">;
   jobs: JobQueue;
@@ -88,12 +94,14 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
     chunks: chunkRepo,
     storedTokenLimits: config.storedTokenLimits,
     chargeEmbedding,
+    insertBatchRows:
+      deps.database.kind === "pglite" ? PGLITE_INSERT_BATCH_ROWS : POSTGRES_INSERT_BATCH_ROWS,
   });
   const writeChunks =
     deps.database.kind === "pglite"
       ? analyzeAfterWrites(storeChunks, { db, logger: deps.logger })
       : storeChunks;
-  const runSync = createDatasourceSync({
+  const sync = createDatasourceSync({
     datastores: datastoreRepo,
     datasources: datasourceRepo,
     uploads: uploadRepo,
@@ -119,8 +127,10 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
   return {
     datastores,
     datasources,
-    /** The ingestion job handler: one sync of one datasource generation. */
-    runSync,
+    /** The ingestion job handler: one run of a sync of one datasource generation. */
+    runSync: sync.runSync,
+    /** The handler of the ingestion job's dead letter: a sync whose every run died. */
+    abandonSync: sync.abandonSync,
     /**
      * Retrieval for agents: `search({organizationId, datastoreIds, query, topK, filters})` →
      * passages best first, each `{text, score (0..1), source, datasourceId, datasourceName,

@@ -36,6 +36,9 @@ export function createSiteSync(deps: SiteSyncDeps) {
   }): Promise<SiteOutcome> {
     const { site, store, signal } = input;
     const organizationId = site.organizationId;
+    const run = { generation: site.syncGeneration, attempt: site.syncAttempt };
+    const setStatus = (childId: string, status: "running" | "error", message?: string) =>
+      datasources.setChildStatus(organizationId, childId, { id: site.id, run }, status, message);
     const config = site.config as { sitemap?: string; source_url?: string };
     const discovered = await discoverSitePages(
       {
@@ -73,7 +76,7 @@ export function createSiteSync(deps: SiteSyncDeps) {
           customId: site.customId,
           config: { source_url: url },
         }));
-      await datasources.setChildStatus(organizationId, child.id, "running");
+      await setStatus(child.id, "running");
       try {
         const failure = discovered.failures.get(url);
         if (failure) throw failure;
@@ -86,7 +89,7 @@ export function createSiteSync(deps: SiteSyncDeps) {
           sourceUrl: page.url,
           sizeBytes: page.sizeBytes,
           ...(page.title ? { name: page.title } : {}),
-          guard: { datasourceId: site.id, generation: site.syncGeneration },
+          guard: { datasourceId: site.id, run },
           signal,
         });
         if (outcome === "superseded") return { outcome, message: null, chunkCount, sizeBytes };
@@ -101,7 +104,7 @@ export function createSiteSync(deps: SiteSyncDeps) {
         if (signal.aborted) throw error;
         const message = describeIngestionError(error);
         firstError ??= `${url}: ${message}`;
-        await datasources.setChildStatus(organizationId, child.id, "error", message);
+        await setStatus(child.id, "error", message);
       }
     }
     if (limited) return { outcome: "usage_limit_reached", message: limited, chunkCount, sizeBytes };

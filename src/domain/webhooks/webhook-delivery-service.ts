@@ -21,13 +21,22 @@ export type WebhookDeliveryDeps = {
   fetcher: Pick<SafeFetcher, "fetch">;
   jobs: Pick<JobQueue, "send">;
   logger: Logger;
-  settings: DeliverySettings;
+  settings: DeliverySettings & {
+    /**
+     * Headroom over the attempt's own timeout before another worker may take it over: one job
+     * lease, the time after which a process that stopped renewing its jobs is taken for dead.
+     */
+    leaseMarginMs: number;
+  };
 };
 
 const RESPONSE_SNIPPET_CHARS = 500;
 const RESPONSE_MAX_BYTES = 64 * 1024;
-// Headroom over the attempt's own timeout before another worker may take a stuck attempt over.
-const LEASE_MARGIN_MS = 30_000;
+
+/** The first moment at which a lease stored in microseconds has surely run out. */
+export function afterLease(leaseUntil: Date): Date {
+  return new Date(leaseUntil.getTime() + 1);
+}
 
 /** Exponential backoff: retryBase, then twice as long each time (1, 2, 4… minutes by default). */
 export function retryDelayMs(settings: Pick<DeliverySettings, "retryBaseMs">, attempt: number) {
@@ -42,11 +51,6 @@ type Outcome = {
   /** Retrying cannot help (the address policy refused the URL). */
   permanent: boolean;
 };
-
-/** Another worker is making this attempt, or died making it and its lease has not run out. */
-export class DeliveryInFlightError extends Error {
-  override name = "DeliveryInFlightError";
-}
 
 /** Sends webhook deliveries, one attempt at a time, and schedules the retries as jobs. */
 export function createWebhookDeliveryService(deps: WebhookDeliveryDeps) {
@@ -110,9 +114,10 @@ export function createWebhookDeliveryService(deps: WebhookDeliveryDeps) {
 
   /**
    * A job that found nothing to claim. An attempt in flight elsewhere (or in a worker that died
-   * with it, until its lease runs out) makes the job fail, so pg-boss checks again later. With
-   * `recover`, a lost retry is scheduled again: after a crash between recording an attempt and
-   * scheduling the next one (a duplicate is harmless: claiming is a compare-and-set).
+   * with it) is taken over when its lease runs out, by a job scheduled for that moment; should
+   * its worker finish first, that job finds nothing to do. With `recover`, a lost retry is
+   * scheduled again: after a crash between recording an attempt and scheduling the next one. A
+   * duplicate job is harmless either way: claiming is a compare-and-set.
    */
   async function notClaimed(
     organizationId: string,
@@ -123,7 +128,11 @@ export function createWebhookDeliveryService(deps: WebhookDeliveryDeps) {
     const delivery = await deps.deliveries.findById(organizationId, deliveryId);
     if (!delivery) return;
     if (delivery.state === "sending" && delivery.attemptCount === attempt) {
-      throw new DeliveryInFlightError(`Attempt ${attempt} of delivery ${deliveryId} is in flight`);
+      // A millisecond later: the lease is kept in microseconds, a Date in milliseconds.
+      if (delivery.leaseUntil) {
+        await schedule(organizationId, deliveryId, attempt, afterLease(delivery.leaseUntil));
+      }
+      return;
     }
     if (!recover) return;
     const waiting = delivery.state === "retrying" || delivery.state === "pending";
@@ -134,9 +143,10 @@ export function createWebhookDeliveryService(deps: WebhookDeliveryDeps) {
 
   return {
     /**
-     * Attempt number `attempt` of a delivery, unless another worker already made it. Jobs pass
-     * `recover` so a lost retry is rescheduled; the first attempt, made right after the answer is
-     * stored, does not need it. Throws DeliveryInFlightError while the attempt is elsewhere.
+     * Attempt number `attempt` of a delivery, unless another worker already made it (or is
+     * making it: then it is taken over should its lease run out). Jobs pass `recover` so a lost
+     * retry is rescheduled; the first attempt, made right after the answer is stored, does not
+     * need it.
      */
     async attempt(
       organizationId: string,
@@ -144,7 +154,7 @@ export function createWebhookDeliveryService(deps: WebhookDeliveryDeps) {
       attempt: number,
       options: { recover: boolean } = { recover: true },
     ): Promise<void> {
-      const leaseMs = settings.timeoutMs + LEASE_MARGIN_MS;
+      const leaseMs = settings.timeoutMs + settings.leaseMarginMs;
       const delivery = await deps.deliveries.claimAttempt(
         organizationId,
         deliveryId,

@@ -21,10 +21,6 @@ import { createWebhookWindowRepo } from "./webhook-window-repo.ts";
 import { createWebhookWindowService } from "./webhook-window-service.ts";
 import { createWindowMessageRepo } from "./window-message-repo.ts";
 
-// As the query path: the AI SDK's two retries of a failed first request.
-// Headroom over the model and first delivery attempt before another worker takes a window over.
-const WINDOW_LEASE_MARGIN_MS = 60_000;
-
 export type WebhookServicesDeps = {
   db: Db;
   jobs: Pick<JobQueue, "send">;
@@ -45,6 +41,8 @@ export type WebhookServicesDeps = {
     >;
     modelTimeoutMs: number;
     modelMaxOutputTokens: number;
+    /** JOB_LEASE_SECONDS in ms: a process that renewed nothing for this long is taken for dead. */
+    jobLeaseMs: number;
   };
 };
 
@@ -63,7 +61,7 @@ export function createWebhookServices(deps: WebhookServicesDeps) {
     fetcher: deps.fetcher,
     jobs: deps.jobs,
     logger: deps.logger,
-    settings: settings.webhooks,
+    settings: { ...settings.webhooks, leaseMarginMs: settings.jobLeaseMs },
   });
   const windowService = createWebhookWindowService({
     db,
@@ -83,7 +81,10 @@ export function createWebhookServices(deps: WebhookServicesDeps) {
         maxOutputTokens: settings.modelMaxOutputTokens,
       }),
     },
-    leaseMs: settings.modelTimeoutMs + settings.webhooks.timeoutMs + WINDOW_LEASE_MARGIN_MS,
+    jobs: deps.jobs,
+    // The model's time plus two job leases of headroom (attachments, retrieval, storing): the
+    // first delivery attempt, made once the window is answered, has a lease of its own.
+    leaseMs: settings.modelTimeoutMs + 2 * settings.jobLeaseMs,
     logger: deps.logger,
   });
   return {

@@ -1,3 +1,4 @@
+import type { JobQueue } from "../../jobs/job-queue.ts";
 import { AppError } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { AgentModelName } from "../../models/model-catalog.ts";
@@ -9,7 +10,7 @@ import type { ConversationRepo, ConversationRow } from "../conversations/convers
 import { HISTORY_MESSAGES } from "../query/query-service.ts";
 import { promptCharsBound, turnReservation } from "../query/usage-bound.ts";
 import { type BatchedAnswerDeps, generateBatchedAnswer } from "./batched-answer.ts";
-import type { WebhookDeliveryService } from "./webhook-delivery-service.ts";
+import { afterLease, type WebhookDeliveryService } from "./webhook-delivery-service.ts";
 import type { WebhookWindowRepo, WebhookWindowRow } from "./webhook-window-repo.ts";
 import {
   createWindowAnswerStore,
@@ -30,18 +31,11 @@ export type WebhookWindowDeps = WindowAnswerStoreDeps & {
   agents: Pick<AgentRepo, "findById">;
   billing: Billing;
   answers: BatchedAnswerDeps;
+  jobs: Pick<JobQueue, "send">;
   /** How long a worker may answer a window before another may take it over. */
   leaseMs: number;
   logger: Logger;
 };
-
-/**
- * The window is being answered by another worker, or was by one that died (a shutdown fails its
- * job): the job fails so pg-boss runs it again after the lease has run out.
- */
-export class WindowInProgressError extends Error {
-  override name = "WindowInProgressError";
-}
 
 /** The model ended without a word: nothing to split, nothing to send. */
 class EmptyAnswerError extends Error {
@@ -157,8 +151,15 @@ export function createWebhookWindowService(deps: WebhookWindowDeps) {
       const window = await deps.windows.claim(organizationId, windowId, deps.leaseMs);
       if (!window) {
         const current = await deps.windows.findById(organizationId, windowId);
-        if (current?.state === "answering") {
-          throw new WindowInProgressError(`Window ${windowId} is being answered elsewhere`);
+        // Answered by another worker, or by one that died: should its lease run out, a job
+        // scheduled for that moment takes it over (and finds it answered otherwise).
+        if (current?.state === "answering" && current.leaseUntil) {
+          await deps.jobs.send(
+            "webhook.window",
+            { organizationId, windowId },
+            { startAfter: afterLease(current.leaseUntil) },
+          );
+          return;
         }
         // Answered by a job that died before its first attempt: make it now (a no-op otherwise).
         if (current?.state === "answered" && current.deliveryId) {

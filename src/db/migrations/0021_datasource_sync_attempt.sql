@@ -1,0 +1,1 @@
+ALTER TABLE "datasources" ADD COLUMN "sync_attempt" integer DEFAULT 0 NOT NULL;

@@ -1,0 +1,145 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type PgBoss from "pg-boss";
+import type { Logger } from "../lib/logger.ts";
+import { type JobDefinition, type JobHandlers, type JobName, jobCatalog } from "./job-catalog.ts";
+import { JobLeaseLostError, type JobLeases } from "./job-leases.ts";
+
+/** A run that passed its job's `timeoutSeconds`; the job is failed and retried. */
+export class JobTimeoutError extends Error {
+  override name = "JobTimeoutError";
+}
+
+/** Runs still going when a shutdown's drain time ran out; their jobs are failed and retried. */
+export class JobShutdownError extends Error {
+  override name = "JobShutdownError";
+}
+
+export type JobWorkers = {
+  /** Stops fetching; waits up to `timeoutMs` for running jobs (none when not graceful). */
+  stop(options: { graceful: boolean; timeoutMs: number }): Promise<void>;
+};
+
+type Outcome = { ok: true } | { ok: false; error: unknown };
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+const POLLING_INTERVAL_MS = 500;
+
+/**
+ * The consuming side of the job queue, over pg-boss's `fetch`, `complete` and `fail`: per queue
+ * of the catalog, `workers` loops each fetching up to `batchSize` jobs and running them side by
+ * side. pg-boss's own `work()` fails a run that outlives the job's expiry, which is one lease
+ * here; these loops hold each job with a renewed lease instead and stop a run only at its job's
+ * `timeoutSeconds`. A poll that found jobs polls again at once; an empty one waits half a second.
+ */
+export function startJobWorkers(options: {
+  boss: PgBoss;
+  leases: JobLeases;
+  handlers: JobHandlers;
+  logger: Logger;
+}): JobWorkers {
+  const { boss, leases, logger } = options;
+  const shutdown = new AbortController();
+  let stopping = false;
+  const idle = new AbortController();
+
+  async function runJob(
+    name: JobName,
+    definition: JobDefinition,
+    job: PgBoss.JobWithMetadata<unknown>,
+  ): Promise<Outcome | null> {
+    const handler = options.handlers[name] as (data: unknown, meta: unknown) => Promise<void>;
+    const lease = leases.hold(name, job.id, job.expireInSeconds);
+    const run = new AbortController();
+    const timer = setTimeout(
+      () =>
+        run.abort(new JobTimeoutError(`${name} ran longer than ${definition.timeoutSeconds} s`)),
+      definition.timeoutSeconds * 1000,
+    );
+    const stop = (event: Event) => run.abort((event.target as AbortSignal).reason);
+    lease.signal.addEventListener("abort", stop, { once: true });
+    shutdown.signal.addEventListener("abort", stop, { once: true });
+    const abandoned = new Promise<never>((_, reject) => {
+      run.signal.addEventListener("abort", () => reject(run.signal.reason), { once: true });
+    });
+    try {
+      await Promise.race([
+        handler(definition.schema.parse(job.data), {
+          id: job.id,
+          retryCount: job.retryCount,
+          signal: run.signal,
+        }),
+        abandoned,
+      ]);
+      return { ok: true };
+    } catch (error) {
+      // Another run holds the job now: neither completing nor failing it is ours to do.
+      if (error instanceof JobLeaseLostError) return null;
+      if (!(error instanceof JobShutdownError)) {
+        logger.warn({ err: error, job: name, jobId: job.id }, "job failed");
+      }
+      return { ok: false, error };
+    } finally {
+      clearTimeout(timer);
+      shutdown.signal.removeEventListener("abort", stop);
+      lease.release();
+    }
+  }
+
+  /** Each job of a batch is completed or failed as soon as it ends, so it retries on its own. */
+  async function runBatch(name: JobName, jobs: PgBoss.JobWithMetadata<unknown>[]) {
+    const definition = jobCatalog[name] as JobDefinition;
+    await Promise.all(
+      jobs.map(async (job) => {
+        const outcome = await runJob(name, definition, job);
+        if (outcome === null) return;
+        try {
+          if (outcome.ok) await boss.complete(name, job.id);
+          else await boss.fail(name, job.id, { message: messageOf(outcome.error) });
+        } catch (error) {
+          // The job stays active until its lease runs out; then it is retried.
+          logger.error({ err: error, job: name, jobId: job.id }, "job queue error");
+        }
+      }),
+    );
+  }
+
+  async function loop(name: JobName, batchSize: number) {
+    while (!stopping) {
+      let jobs: PgBoss.JobWithMetadata<unknown>[] = [];
+      try {
+        jobs = await boss.fetch(name, { batchSize, includeMetadata: true });
+        if (jobs.length > 0) await runBatch(name, jobs);
+      } catch (error) {
+        logger.error({ err: error, job: name }, "job queue error");
+      }
+      if (jobs.length === 0 && !stopping) {
+        await sleep(POLLING_INTERVAL_MS, undefined, { signal: idle.signal }).catch(() => {});
+      }
+    }
+  }
+
+  const loops: Promise<void>[] = [];
+  for (const name of Object.keys(jobCatalog) as JobName[]) {
+    const { workers = 1, batchSize = 1 } = jobCatalog[name] as JobDefinition;
+    for (let worker = 0; worker < workers; worker += 1) loops.push(loop(name, batchSize));
+  }
+
+  return {
+    async stop({ graceful, timeoutMs }) {
+      stopping = true;
+      idle.abort();
+      const drained = Promise.all(loops);
+      if (graceful) {
+        let timer: NodeJS.Timeout | undefined;
+        const waited = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, timeoutMs);
+        });
+        await Promise.race([drained, waited]);
+        clearTimeout(timer);
+      }
+      shutdown.abort(new JobShutdownError("The process is shutting down"));
+      await drained;
+    },
+  };
+}

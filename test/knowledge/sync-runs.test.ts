@@ -1,0 +1,121 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "../../src/db/client.ts";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { type FakeWebSite, startFakeWebSite } from "./fake-web-site.ts";
+import {
+  addFile,
+  createDatastore,
+  getDatasource,
+  type QueryResult,
+  query,
+  waitForSync,
+} from "./knowledge-helpers.ts";
+
+// Two processes on one database: an API without workers, where jobs stay queued for the test to
+// run or break by hand, and, per test, a worker with a short job lease.
+let api: TestApp;
+let org: TestOrganization;
+let web: FakeWebSite;
+const workers: TestApp[] = [];
+
+beforeAll(async () => {
+  api = await startTestApp({ role: "api" });
+  org = await api.createOrganization("Sync runs");
+  web = await startFakeWebSite();
+});
+afterAll(async () => {
+  for (const worker of workers) await worker.close();
+  await api.close();
+  await web.close();
+});
+
+async function generationOf(datasourceId: string): Promise<number> {
+  const result = await api.database.db.execute(
+    sql`select sync_generation as generation from datasources where id = ${datasourceId}`,
+  );
+  return rowsOf<{ generation: number }>(result)[0]!.generation;
+}
+
+const page = (title: string, text: string) =>
+  `<html><head><title>${title}</title></head><body><main><h1>${title}</h1>` +
+  `<p>${text}</p></main></body></html>`;
+
+describe("a sync run that was taken over", () => {
+  it("writes nothing once a newer run of the same job holds the datasource", async () => {
+    const store = await createDatastore(api, org);
+    let releaseFirst = () => {};
+    web.routes.set("/taken-over", {
+      body: page("First run", "Text the first run fetched, late, about pelicans."),
+      after: new Promise<void>((resolve) => {
+        releaseFirst = resolve;
+      }),
+    });
+    const created = await api.api.inject({
+      method: "POST",
+      url: "/api/datasources",
+      headers: org.auth,
+      payload: {
+        datastoreId: store.id,
+        type: "web_page",
+        config: { source_url: `${web.base}/taken-over` },
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const datasourceId = created.json().id;
+    const job = {
+      organizationId: org.id,
+      datasourceId,
+      generation: await generationOf(datasourceId),
+    };
+    const { knowledge } = api.runtime.services;
+
+    // The first run claims the datasource and waits for the page, as a stalled process would.
+    const first = knowledge.runSync(job);
+    while (!web.requests.includes("/taken-over")) await new Promise((r) => setTimeout(r, 20));
+    // Its job went to another run, which fetches the page as it is now and finishes.
+    web.routes.set("/taken-over", {
+      body: page("Second run", "Text the second run fetched, about cormorants."),
+    });
+    await knowledge.runSync(job);
+    expect(await getDatasource(api, org, datasourceId)).toMatchObject({ status: "synched" });
+
+    releaseFirst();
+    await first;
+    const ended = await getDatasource(api, org, datasourceId);
+    expect(ended.status).toBe("synched");
+    const found: QueryResult[] = (
+      await query(api, org, store.id, { query: "pelicans cormorants", topK: 10 })
+    ).json();
+    expect(found.map((hit) => hit.text).join(" ")).toContain("cormorants");
+    expect(found.map((hit) => hit.text).join(" ")).not.toContain("pelicans");
+    expect(found).toHaveLength(ended.chunkCount);
+  });
+});
+
+describe("a sync whose every run died", () => {
+  it("ends in error, through the ingestion job's dead letter, instead of staying pending", async () => {
+    const store = await createDatastore(api, org);
+    const created = await addFile(api, org, store.id, {
+      fileName: "never.md",
+      contentType: "text/markdown",
+      content: "# Never synched\n\nEvery worker that took this died.",
+    });
+    expect(created.status).toBe("pending");
+    // What the last allowed run leaves when its process dies before claiming the datasource.
+    await api.database.db.execute(
+      sql`update pgboss.job set state = 'active', started_on = now() - interval '1 minute',
+            expire_in = interval '2 seconds', retry_count = retry_limit
+          where name = 'knowledge.ingest' and data->>'datasourceId' = ${created.id}`,
+    );
+    const worker = await startTestApp({
+      role: "all",
+      database: api.database,
+      env: { JOB_LEASE_SECONDS: "2" },
+    });
+    workers.push(worker);
+    const ended = await waitForSync(api, org, created.id, 15_000);
+    expect(ended.status).toBe("error");
+    expect(ended.errorMessage).toMatch(/^Ingestion did not finish: every attempt stopped/);
+  });
+});
