@@ -66,16 +66,19 @@ export type RunOptions = {
 
 const MODEL_MAX_RETRIES = 2;
 
-/** The query settings of both answer paths (direct and conversational), from the configuration. */
+/** The configuration both answer paths (direct and conversational) read their settings from. */
+export type QueryConfig = Pick<
+  AgentsConfig,
+  | "historyTokenBudget"
+  | "knowledgeTopK"
+  | "knowledgeTokenBudget"
+  | "knowledgeMinRelevance"
+  | "attachments"
+>;
+
+/** The query settings of both answer paths, from the configuration. */
 export function querySettingsOf(
-  agents: Pick<
-    AgentsConfig,
-    | "historyTokenBudget"
-    | "knowledgeTopK"
-    | "knowledgeTokenBudget"
-    | "knowledgeMinRelevance"
-    | "attachments"
-  >,
+  agents: QueryConfig,
   model: { timeoutMs: number; maxOutputTokens: number },
 ): QuerySettings {
   return {

@@ -1,4 +1,3 @@
-import type { AgentsConfig } from "../../config/agents-config.ts";
 import type { WebhooksConfig } from "../../config/webhooks-config.ts";
 import type { Db } from "../../db/client.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
@@ -12,7 +11,7 @@ import { createConversationRepo } from "../conversations/conversation-repo.ts";
 import { createConversationTurns } from "../conversations/conversation-turns.ts";
 import { createAttachmentReader } from "../query/attachment-reader.ts";
 import type { KnowledgeLookup } from "../query/query-knowledge.ts";
-import { querySettingsOf } from "../query/query-service.ts";
+import { type QueryConfig, querySettingsOf } from "../query/query-service.ts";
 import { createConversationalQueue } from "./conversational-queue.ts";
 import { createWebhookDeliveryRepo } from "./webhook-delivery-repo.ts";
 import { createWebhookDeliveryService } from "./webhook-delivery-service.ts";
@@ -31,14 +30,7 @@ export type WebhookServicesDeps = {
   knowledge: KnowledgeLookup | null;
   settings: {
     webhooks: WebhooksConfig;
-    agents: Pick<
-      AgentsConfig,
-      | "historyTokenBudget"
-      | "knowledgeTopK"
-      | "knowledgeTokenBudget"
-      | "knowledgeMinRelevance"
-      | "attachments"
-    >;
+    agents: QueryConfig;
     modelTimeoutMs: number;
     modelMaxOutputTokens: number;
     /** JOB_LEASE_SECONDS in ms: a process that renewed nothing for this long is taken for dead. */
