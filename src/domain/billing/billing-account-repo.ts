@@ -62,35 +62,29 @@ type AccountRow = {
   held_messages: number;
 };
 
-/** An organization's account as a statement part (no CTEs; the columns of accountQuery). */
-function accountPart(organizationId: string, now: Date): StatementPart<BillingAccount | null> {
+/** The account from a row with the columns of accountQuery; null when there was none. */
+function accountOf(raw: Record<string, unknown> | undefined): BillingAccount | null {
+  if (raw?.billing_model == null) return null;
+  const row = raw as AccountRow;
   return {
-    row: accountQuery(organizationId, now),
-    read(raw) {
-      if (raw?.billing_model == null) return null;
-      const row = raw as AccountRow;
-      return {
-        settings: {
-          billingModel: row.billing_model,
-          subscriptionStatus: row.subscription_status,
-          queryLimit: row.query_limit === null ? null : Number(row.query_limit),
-        },
-        buckets: {
-          bucketCount: Number(row.bucket_count),
-          grantedMicro: Number(row.granted_micro),
-          remainingMicro: Number(row.remaining_micro),
-        },
-        held: { micro: Number(row.held_micro), agentMessages: Number(row.held_messages) },
-      };
+    settings: {
+      billingModel: row.billing_model,
+      subscriptionStatus: row.subscription_status,
+      queryLimit: row.query_limit === null ? null : Number(row.query_limit),
     },
+    buckets: {
+      bucketCount: Number(row.bucket_count),
+      grantedMicro: Number(row.granted_micro),
+      remainingMicro: Number(row.remaining_micro),
+    },
+    held: { micro: Number(row.held_micro), agentMessages: Number(row.held_messages) },
   };
 }
 
-/**
- * A reservation as billing_reserve wrote it, with the account read under the same lock (`held`
- * counts the organization's other live reservations).
- */
-export type HeldAccount = { account: BillingAccount; reservedMicro: number };
+/** An organization's account as a statement part (no CTEs; the columns of accountQuery). */
+function accountPart(organizationId: string, now: Date): StatementPart<BillingAccount | null> {
+  return { row: accountQuery(organizationId, now), read: accountOf };
+}
 
 export type ReservationRow = {
   id: string;
@@ -101,60 +95,24 @@ export type ReservationRow = {
   expiresAt: Date;
 };
 
-type HeldRow = {
-  reserve_model: BillingSettingsRow["billingModel"];
-  reserve_status: BillingSettingsRow["subscriptionStatus"];
-  reserve_monthly_limit: number | null;
-  reserve_buckets: number;
-  reserve_granted: string;
-  reserve_remaining: string;
-  reserve_held: string;
-  reserve_held_messages: number;
-  reserve_reserved: string;
-};
-
 /**
- * billing_reserve (migration 0020) as a statement part (CTE `reservation`): takes the
- * organization's billing lock, inserts the reservation and reads the account; null, with nothing
- * written, when the organization does not exist.
+ * billing_reserve (migration 0020) as a statement part (CTE `reservation`, the columns of
+ * accountQuery): takes the organization's billing lock, inserts the reservation and reads the
+ * account as it was then (`held` counts the organization's other live reservations); null, with
+ * nothing written, when the organization does not exist.
  */
-function reservePart(reservation: ReservationRow): StatementPart<HeldAccount | null> {
+function reservePart(reservation: ReservationRow): StatementPart<BillingAccount | null> {
   return {
     ctes: sql`reservation as materialized (
-      select model as reserve_model, status as reserve_status,
-        monthly_limit as reserve_monthly_limit, buckets as reserve_buckets,
-        granted::text as reserve_granted, remaining::text as reserve_remaining,
-        held::text as reserve_held, held_messages as reserve_held_messages,
-        reserved::text as reserve_reserved
+      select model as billing_model, status as subscription_status, monthly_limit as query_limit,
+        buckets as bucket_count, granted::text as granted_micro,
+        remaining::text as remaining_micro, held::text as held_micro, held_messages
       from billing_reserve(${reservation.id}, ${reservation.organizationId},
         ${reservation.estimateMicro}::bigint, ${reservation.agentMessage},
         ${reservation.at.toISOString()}::timestamptz,
         ${reservation.expiresAt.toISOString()}::timestamptz))`,
     row: sql`select * from reservation`,
-    read(raw) {
-      if (raw?.reserve_model == null) return null;
-      const row = raw as HeldRow;
-      return {
-        account: {
-          settings: {
-            billingModel: row.reserve_model,
-            subscriptionStatus: row.reserve_status,
-            queryLimit:
-              row.reserve_monthly_limit === null ? null : Number(row.reserve_monthly_limit),
-          },
-          buckets: {
-            bucketCount: Number(row.reserve_buckets),
-            grantedMicro: Number(row.reserve_granted),
-            remainingMicro: Number(row.reserve_remaining),
-          },
-          held: {
-            micro: Number(row.reserve_held),
-            agentMessages: Number(row.reserve_held_messages),
-          },
-        },
-        reservedMicro: Number(row.reserve_reserved),
-      };
-    },
+    read: accountOf,
   };
 }
 

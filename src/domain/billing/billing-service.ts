@@ -11,13 +11,14 @@ import {
   usageLimitError,
 } from "./billing-access.ts";
 import type { BillingAccount, BillingAccountRepo } from "./billing-account-repo.ts";
-import type {
-  Billing,
-  ChargeRequest,
-  ChargeResult,
-  Reservation,
-  ReservationCheck,
-  ReservationRequest,
+import {
+  type Billing,
+  type ChargeRequest,
+  type ChargeResult,
+  type Reservation,
+  type ReservationCheck,
+  type ReservationRequest,
+  releasingOnFailure,
 } from "./billing-port.ts";
 import type { ConsumptionEventRepo, LedgerEntry } from "./consumption-event-repo.ts";
 import { microToCredits } from "./credits.ts";
@@ -207,15 +208,12 @@ export function createBillingService(deps: BillingServiceDeps) {
       return {
         ...part,
         read(row) {
-          const held = part.read(row);
+          const account = part.read(row);
           return async () => {
-            if (!held) throw notFound(`Organization ${request.organizationId} not found`);
-            try {
-              await assertAccess(request.organizationId, held.account, at, deps.db);
-            } catch (error) {
-              await billing.release(reservation);
-              throw error;
-            }
+            if (!account) throw notFound(`Organization ${request.organizationId} not found`);
+            await releasingOnFailure(billing, reservation, () =>
+              assertAccess(request.organizationId, account, at, deps.db),
+            );
             return reservation;
           };
         },
