@@ -8,6 +8,14 @@ export type DatasourceRow = typeof datasources.$inferSelect;
 /** The statuses from which a job of the current generation may (re)start the work. */
 const CLAIMABLE: DatasourceStatus[] = ["unsynched", "pending", "running", "error"];
 
+/** The columns of a sync that ended without its result: the status, why, and no deadline left. */
+const failedWith = (status: "error" | "usage_limit_reached", message: string) => ({
+  status,
+  errorMessage: message,
+  syncDeadlineAt: null,
+  updatedAt: sql`now()`,
+});
+
 /** One run of a sync: its generation and, once it claimed the datasource, its attempt. */
 export type SyncRun = { generation: number; attempt: number };
 
@@ -166,7 +174,7 @@ export function createDatasourceRepo(db: Db) {
     ) {
       await tx
         .update(datasources)
-        .set({ status, errorMessage: message, syncDeadlineAt: null, updatedAt: sql`now()` })
+        .set(failedWith(status, message))
         .where(ofRun(organizationId, datasourceId, run));
     },
 
@@ -182,12 +190,7 @@ export function createDatasourceRepo(db: Db) {
     ) {
       const rows = await db
         .update(datasources)
-        .set({
-          status: "error",
-          errorMessage: message,
-          syncDeadlineAt: null,
-          updatedAt: sql`now()`,
-        })
+        .set(failedWith("error", message))
         .where(
           and(
             ofGeneration(organizationId, datasourceId, generation),
@@ -247,12 +250,7 @@ export function createDatasourceRepo(db: Db) {
     async failOverdue(message: string, organizationId?: string) {
       await db
         .update(datasources)
-        .set({
-          status: "error",
-          errorMessage: message,
-          syncDeadlineAt: null,
-          updatedAt: sql`now()`,
-        })
+        .set(failedWith("error", message))
         .where(
           and(
             eq(datasources.status, "running"),
