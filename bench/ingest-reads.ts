@@ -2,6 +2,7 @@ import { Worker } from "node:worker_threads";
 import { pino } from "pino";
 import { createRuntime, type Runtime } from "../src/app/runtime.ts";
 import { parseConfig } from "../src/config/index.ts";
+import type { Caller } from "../src/domain/caller.ts";
 import { benchDatabases } from "./lib/databases.ts";
 import { markdownDocument } from "./lib/knowledge-data.ts";
 import { formatTable } from "./lib/load.ts";
@@ -54,11 +55,16 @@ export async function run(args: string[]): Promise<void> {
 async function measure(runtime: Runtime, label: string, megabytes: number, intervalMs: number) {
   const { knowledge, organizations } = runtime.services;
   const api = runtime.api!;
-  const { organization, apiKey } = await organizations.createOrganization({
+  const { organization, user, apiKey, apiKeyId } = await organizations.createOrganization({
     name: "bench",
     plan: "bench",
   });
-  const context = { organizationId: organization.id };
+  const context: Caller = {
+    organizationId: organization.id,
+    userId: user.id,
+    apiKeyId,
+    requestId: "bench",
+  };
   const headers = { authorization: `Bearer ${apiKey}` };
 
   const searched = await knowledge.datastores.create(context, { name: "searched" });

@@ -4,6 +4,7 @@ import { createRuntime, type Runtime } from "../src/app/runtime.ts";
 import { parseConfig } from "../src/config/index.ts";
 import { type Database, rowsOf } from "../src/db/client.ts";
 import { datasources } from "../src/db/schema/index.ts";
+import type { Caller } from "../src/domain/caller.ts";
 import { createChunkRepo } from "../src/domain/knowledge/chunk-repo.ts";
 import type { KnowledgeService } from "../src/domain/knowledge/knowledge-service.ts";
 import { createLocalEmbedder } from "../src/ingestion/embedders/local-embedder.ts";
@@ -27,8 +28,6 @@ import { formatTable } from "./lib/load.ts";
 const MB = 1024 * 1024;
 const WARM_UP = 5;
 const EXACT_QUERIES = 10;
-
-type Context = { organizationId: string };
 
 export async function run(args: string[]): Promise<void> {
   const option = (name: string, fallback: string) =>
@@ -64,11 +63,14 @@ export async function run(args: string[]): Promise<void> {
       process.stdout.write(
         `\n## ${bench.label}: ${walksHnsw ? "HNSW" : "vectors scored exactly in the application"}\n\n`,
       );
-      const { organization } = await runtime.services.organizations.createOrganization({
-        name: "bench",
-        plan: "bench",
-      });
-      const context = { organizationId: organization.id };
+      const { organization, user, apiKeyId } =
+        await runtime.services.organizations.createOrganization({ name: "bench", plan: "bench" });
+      const context: Caller = {
+        organizationId: organization.id,
+        userId: user.id,
+        apiKeyId,
+        requestId: "bench",
+      };
       if (!skipIngestion) {
         process.stdout.write(`${formatTable(await ingestionRows(runtime, context, files))}\n\n`);
       }
@@ -84,7 +86,7 @@ export async function run(args: string[]): Promise<void> {
 async function ingestFile(
   knowledge: KnowledgeService,
   database: Database,
-  context: Context,
+  context: Caller,
   datastoreId: string,
   file: { bytes: Buffer; mime: string; name: string },
 ): Promise<number> {
@@ -110,7 +112,7 @@ async function ingestFile(
   return synced!.chunks;
 }
 
-async function ingestionRows(runtime: Runtime, context: Context, fileCount: number) {
+async function ingestionRows(runtime: Runtime, context: Caller, fileCount: number) {
   const { knowledge } = runtime.services;
   const store = await knowledge.datastores.create(context, { name: "ingestion" });
   const rows: Array<Record<string, string | number>> = [];
@@ -161,7 +163,7 @@ function throughputRow(what: string, bytes: number, chunks: number, elapsedMs: n
 /** Adds synthetic chunks (recombined corpus prose, embedded by the local embedder) to a datastore. */
 async function addChunks(
   database: Database,
-  context: Context,
+  context: Caller,
   datastoreId: string,
   from: number,
   to: number,
@@ -233,7 +235,7 @@ async function exactTopTen(
 
 async function queryRows(
   runtime: Runtime,
-  context: Context,
+  context: Caller,
   options: { sizes: number[]; queryCount: number; recallQueries: number; walksHnsw: boolean },
 ) {
   const { sizes, queryCount } = options;

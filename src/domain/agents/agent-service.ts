@@ -1,6 +1,7 @@
 import { createNotifiedCache } from "../../db/notified-cache.ts";
 import { notFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
+import type { Caller } from "../caller.ts";
 import type { AgentChanges, AgentRepo, AgentRow } from "./agent-repo.ts";
 import {
   type AgentToolInput,
@@ -9,8 +10,6 @@ import {
   validateAgentTools,
 } from "./agent-tools.ts";
 import { type AgentView, toAgentView } from "./agent-view.ts";
-
-type Caller = { organizationId: string };
 
 /** Every settable field of an agent; all optional on update. */
 export type AgentFields = Omit<
@@ -72,7 +71,7 @@ export function createAgentService(deps: { agents: AgentRepo; datastores: Datast
     async create(caller: Caller, input: NewAgentFields): Promise<AgentView> {
       const { tools: toolInput, datastoreIds, ...fields } = input;
       const tools = mergeAgentTools([], { tools: toolInput, datastoreIds });
-      await validateAgentTools(caller.organizationId, tools, deps.datastores);
+      await validateAgentTools(caller, tools, deps.datastores);
       const row = await deps.agents.insert({
         ...fields,
         id: newId(),
@@ -97,7 +96,7 @@ export function createAgentService(deps: { agents: AgentRepo; datastores: Datast
       if (toolInput !== undefined || datastoreIds !== undefined) {
         const current = await requireAgent(caller.organizationId, agentId);
         changes.tools = mergeAgentTools(current.tools, { tools: toolInput, datastoreIds });
-        await validateAgentTools(caller.organizationId, changes.tools, deps.datastores);
+        await validateAgentTools(caller, changes.tools, deps.datastores);
       }
       if (Object.keys(changes).length === 0)
         return toAgentView(await requireAgent(caller.organizationId, agentId));

@@ -3,6 +3,7 @@ import type { Db } from "../../db/client.ts";
 import type { SafeFetcher } from "../../lib/safe-fetch.ts";
 import type { ModelRegistry } from "../../models/model-registry.ts";
 import type { Billing } from "../billing/billing-port.ts";
+import type { Caller } from "../caller.ts";
 import { createAgentMessageService } from "../conversations/agent-message-service.ts";
 import { createContactRepo } from "../conversations/contact-repo.ts";
 import { createConversationExportRepo } from "../conversations/conversation-export-repo.ts";
@@ -25,7 +26,7 @@ export type AgentServicesDeps = {
   models: Pick<ModelRegistry, "resolveLanguageModel">;
   billing: Billing;
   knowledge: KnowledgeLookup & {
-    datastores: { list(context: { organizationId: string }): Promise<Array<{ id: string }>> };
+    datastores: { list(context: Caller): Promise<Array<{ id: string }>> };
   };
   fetcher: SafeFetcher;
   settings: AgentsConfig & { modelTimeoutMs: number; modelMaxOutputTokens: number };
@@ -40,9 +41,7 @@ export function createAgentServices(deps: AgentServicesDeps) {
   const contactRepo = createContactRepo(db);
   const agents = createAgentService({
     agents: agentRepo,
-    datastores: datastoreLookupOver((organizationId) =>
-      deps.knowledge.datastores.list({ organizationId }),
-    ),
+    datastores: datastoreLookupOver((caller) => deps.knowledge.datastores.list(caller)),
   });
   const turns = createConversationTurns({
     db,

@@ -1,13 +1,14 @@
 import type { AgentTool } from "../../db/schema/index.ts";
 import { invalid } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
+import type { Caller } from "../caller.ts";
 
 /** A tool as a client sends it: the id is generated when omitted. */
 export type AgentToolInput = Omit<AgentTool, "id"> & { id?: string };
 
 /** Answers which of the given datastore ids do not exist in the organization. */
 export type DatastoreLookup = {
-  missingDatastoreIds(organizationId: string, datastoreIds: readonly string[]): Promise<string[]>;
+  missingDatastoreIds(caller: Caller, datastoreIds: readonly string[]): Promise<string[]>;
 };
 
 export const DATASTORE_TOOL = "datastore";
@@ -51,7 +52,7 @@ export function mergeAgentTools(
 
 /** Checks tool ids are unique, datastore tools name a datastore, and that datastore is ours. */
 export async function validateAgentTools(
-  organizationId: string,
+  caller: Caller,
   tools: readonly AgentTool[],
   datastores: DatastoreLookup,
 ): Promise<void> {
@@ -71,7 +72,7 @@ export async function validateAgentTools(
   }
   const datastoreIds = datastoreIdsOf(tools);
   if (datastoreIds.length === 0) return;
-  const missing = await datastores.missingDatastoreIds(organizationId, datastoreIds);
+  const missing = await datastores.missingDatastoreIds(caller, datastoreIds);
   if (missing.length > 0) {
     throw invalid(
       `Unknown datastore${missing.length > 1 ? "s" : ""} in this organization: ${missing.join(", ")}`,
@@ -82,13 +83,11 @@ export async function validateAgentTools(
 
 /** A DatastoreLookup over a function that lists the organization's datastores. */
 export function datastoreLookupOver(
-  listDatastores: (organizationId: string) => Promise<ReadonlyArray<{ id: string }>>,
+  listDatastores: (caller: Caller) => Promise<ReadonlyArray<{ id: string }>>,
 ): DatastoreLookup {
   return {
-    async missingDatastoreIds(organizationId, datastoreIds) {
-      const owned = new Set(
-        (await listDatastores(organizationId)).map((datastore) => datastore.id),
-      );
+    async missingDatastoreIds(caller, datastoreIds) {
+      const owned = new Set((await listDatastores(caller)).map((datastore) => datastore.id));
       return datastoreIds.filter((datastoreId) => !owned.has(datastoreId));
     },
   };

@@ -1,8 +1,6 @@
 import { notFound, unauthorized } from "../../lib/errors.ts";
+import type { Caller } from "../caller.ts";
 import type { AnnotationFilters, AnnotationRepo, MessageTarget } from "./annotation-repo.ts";
-
-/** The caller of an annotation endpoint: a key's context, or null when anonymous. */
-export type AnnotationCaller = { organizationId: string; userId: string } | null;
 
 type AccessRepo = Pick<
   AnnotationRepo,
@@ -19,7 +17,7 @@ const KEY_REQUIRED = "A valid API key of the organization is required unless the
 export function createAnnotationAccess(repo: AccessRepo) {
   return {
     /** The message to annotate, once the caller may annotate it (404 absent, 401 refused). */
-    async messageToAnnotate(caller: AnnotationCaller, messageId: string): Promise<MessageTarget> {
+    async messageToAnnotate(caller: Caller | null, messageId: string): Promise<MessageTarget> {
       const target = await repo.findMessageTarget(messageId);
       if (!target) throw notFound(`Message ${messageId} not found`);
       if (caller ? caller.organizationId !== target.organizationId : !isPublic(target)) {
@@ -29,12 +27,12 @@ export function createAnnotationAccess(repo: AccessRepo) {
     },
 
     /** The organization whose annotations a list request reads. */
-    async listScope(caller: AnnotationCaller, filters: AnnotationFilters): Promise<string> {
+    async listScope(caller: Caller | null, filters: AnnotationFilters): Promise<string> {
       return caller ? keyedScope(caller.organizationId, filters) : anonymousScope(filters);
     },
 
     /** The annotation's organization, once it is the caller's (404 absent, 401 foreign). */
-    async ownedAnnotation(caller: { organizationId: string }, annotationId: string) {
+    async ownedAnnotation(caller: Caller, annotationId: string) {
       const organizationId = await repo.findOrganizationOf(annotationId);
       if (!organizationId) throw notFound(`Annotation ${annotationId} not found`);
       if (organizationId !== caller.organizationId) {

@@ -1,7 +1,8 @@
 import type { Db } from "../../db/client.ts";
 import { invalid, notFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
-import { type AnnotationCaller, createAnnotationAccess } from "./annotation-access.ts";
+import type { Caller } from "../caller.ts";
+import { createAnnotationAccess } from "./annotation-access.ts";
 import type { AnnotationConversationRepo } from "./annotation-conversation-repo.ts";
 import type { AnnotationFilters, AnnotationRepo } from "./annotation-repo.ts";
 import type { AnnotationSettingsRepo } from "./annotation-settings-repo.ts";
@@ -45,7 +46,7 @@ export function createAnnotationService(deps: {
 
   return {
     /** POST /api/annotations: one annotation per message; an upsert keeps the status. */
-    async upsert(caller: AnnotationCaller, input: AnnotationInput): Promise<AnnotationView> {
+    async upsert(caller: Caller | null, input: AnnotationInput): Promise<AnnotationView> {
       const target = await access.messageToAnnotate(caller, input.messageId);
       if (target.from !== "agent") {
         throw invalid("Only agent messages can be annotated; this message was written by a human");
@@ -84,7 +85,7 @@ export function createAnnotationService(deps: {
     },
 
     /** GET /api/annotations: newest first, ties by id, ANNOTATION_PAGE_SIZE per page. */
-    async list(caller: AnnotationCaller, query: AnnotationQuery): Promise<AnnotationPage> {
+    async list(caller: Caller | null, query: AnnotationQuery): Promise<AnnotationPage> {
       const { cursor, ...filters } = query;
       const organizationId = await access.listScope(caller, filters);
       if (cursor && (await deps.annotations.findOrganizationOf(cursor)) !== organizationId) {
@@ -103,7 +104,7 @@ export function createAnnotationService(deps: {
     },
 
     /** GET /api/annotations/{id}: the annotation, its message and the whole conversation. */
-    async get(caller: { organizationId: string }, annotationId: string) {
+    async get(caller: Caller, annotationId: string) {
       const organizationId = await access.ownedAnnotation(caller, annotationId);
       const record = await requireRecord(organizationId, annotationId);
       const [conversation, messages] = await Promise.all([
@@ -121,7 +122,7 @@ export function createAnnotationService(deps: {
 
     /** PATCH /api/annotations/{id}: any status the organization accepts. */
     async updateStatus(
-      caller: { organizationId: string },
+      caller: Caller,
       annotationId: string,
       status: string,
     ): Promise<AnnotationView> {
@@ -138,7 +139,7 @@ export function createAnnotationService(deps: {
       return toAnnotationView(await requireRecord(organizationId, annotationId));
     },
 
-    async remove(caller: { organizationId: string }, annotationId: string) {
+    async remove(caller: Caller, annotationId: string) {
       const organizationId = await access.ownedAnnotation(caller, annotationId);
       await deps.annotations.delete(organizationId, annotationId);
       return { success: true as const };

@@ -1,5 +1,6 @@
 import { invalid } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
+import type { Caller } from "../caller.ts";
 import type { AnnotationTagRepo, AnnotationTagRow } from "./annotation-tag-repo.ts";
 
 export type AnnotationTagView = { id: string; name: string; createdAt: string };
@@ -13,7 +14,7 @@ const toTagView = (row: AnnotationTagRow): AnnotationTagView => ({
 /** Annotation tags (extension): an organization's vocabulary, names unique in any case. */
 export function createAnnotationTagService(deps: { tags: AnnotationTagRepo }) {
   return {
-    async create(caller: { organizationId: string }, name: string): Promise<AnnotationTagView> {
+    async create(caller: Caller, name: string): Promise<AnnotationTagView> {
       const trimmed = name.trim();
       const row = await deps.tags.insert({
         id: newId(),
@@ -28,7 +29,7 @@ export function createAnnotationTagService(deps: { tags: AnnotationTagRepo }) {
       return toTagView(row);
     },
 
-    async list(caller: { organizationId: string }): Promise<AnnotationTagView[]> {
+    async list(caller: Caller): Promise<AnnotationTagView[]> {
       return (await deps.tags.list(caller.organizationId)).map(toTagView);
     },
   };

@@ -1,5 +1,6 @@
 import { invalid } from "../../lib/errors.ts";
 import { sha256Hex } from "../../lib/secrets.ts";
+import type { Caller } from "../caller.ts";
 import type { BillingAccountRepo } from "./billing-account-repo.ts";
 import type { BillingService } from "./billing-service.ts";
 import { microToCredits } from "./credits.ts";
@@ -35,12 +36,8 @@ export function createUsageIncrementService(deps: {
   accounts: Pick<BillingAccountRepo, "agentBelongsTo">;
 }) {
   return {
-    async increment(
-      context: { organizationId: string },
-      body: UsageIncrement,
-      idempotencyKey?: string,
-    ) {
-      const { organizationId } = context;
+    async increment(caller: Caller, body: UsageIncrement, idempotencyKey?: string) {
+      const { organizationId } = caller;
       if (
         body.agentId !== undefined &&
         !(await deps.accounts.agentBelongsTo(organizationId, body.agentId))

@@ -1,6 +1,7 @@
 import { AppError, invalid, unauthorized } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { AgentRepo } from "../agents/agent-repo.ts";
+import type { Caller } from "../caller.ts";
 import type { ContactInput, ContactRepo } from "./contact-repo.ts";
 import { type Channel, type ConversationTurns, LOCAL_CHANNELS } from "./conversation-turns.ts";
 
@@ -46,7 +47,7 @@ export function createAgentMessageService(deps: {
 }) {
   return {
     async append(
-      caller: { organizationId: string } | null,
+      caller: Caller | null,
       agentId: string,
       request: AgentMessageRequest,
     ): Promise<AgentMessageResponse> {

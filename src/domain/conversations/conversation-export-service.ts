@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import { csvHeaderLine } from "../../lib/csv.ts";
 import { invalid } from "../../lib/errors.ts";
 import type { AgentService } from "../agents/agent-service.ts";
+import type { Caller } from "../caller.ts";
 import type {
   ConversationExportRepo,
   ExportCursor,
@@ -40,11 +41,7 @@ export function createConversationExportService(deps: {
   const pageSize = deps.pageSize ?? PAGE_SIZE;
 
   return {
-    async exportCsv(
-      caller: { organizationId: string },
-      agentId: string,
-      query: ExportQuery,
-    ): Promise<CsvExport> {
+    async exportCsv(caller: Caller, agentId: string, query: ExportQuery): Promise<CsvExport> {
       const agent = await deps.agents.requireAgent(caller.organizationId, agentId);
       const { from, to } = query;
       if (from && to && (query.toExclusive ? from >= to : from > to)) {

@@ -1,4 +1,5 @@
 import { invalid } from "../../lib/errors.ts";
+import type { Caller } from "../caller.ts";
 import { findConversationOfOrganization } from "./conversation-lookup.ts";
 import type { ConversationRepo } from "./conversation-repo.ts";
 import {
@@ -7,8 +8,6 @@ import {
   toConversationView,
   toMessageView,
 } from "./conversation-view.ts";
-
-type Caller = { organizationId: string };
 
 // What PostgreSQL prints for a timestamptz: "2024-05-01 12:00:00.123456+00".
 const TIMESTAMP_TEXT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;

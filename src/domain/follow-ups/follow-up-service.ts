@@ -6,6 +6,7 @@ import {
   RESERVATION_MARGIN_MS,
   releasingOnFailure,
 } from "../billing/billing-port.ts";
+import type { Caller } from "../caller.ts";
 import type { ConversationRepo, ConversationRow } from "../conversations/conversation-repo.ts";
 import { LOCAL_CHANNELS } from "../conversations/conversation-turns.ts";
 import { HISTORY_MESSAGES } from "../query/query-service.ts";
@@ -149,7 +150,7 @@ export function createFollowUpService(deps: FollowUpServiceDeps) {
 
   return {
     async run(
-      caller: { organizationId: string },
+      caller: Caller,
       agentId: string,
       request: FollowUpRequest,
     ): Promise<FollowUpResponse> {

@@ -5,9 +5,9 @@ import { AppError, invalid, notFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { type SafeFetcher, UnsafeUrlError } from "../../lib/safe-fetch.ts";
+import type { Caller } from "../caller.ts";
 import type { DatasourceRepo, DatasourceRow } from "./datasource-repo.ts";
 import type { DatastoreRepo } from "./datastore-repo.ts";
-import type { OrganizationContext } from "./datastore-service.ts";
 import { type DatasourceView, toDatasourceView } from "./knowledge-views.ts";
 import type { UploadRepo } from "./upload-repo.ts";
 
@@ -116,11 +116,8 @@ export function createDatasourceService(deps: DatasourceServiceDeps) {
     queueSync,
     dropQueuedSyncs,
 
-    async createFile(
-      context: OrganizationContext,
-      input: FileDatasourceInput,
-    ): Promise<DatasourceView> {
-      const { organizationId } = context;
+    async createFile(caller: Caller, input: FileDatasourceInput): Promise<DatasourceView> {
+      const { organizationId } = caller;
       await requireDatastore(organizationId, input.datastoreId);
       const { bytes } = input.file;
       if (bytes.byteLength > deps.uploadMaxBytes) {
@@ -167,11 +164,8 @@ export function createDatasourceService(deps: DatasourceServiceDeps) {
       return toDatasourceView(await queueSync(organizationId, id));
     },
 
-    async createWeb(
-      context: OrganizationContext,
-      input: WebDatasourceInput,
-    ): Promise<DatasourceView> {
-      const { organizationId } = context;
+    async createWeb(caller: Caller, input: WebDatasourceInput): Promise<DatasourceView> {
+      const { organizationId } = caller;
       await requireDatastore(organizationId, input.datastoreId);
       const sourceUrl = input.config.source_url;
       const sitemap = input.config.sitemap;
@@ -194,17 +188,14 @@ export function createDatasourceService(deps: DatasourceServiceDeps) {
       return toDatasourceView(await queueSync(organizationId, row.id));
     },
 
-    async get(context: OrganizationContext, datasourceId: string): Promise<DatasourceView> {
-      return toDatasourceView(await requireDatasource(context.organizationId, datasourceId));
+    async get(caller: Caller, datasourceId: string): Promise<DatasourceView> {
+      return toDatasourceView(await requireDatasource(caller.organizationId, datasourceId));
     },
 
-    async listByDatastore(
-      context: OrganizationContext,
-      datastoreId: string,
-    ): Promise<DatasourceView[]> {
-      await requireDatastore(context.organizationId, datastoreId);
-      await datasources.failOverdue(OVERDUE_MESSAGE, context.organizationId);
-      return (await datasources.listByDatastore(context.organizationId, datastoreId)).map(
+    async listByDatastore(caller: Caller, datastoreId: string): Promise<DatasourceView[]> {
+      await requireDatastore(caller.organizationId, datastoreId);
+      await datasources.failOverdue(OVERDUE_MESSAGE, caller.organizationId);
+      return (await datasources.listByDatastore(caller.organizationId, datastoreId)).map(
         toDatasourceView,
       );
     },
@@ -213,17 +204,17 @@ export function createDatasourceService(deps: DatasourceServiceDeps) {
      * Deletes the datasource, its chunks and upload and, for a web_site, its pages, then the
      * queued sync jobs of all of them.
      */
-    async delete(context: OrganizationContext, datasourceId: string): Promise<DatasourceView> {
-      const pageIds = await datasources.childIds(context.organizationId, datasourceId);
-      const row = await datasources.delete(context.organizationId, datasourceId);
+    async delete(caller: Caller, datasourceId: string): Promise<DatasourceView> {
+      const pageIds = await datasources.childIds(caller.organizationId, datasourceId);
+      const row = await datasources.delete(caller.organizationId, datasourceId);
       if (!row) throw notFound("Datasource not found");
       await dropQueuedSyncs([row.id, ...pageIds]);
       return toDatasourceView(row);
     },
 
-    async resync(context: OrganizationContext, datasourceId: string): Promise<DatasourceView> {
-      await requireDatasource(context.organizationId, datasourceId);
-      return toDatasourceView(await queueSync(context.organizationId, datasourceId));
+    async resync(caller: Caller, datasourceId: string): Promise<DatasourceView> {
+      await requireDatasource(caller.organizationId, datasourceId);
+      return toDatasourceView(await queueSync(caller.organizationId, datasourceId));
     },
 
     /** Re-syncs every top-level datasource of a datastore (site pages follow their site). */
@@ -235,11 +226,11 @@ export function createDatasourceService(deps: DatasourceServiceDeps) {
 
     /** The deprecated POST /api/datastores/update/{datastoreId}: new text for a datasource. */
     async replaceText(
-      context: OrganizationContext,
+      caller: Caller,
       datastoreId: string,
       input: TextUpdateInput,
     ): Promise<{ id: string }> {
-      const { organizationId } = context;
+      const { organizationId } = caller;
       await requireDatastore(organizationId, datastoreId);
       const current = await datasources.find(organizationId, input.id);
       if (!current || current.datastoreId !== datastoreId) throw notFound("Datasource not found");

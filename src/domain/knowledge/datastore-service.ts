@@ -4,6 +4,7 @@ import { AppError, invalid, notFound, unauthorized } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { ModelError } from "../../models/model-errors.ts";
 import type { RetrievalMode } from "../../retrieval/hybrid-search.ts";
+import type { Caller } from "../caller.ts";
 import type { DatastoreChanges, DatastoreRepo, DatastoreRow } from "./datastore-repo.ts";
 import type { EmbedderChoice, EmbedderResolver } from "./embedder-resolver.ts";
 import type { KnowledgeSearch } from "./knowledge-search.ts";
@@ -13,8 +14,6 @@ import {
   toDatastoreView,
   toQueryResultView,
 } from "./knowledge-views.ts";
-
-export type OrganizationContext = { organizationId: string };
 
 /** The index this server really runs; `qdrant` (the value the spec shows) is accepted as an alias. */
 export const NATIVE_DATASTORE_TYPE = "pgvector";
@@ -83,12 +82,12 @@ export function createDatastoreService(deps: DatastoreServiceDeps) {
   }
 
   return {
-    async create(context: OrganizationContext, input: DatastoreInput): Promise<DatastoreView> {
+    async create(caller: Caller, input: DatastoreInput): Promise<DatastoreView> {
       const choice = embedderChoice(input) ?? deps.embedders.defaultChoice();
       await deps.ensureVectorIndex(choice.dimensions);
       const row = await datastores.insert({
         id: newId(),
-        organizationId: context.organizationId,
+        organizationId: caller.organizationId,
         name: input.name ?? "Untitled datastore",
         description: input.description ?? "",
         type: nativeType(input.type),
@@ -99,20 +98,20 @@ export function createDatastoreService(deps: DatastoreServiceDeps) {
       return toDatastoreView(row);
     },
 
-    async list(context: OrganizationContext): Promise<DatastoreView[]> {
-      return (await datastores.list(context.organizationId)).map(toDatastoreView);
+    async list(caller: Caller): Promise<DatastoreView[]> {
+      return (await datastores.list(caller.organizationId)).map(toDatastoreView);
     },
 
-    async get(context: OrganizationContext, datastoreId: string): Promise<DatastoreView> {
-      return toDatastoreView(await require(context.organizationId, datastoreId));
+    async get(caller: Caller, datastoreId: string): Promise<DatastoreView> {
+      return toDatastoreView(await require(caller.organizationId, datastoreId));
     },
 
     async update(
-      context: OrganizationContext,
+      caller: Caller,
       datastoreId: string,
       input: DatastoreInput,
     ): Promise<DatastoreView> {
-      const current = await require(context.organizationId, datastoreId);
+      const current = await require(caller.organizationId, datastoreId);
       const changes: DatastoreChanges = {};
       if (input.name !== undefined) changes.name = input.name;
       if (input.description !== undefined) changes.description = input.description;
@@ -127,17 +126,17 @@ export function createDatastoreService(deps: DatastoreServiceDeps) {
         changes.embedderId = choice.embedderId;
         changes.dimensions = choice.dimensions;
       }
-      const row = await datastores.update(context.organizationId, datastoreId, changes);
+      const row = await datastores.update(caller.organizationId, datastoreId, changes);
       if (!row) throw notFound("Datastore not found");
-      if (reembed) await deps.resyncDatastore(context.organizationId, datastoreId);
+      if (reembed) await deps.resyncDatastore(caller.organizationId, datastoreId);
       return toDatastoreView(row);
     },
 
     /** Deletes the datastore with its datasources and chunks, then their queued sync jobs. */
-    async delete(context: OrganizationContext, datastoreId: string): Promise<DatastoreView> {
+    async delete(caller: Caller, datastoreId: string): Promise<DatastoreView> {
       // Read before the delete, which cascades to the datasources.
-      const datasourceIds = await deps.datasourceIdsOf(context.organizationId, datastoreId);
-      const row = await datastores.delete(context.organizationId, datastoreId);
+      const datasourceIds = await deps.datasourceIdsOf(caller.organizationId, datastoreId);
+      const row = await datastores.delete(caller.organizationId, datastoreId);
       if (!row) throw notFound("Datastore not found");
       await deps.dropQueuedSyncs(datasourceIds);
       return toDatastoreView(row);
@@ -148,7 +147,7 @@ export function createDatastoreService(deps: DatastoreServiceDeps) {
      * organization (anonymous callers get 401, other organizations 404).
      */
     async query(
-      caller: OrganizationContext | null,
+      caller: Caller | null,
       datastoreId: string,
       request: DatastoreQuery,
     ): Promise<QueryResultView[]> {

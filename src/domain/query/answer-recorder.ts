@@ -3,6 +3,7 @@ import { isRejectedByDatabase } from "../../db/statement-parts.ts";
 import { newId } from "../../lib/ids.ts";
 import type { ResolvedLanguageModel } from "../../models/model-registry.ts";
 import type { Billing, ChargeRequest, Reservation } from "../billing/billing-port.ts";
+import type { Caller } from "../caller.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
 import type {
   ConversationTurns,
@@ -12,7 +13,7 @@ import type {
 import type { AttachmentText } from "./attachment-reader.ts";
 import type { ModelTurnResult } from "./model-turn.ts";
 import type { KnowledgeHit } from "./query-knowledge.ts";
-import type { QueryCaller, QueryRequest, QueryResponse } from "./query-types.ts";
+import type { QueryRequest, QueryResponse } from "./query-types.ts";
 
 // Said when the model handed over with a tool call and wrote nothing after it.
 const HANDOVER_TEXT = "A member of our team will take over this conversation shortly.";
@@ -45,7 +46,7 @@ export function toMessageSources(passages: KnowledgeHit[]): MessageSource[] {
 }
 
 export type AnsweredTurn = {
-  caller: QueryCaller;
+  caller: Caller;
   /** What billing holds for this answer: its charge settles it. */
   reservation: Reservation;
   agentId: string;

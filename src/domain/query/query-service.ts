@@ -13,6 +13,7 @@ import {
   type Reservation,
   releasingOnFailure,
 } from "../billing/billing-port.ts";
+import type { Caller } from "../caller.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
 import type { ConversationTurns, TurnTarget } from "../conversations/conversation-turns.ts";
 import { createAnswerRecorder } from "./answer-recorder.ts";
@@ -23,7 +24,6 @@ import { type KnowledgeLookup, type OpenedKnowledge, selectPassages } from "./qu
 import { buildQueryPrompt } from "./query-prompt.ts";
 import type {
   ConversationalQueue,
-  QueryCaller,
   QueryRequest,
   QueryResponse,
   QueuedQueryResponse,
@@ -113,7 +113,7 @@ export function createQueryService(deps: QueryServiceDeps) {
    * cannot run the query. For an agent with datastores the reservation is made in the statement
    * that reads them, and the datastores come back ready to search.
    */
-  async function reserveAnswer(caller: QueryCaller, agent: AgentRow, request: QueryRequest) {
+  async function reserveAnswer(caller: Caller, agent: AgentRow, request: QueryRequest) {
     const datastoreIds = datastoreIdsOf(agent.tools);
     const reservation = turnReservation(deps.models, {
       organizationId: caller.organizationId,
@@ -144,7 +144,7 @@ export function createQueryService(deps: QueryServiceDeps) {
   }
 
   async function prepare(
-    caller: QueryCaller,
+    caller: Caller,
     agentId: string,
     request: QueryRequest,
   ): Promise<PreparedQuery> {
@@ -172,7 +172,7 @@ export function createQueryService(deps: QueryServiceDeps) {
 
   /** After the reservation: reads and builds what the model needs; runs it when asked. */
   async function prepareAnswer(
-    caller: QueryCaller,
+    caller: Caller,
     agent: AgentRow,
     request: QueryRequest,
     reservation: Reservation,

@@ -1,4 +1,5 @@
 import type { AgentRow } from "../agents/agent-repo.ts";
+import type { Caller } from "../caller.ts";
 import type { ContactInput } from "../conversations/contact-repo.ts";
 import type { Channel } from "../conversations/conversation-turns.ts";
 
@@ -51,13 +52,6 @@ export type QueuedQueryResponse = {
   webhookUrl: string;
 };
 
-export type QueryCaller = {
-  organizationId: string;
-  userId: string;
-  apiKeyId: string;
-  requestId: string;
-};
-
 /**
  * The seam for conversational mode (issue 7): when provided, queries of an agent with
  * useConversationalMode on the api channel are handed to it instead of being answered at once.
@@ -65,7 +59,7 @@ export type QueryCaller = {
  */
 export type ConversationalQueue = {
   enqueue(input: {
-    caller: QueryCaller;
+    caller: Caller;
     agent: AgentRow;
     request: QueryRequest;
   }): Promise<QueuedQueryResponse>;

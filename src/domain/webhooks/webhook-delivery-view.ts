@@ -1,3 +1,4 @@
+import type { Caller } from "../caller.ts";
 import { findConversationOfOrganization } from "../conversations/conversation-lookup.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
 import type {
@@ -72,7 +73,7 @@ export function createWebhookDeliveryReader(deps: {
   return {
     /** By the id clients use; `agentId` says which when several agents use that id. */
     async listForConversation(
-      caller: { organizationId: string },
+      caller: Caller,
       conversationId: string,
       agentId?: string,
     ): Promise<{ data: WebhookDeliveryView[] }> {

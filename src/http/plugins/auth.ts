@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ApiKeyService, AuthenticatedKey } from "../../domain/api-keys/api-key-service.ts";
+import type { Caller } from "../../domain/caller.ts";
 import { AppError, unauthorized } from "../../lib/errors.ts";
 import { constantTimeEquals } from "../../lib/secrets.ts";
 
@@ -8,9 +9,6 @@ declare module "fastify" {
     auth: AuthenticatedKey | null;
   }
 }
-
-/** What every service call receives: who is calling, for which organization. */
-export type RequestContext = AuthenticatedKey & { requestId: string };
 
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -52,7 +50,7 @@ export function createAuthHooks(apiKeys: Pick<ApiKeyService, "authenticate">) {
 export type AuthHooks = ReturnType<typeof createAuthHooks>;
 
 /** The caller's context; only for routes behind `required()`. */
-export function contextOf(request: FastifyRequest): RequestContext {
+export function contextOf(request: FastifyRequest): Caller {
   if (!request.auth) throw unauthorized();
   return { ...request.auth, requestId: request.id };
 }

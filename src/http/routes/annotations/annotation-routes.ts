@@ -2,9 +2,9 @@ import rateLimit from "@fastify/rate-limit";
 import type { FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
 import { z } from "zod";
-import type { AnnotationCaller } from "../../../domain/annotations/annotation-access.ts";
 import type { AnnotationService } from "../../../domain/annotations/annotation-service.ts";
 import type { AnnotationStatusService } from "../../../domain/annotations/annotation-status-service.ts";
+import type { Caller } from "../../../domain/caller.ts";
 import { AppError, unauthorized } from "../../../lib/errors.ts";
 import type { App } from "../../app-types.ts";
 import { type AuthHooks, contextOf } from "../../plugins/auth.ts";
@@ -36,7 +36,7 @@ const keyed: Security = { tags: ["annotations"], security: [{ bearerAuth: [] }] 
 const optionallyKeyed: Security = { tags: ["annotations"], security: [{}, { bearerAuth: [] }] };
 
 /** The caller behind a valid key, or null for an anonymous request. */
-const callerOf = (request: FastifyRequest): AnnotationCaller =>
+const callerOf = (request: FastifyRequest): Caller | null =>
   request.auth ? contextOf(request) : null;
 
 /** Sent credentials must be a valid key: a typo never silently turns into anonymity. */

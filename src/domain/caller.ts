@@ -1,0 +1,11 @@
+/**
+ * Who is calling: the organization, user and API key behind a request, and the request's id
+ * for the logs. Every service method that acts for a caller takes one; `null` where the spec
+ * lets anonymous callers in (public agents and datastores).
+ */
+export type Caller = {
+  organizationId: string;
+  userId: string;
+  apiKeyId: string;
+  requestId: string;
+};
