@@ -2,7 +2,7 @@ import type { AnnotationTagService } from "../domain/annotations/annotation-tag-
 import type { OrganizationService } from "../domain/organizations/organization-service.ts";
 import type { App } from "../http/app-types.ts";
 import { registerApiErrors, toErrorBody } from "../http/plugins/api-errors.ts";
-import type { AuthHooks } from "../http/plugins/auth.ts";
+import { registerAuth } from "../http/plugins/auth.ts";
 import { registerOpenApi } from "../http/plugins/openapi.ts";
 import { createFastify } from "../http/plugins/server-options.ts";
 import { registerAccountRoutes } from "../http/routes/account/account-routes.ts";
@@ -56,19 +56,19 @@ export type ApiServerDeps = {
   trustProxy: number;
   bodyLimitBytes: number;
   isHealthy: HealthCheck;
-  auth: AuthHooks;
+  apiKeys: Parameters<typeof registerAuth>[1]["apiKeys"];
   /** Absent when ADMIN_TOKEN is not set: the admin API then does not exist. */
   admin: AdminDeps | null;
   organizations: OrganizationService;
   consumption: ConsumptionEventRouteDeps["consumption"];
   billing: CreditRouteDeps["billing"];
   usage: UsageRouteDeps["usage"];
-  annotations: Omit<AnnotationRouteDeps, "auth">;
+  annotations: AnnotationRouteDeps;
   annotationTags: AnnotationTagService;
-  knowledge: Omit<DatastoreRouteDeps, "auth"> & Omit<DatasourceRouteDeps, "auth">;
+  knowledge: DatastoreRouteDeps & DatasourceRouteDeps;
   transcription: TranscriptionRouteDeps;
   /** Agents, query, query-agent, export and conversations. */
-  agents: Omit<AgentRouteDeps & QueryRouteDeps & ExportRouteDeps & ConversationRouteDeps, "auth">;
+  agents: AgentRouteDeps & QueryRouteDeps & ExportRouteDeps & ConversationRouteDeps;
   webhookDeliveries: WebhookRouteDeps["webhookDeliveries"];
   followUps: FollowUpRouteDeps["followUps"];
 };
@@ -76,8 +76,8 @@ export type ApiServerDeps = {
 /** The dashboard API as a Fastify instance; it never listens by itself. */
 export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   const app = createFastify({ ...deps, errorBody: toErrorBody });
-  app.decorateRequest("auth", null);
   registerApiErrors(app);
+  registerAuth(app, { apiKeys: deps.apiKeys, adminToken: deps.admin?.adminToken ?? null });
   await registerOpenApi(app, {
     title: "agentdesk dashboard API",
     version: "1.0.0",
@@ -89,14 +89,14 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerConsumptionEventRoutes(app, deps);
   registerCreditRoutes(app, deps);
   registerUsageRoutes(app, deps);
-  registerAnnotationRoutes(app, { auth: deps.auth, ...deps.annotations });
+  registerAnnotationRoutes(app, deps.annotations);
   registerAnnotationTagRoutes(app, deps);
-  registerDatastoreRoutes(app, { auth: deps.auth, ...deps.knowledge });
-  registerDatasourceRoutes(app, { auth: deps.auth, ...deps.knowledge });
-  registerAgentRoutes(app, { auth: deps.auth, ...deps.agents });
-  registerQueryRoutes(app, { auth: deps.auth, ...deps.agents });
-  registerExportRoutes(app, { auth: deps.auth, ...deps.agents });
-  registerConversationRoutes(app, { auth: deps.auth, ...deps.agents });
+  registerDatastoreRoutes(app, deps.knowledge);
+  registerDatasourceRoutes(app, deps.knowledge);
+  registerAgentRoutes(app, deps.agents);
+  registerQueryRoutes(app, deps.agents);
+  registerExportRoutes(app, deps.agents);
+  registerConversationRoutes(app, deps.agents);
   registerTranscriptionRoutes(app, deps.transcription);
   registerWebhookRoutes(app, deps);
   registerFollowUpRoutes(app, deps);

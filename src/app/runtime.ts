@@ -6,7 +6,6 @@ import type { Subscription } from "../db/notifications.ts";
 import { AGENTS_CHANGED_CHANNEL } from "../domain/agents/agent-service.ts";
 import { API_KEYS_CHANGED_CHANNEL } from "../domain/api-keys/api-key-service.ts";
 import type { App } from "../http/app-types.ts";
-import { createAuthHooks } from "../http/plugins/auth.ts";
 import { type JobRuntime, startJobRuntime } from "../jobs/job-queue.ts";
 import { describeConnectionFailure } from "../lib/connection-errors.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -132,7 +131,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       trustProxy: config.server.trustProxy,
       bodyLimitBytes: API_BODY_LIMIT_BYTES,
       isHealthy,
-      auth: createAuthHooks(services.apiKeys),
+      apiKeys: services.apiKeys,
       organizations: services.organizations,
       consumption: services.consumption,
       billing: services.billing,

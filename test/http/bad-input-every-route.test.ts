@@ -24,6 +24,7 @@ type JsonSchema = {
 type OpenApiOperation = {
   security?: Array<Record<string, string[]>>;
   requestBody?: { content: Record<string, { schema?: JsonSchema }> };
+  responses?: Record<string, unknown>;
 };
 type OpenApi = { paths: Record<string, Record<string, OpenApiOperation>> };
 
@@ -38,8 +39,11 @@ type Route = {
    * `retrievalEvaluationConfig.additionalConfig`, usage `metadata`…), else its first property.
    */
   deepPath: Array<string | number>;
-  /** Refuses a caller without credentials (an optional key does not count). */
-  needsKey: boolean;
+  /**
+   * What a caller without credentials gets, before the body is read: the documented refusal
+   * (401, or the spec's 403), or null where an optional key lets anonymous callers in.
+   */
+  refusal: Outcome | null;
 };
 
 /** What a listener answers: the dashboard's `type` or the site's `code`, with the status. */
@@ -49,7 +53,7 @@ type BadBody = {
   name: string;
   contentType: string;
   payload(route: Route): string | Buffer;
-  expected(route: Route, withCredentials: boolean): Outcome;
+  expected(route: Route): Outcome;
   /** The error message expected with a 400 validation type, when it is specific. */
   message?: string;
 };
@@ -75,10 +79,11 @@ function multipart(name: string, contentType: string, payload: string | Buffer):
     contentType,
     payload: () => payload,
     message: MALFORMED_MULTIPART_MESSAGE,
-    expected(route, withCredentials) {
+    expected(route) {
       if (route.listener === "site") return [400, "invalid_json"];
-      if (!MULTIPART_ROUTES.has(route.name)) return [415, "UNSUPPORTED_MEDIA_TYPE"];
-      return route.needsKey && !withCredentials ? [401, "UNAUTHORIZED"] : [400, "INVALID_REQUEST"];
+      return MULTIPART_ROUTES.has(route.name)
+        ? [400, "INVALID_REQUEST"]
+        : [415, "UNSUPPORTED_MEDIA_TYPE"];
     },
   };
 }
@@ -210,7 +215,12 @@ async function documentedRoutes(ids: Record<string, string>): Promise<Route[]> {
           deepPath: freeFormPath(schema) ?? [
             Object.keys(schema?.properties ?? {})[0] ?? "metadata",
           ],
-          needsKey: (operation.security ?? []).length > 0 && !operation.security?.some(isOpen),
+          refusal:
+            (operation.security ?? []).length === 0 || operation.security?.some(isOpen)
+              ? null
+              : operation.responses?.["403"]
+                ? [403, "FORBIDDEN"]
+                : [401, "UNAUTHORIZED"],
         });
       }
     }
@@ -314,7 +324,7 @@ async function sendToEveryRoute(bad: BadBody, withCredentials: boolean): Promise
       },
       payload: bad.payload(route),
     });
-    const expected = bad.expected(route, withCredentials);
+    const expected = (!withCredentials && route.refusal) || bad.expected(route);
     const body = response.headers["content-type"]?.toString().startsWith("application/json")
       ? response.json()
       : response.body;

@@ -1,9 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { z } from "zod";
 import {
   AppError,
   ERROR_STATUS,
-  type ErrorDetail,
   type ErrorType,
   errorTypeForStatus,
   invalid,
@@ -16,12 +16,18 @@ import {
   UnstorableInputError,
 } from "./json-body.ts";
 
-export type ErrorBody = {
-  error: string;
-  type: ErrorType;
-  requestId: string;
-  details?: ErrorDetail[];
-};
+/** The body of every error of the dashboard API. */
+export const errorBody = z.object({
+  error: z.string().describe("What went wrong, safe to show"),
+  type: z.enum(Object.keys(ERROR_STATUS) as [ErrorType, ...ErrorType[]]),
+  requestId: z.string().describe("The request's id, also in the x-request-id header and the logs"),
+  details: z
+    .array(z.object({ path: z.string(), message: z.string() }))
+    .optional()
+    .describe("Each invalid field of a 400"),
+});
+
+export type ErrorBody = z.infer<typeof errorBody>;
 
 /**
  * Errors of Fastify and its plugins, by code: the message to show, and the type where the

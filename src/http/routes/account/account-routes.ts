@@ -1,21 +1,22 @@
 import { z } from "zod";
 import type { OrganizationService } from "../../../domain/organizations/organization-service.ts";
 import type { App } from "../../app-types.ts";
-import { type AuthHooks, contextOf } from "../../plugins/auth.ts";
+import { callerOf } from "../../plugins/auth.ts";
 
 /** GET /api/me (extension): who the presented key belongs to; handy to check a key works. */
 export function registerAccountRoutes(
   app: App,
-  deps: { auth: AuthHooks; organizations: Pick<OrganizationService, "requireOrganization"> },
+  deps: { organizations: Pick<OrganizationService, "requireOrganization"> },
 ): void {
   app.get(
     "/api/me",
     {
-      preHandler: deps.auth.required(),
+      config: { auth: "key" },
       schema: {
+        operationId: "getAccount",
+        tags: ["health"],
+        "x-extension": true,
         summary: "The organization and key behind the bearer token (extension)",
-        tags: ["extensions"],
-        security: [{ bearerAuth: [] }],
         response: {
           200: z.object({
             organization: z.object({ id: z.string(), name: z.string() }),
@@ -26,7 +27,7 @@ export function registerAccountRoutes(
       },
     },
     async (request) => {
-      const context = contextOf(request);
+      const context = callerOf(request);
       const organization = await deps.organizations.requireOrganization(context.organizationId);
       return {
         organization: { id: organization.id, name: organization.name },

@@ -2,7 +2,6 @@ import { z } from "zod";
 import type { CreditGrantService } from "../../../domain/billing/credit-grant-service.ts";
 import type { OrganizationService } from "../../../domain/organizations/organization-service.ts";
 import type { App } from "../../app-types.ts";
-import { requireAdminToken } from "../../plugins/auth.ts";
 
 export type AdminDeps = {
   adminToken: string;
@@ -11,107 +10,112 @@ export type AdminDeps = {
 };
 
 const organizationParams = z.object({ id: z.string().min(1).max(64) });
-const adminTag = { tags: ["admin"], security: [{ bearerAuth: [] }] };
 
 /** /api/admin/*: operator endpoints, enabled only when ADMIN_TOKEN is set. */
 export function registerAdminRoutes(app: App, deps: AdminDeps): void {
-  app.register(async (admin: App) => {
-    admin.addHook("preHandler", requireAdminToken(deps.adminToken));
+  app.post(
+    "/api/admin/organizations",
+    {
+      config: { auth: "admin" },
+      schema: {
+        operationId: "createOrganization",
+        tags: ["admin"],
+        summary: "Create an organization with its owner and a first API key",
+        body: z.object({
+          name: z.string().trim().min(1).max(200),
+          ownerEmail: z.email().max(254).optional(),
+          billingModel: z.enum(["credits", "legacy"]).optional(),
+          plan: z.string().trim().min(1).max(50).optional(),
+        }),
+      },
+    },
+    async (request, reply) => {
+      reply.code(201);
+      return deps.organizations.createOrganization(request.body);
+    },
+  );
 
-    admin.post(
-      "/api/admin/organizations",
-      {
-        schema: {
-          ...adminTag,
-          summary: "Create an organization with its owner and a first API key",
-          body: z.object({
-            name: z.string().trim().min(1).max(200),
-            ownerEmail: z.email().max(254).optional(),
-            billingModel: z.enum(["credits", "legacy"]).optional(),
-            plan: z.string().trim().min(1).max(50).optional(),
-          }),
-        },
+  app.post(
+    "/api/admin/organizations/:id/api-keys",
+    {
+      config: { auth: "admin" },
+      schema: {
+        operationId: "issueApiKey",
+        tags: ["admin"],
+        summary: "Issue another API key (shown once)",
+        params: organizationParams,
+        body: z.object({ name: z.string().trim().min(1).max(100).optional() }).nullish(),
       },
-      async (request, reply) => {
-        reply.code(201);
-        return deps.organizations.createOrganization(request.body);
-      },
-    );
+    },
+    async (request, reply) => {
+      reply.code(201);
+      return deps.organizations.issueApiKey(request.params.id, request.body?.name);
+    },
+  );
 
-    admin.post(
-      "/api/admin/organizations/:id/api-keys",
-      {
-        schema: {
-          ...adminTag,
-          summary: "Issue another API key (shown once)",
-          params: organizationParams,
-          body: z.object({ name: z.string().trim().min(1).max(100).optional() }).nullish(),
-        },
+  app.delete(
+    "/api/admin/organizations/:id/api-keys/:keyId",
+    {
+      config: { auth: "admin" },
+      schema: {
+        operationId: "revokeApiKey",
+        tags: ["admin"],
+        summary: "Revoke an API key",
+        params: organizationParams.extend({ keyId: z.string().min(1).max(64) }),
       },
-      async (request, reply) => {
-        reply.code(201);
-        return deps.organizations.issueApiKey(request.params.id, request.body?.name);
-      },
-    );
+    },
+    async (request, reply) => {
+      await deps.organizations.revokeApiKey(request.params.id, request.params.keyId);
+      reply.code(204);
+    },
+  );
 
-    admin.delete(
-      "/api/admin/organizations/:id/api-keys/:keyId",
-      {
-        schema: {
-          ...adminTag,
-          summary: "Revoke an API key",
-          params: organizationParams.extend({ keyId: z.string().min(1).max(64) }),
-        },
+  app.post(
+    "/api/admin/organizations/:id/credits",
+    {
+      config: { auth: "admin" },
+      schema: {
+        operationId: "grantCredits",
+        tags: ["admin"],
+        summary: "Grant a bucket of credits",
+        params: organizationParams,
+        body: z.object({
+          amount: z.number().positive().max(1_000_000_000),
+          expiresAt: z.iso.datetime({ offset: true }).optional(),
+        }),
       },
-      async (request, reply) => {
-        await deps.organizations.revokeApiKey(request.params.id, request.params.keyId);
-        reply.code(204);
-      },
-    );
+    },
+    async (request, reply) => {
+      const { amount, expiresAt } = request.body;
+      reply.code(201);
+      return {
+        creditBucket: await deps.credits.grant(request.params.id, {
+          amount,
+          expiresAt: expiresAt === undefined ? undefined : new Date(expiresAt),
+        }),
+      };
+    },
+  );
 
-    admin.post(
-      "/api/admin/organizations/:id/credits",
-      {
-        schema: {
-          ...adminTag,
-          summary: "Grant a bucket of credits",
-          params: organizationParams,
-          body: z.object({
-            amount: z.number().positive().max(1_000_000_000),
-            expiresAt: z.iso.datetime({ offset: true }).optional(),
-          }),
-        },
+  app.patch(
+    "/api/admin/organizations/:id/billing",
+    {
+      config: { auth: "admin" },
+      schema: {
+        operationId: "updateBilling",
+        tags: ["admin"],
+        summary: "Change billing model, plan, subscription status or query limit",
+        params: organizationParams,
+        body: z.object({
+          billingModel: z.enum(["credits", "legacy"]).optional(),
+          plan: z.string().trim().min(1).max(50).optional(),
+          subscriptionStatus: z.enum(["active", "past_due", "none"]).optional(),
+          queryLimit: z.number().int().min(0).max(1_000_000_000).nullable().optional(),
+        }),
       },
-      async (request, reply) => {
-        const { amount, expiresAt } = request.body;
-        reply.code(201);
-        return {
-          creditBucket: await deps.credits.grant(request.params.id, {
-            amount,
-            expiresAt: expiresAt === undefined ? undefined : new Date(expiresAt),
-          }),
-        };
-      },
-    );
-
-    admin.patch(
-      "/api/admin/organizations/:id/billing",
-      {
-        schema: {
-          ...adminTag,
-          summary: "Change billing model, plan, subscription status or query limit",
-          params: organizationParams,
-          body: z.object({
-            billingModel: z.enum(["credits", "legacy"]).optional(),
-            plan: z.string().trim().min(1).max(50).optional(),
-            subscriptionStatus: z.enum(["active", "past_due", "none"]).optional(),
-            queryLimit: z.number().int().min(0).max(1_000_000_000).nullable().optional(),
-          }),
-        },
-      },
-      async (request) => ({
-        organization: await deps.organizations.updateBilling(request.params.id, request.body),
-      }),
-    );
-  });
+    },
+    async (request) => ({
+      organization: await deps.organizations.updateBilling(request.params.id, request.body),
+    }),
+  );
 }

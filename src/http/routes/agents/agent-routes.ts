@@ -1,38 +1,35 @@
 import { z } from "zod";
 import type { AgentService } from "../../../domain/agents/agent-service.ts";
 import type { App } from "../../app-types.ts";
-import { type AuthHooks, contextOf } from "../../plugins/auth.ts";
+import { callerOf } from "../../plugins/auth.ts";
 import { agentFieldsSchema, agentIdParams, agentSchema, createAgentBody } from "./agent-schemas.ts";
 
-export type AgentRouteDeps = { auth: AuthHooks; agents: AgentService };
-
-const secured = { security: [{ bearerAuth: [] }] };
-const extension = { ...secured, tags: ["extensions"] };
+export type AgentRouteDeps = { agents: AgentService };
 
 /** GET /api/agents (spec) and the agent management extensions of DESIGN.md section 4. */
 export function registerAgentRoutes(app: App, deps: AgentRouteDeps): void {
-  const preHandler = deps.auth.required();
-
   app.get(
     "/api/agents",
     {
-      preHandler,
+      config: { auth: "key" },
       schema: {
-        ...secured,
+        operationId: "listAgents",
         tags: ["agents"],
         summary: "List the agents of the organization",
         response: { 200: z.array(agentSchema) },
       },
     },
-    async (request) => deps.agents.list(contextOf(request)),
+    async (request) => deps.agents.list(callerOf(request)),
   );
 
   app.post(
     "/api/agents",
     {
-      preHandler,
+      config: { auth: "key" },
       schema: {
-        ...extension,
+        operationId: "createAgent",
+        tags: ["agents"],
+        "x-extension": true,
         summary: "Create an agent",
         body: createAgentBody,
         response: { 201: agentSchema },
@@ -40,50 +37,56 @@ export function registerAgentRoutes(app: App, deps: AgentRouteDeps): void {
     },
     async (request, reply) => {
       reply.code(201);
-      return deps.agents.create(contextOf(request), request.body);
+      return deps.agents.create(callerOf(request), request.body);
     },
   );
 
   app.get(
     "/api/agents/:id",
     {
-      preHandler,
+      config: { auth: "key" },
       schema: {
-        ...extension,
+        operationId: "getAgent",
+        tags: ["agents"],
+        "x-extension": true,
         summary: "One agent",
         params: agentIdParams,
         response: { 200: agentSchema },
       },
     },
-    async (request) => deps.agents.get(contextOf(request), request.params.id),
+    async (request) => deps.agents.get(callerOf(request), request.params.id),
   );
 
   app.patch(
     "/api/agents/:id",
     {
-      preHandler,
+      config: { auth: "key" },
       schema: {
-        ...extension,
+        operationId: "updateAgent",
+        tags: ["agents"],
+        "x-extension": true,
         summary: "Change some fields of an agent",
         params: agentIdParams,
         body: agentFieldsSchema,
         response: { 200: agentSchema },
       },
     },
-    async (request) => deps.agents.update(contextOf(request), request.params.id, request.body),
+    async (request) => deps.agents.update(callerOf(request), request.params.id, request.body),
   );
 
   app.delete(
     "/api/agents/:id",
     {
-      preHandler,
+      config: { auth: "key" },
       schema: {
-        ...extension,
+        operationId: "deleteAgent",
+        tags: ["agents"],
+        "x-extension": true,
         summary: "Delete an agent with its conversations; returns what was deleted",
         params: agentIdParams,
         response: { 200: agentSchema },
       },
     },
-    async (request) => deps.agents.remove(contextOf(request), request.params.id),
+    async (request) => deps.agents.remove(callerOf(request), request.params.id),
   );
 }

@@ -4,11 +4,11 @@ import {
   EXPORT_MAX_LIMIT,
 } from "../../../domain/conversations/conversation-export-service.ts";
 import type { App } from "../../app-types.ts";
-import { type AuthHooks, contextOf } from "../../plugins/auth.ts";
+import { callerOf } from "../../plugins/auth.ts";
 import { agentIdParams } from "./agent-schemas.ts";
 import { clientIdSchema } from "./query-schemas.ts";
 
-export type ExportRouteDeps = { auth: AuthHooks; exports: ConversationExportService };
+export type ExportRouteDeps = { exports: ConversationExportService };
 
 const EXPORT_CHANNELS = [
   "all",
@@ -71,10 +71,10 @@ export function registerExportRoutes(app: App, deps: ExportRouteDeps): void {
   app.get(
     "/api/agents/:id/conversations-export",
     {
-      preHandler: deps.auth.required(),
+      config: { auth: "key" },
       schema: {
-        tags: ["agents"],
-        security: [{ bearerAuth: [] }],
+        operationId: "exportConversations",
+        tags: ["conversations"],
         summary: "CSV export of an agent's conversation messages",
         params: agentIdParams,
         querystring: exportQuery,
@@ -94,7 +94,7 @@ export function registerExportRoutes(app: App, deps: ExportRouteDeps): void {
         limit,
         preview,
       } = request.query;
-      const csv = await deps.exports.exportCsv(contextOf(request), request.params.id, {
+      const csv = await deps.exports.exportCsv(callerOf(request), request.params.id, {
         from: from?.date,
         to: to ? (to.dateOnly ? new Date(to.date.getTime() + DAY_MS) : to.date) : undefined,
         toExclusive: to?.dateOnly ?? false,

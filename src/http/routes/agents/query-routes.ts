@@ -1,36 +1,26 @@
-import type { FastifyRequest } from "fastify";
 import type { AgentMessageService } from "../../../domain/conversations/agent-message-service.ts";
 import type { QueryService } from "../../../domain/query/query-service.ts";
-import { unauthorized } from "../../../lib/errors.ts";
 import type { App } from "../../app-types.ts";
-import { type AuthHooks, contextOf } from "../../plugins/auth.ts";
+import { callerOf, optionalCallerOf } from "../../plugins/auth.ts";
 import { agentIdParams } from "./agent-schemas.ts";
 import { queryAgentBody, queryAgentResponse, queryBody, queryResponse } from "./query-schemas.ts";
 import { streamAnswer } from "./query-stream.ts";
 
 export type QueryRouteDeps = {
-  auth: AuthHooks;
   query: QueryService;
   agentMessages: AgentMessageService;
   ssePingIntervalMs: number;
 };
-
-// query-agent works without a key in some cases; a key that is sent but wrong is still refused.
-async function refuseInvalidKey(request: FastifyRequest) {
-  if (request.headers.authorization !== undefined && !request.auth) {
-    throw unauthorized("The API key is not valid");
-  }
-}
 
 /** POST /api/agents/{id}/query and POST /api/agents/{id}/query-agent (spec). */
 export function registerQueryRoutes(app: App, deps: QueryRouteDeps): void {
   app.post(
     "/api/agents/:id/query",
     {
-      preHandler: deps.auth.required(),
+      config: { auth: "key" },
       schema: {
+        operationId: "queryAgent",
         tags: ["agents"],
-        security: [{ bearerAuth: [] }],
         summary: "Send a user message to an agent (JSON, or Server-Sent Events with streaming)",
         params: agentIdParams,
         body: queryBody,
@@ -38,11 +28,7 @@ export function registerQueryRoutes(app: App, deps: QueryRouteDeps): void {
       },
     },
     async (request, reply) => {
-      const prepared = await deps.query.prepare(
-        contextOf(request),
-        request.params.id,
-        request.body,
-      );
+      const prepared = await deps.query.prepare(callerOf(request), request.params.id, request.body);
       if (prepared.kind === "queued") return prepared.response;
       if (!request.body.streaming) return prepared.run();
       await streamAnswer(request, reply, deps.ssePingIntervalMs, prepared.run);
@@ -53,10 +39,10 @@ export function registerQueryRoutes(app: App, deps: QueryRouteDeps): void {
   app.post(
     "/api/agents/:id/query-agent",
     {
-      preHandler: [deps.auth.optional(), refuseInvalidKey],
+      config: { auth: "optional" },
       schema: {
+        operationId: "postAgentMessage",
         tags: ["agents"],
-        security: [{ bearerAuth: [] }, {}],
         summary: "Append an agent-authored message to a conversation (no AI answer)",
         params: agentIdParams,
         body: queryAgentBody,
@@ -64,7 +50,7 @@ export function registerQueryRoutes(app: App, deps: QueryRouteDeps): void {
       },
     },
     async (request, reply) => {
-      const caller = request.auth ? contextOf(request) : null;
+      const caller = optionalCallerOf(request);
       const response = await deps.agentMessages.append(caller, request.params.id, request.body);
       if (!request.body.streaming) return response;
       await streamAnswer(request, reply, deps.ssePingIntervalMs, async ({ onText }) => {

@@ -1,24 +1,25 @@
 import { z } from "zod";
 import type { AnnotationTagService } from "../../../domain/annotations/annotation-tag-service.ts";
 import type { App } from "../../app-types.ts";
-import { type AuthHooks, contextOf } from "../../plugins/auth.ts";
+import { callerOf } from "../../plugins/auth.ts";
 import { noNul } from "../annotations/annotation-schemas.ts";
 
 const tagResponse = z.object({ id: z.string(), name: z.string(), createdAt: z.string() });
-const tagDoc = { tags: ["extensions"], security: [{ bearerAuth: [] }] };
 
 /** POST/GET /api/annotation-tags (extension): the tags annotations can carry. */
 export function registerAnnotationTagRoutes(
   app: App,
-  deps: { auth: AuthHooks; annotationTags: AnnotationTagService },
+  deps: { annotationTags: AnnotationTagService },
 ): void {
   app.post(
     "/api/annotation-tags",
     {
-      preValidation: deps.auth.required(),
+      config: { auth: "key" },
       schema: {
+        operationId: "createAnnotationTag",
+        tags: ["annotations"],
+        "x-extension": true,
         summary: "Create an annotation tag; names are unique per organization in any case",
-        ...tagDoc,
         body: z.object({
           name: z.string().trim().min(1).max(100).refine(noNul, "must not contain NUL characters"),
         }),
@@ -26,7 +27,7 @@ export function registerAnnotationTagRoutes(
       },
     },
     async (request, reply) => {
-      const tag = await deps.annotationTags.create(contextOf(request), request.body.name);
+      const tag = await deps.annotationTags.create(callerOf(request), request.body.name);
       reply.code(201);
       return tag;
     },
@@ -35,13 +36,15 @@ export function registerAnnotationTagRoutes(
   app.get(
     "/api/annotation-tags",
     {
-      preValidation: deps.auth.required(),
+      config: { auth: "key" },
       schema: {
+        operationId: "listAnnotationTags",
+        tags: ["annotations"],
+        "x-extension": true,
         summary: "The organization's annotation tags, by name",
-        ...tagDoc,
         response: { 200: z.array(tagResponse) },
       },
     },
-    async (request) => deps.annotationTags.list(contextOf(request)),
+    async (request) => deps.annotationTags.list(callerOf(request)),
   );
 }

@@ -4,10 +4,9 @@ import type { Redis } from "ioredis";
 import { z } from "zod";
 import type { AnnotationService } from "../../../domain/annotations/annotation-service.ts";
 import type { AnnotationStatusService } from "../../../domain/annotations/annotation-status-service.ts";
-import type { Caller } from "../../../domain/caller.ts";
-import { AppError, unauthorized } from "../../../lib/errors.ts";
+import { AppError } from "../../../lib/errors.ts";
 import type { App } from "../../app-types.ts";
-import { type AuthHooks, contextOf } from "../../plugins/auth.ts";
+import { callerOf, optionalCallerOf } from "../../plugins/auth.ts";
 import { MemoryRateLimitStore } from "../../plugins/memory-rate-limit-store.ts";
 import {
   annotationBody,
@@ -20,7 +19,6 @@ import {
 } from "./annotation-schemas.ts";
 
 export type AnnotationRouteDeps = {
-  auth: AuthHooks;
   annotations: AnnotationService;
   statuses: AnnotationStatusService;
   anonymousRateLimit: {
@@ -30,30 +28,11 @@ export type AnnotationRouteDeps = {
   };
 };
 
-type Security = { tags: string[]; security: Array<Record<string, string[]>> };
-const keyed: Security = { tags: ["annotations"], security: [{ bearerAuth: [] }] };
-/** OpenAPI: anonymous allowed (for public agents) or a bearer key. */
-const optionallyKeyed: Security = { tags: ["annotations"], security: [{}, { bearerAuth: [] }] };
-
-/** The caller behind a valid key, or null for an anonymous request. */
-const callerOf = (request: FastifyRequest): Caller | null =>
-  request.auth ? contextOf(request) : null;
-
 /** Sent credentials must be a valid key: a typo never silently turns into anonymity. */
 const sendsCredentials = (request: FastifyRequest) => request.headers.authorization !== undefined;
 
-async function refuseInvalidKey(request: FastifyRequest) {
-  if (sendsCredentials(request) && !request.auth) {
-    throw unauthorized("The API key is not valid");
-  }
-}
-
 /** The spec's annotation endpoints, plus GET/PUT /api/annotation-statuses (extension). */
 export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): void {
-  // Auth runs before body validation, so an unauthenticated caller learns nothing else.
-  const optionalKey = [deps.auth.optional(), refuseInvalidKey];
-  const requiredKey = deps.auth.required();
-
   app.register(async (scope: App) => {
     await scope.register(rateLimit, {
       global: false,
@@ -71,6 +50,7 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
       "/api/annotations",
       {
         config: {
+          auth: "optional",
           rateLimit: {
             max: deps.anonymousRateLimit.perMinute,
             timeWindow: 60_000,
@@ -79,16 +59,16 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
             allowList: sendsCredentials,
           },
         },
-        preValidation: optionalKey,
         schema: {
+          operationId: "upsertAnnotation",
+          tags: ["annotations"],
           summary: "Create or update the annotation of an agent message (upsert by messageId)",
-          ...optionallyKeyed,
           body: annotationBody,
           response: { 200: annotationResponse },
         },
       },
       async (request) =>
-        deps.annotations.upsert(callerOf(request), {
+        deps.annotations.upsert(optionalCallerOf(request), {
           ...request.body,
           tagIds: request.body.tagIds ?? undefined,
         }),
@@ -98,19 +78,20 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
   app.get(
     "/api/annotations",
     {
-      preValidation: optionalKey,
+      config: { auth: "optional" },
       schema: {
+        operationId: "listAnnotations",
+        tags: ["annotations"],
         summary: "List annotations, newest first, 20 per page",
         description:
           "Pass the id of the last item as `cursor` for the next page. The `x-next-cursor` " +
           "response header (extension) carries it when another page exists.",
-        ...optionallyKeyed,
         querystring: annotationListQuery,
         response: { 200: z.array(annotationResponse) },
       },
     },
     async (request, reply) => {
-      const page = await deps.annotations.list(callerOf(request), request.query);
+      const page = await deps.annotations.list(optionalCallerOf(request), request.query);
       if (page.nextCursor) reply.header("x-next-cursor", page.nextCursor);
       return page.items;
     },
@@ -119,74 +100,79 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
   app.get(
     "/api/annotations/:id",
     {
-      preValidation: requiredKey,
+      config: { auth: "key" },
       schema: {
+        operationId: "getAnnotation",
+        tags: ["annotations"],
         summary: "One annotation with its message and the whole conversation",
-        ...keyed,
         params: annotationParams,
         response: { 200: annotationDetailResponse },
       },
     },
-    async (request) => deps.annotations.get(contextOf(request), request.params.id),
+    async (request) => deps.annotations.get(callerOf(request), request.params.id),
   );
 
   app.patch(
     "/api/annotations/:id",
     {
-      preValidation: requiredKey,
+      config: { auth: "key" },
       schema: {
+        operationId: "updateAnnotationStatus",
+        tags: ["annotations"],
         summary: "Change the status of an annotation",
-        ...keyed,
         params: annotationParams,
         body: statusBody,
         response: { 200: annotationResponse },
       },
     },
     async (request) =>
-      deps.annotations.updateStatus(contextOf(request), request.params.id, request.body.status),
+      deps.annotations.updateStatus(callerOf(request), request.params.id, request.body.status),
   );
 
   app.delete(
     "/api/annotations/:id",
     {
-      preValidation: requiredKey,
+      config: { auth: "key" },
       schema: {
+        operationId: "deleteAnnotation",
+        tags: ["annotations"],
         summary: "Delete an annotation",
-        ...keyed,
         params: annotationParams,
         response: { 200: z.object({ success: z.literal(true) }) },
       },
     },
-    async (request) => deps.annotations.remove(contextOf(request), request.params.id),
+    async (request) => deps.annotations.remove(callerOf(request), request.params.id),
   );
 
   const statusesResponse = { 200: z.object({ statuses: z.array(z.string()) }) };
   app.get(
     "/api/annotation-statuses",
     {
-      preValidation: requiredKey,
+      config: { auth: "key" },
       schema: {
+        operationId: "getAnnotationStatuses",
+        tags: ["annotations"],
+        "x-extension": true,
         summary: "The statuses annotations of this organization may take (extension)",
-        ...keyed,
-        tags: ["extensions"],
         response: statusesResponse,
       },
     },
-    async (request) => deps.statuses.get(contextOf(request)),
+    async (request) => deps.statuses.get(callerOf(request)),
   );
 
   app.put(
     "/api/annotation-statuses",
     {
-      preValidation: requiredKey,
+      config: { auth: "key" },
       schema: {
+        operationId: "setAnnotationStatuses",
+        tags: ["annotations"],
+        "x-extension": true,
         summary: "Replace the statuses annotations of this organization may take (extension)",
-        ...keyed,
-        tags: ["extensions"],
         body: statusesBody,
         response: statusesResponse,
       },
     },
-    async (request) => deps.statuses.set(contextOf(request), request.body.statuses),
+    async (request) => deps.statuses.set(callerOf(request), request.body.statuses),
   );
 }

@@ -1,6 +1,6 @@
 import type { ConsumptionService } from "../../../domain/billing/consumption-service.ts";
 import type { App } from "../../app-types.ts";
-import { type AuthHooks, contextOf } from "../../plugins/auth.ts";
+import { callerOf } from "../../plugins/auth.ts";
 import {
   eventListQuery,
   eventListResponse,
@@ -8,39 +8,37 @@ import {
   summaryResponse,
 } from "./consumption-event-schemas.ts";
 
-export type ConsumptionEventRouteDeps = { auth: AuthHooks; consumption: ConsumptionService };
-
-const documented = { tags: ["usage"], security: [{ bearerAuth: [] }] };
+export type ConsumptionEventRouteDeps = { consumption: ConsumptionService };
 
 /** GET /api/consumption-events and its summary: the organization's ledger. */
 export function registerConsumptionEventRoutes(app: App, deps: ConsumptionEventRouteDeps): void {
-  const preHandler = deps.auth.required();
-
   app.get(
     "/api/consumption-events",
     {
-      preHandler,
+      config: { auth: "key" },
       schema: {
-        ...documented,
+        operationId: "listConsumptionEvents",
+        tags: ["usage"],
         summary: "List consumption events, newest first by default",
         querystring: eventListQuery,
         response: { 200: eventListResponse },
       },
     },
-    async (request) => deps.consumption.list(contextOf(request).organizationId, request.query),
+    async (request) => deps.consumption.list(callerOf(request).organizationId, request.query),
   );
 
   app.get(
     "/api/consumption-events/summary",
     {
-      preHandler,
+      config: { auth: "key" },
       schema: {
-        ...documented,
+        operationId: "getConsumptionSummary",
+        tags: ["usage"],
         summary: "Credits, tokens and event counts grouped by an entity or a UTC period",
         querystring: summaryQuery,
         response: { 200: summaryResponse },
       },
     },
-    async (request) => deps.consumption.summary(contextOf(request).organizationId, request.query),
+    async (request) => deps.consumption.summary(callerOf(request).organizationId, request.query),
   );
 }

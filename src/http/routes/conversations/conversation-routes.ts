@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { ConversationService } from "../../../domain/conversations/conversation-service.ts";
 import type { App } from "../../app-types.ts";
-import { type AuthHooks, contextOf } from "../../plugins/auth.ts";
+import { callerOf } from "../../plugins/auth.ts";
 
-export type ConversationRouteDeps = { auth: AuthHooks; conversations: ConversationService };
+export type ConversationRouteDeps = { conversations: ConversationService };
 
 const contactSchema = z.object({
   id: z.string(),
@@ -47,18 +47,16 @@ const messageSchema = z.object({
   createdAt: z.string(),
 });
 
-const extension = { tags: ["extensions"], security: [{ bearerAuth: [] }] };
-
 /** GET /api/conversations and GET /api/conversations/{id} (DESIGN.md section 4 extensions). */
 export function registerConversationRoutes(app: App, deps: ConversationRouteDeps): void {
-  const preHandler = deps.auth.required();
-
   app.get(
     "/api/conversations",
     {
-      preHandler,
+      config: { auth: "key" },
       schema: {
-        ...extension,
+        operationId: "listConversations",
+        tags: ["conversations"],
+        "x-extension": true,
         summary: "Conversations of the organization, newest first, optionally of one agent",
         querystring: z.object({
           agentId: z.string().min(1).max(200).optional(),
@@ -70,15 +68,17 @@ export function registerConversationRoutes(app: App, deps: ConversationRouteDeps
         },
       },
     },
-    async (request) => deps.conversations.list(contextOf(request), request.query),
+    async (request) => deps.conversations.list(callerOf(request), request.query),
   );
 
   app.get(
     "/api/conversations/:id",
     {
-      preHandler,
+      config: { auth: "key" },
       schema: {
-        ...extension,
+        operationId: "getConversation",
+        tags: ["conversations"],
+        "x-extension": true,
         summary: "One conversation with its messages in the order they were written",
         params: z.object({ id: z.string().min(1).max(200) }),
         querystring: z.object({
@@ -95,6 +95,6 @@ export function registerConversationRoutes(app: App, deps: ConversationRouteDeps
       },
     },
     async (request) =>
-      deps.conversations.get(contextOf(request), request.params.id, request.query.agentId),
+      deps.conversations.get(callerOf(request), request.params.id, request.query.agentId),
   );
 }

@@ -1,10 +1,9 @@
-import type { FastifyReply } from "fastify";
 import { z } from "zod";
 import type { BillingService } from "../../../domain/billing/billing-service.ts";
 import type { App } from "../../app-types.ts";
-import { type AuthHooks, contextOf } from "../../plugins/auth.ts";
+import { callerOf } from "../../plugins/auth.ts";
 
-export type CreditRouteDeps = { auth: AuthHooks; billing: Pick<BillingService, "balance"> };
+export type CreditRouteDeps = { billing: Pick<BillingService, "balance"> };
 
 const balanceResponse = z.object({
   billingModel: z.enum(["credits", "legacy"]),
@@ -15,11 +14,6 @@ const balanceResponse = z.object({
     .nullable(),
 });
 
-// The spec's quirk for this endpoint: a missing or invalid key is a plain-text 403.
-async function forbidden(_request: unknown, reply: FastifyReply): Promise<void> {
-  await reply.code(403).type("text/plain; charset=utf-8").send("Forbidden");
-}
-
 /**
  * GET /api/credits/balance. Meant for servers: no CORS headers, and no HEAD route, so every
  * method but GET reaches the JSON 404 handler.
@@ -29,14 +23,14 @@ export function registerCreditRoutes(app: App, deps: CreditRouteDeps): void {
     "/api/credits/balance",
     {
       exposeHeadRoute: false,
-      preHandler: deps.auth.required(forbidden),
+      config: { auth: "key", refusal: "forbidden-text" },
       schema: {
+        operationId: "getCreditBalance",
         tags: ["usage"],
-        security: [{ bearerAuth: [] }],
         summary: "Credit balance, canRun and blockReason (403 text/plain Forbidden without a key)",
         response: { 200: balanceResponse },
       },
     },
-    async (request) => deps.billing.balance(contextOf(request).organizationId),
+    async (request) => deps.billing.balance(callerOf(request).organizationId),
   );
 }

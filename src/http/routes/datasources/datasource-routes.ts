@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { DatasourceService } from "../../../domain/knowledge/datasource-service.ts";
 import { invalid } from "../../../lib/errors.ts";
 import type { App } from "../../app-types.ts";
-import { type AuthHooks, contextOf } from "../../plugins/auth.ts";
+import { callerOf } from "../../plugins/auth.ts";
 import { datastoreParams } from "../datastores/datastore-schemas.ts";
 import { readFileForm } from "./datasource-multipart.ts";
 import {
@@ -15,19 +15,13 @@ import {
 } from "./datasource-schemas.ts";
 
 export type DatasourceRouteDeps = {
-  auth: AuthHooks;
   datasources: DatasourceService;
   /** UPLOAD_MAX_BYTES: a bigger file is refused with 413. */
   uploadMaxBytes: number;
 };
 
-const keyed = { security: [{ bearerAuth: [] }] };
-const extension = { ...keyed, tags: ["extensions"] };
-
 /** Datasources: the spec's create (multipart file or JSON web source), delete and deprecated update. */
 export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): void {
-  const required = deps.auth.required();
-
   app.register(async (scope: App) => {
     // Multipart is parsed only here, with the upload cap; the rest of the API stays JSON.
     await scope.register(multipart, {
@@ -38,9 +32,10 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
     scope.post(
       "/api/datasources",
       {
-        preValidation: required,
+        config: { auth: "key" },
         schema: {
-          ...keyed,
+          operationId: "createDatasource",
+          tags: ["knowledge"],
           summary:
             "Create a datasource: a file (multipart/form-data) or a web page / web site (JSON)",
           description:
@@ -50,7 +45,7 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
         },
       },
       async (request, reply) => {
-        const context = contextOf(request);
+        const context = callerOf(request);
         const created = request.isMultipart()
           ? await deps.datasources.createFile(
               context,
@@ -66,37 +61,42 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
   app.get(
     "/api/datasources/:id",
     {
-      preValidation: required,
+      config: { auth: "key" },
       schema: {
-        ...extension,
+        operationId: "getDatasource",
+        tags: ["knowledge"],
+        "x-extension": true,
         summary: "Get a datasource with its status and error message",
         params: datasourceParams,
         response: { 200: datasourceResponse },
       },
     },
-    async (request) => deps.datasources.get(contextOf(request), request.params.id),
+    async (request) => deps.datasources.get(callerOf(request), request.params.id),
   );
 
   app.delete(
     "/api/datasources/:id",
     {
-      preValidation: required,
+      config: { auth: "key" },
       schema: {
-        ...keyed,
+        operationId: "deleteDatasource",
+        tags: ["knowledge"],
         summary: "Delete a datasource, its chunks, queued jobs and (for a web_site) its pages",
         params: datasourceParams,
         response: { 200: datasourceResponse },
       },
     },
-    async (request) => deps.datasources.delete(contextOf(request), request.params.id),
+    async (request) => deps.datasources.delete(callerOf(request), request.params.id),
   );
 
   app.post(
     "/api/datasources/:id/synch",
     {
-      preValidation: required,
+      config: { auth: "key" },
       schema: {
-        ...extension,
+        operationId: "syncDatasource",
+        tags: ["knowledge"],
+        "x-extension": true,
         summary: "Sync a datasource again (a web_site re-lists its pages and drops vanished ones)",
         params: datasourceParams,
         response: { 202: datasourceResponse },
@@ -104,31 +104,34 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
     },
     async (request, reply) => {
       reply.code(202);
-      return deps.datasources.resync(contextOf(request), request.params.id);
+      return deps.datasources.resync(callerOf(request), request.params.id);
     },
   );
 
   app.get(
     "/api/datastores/:id/datasources",
     {
-      preValidation: required,
+      config: { auth: "key" },
       schema: {
-        ...extension,
+        operationId: "listDatasources",
+        tags: ["knowledge"],
+        "x-extension": true,
         summary:
           "List the datasources of a datastore (web_site pages carry the site's id in groupId)",
         params: datastoreParams,
         response: { 200: z.array(datasourceResponse) },
       },
     },
-    async (request) => deps.datasources.listByDatastore(contextOf(request), request.params.id),
+    async (request) => deps.datasources.listByDatastore(callerOf(request), request.params.id),
   );
 
   app.post(
     "/api/datastores/update/:datastoreId",
     {
-      preValidation: required,
+      config: { auth: "key" },
       schema: {
-        ...keyed,
+        operationId: "updateDatasourceText",
+        tags: ["knowledge"],
         deprecated: true,
         summary: "Replace the text of a datasource and re-index it (deprecated)",
         params: datastoreIdParams,
@@ -137,7 +140,7 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
       },
     },
     async (request) =>
-      deps.datasources.replaceText(contextOf(request), request.params.datastoreId, request.body),
+      deps.datasources.replaceText(callerOf(request), request.params.datastoreId, request.body),
   );
 }
 

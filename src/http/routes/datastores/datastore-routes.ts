@@ -1,9 +1,7 @@
-import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { DatastoreService } from "../../../domain/knowledge/datastore-service.ts";
-import { unauthorized } from "../../../lib/errors.ts";
 import type { App } from "../../app-types.ts";
-import { type AuthHooks, bearerToken, contextOf } from "../../plugins/auth.ts";
+import { callerOf, optionalCallerOf } from "../../plugins/auth.ts";
 import {
   createDatastoreBody,
   datastoreParams,
@@ -14,27 +12,18 @@ import {
   updateDatastoreBody,
 } from "./datastore-schemas.ts";
 
-export type DatastoreRouteDeps = { auth: AuthHooks; datastores: DatastoreService };
-
-const keyed = { security: [{ bearerAuth: [] }] };
-const extension = { ...keyed, tags: ["extensions"] };
-
-/** A key that is presented must be valid: a typo never silently turns into anonymity. */
-async function refuseInvalidKey(request: FastifyRequest) {
-  if (bearerToken(request) !== null && !request.auth)
-    throw unauthorized("The API key is not valid");
-}
+export type DatastoreRouteDeps = { datastores: DatastoreService };
 
 /** Datastores: the spec's query and PATCH, plus create/list/get/delete (extensions). */
 export function registerDatastoreRoutes(app: App, deps: DatastoreRouteDeps): void {
-  const required = deps.auth.required();
-
   app.post(
     "/api/datastores",
     {
-      preValidation: required,
+      config: { auth: "key" },
       schema: {
-        ...extension,
+        operationId: "createDatastore",
+        tags: ["knowledge"],
+        "x-extension": true,
         summary: "Create a datastore",
         body: createDatastoreBody,
         response: { 201: datastoreResponse },
@@ -42,43 +31,48 @@ export function registerDatastoreRoutes(app: App, deps: DatastoreRouteDeps): voi
     },
     async (request, reply) => {
       reply.code(201);
-      return deps.datastores.create(contextOf(request), request.body);
+      return deps.datastores.create(callerOf(request), request.body);
     },
   );
 
   app.get(
     "/api/datastores",
     {
-      preValidation: required,
+      config: { auth: "key" },
       schema: {
-        ...extension,
+        operationId: "listDatastores",
+        tags: ["knowledge"],
+        "x-extension": true,
         summary: "List datastores",
         response: { 200: z.array(datastoreResponse) },
       },
     },
-    async (request) => deps.datastores.list(contextOf(request)),
+    async (request) => deps.datastores.list(callerOf(request)),
   );
 
   app.get(
     "/api/datastores/:id",
     {
-      preValidation: required,
+      config: { auth: "key" },
       schema: {
-        ...extension,
+        operationId: "getDatastore",
+        tags: ["knowledge"],
+        "x-extension": true,
         summary: "Get a datastore",
         params: datastoreParams,
         response: { 200: datastoreResponse },
       },
     },
-    async (request) => deps.datastores.get(contextOf(request), request.params.id),
+    async (request) => deps.datastores.get(callerOf(request), request.params.id),
   );
 
   app.patch(
     "/api/datastores/:id",
     {
-      preValidation: required,
+      config: { auth: "key" },
       schema: {
-        ...keyed,
+        operationId: "updateDatastore",
+        tags: ["knowledge"],
         summary:
           "Update a datastore (name, description, type; visibility and embedder as extensions)",
         params: datastoreParams,
@@ -86,29 +80,32 @@ export function registerDatastoreRoutes(app: App, deps: DatastoreRouteDeps): voi
         response: { 200: patchedDatastoreResponse },
       },
     },
-    async (request) => deps.datastores.update(contextOf(request), request.params.id, request.body),
+    async (request) => deps.datastores.update(callerOf(request), request.params.id, request.body),
   );
 
   app.delete(
     "/api/datastores/:id",
     {
-      preValidation: required,
+      config: { auth: "key" },
       schema: {
-        ...extension,
+        operationId: "deleteDatastore",
+        tags: ["knowledge"],
+        "x-extension": true,
         summary: "Delete a datastore with its datasources, chunks and queued jobs",
         params: datastoreParams,
         response: { 200: datastoreResponse },
       },
     },
-    async (request) => deps.datastores.delete(contextOf(request), request.params.id),
+    async (request) => deps.datastores.delete(callerOf(request), request.params.id),
   );
 
   app.post(
     "/api/datastores/:id/query",
     {
-      preValidation: [deps.auth.optional(), refuseInvalidKey],
+      config: { auth: "optional" },
       schema: {
-        security: [{}, { bearerAuth: [] }],
+        operationId: "queryDatastore",
+        tags: ["knowledge"],
         summary: "Retrieve the most similar fragments (public datastores need no key)",
         params: datastoreParams,
         body: queryBody,
@@ -116,10 +113,6 @@ export function registerDatastoreRoutes(app: App, deps: DatastoreRouteDeps): voi
       },
     },
     async (request) =>
-      deps.datastores.query(
-        request.auth ? contextOf(request) : null,
-        request.params.id,
-        request.body,
-      ),
+      deps.datastores.query(optionalCallerOf(request), request.params.id, request.body),
   );
 }

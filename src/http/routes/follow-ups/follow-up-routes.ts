@@ -1,16 +1,10 @@
 import { z } from "zod";
 import { FOLLOW_UP_VERDICTS } from "../../../domain/follow-ups/follow-up-prompts.ts";
 import type { FollowUpService } from "../../../domain/follow-ups/follow-up-service.ts";
-import { AppError } from "../../../lib/errors.ts";
 import type { App } from "../../app-types.ts";
-import { type AuthFailure, type AuthHooks, contextOf } from "../../plugins/auth.ts";
+import { callerOf } from "../../plugins/auth.ts";
 
-export type FollowUpRouteDeps = { auth: AuthHooks; followUps: FollowUpService };
-
-// The spec's quirk for this endpoint: a missing or invalid key is 403, not 401.
-const forbidden: AuthFailure = () => {
-  throw new AppError("FORBIDDEN", "A valid API key is required (Authorization: Bearer <key>)");
-};
+export type FollowUpRouteDeps = { followUps: FollowUpService };
 
 const LONG_TEXT = 100_000;
 
@@ -67,16 +61,16 @@ export function registerFollowUpRoutes(app: App, deps: FollowUpRouteDeps): void 
     "/api/agents/:id/follow-up/query",
     {
       // Before validation, so a request without a valid key is 403 whatever its body.
-      preValidation: deps.auth.required(forbidden),
+      config: { auth: "key", refusal: "forbidden" },
       schema: {
+        operationId: "queryFollowUp",
         tags: ["agents"],
-        security: [{ bearerAuth: [] }],
         summary: "Preview the follow-up message an agent would send to a quiet conversation",
         params: z.object({ id: z.string().min(1).max(200) }),
         body: followUpBody,
         response: { 200: followUpResponse },
       },
     },
-    async (request) => deps.followUps.run(contextOf(request), request.params.id, request.body),
+    async (request) => deps.followUps.run(callerOf(request), request.params.id, request.body),
   );
 }

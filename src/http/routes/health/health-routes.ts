@@ -9,7 +9,10 @@ export function registerHealthRoutes(app: App, isHealthy: HealthCheck): void {
   app.get(
     "/api/health",
     {
+      config: { auth: "public" },
       schema: {
+        operationId: "getHealth",
+        tags: ["health"],
         summary: "Liveness and readiness",
         response: { 200: z.object({ status: z.literal("ok") }) },
       },

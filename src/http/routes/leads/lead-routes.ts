@@ -35,6 +35,8 @@ export function registerLeadRoutes(
     {
       config: { rateLimit: { max: deps.rateLimitPerMinute, timeWindow: 60_000 } },
       schema: {
+        operationId: "createLead",
+        tags: ["leads"],
         summary: "Store a sales lead from a site form",
         // Documentation only: the body is validated in the handler, so every error can carry
         // the site's own {error, code, hint} envelope and a message per rule.

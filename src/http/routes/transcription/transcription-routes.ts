@@ -60,6 +60,7 @@ export function registerTranscriptionRoutes(app: App, deps: TranscriptionRouteDe
       "/api/transcribe-audio",
       {
         config: {
+          auth: "public",
           rateLimit: {
             max: deps.rateLimit.perMinute,
             timeWindow: 60_000,
@@ -72,11 +73,12 @@ export function registerTranscriptionRoutes(app: App, deps: TranscriptionRouteDe
         },
         validatorCompiler: documentationOnly,
         schema: {
+          operationId: "transcribeAudio",
+          tags: ["transcription"],
           summary: "Transcribe a short audio file for a public agent",
           description,
           consumes: ["multipart/form-data"],
           body: formFields,
-          security: [],
           response: { 200: z.object({ text: z.string() }) },
         },
       },

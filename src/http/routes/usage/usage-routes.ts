@@ -6,9 +6,9 @@ import {
   isIncrementModel,
 } from "../../../domain/billing/usage-models.ts";
 import type { App } from "../../app-types.ts";
-import { type AuthHooks, contextOf } from "../../plugins/auth.ts";
+import { callerOf } from "../../plugins/auth.ts";
 
-export type UsageRouteDeps = { auth: AuthHooks; usage: UsageIncrementService };
+export type UsageRouteDeps = { usage: UsageIncrementService };
 
 // Token counts are stored as 32-bit integers; a billion tokens is far beyond any single call.
 const tokenCount = z.number().int().min(0).max(1_000_000_000).default(0);
@@ -48,10 +48,10 @@ export function registerUsageRoutes(app: App, deps: UsageRouteDeps): void {
   app.post(
     "/api/usage/increment-agent-queries",
     {
-      preHandler: deps.auth.required(),
+      config: { auth: "key" },
       schema: {
+        operationId: "incrementAgentQueries",
         tags: ["usage"],
-        security: [{ bearerAuth: [] }],
         summary: "Record credit spend; 402 when the organization cannot run",
         headers: z.looseObject({
           "idempotency-key": z
@@ -68,7 +68,7 @@ export function registerUsageRoutes(app: App, deps: UsageRouteDeps): void {
     },
     async (request) =>
       deps.usage.increment(
-        contextOf(request),
+        callerOf(request),
         request.body,
         request.headers["idempotency-key"] as string | undefined,
       ),

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { WebhookDeliveryReader } from "../../../domain/webhooks/webhook-delivery-view.ts";
 import type { App } from "../../app-types.ts";
-import { type AuthHooks, contextOf } from "../../plugins/auth.ts";
+import { callerOf } from "../../plugins/auth.ts";
 
-export type WebhookRouteDeps = { auth: AuthHooks; webhookDeliveries: WebhookDeliveryReader };
+export type WebhookRouteDeps = { webhookDeliveries: WebhookDeliveryReader };
 
 const attemptSchema = z.object({
   attempt: z.number().int(),
@@ -35,10 +35,11 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
   app.get(
     "/api/conversations/:id/webhook-deliveries",
     {
-      preHandler: deps.auth.required(),
+      config: { auth: "key" },
       schema: {
-        tags: ["extensions"],
-        security: [{ bearerAuth: [] }],
+        operationId: "listWebhookDeliveries",
+        tags: ["conversations"],
+        "x-extension": true,
         summary: "Webhook deliveries of a conversation (conversational mode), oldest first",
         params: z.object({ id: z.string().min(1).max(200) }),
         querystring: z.object({
@@ -54,7 +55,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
     },
     async (request) =>
       deps.webhookDeliveries.listForConversation(
-        contextOf(request),
+        callerOf(request),
         request.params.id,
         request.query.agentId,
       ),
