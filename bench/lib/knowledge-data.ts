@@ -6,7 +6,7 @@ import { randomSource } from "./random.ts";
 
 const CORPUS_DIR = new URL("../../test/fixtures/retrieval/corpus/", import.meta.url);
 
-export function corpusSentences(): string[] {
+function corpusSentences(): string[] {
   const sentences: string[] = [];
   for (const file of readdirSync(CORPUS_DIR).filter((name) => name.endsWith(".md"))) {
     const text = readFileSync(new URL(file, CORPUS_DIR), "utf8");

@@ -15,12 +15,12 @@ import { type Channels, listenOnPostgres, type Subscription } from "./notificati
 import { prepareStatements } from "./prepared-statements.ts";
 import * as schema from "./schema/index.ts";
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 /** A database handle or a transaction: repositories accept either. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
 /** What pg-boss needs to run its SQL through our connection. */
-export type SqlExecutor = {
+type SqlExecutor = {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 };
 

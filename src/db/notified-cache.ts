@@ -73,5 +73,3 @@ export function createNotifiedCache<Value>(options: NotifiedCacheOptions<Value>)
     },
   };
 }
-
-export type NotifiedCache<Value> = ReturnType<typeof createNotifiedCache<Value>>;

@@ -30,8 +30,8 @@ export type SplitterOptions = {
   headingPrefix?: boolean;
 };
 
-export const DEFAULT_CHUNK_TOKENS = 512;
-export const DEFAULT_OVERLAP_RATIO = 0.15;
+const DEFAULT_CHUNK_TOKENS = 512;
+const DEFAULT_OVERLAP_RATIO = 0.15;
 
 /** Options the splitter cannot honour (a chunk size that is not a sane number of tokens...). */
 export class SplitterError extends Error {

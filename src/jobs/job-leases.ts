@@ -11,7 +11,7 @@ export class JobLeaseLostError extends Error {
 }
 
 /** One run's hold on its job: aborted when the lease is lost, released when the run ends. */
-export type JobLease = { signal: AbortSignal; release(): void };
+type JobLease = { signal: AbortSignal; release(): void };
 
 export type JobLeases = {
   /**

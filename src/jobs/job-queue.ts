@@ -12,10 +12,10 @@ import {
 import { createJobLeases, type JobLeases } from "./job-leases.ts";
 import { type JobWorkers, startJobWorkers } from "./job-workers.ts";
 
-export type SendOptions = { startAfter?: Date | number; singletonKey?: string };
+type SendOptions = { startAfter?: Date | number; singletonKey?: string };
 
 /** The fields of a job's data that hold strings (ids). */
-export type StringField<Data> = {
+type StringField<Data> = {
   [Key in keyof Data]: Data[Key] extends string ? Key : never;
 }[keyof Data] &
   string;

@@ -5,12 +5,12 @@ import { type JobDefinition, type JobHandlers, type JobName, jobCatalog } from "
 import { JobLeaseLostError, type JobLeases } from "./job-leases.ts";
 
 /** A run that passed its job's `timeoutSeconds`; the job is failed and retried. */
-export class JobTimeoutError extends Error {
+class JobTimeoutError extends Error {
   override name = "JobTimeoutError";
 }
 
 /** Runs still going when a shutdown's drain time ran out; their jobs are failed and retried. */
-export class JobShutdownError extends Error {
+class JobShutdownError extends Error {
   override name = "JobShutdownError";
 }
 

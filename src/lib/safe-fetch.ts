@@ -11,11 +11,10 @@ import {
 
 export {
   FetchFailedError,
-  type FetchFailureReason,
   UnsafeUrlError,
   type UnsafeUrlReason,
 } from "./safe-fetch-errors.ts";
-export { canonicalHostName, type Resolver } from "./safe-fetch-guard.ts";
+export { canonicalHostName } from "./safe-fetch-guard.ts";
 
 export interface SafeFetcherOptions {
   /** true in development and tests; false (production) refuses private, loopback, metadata… */
@@ -34,7 +33,7 @@ export interface SafeFetcherOptions {
   resolve?: Resolver;
 }
 
-export interface SafeFetchInit {
+interface SafeFetchInit {
   method?: string;
   headers?: Record<string, string>;
   body?: string | Uint8Array;
@@ -47,7 +46,7 @@ export interface SafeFetchInit {
   accept?: string;
 }
 
-export interface SafeResponse {
+interface SafeResponse {
   status: number;
   /** The final URL, after redirects. */
   url: string;

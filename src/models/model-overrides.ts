@@ -27,7 +27,7 @@ const overrideEntrySchema = z
   });
 
 /** The MODELS_FILE format: per concrete modelName, the fields of its catalog entry to replace. */
-export const modelCatalogOverridesSchema = z.strictObject(
+const modelCatalogOverridesSchema = z.strictObject(
   Object.fromEntries(
     CONCRETE_MODEL_NAMES.map((name) => [name, overrideEntrySchema.optional()]),
   ) as Record<ConcreteModelName, z.ZodOptional<typeof overrideEntrySchema>>,

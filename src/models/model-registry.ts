@@ -32,7 +32,7 @@ export type ModelRegistryOptions = ProviderFactoryOptions & {
 };
 
 /** Who answers: a catalog provider, the LLM_BASE_URL endpoint, or the offline responder. */
-export type ResolvedProvider = ProviderName | typeof COMPATIBLE_PROVIDER | typeof OFFLINE_PROVIDER;
+type ResolvedProvider = ProviderName | typeof COMPATIBLE_PROVIDER | typeof OFFLINE_PROVIDER;
 
 export type ResolvedLanguageModel = {
   /** The concrete catalog model that answers (what `model_route` picked, for a routed agent). */

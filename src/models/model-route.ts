@@ -7,7 +7,7 @@ export const MODEL_ROUTE_LONG_PROMPT_TOKENS = 4000;
  * Candidates per tier, best first: OpenAI first (the most common key), then one model of every
  * other provider so that a single configured key of any provider is enough.
  */
-export const MODEL_ROUTE_TIERS: Readonly<{
+const MODEL_ROUTE_TIERS: Readonly<{
   short: readonly ConcreteModelName[];
   long: readonly ConcreteModelName[];
 }> = {

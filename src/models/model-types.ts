@@ -12,7 +12,7 @@ export type LanguageModelCallOptions = Parameters<LanguageModelV3["doGenerate"]>
 export type LanguageModelPrompt = LanguageModelCallOptions["prompt"];
 export type LanguageModelMessage = LanguageModelPrompt[number];
 export type LanguageModelGenerateResult = Awaited<ReturnType<LanguageModelV3["doGenerate"]>>;
-export type LanguageModelStreamResult = Awaited<ReturnType<LanguageModelV3["doStream"]>>;
+type LanguageModelStreamResult = Awaited<ReturnType<LanguageModelV3["doStream"]>>;
 export type LanguageModelStreamPart =
   LanguageModelStreamResult["stream"] extends ReadableStream<infer Part> ? Part : never;
 export type LanguageModelUsageV3 = LanguageModelGenerateResult["usage"];

@@ -17,7 +17,7 @@ const STOPWORDS = new Set(
 );
 
 /** Lower-case content words with accents folded and a plural "s" removed. */
-export function contentTerms(text: string): string[] {
+function contentTerms(text: string): string[] {
   const folded = text.toLowerCase().normalize("NFKD").replace(/\p{M}/gu, "");
   const terms: string[] = [];
   for (const [word] of folded.matchAll(/[\p{L}\p{N}]+/gu)) {
@@ -33,7 +33,7 @@ export function contentTerms(text: string): string[] {
  * The 1-3 passages that share the most informative words with the question: each distinct question
  * term found in a passage adds ln(1 + N / passages containing it). Ties keep retrieval order.
  */
-export function rankPassages(
+function rankPassages(
   question: string,
   passages: ReadonlyArray<KnowledgePassage>,
 ): KnowledgePassage[] {

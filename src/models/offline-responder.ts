@@ -22,7 +22,7 @@ const TEXT_ID = "text-0";
 const STOP = { unified: "stop", raw: "stop" } as const;
 
 /** Word-sized pieces whose concatenation is exactly the text (each word keeps its trailing space). */
-export function splitIntoWords(text: string): string[] {
+function splitIntoWords(text: string): string[] {
   return text.length === 0 ? [] : text.split(/(?<=\s)(?=\S)/);
 }
 

@@ -145,5 +145,3 @@ export function createProviderFactory(options: ProviderFactoryOptions) {
     },
   };
 }
-
-export type ProviderFactory = ReturnType<typeof createProviderFactory>;

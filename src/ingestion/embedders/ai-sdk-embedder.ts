@@ -19,8 +19,8 @@ export type AiSdkEmbedderOptions = {
   providerOptions?: ProviderOptions;
 };
 
-export const DEFAULT_EMBEDDING_BATCH_SIZE = 100;
-export const DEFAULT_EMBEDDING_MAX_RETRIES = 2;
+const DEFAULT_EMBEDDING_BATCH_SIZE = 100;
+const DEFAULT_EMBEDDING_MAX_RETRIES = 2;
 
 /**
  * Any AI SDK embedding model as an Embedder: requests of `batchSize` texts, one after another,

@@ -20,7 +20,6 @@ export { htmlToMarkdown } from "./loader-html.ts";
 export {
   ACCEPTED_MIME_TYPES,
   type AcceptedMime,
-  DEFAULT_LOAD_LIMITS,
   type LoadedSection,
   type LoadInput,
   type LoadLimits,

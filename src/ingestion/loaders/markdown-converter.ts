@@ -40,7 +40,7 @@ export function createMarkdownConverter(): (html: string) => string {
 }
 
 /** Renders a table like a CSV sheet: the first row is the header, then one "Header: value | …" line per row. */
-export function tableToLines(table: ElementLike): string {
+function tableToLines(table: ElementLike): string {
   const rows = Array.from(table.querySelectorAll("tr"), (row) =>
     Array.from(row.querySelectorAll("th, td"), (cell) => collapse(cell.textContent ?? "")),
   ).filter((cells) => cells.some((cell) => cell !== ""));

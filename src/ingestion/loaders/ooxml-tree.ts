@@ -20,7 +20,7 @@ export function parseOrderedXml(xml: string): XmlNode[] {
   return parser.parse(xml) as XmlNode[];
 }
 
-export function tagOf(node: XmlNode): string {
+function tagOf(node: XmlNode): string {
   return Object.keys(node).find((key) => key !== ":@") ?? "";
 }
 
@@ -53,7 +53,7 @@ export function findAll(nodes: readonly XmlNode[], localName: string): XmlNode[]
 }
 
 /** The text of a DrawingML paragraph (`a:p`): its runs and fields joined, line breaks kept. */
-export function paragraphText(paragraph: XmlNode): string {
+function paragraphText(paragraph: XmlNode): string {
   let text = "";
   const visit = (list: readonly XmlNode[], insideText: boolean) => {
     for (const node of list) {

@@ -3,7 +3,7 @@ import { FetchFailedError } from "../../lib/safe-fetch.ts";
 import type { WebFetchOptions } from "./web-page.ts";
 
 /** The user agent our robots.txt rules are matched against (and sent by the fetcher). */
-export const CRAWLER_USER_AGENT = "agentdesk";
+const CRAWLER_USER_AGENT = "agentdesk";
 const ROBOTS_MAX_BYTES = 512 * 1024;
 
 type Robot = {

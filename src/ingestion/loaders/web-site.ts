@@ -6,7 +6,7 @@ import { readSitemap, SitemapError } from "./web-sitemap.ts";
 
 export type WebSiteConfig = { sitemap?: string; sourceUrl?: string };
 
-export type SiteDiscovery = "sitemap" | "robots_sitemap" | "sitemap_xml" | "crawl";
+type SiteDiscovery = "sitemap" | "robots_sitemap" | "sitemap_xml" | "crawl";
 
 export type SitePages = {
   origin: string;

@@ -70,10 +70,7 @@ function decompress(body: Buffer, maxBytes: number, url: string): Buffer {
 }
 
 /** The `<loc>` entries of a sitemap document, resolved against its URL. */
-export function parseSitemap(
-  xml: string,
-  url: string,
-): { kind: "urlset" | "index"; locations: string[] } {
+function parseSitemap(xml: string, url: string): { kind: "urlset" | "index"; locations: string[] } {
   let parsed: Record<string, unknown>;
   try {
     parsed = new XMLParser({
