@@ -1,14 +1,14 @@
 import type { Config } from "../config/index.ts";
 import type { Database, Db } from "../db/client.ts";
+import { createAgentModule } from "../domain/agents/agent-module.ts";
 import { createAgentRepo } from "../domain/agents/agent-repo.ts";
-import { createAgentServices } from "../domain/agents/agent-services.ts";
-import { createAnnotationServices } from "../domain/annotations/annotation-services.ts";
+import { createAnnotationModule } from "../domain/annotations/annotation-module.ts";
 import { createApiKeyRepo } from "../domain/api-keys/api-key-repo.ts";
 import { createApiKeyService } from "../domain/api-keys/api-key-service.ts";
-import { createBillingServices } from "../domain/billing/billing-services.ts";
+import { createBillingModule } from "../domain/billing/billing-module.ts";
 import { createCreditBucketRepo } from "../domain/billing/credit-bucket-repo.ts";
 import { createCreditGrantService } from "../domain/billing/credit-grant-service.ts";
-import { createFollowUpServices } from "../domain/follow-ups/follow-up-services.ts";
+import { createFollowUpModule } from "../domain/follow-ups/follow-up-module.ts";
 import { loadInstanceSecret } from "../domain/instance/instance-secret-repo.ts";
 import { createKnowledgeService } from "../domain/knowledge/knowledge-service.ts";
 import { createLeadNotifier } from "../domain/leads/lead-notifier.ts";
@@ -20,7 +20,7 @@ import {
 } from "../domain/organizations/organization-repo.ts";
 import { createOrganizationService } from "../domain/organizations/organization-service.ts";
 import { createTranscriptionService } from "../domain/transcription/transcription-service.ts";
-import { createWebhookServices } from "../domain/webhooks/webhook-services.ts";
+import { createWebhookModule } from "../domain/webhooks/webhook-module.ts";
 import type { JobHandlers } from "../jobs/job-catalog.ts";
 import type { JobQueue } from "../jobs/job-queue.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -59,7 +59,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     creditBuckets: createCreditBucketRepo(db),
     organizations,
   });
-  const { billing, consumption, usage } = createBillingServices({
+  const { billing, consumption, usage } = createBillingModule({
     db,
     priceOf: models.priceOf,
     logger,
@@ -86,7 +86,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     logger,
   });
 
-  const webhookModule = createWebhookServices({
+  const webhookModule = createWebhookModule({
     db,
     jobs,
     fetcher,
@@ -103,7 +103,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     },
   });
 
-  const followUpModule = createFollowUpServices({
+  const followUpModule = createFollowUpModule({
     db,
     models,
     billing,
@@ -113,7 +113,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     modelMaxOutputTokens: config.models.maxOutputTokens,
   });
 
-  const agentModule = createAgentServices({
+  const agentModule = createAgentModule({
     db,
     models,
     billing,
@@ -146,7 +146,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
       webhookModule.webhookDeliveries.attempt(organizationId, deliveryId, attempt),
   };
 
-  const annotationModule = createAnnotationServices(db);
+  const annotationModule = createAnnotationModule(db);
 
   return {
     apiKeys,

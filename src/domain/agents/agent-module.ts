@@ -21,7 +21,7 @@ import { datastoreLookupOver } from "./agent-tools.ts";
 
 // The AI SDK's default: two retries of a failed first request (2 s, then 4 s), none mid-stream.
 
-export type AgentServicesDeps = {
+export type AgentModuleDeps = {
   db: Db;
   models: Pick<ModelRegistry, "resolveLanguageModel">;
   billing: Billing;
@@ -34,7 +34,7 @@ export type AgentServicesDeps = {
 };
 
 /** Agents, conversations, the query path, query-agent and the CSV export, wired together. */
-export function createAgentServices(deps: AgentServicesDeps) {
+export function createAgentModule(deps: AgentModuleDeps) {
   const { db, settings } = deps;
   const agentRepo = createAgentRepo(db);
   const conversationRepo = createConversationRepo(db);
@@ -75,4 +75,4 @@ export function createAgentServices(deps: AgentServicesDeps) {
   };
 }
 
-export type AgentServices = ReturnType<typeof createAgentServices>;
+export type AgentModule = ReturnType<typeof createAgentModule>;

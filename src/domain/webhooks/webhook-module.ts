@@ -20,7 +20,7 @@ import { createWebhookWindowRepo } from "./webhook-window-repo.ts";
 import { createWebhookWindowService } from "./webhook-window-service.ts";
 import { createWindowMessageRepo } from "./window-message-repo.ts";
 
-export type WebhookServicesDeps = {
+export type WebhookModuleDeps = {
   db: Db;
   jobs: Pick<JobQueue, "send">;
   fetcher: SafeFetcher;
@@ -39,7 +39,7 @@ export type WebhookServicesDeps = {
 };
 
 /** Conversational mode and webhook delivery: the query seam, the two jobs, the read side. */
-export function createWebhookServices(deps: WebhookServicesDeps) {
+export function createWebhookModule(deps: WebhookModuleDeps) {
   const { db, settings } = deps;
   const conversations = createConversationRepo(db);
   const windows = createWebhookWindowRepo(db);
@@ -95,4 +95,4 @@ export function createWebhookServices(deps: WebhookServicesDeps) {
   };
 }
 
-export type WebhookServices = ReturnType<typeof createWebhookServices>;
+export type WebhookModule = ReturnType<typeof createWebhookModule>;
