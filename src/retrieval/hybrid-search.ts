@@ -23,7 +23,8 @@ export type SearchFilters = {
 export type ChunkSearch = {
   /**
    * Datastores whose chunks share one vector space (same embedder and dimensions), with the
-   * version of their chunks the caller read (see ExactVectorIndex).
+   * `knowledge_version` the caller read: a copy of their chunks older than that is reloaded
+   * before ranking (chunk-copies.ts).
    */
   datastores: ReadonlyArray<{ id: string; knowledgeVersion: number }>;
   dimensions: number;
