@@ -2,6 +2,7 @@ import type { AgentRow } from "../agents/agent-repo.ts";
 import type { Caller } from "../caller.ts";
 import type { ContactInput } from "../conversations/contact-repo.ts";
 import type { Channel } from "../conversations/conversation-turns.ts";
+import type { Source } from "./query-knowledge.ts";
 
 /** The body of POST /api/agents/{agentId}/query, validated. */
 export type QueryRequest = {
@@ -20,8 +21,6 @@ export type QueryRequest = {
   contact?: ContactInput;
 };
 
-export type QuerySource = { source: string; chunk: string };
-
 export type QueryUsage = {
   completionTokens: number;
   promptTokens: number;
@@ -32,7 +31,7 @@ export type QueryUsage = {
 /** The spec's non-streaming response (and the `endpoint_response` frame). */
 export type QueryResponse = {
   answer: string;
-  sources: QuerySource[];
+  sources: Source[];
   messageId: string;
   conversationId: string;
   visitorId: string;

@@ -2,16 +2,13 @@ import type { WindowOptions } from "../../db/schema/index.ts";
 import type { AgentModelName } from "../../models/model-catalog.ts";
 import type { ModelRegistry, ResolvedLanguageModel } from "../../models/model-registry.ts";
 import { estimateTokens } from "../../models/token-estimate.ts";
+import type { Passage } from "../../retrieval/passage.ts";
 import type { AgentRow } from "../agents/agent-repo.ts";
 import { datastoreIdsOf } from "../agents/agent-tools.ts";
 import type { AttachmentReader } from "../query/attachment-reader.ts";
 import { asksForHuman } from "../query/human-request.ts";
 import { type ModelTurnResult, runModelTurn } from "../query/model-turn.ts";
-import {
-  type KnowledgeHit,
-  type KnowledgeLookup,
-  selectPassages,
-} from "../query/query-knowledge.ts";
+import { type KnowledgeLookup, selectPassages } from "../query/query-knowledge.ts";
 import { buildQueryPrompt } from "../query/query-prompt.ts";
 import type { QuerySettings } from "../query/query-service.ts";
 import type { WindowMessage } from "./window-message-repo.ts";
@@ -27,7 +24,7 @@ export type BatchedAnswerDeps = {
 export type BatchedAnswer = {
   turn: ModelTurnResult;
   resolved: ResolvedLanguageModel;
-  passages: KnowledgeHit[];
+  passages: Passage[];
   /** The customer asked for a person in one of the messages, or the model handed over. */
   requestedHuman: boolean;
   attachmentsTruncated: boolean;
