@@ -19,6 +19,8 @@ import {
   createUserRepo,
 } from "../domain/organizations/organization-repo.ts";
 import { createOrganizationService } from "../domain/organizations/organization-service.ts";
+import { createAnswerPipeline, querySettingsOf } from "../domain/query/answer-pipeline.ts";
+import { createAttachmentReader } from "../domain/query/attachment-reader.ts";
 import { createTranscriptionService } from "../domain/transcription/transcription-service.ts";
 import { createWebhookModule } from "../domain/webhooks/webhook-module.ts";
 import type { JobHandlers } from "../jobs/job-catalog.ts";
@@ -86,19 +88,28 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     logger,
   });
 
+  // One answer pipeline for the direct query and conversational mode.
+  const attachments = createAttachmentReader({ fetcher, limits: config.agents.attachments });
+  const answers = createAnswerPipeline({
+    models,
+    attachments,
+    settings: querySettingsOf(config.agents, {
+      timeoutMs: config.models.timeoutMs,
+      maxOutputTokens: config.models.maxOutputTokens,
+    }),
+  });
+
   const webhookModule = createWebhookModule({
     db,
     jobs,
     fetcher,
     logger,
     billing,
-    models,
+    answers,
+    attachments,
     knowledge,
     settings: {
       webhooks: config.webhooks,
-      agents: config.agents,
-      modelTimeoutMs: config.models.timeoutMs,
-      modelMaxOutputTokens: config.models.maxOutputTokens,
       jobLeaseMs: config.jobs.leaseSeconds * 1000,
     },
   });
@@ -115,15 +126,9 @@ export async function createServices({ config, database, jobs, fetcher, logger }
 
   const agentModule = createAgentModule({
     db,
-    models,
     billing,
     knowledge,
-    fetcher,
-    settings: {
-      ...config.agents,
-      modelTimeoutMs: config.models.timeoutMs,
-      modelMaxOutputTokens: config.models.maxOutputTokens,
-    },
+    answers,
     conversational: webhookModule.conversationalQueue,
   });
 

@@ -10,13 +10,11 @@ import type {
   TurnRecord,
   TurnTarget,
 } from "../conversations/conversation-turns.ts";
+import { HANDOVER_TEXT } from "./answer-pipeline.ts";
 import type { AttachmentText } from "./attachment-reader.ts";
 import type { ModelTurnResult } from "./model-turn.ts";
 import { toSource, toStoredSource } from "./query-knowledge.ts";
 import type { QueryRequest, QueryResponse } from "./query-types.ts";
-
-// Said when the model handed over with a tool call and wrote nothing after it.
-const HANDOVER_TEXT = "A member of our team will take over this conversation shortly.";
 
 export const roundCredits = (value: number) => Math.round(value * 1e6) / 1e6;
 
