@@ -14,7 +14,8 @@ import { HANDOVER_TEXT } from "./answer-pipeline.ts";
 import type { AttachmentText } from "./attachment-reader.ts";
 import type { ModelTurnResult } from "./model-turn.ts";
 import { toSource, toStoredSource } from "./query-knowledge.ts";
-import type { QueryRequest, QueryResponse } from "./query-types.ts";
+import type { QueryRequest } from "./query-request.ts";
+import type { QueryResponse } from "./query-types.ts";
 
 export const roundCredits = (value: number) => Math.round(value * 1e6) / 1e6;
 

@@ -12,12 +12,8 @@ import { createAnswerRecorder } from "./answer-recorder.ts";
 import { asksForHuman } from "./human-request.ts";
 import type { ModelTurnResult } from "./model-turn.ts";
 import type { KnowledgeLookup, OpenedKnowledge } from "./query-knowledge.ts";
-import type {
-  ConversationalQueue,
-  QueryRequest,
-  QueryResponse,
-  QueuedQueryResponse,
-} from "./query-types.ts";
+import type { QueryRequest } from "./query-request.ts";
+import type { ConversationalQueue, QueryResponse, QueuedQueryResponse } from "./query-types.ts";
 
 export type QueryServiceDeps = {
   agents: Pick<AgentService, "requireAgent">;

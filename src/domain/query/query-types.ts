@@ -1,25 +1,7 @@
 import type { AgentRow } from "../agents/agent-repo.ts";
 import type { Caller } from "../caller.ts";
-import type { ContactInput } from "../conversations/contact-repo.ts";
-import type { Channel } from "../conversations/conversation-turns.ts";
 import type { Source } from "./query-knowledge.ts";
-
-/** The body of POST /api/agents/{agentId}/query, validated. */
-export type QueryRequest = {
-  query: string;
-  streaming?: boolean;
-  conversationId?: string;
-  visitorId?: string;
-  channel?: Channel;
-  context?: string;
-  /** Replaces the agent's system prompt for this request; "" means no override. */
-  systemPrompt?: string;
-  /** Replaces the agent's prompt type for this request; raw sends the system prompt as written. */
-  promptType?: "raw" | "customer_support";
-  webhookUrl?: string;
-  attachments?: Array<{ url: string }>;
-  contact?: ContactInput;
-};
+import type { QueryRequest } from "./query-request.ts";
 
 export type QueryUsage = {
   completionTokens: number;
