@@ -1,13 +1,10 @@
 import { z } from "zod";
-import {
-  channelSchema,
-  clientIdSchema,
-  contactSchema,
-  messageText,
-} from "../../../domain/query/query-request.ts";
 
-// The query body is defined with the domain type it validates (QueryRequest).
-export { clientIdSchema, queryBody } from "../../../domain/query/query-request.ts";
+// The request bodies are defined with the domain types they validate (QueryRequest,
+// AgentMessageRequest).
+export { queryAgentBody } from "../../../domain/conversations/agent-message-request.ts";
+export { clientIdSchema } from "../../../domain/conversations/message-fields.ts";
+export { queryBody } from "../../../domain/query/query-request.ts";
 
 const usageSchema = z.object({
   completionTokens: z.number().int(),
@@ -37,24 +34,6 @@ export const queryResponse = z.union([
     webhookUrl: z.string(),
   }),
 ]);
-
-export const queryAgentBody = z.object({
-  query: messageText(100_000).describe("The agent message text"),
-  streaming: z.boolean().default(false),
-  conversationId: clientIdSchema.optional(),
-  visitorId: clientIdSchema.optional(),
-  channel: channelSchema.optional(),
-  channelExternalId: z.string().trim().min(1).max(300).optional(),
-  isDraft: z.boolean().default(false),
-  contactId: z.string().min(1).max(200).optional(),
-  contact: contactSchema.optional(),
-  metadata: z
-    .looseObject({
-      contextDataAgents: z.string().max(100_000).optional(),
-      channel: channelSchema.optional().describe("Overrides the top-level channel"),
-    })
-    .optional(),
-});
 
 export const queryAgentResponse = z.object({
   messageId: z.string(),
