@@ -1,14 +1,14 @@
 import type { Config } from "../config/index.ts";
 import type { Database, Db } from "../db/client.ts";
+import { createAgentModule } from "../domain/agents/agent-module.ts";
 import { createAgentRepo } from "../domain/agents/agent-repo.ts";
-import { createAgentServices } from "../domain/agents/agent-services.ts";
-import { createAnnotationServices } from "../domain/annotations/annotation-services.ts";
+import { createAnnotationModule } from "../domain/annotations/annotation-module.ts";
 import { createApiKeyRepo } from "../domain/api-keys/api-key-repo.ts";
 import { createApiKeyService } from "../domain/api-keys/api-key-service.ts";
-import { createBillingServices } from "../domain/billing/billing-services.ts";
+import { createBillingModule } from "../domain/billing/billing-module.ts";
 import { createCreditBucketRepo } from "../domain/billing/credit-bucket-repo.ts";
 import { createCreditGrantService } from "../domain/billing/credit-grant-service.ts";
-import { createFollowUpServices } from "../domain/follow-ups/follow-up-services.ts";
+import { createFollowUpModule } from "../domain/follow-ups/follow-up-module.ts";
 import { loadInstanceSecret } from "../domain/instance/instance-secret-repo.ts";
 import { createKnowledgeService } from "../domain/knowledge/knowledge-service.ts";
 import { createLeadNotifier } from "../domain/leads/lead-notifier.ts";
@@ -19,8 +19,10 @@ import {
   createUserRepo,
 } from "../domain/organizations/organization-repo.ts";
 import { createOrganizationService } from "../domain/organizations/organization-service.ts";
+import { createAnswerPipeline, querySettingsOf } from "../domain/query/answer-pipeline.ts";
+import { createAttachmentReader } from "../domain/query/attachment-reader.ts";
 import { createTranscriptionService } from "../domain/transcription/transcription-service.ts";
-import { createWebhookServices } from "../domain/webhooks/webhook-services.ts";
+import { createWebhookModule } from "../domain/webhooks/webhook-module.ts";
 import type { JobHandlers } from "../jobs/job-catalog.ts";
 import type { JobQueue } from "../jobs/job-queue.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -59,7 +61,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     creditBuckets: createCreditBucketRepo(db),
     organizations,
   });
-  const { billing, consumption, usage } = createBillingServices({
+  const { billing, consumption, usage } = createBillingModule({
     db,
     priceOf: models.priceOf,
     logger,
@@ -86,24 +88,33 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     logger,
   });
 
-  const webhookModule = createWebhookServices({
+  // One answer pipeline for the direct query and conversational mode.
+  const attachments = createAttachmentReader({ fetcher, limits: config.agents.attachments });
+  const answers = createAnswerPipeline({
+    models,
+    attachments,
+    settings: querySettingsOf(config.agents, {
+      timeoutMs: config.models.timeoutMs,
+      maxOutputTokens: config.models.maxOutputTokens,
+    }),
+  });
+
+  const webhookModule = createWebhookModule({
     db,
     jobs,
     fetcher,
     logger,
     billing,
-    models,
+    answers,
+    attachments,
     knowledge,
     settings: {
       webhooks: config.webhooks,
-      agents: config.agents,
-      modelTimeoutMs: config.models.timeoutMs,
-      modelMaxOutputTokens: config.models.maxOutputTokens,
       jobLeaseMs: config.jobs.leaseSeconds * 1000,
     },
   });
 
-  const followUpModule = createFollowUpServices({
+  const followUpModule = createFollowUpModule({
     db,
     models,
     billing,
@@ -113,17 +124,11 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     modelMaxOutputTokens: config.models.maxOutputTokens,
   });
 
-  const agentModule = createAgentServices({
+  const agentModule = createAgentModule({
     db,
-    models,
     billing,
     knowledge,
-    fetcher,
-    settings: {
-      ...config.agents,
-      modelTimeoutMs: config.models.timeoutMs,
-      modelMaxOutputTokens: config.models.maxOutputTokens,
-    },
+    answers,
     conversational: webhookModule.conversationalQueue,
   });
 
@@ -146,7 +151,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
       webhookModule.webhookDeliveries.attempt(organizationId, deliveryId, attempt),
   };
 
-  const annotationModule = createAnnotationServices(db);
+  const annotationModule = createAnnotationModule(db);
 
   return {
     apiKeys,

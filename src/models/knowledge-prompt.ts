@@ -1,5 +1,7 @@
-/** A retrieved passage as the query path hands it to the model. */
-export type KnowledgePassage = { source: string; text: string };
+import type { Passage } from "../retrieval/passage.ts";
+
+/** What the model is shown of a passage: where it comes from, and its text. */
+export type PromptPassage = Pick<Passage, "source" | "text">;
 
 const escapeText = (value: string) =>
   value.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
@@ -15,7 +17,7 @@ const unescapeMarkup = (value: string) =>
  * The block the query path puts in the system prompt. Passage text is escaped, so a document that
  * contains `</passage>` or `<knowledge>` cannot end the block or forge a passage.
  */
-export function formatKnowledgeBlock(passages: ReadonlyArray<KnowledgePassage>): string {
+export function formatKnowledgeBlock(passages: ReadonlyArray<PromptPassage>): string {
   const entries = passages.map(
     (passage, index) =>
       `<passage index="${index + 1}" source="${escapeAttribute(passage.source)}">\n${escapeText(passage.text)}\n</passage>`,
@@ -28,8 +30,8 @@ const PASSAGE = /<passage\b([^>]*)>\n?([\s\S]*?)\n?<\/passage>/g;
 const SOURCE = /\bsource="([^"]*)"/;
 
 /** The passages of every knowledge block in a system prompt, in order (inverse of the formatter). */
-export function parseKnowledgeBlock(systemText: string): KnowledgePassage[] {
-  const passages: KnowledgePassage[] = [];
+export function parseKnowledgeBlock(systemText: string): PromptPassage[] {
+  const passages: PromptPassage[] = [];
   for (const block of systemText.matchAll(BLOCK)) {
     for (const passage of (block[1] ?? "").matchAll(PASSAGE)) {
       const source = SOURCE.exec(passage[1] ?? "")?.[1] ?? "";

@@ -1,4 +1,4 @@
-import type { KnowledgePassage } from "./knowledge-prompt.ts";
+import type { PromptPassage } from "./knowledge-prompt.ts";
 
 const MAX_QUOTED = 3;
 // A passage is quoted only when it scores at least this share of the best one, so a single
@@ -35,8 +35,8 @@ function contentTerms(text: string): string[] {
  */
 function rankPassages(
   question: string,
-  passages: ReadonlyArray<KnowledgePassage>,
-): KnowledgePassage[] {
+  passages: ReadonlyArray<PromptPassage>,
+): PromptPassage[] {
   const queryTerms = new Set(contentTerms(question));
   if (queryTerms.size === 0 || passages.length === 0) return [];
   const passageTerms = passages.map((passage) => new Set(contentTerms(passage.text)));
@@ -65,9 +65,9 @@ function rankPassages(
 /** The offline responder's reply: quoted passages, or a plain statement that nothing matched. */
 export function composeOfflineAnswer(input: {
   question: string;
-  passages: ReadonlyArray<KnowledgePassage>;
+  passages: ReadonlyArray<PromptPassage>;
   configureHint: string;
-}): { text: string; quoted: KnowledgePassage[] } {
+}): { text: string; quoted: PromptPassage[] } {
   const quoted = rankPassages(input.question, input.passages);
   if (quoted.length === 0) {
     const found =

@@ -2,6 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../db/client.ts";
 import { PLAN_PER_VALUE } from "../db/prepared-statements.ts";
 import { createChunkCopies } from "./chunk-copies.ts";
+import type { Passage } from "./passage.ts";
 import {
   anyLexemeQuery,
   chosenLexemes,
@@ -23,7 +24,8 @@ export type SearchFilters = {
 export type ChunkSearch = {
   /**
    * Datastores whose chunks share one vector space (same embedder and dimensions), with the
-   * version of their chunks the caller read (see ExactVectorIndex).
+   * `knowledge_version` the caller read: a copy of their chunks older than that is reloaded
+   * before ranking (chunk-copies.ts).
    */
   datastores: ReadonlyArray<{ id: string; knowledgeVersion: number }>;
   dimensions: number;
@@ -35,21 +37,6 @@ export type ChunkSearch = {
   topK: number;
   filters?: SearchFilters;
   mode?: RetrievalMode;
-};
-
-export type ChunkHit = {
-  chunkId: string;
-  text: string;
-  /** Normalised reciprocal-rank fusion score in 0..1, see RRF_K. */
-  score: number;
-  datasourceId: string;
-  datasourceName: string;
-  datastoreId: string;
-  customId: string | null;
-  page: number | null;
-  section: string | null;
-  /** The page URL for web content, else the datasource name (the file name of an upload). */
-  source: string;
 };
 
 /**
@@ -103,7 +90,7 @@ export function createHybridSearch({
   const hnswSettings = (efSearch: number, local: boolean) =>
     sql`select set_config('hnsw.ef_search', ${String(efSearch)}, ${local}),
                set_config('hnsw.iterative_scan', 'relaxed_order', ${local})`;
-  return async function searchChunks(request: ChunkSearch): Promise<ChunkHit[]> {
+  return async function searchChunks(request: ChunkSearch): Promise<Passage[]> {
     const mode = request.mode ?? "hybrid";
     if (request.datastores.length === 0 || request.topK < 1) return [];
     const dimensions = request.dimensions;
@@ -152,24 +139,24 @@ export function createHybridSearch({
     // Fused and cut to topK before the chunks are read, so only the chunks returned are.
     const statement = sql`
       with fused as (${fusedRanks(vectorHits, textHits, request.topK)})
-      select ${HIT_COLUMNS}, f.rrf / ${maxScore} as score
+      select ${PASSAGE_COLUMNS}, f.rrf / ${maxScore} as score
       from fused f
       join knowledge_chunks c on c.id = f.id
       join datasources d on d.id = c.datasource_id
       order by f.rrf desc, c.id collate "C"`;
 
     const walksHnsw = hasPgvector && useVector && vectorIds === null;
-    if (!walksHnsw) return rowsOf<HitRow>(await db.execute(statement)).map(toHit);
+    if (!walksHnsw) return rowsOf<PassageRow>(await db.execute(statement)).map(toPassage);
     if (singleSession) {
       sessionReady ??= db.execute(hnswSettings(HNSW_EF_SEARCH, false));
       await sessionReady;
-      return rowsOf<HitRow>(await db.execute(statement)).map(toHit);
+      return rowsOf<PassageRow>(await db.execute(statement)).map(toPassage);
     }
     const rows = await db.transaction(async (tx) => {
       await tx.execute(hnswSettings(Math.max(candidates, HNSW_EF_SEARCH), true));
-      return rowsOf<HitRow>(await tx.execute(statement));
+      return rowsOf<PassageRow>(await tx.execute(statement));
     });
-    return rows.map(toHit);
+    return rows.map(toPassage);
   };
 }
 
@@ -177,8 +164,8 @@ export type HybridSearch = ReturnType<typeof createHybridSearch>;
 
 const noHits = sql`select null::text as id, 0::bigint as rank where false`;
 
-/** What a hit shows of chunk `c` and its datasource `d` (HitRow without the score). */
-const HIT_COLUMNS = sql`c.id as chunk_id, c.text, c.datasource_id, d.name as datasource_name,
+/** What a passage shows of chunk `c` and its datasource `d` (PassageRow without the score). */
+const PASSAGE_COLUMNS = sql`c.id as chunk_id, c.text, c.datasource_id, d.name as datasource_name,
   c.datastore_id, c.custom_id, c.page, c.section, coalesce(c.source_url, d.name) as source`;
 
 /** The nearest chunks by cosine distance, ranked by the database, as (id, rank) rows. */
@@ -247,15 +234,15 @@ export function fuseRankings(rankings: ReadonlyArray<readonly string[]>, topK: n
 }
 
 /**
- * The fused chunks with what a hit shows of them, in fused order. The ids are one parameter each:
+ * The fused chunks as passages, in fused order. The ids are one parameter each:
  * with as many parameters as rows, PostgreSQL's generic plan costs what a custom one does, so it
  * is planned once per count instead of at every execution (an array would look like ten rows).
  */
-async function readChunks(db: Db, fused: Fused[], maxScore: number): Promise<ChunkHit[]> {
+async function readChunks(db: Db, fused: Fused[], maxScore: number): Promise<Passage[]> {
   if (fused.length === 0) return [];
-  const rows = rowsOf<Omit<HitRow, "score">>(
+  const rows = rowsOf<Omit<PassageRow, "score">>(
     await db.execute(sql`
-      select ${HIT_COLUMNS}
+      select ${PASSAGE_COLUMNS}
       from knowledge_chunks c
       join datasources d on d.id = c.datasource_id
       where c.id in ${fused.map((hit) => hit.id)}`),
@@ -264,7 +251,7 @@ async function readChunks(db: Db, fused: Fused[], maxScore: number): Promise<Chu
   return fused.flatMap(({ id, rrf }) => {
     const row = byId.get(id);
     // A chunk deleted since its datastore's copy was read is left out, as the join leaves it out.
-    return row ? [toHit({ ...row, score: rrf / maxScore })] : [];
+    return row ? [toPassage({ ...row, score: rrf / maxScore })] : [];
   });
 }
 
@@ -272,7 +259,7 @@ async function readChunks(db: Db, fused: Fused[], maxScore: number): Promise<Chu
 export const rankedIds = (ids: string[]) =>
   sql`select id, position as rank from unnest(${`{${ids.join(",")}}`}::text[]) with ordinality as r(id, position)`;
 
-type HitRow = {
+type PassageRow = {
   chunk_id: string;
   text: string;
   score: string | number;
@@ -285,7 +272,7 @@ type HitRow = {
   source: string;
 };
 
-function toHit(row: HitRow): ChunkHit {
+function toPassage(row: PassageRow): Passage {
   return {
     chunkId: row.chunk_id,
     text: row.text,

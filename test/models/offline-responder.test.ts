@@ -4,13 +4,13 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   formatKnowledgeBlock,
-  type KnowledgePassage,
+  type PromptPassage,
   parseKnowledgeBlock,
 } from "../../src/models/knowledge-prompt.ts";
 import { createModelRegistry } from "../../src/models/model-registry.ts";
 import { createOfflineResponder } from "../../src/models/offline-responder.ts";
 
-const passages: KnowledgePassage[] = [
+const passages: PromptPassage[] = [
   {
     source: "https://example.com/shipping",
     text: "Orders ship within two business days from our warehouse in Lisbon.",
@@ -25,7 +25,7 @@ const passages: KnowledgePassage[] = [
   },
 ];
 
-const systemPrompt = (knowledge: KnowledgePassage[]) =>
+const systemPrompt = (knowledge: PromptPassage[]) =>
   `You are a support agent. Use the knowledge below.\n\n${formatKnowledgeBlock(knowledge)}`;
 
 const offlineModel = () =>

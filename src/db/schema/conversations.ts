@@ -84,7 +84,11 @@ export const conversations = pgTable(
   ],
 );
 
-export type MessageSource = { source: string; chunk: string; [key: string]: unknown };
+/**
+ * A passage as stored with the answer that used it (toStoredSource): its `source` and `chunk`
+ * (the spec's fields), and what identifies the chunk.
+ */
+export type StoredSource = { source: string; chunk: string; [key: string]: unknown };
 export type MessageUsage = {
   completionTokens: number;
   promptTokens: number;
@@ -106,7 +110,7 @@ export const messages = pgTable(
     agentId: text("agent_id").references(() => agents.id, { onDelete: "set null" }),
     from: text("from", { enum: ["human", "agent"] }).notNull(),
     text: text("text").notNull(),
-    sources: jsonb("sources").$type<MessageSource[]>().notNull().default([]),
+    sources: jsonb("sources").$type<StoredSource[]>().notNull().default([]),
     usage: jsonb("usage").$type<MessageUsage>(),
     attachments: jsonb("attachments").$type<Array<{ url: string }>>().notNull().default([]),
     metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),

@@ -2,21 +2,9 @@ import { AppError, invalid, unauthorized } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { AgentRepo } from "../agents/agent-repo.ts";
 import type { Caller } from "../caller.ts";
-import type { ContactInput, ContactRepo } from "./contact-repo.ts";
-import { type Channel, type ConversationTurns, LOCAL_CHANNELS } from "./conversation-turns.ts";
-
-/** The body of POST /api/agents/{id}/query-agent, validated. */
-export type AgentMessageRequest = {
-  query: string;
-  conversationId?: string;
-  visitorId?: string;
-  channel?: Channel;
-  channelExternalId?: string;
-  isDraft?: boolean;
-  contactId?: string;
-  contact?: ContactInput;
-  metadata?: { contextDataAgents?: string; channel?: Channel };
-};
+import type { AgentMessageRequest } from "./agent-message-request.ts";
+import type { ContactRepo } from "./contact-repo.ts";
+import { type ConversationTurns, LOCAL_CHANNELS } from "./conversation-turns.ts";
 
 export type AgentMessageResponse = {
   messageId: string;

@@ -1,4 +1,4 @@
-import type { MessageSource, MessageUsage } from "../../db/schema/index.ts";
+import type { MessageUsage, StoredSource } from "../../db/schema/index.ts";
 import type { ContactSummary, ConversationRow, MessageRow } from "./conversation-repo.ts";
 
 export type ContactView = {
@@ -27,7 +27,7 @@ export type MessageView = {
   id: string;
   from: "human" | "agent";
   text: string;
-  sources: MessageSource[];
+  sources: StoredSource[];
   usage: MessageUsage | null;
   attachments: Array<{ url: string }>;
   metadata: Record<string, unknown>;

@@ -9,7 +9,7 @@ import {
 import type { Caller } from "../caller.ts";
 import type { ConversationRepo, ConversationRow } from "../conversations/conversation-repo.ts";
 import { LOCAL_CHANNELS } from "../conversations/conversation-turns.ts";
-import { HISTORY_MESSAGES } from "../query/query-service.ts";
+import { HISTORY_MESSAGES } from "../query/answer-pipeline.ts";
 import {
   classifyConversation,
   type GenerationSettings,

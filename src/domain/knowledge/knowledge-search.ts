@@ -2,12 +2,8 @@ import { NOTHING_ALONG, type StatementPart } from "../../db/statement-parts.ts";
 import { EmbedderError } from "../../ingestion/embedders/embedder-types.ts";
 import { AppError } from "../../lib/errors.ts";
 import { ModelError } from "../../models/model-errors.ts";
-import type {
-  ChunkHit,
-  HybridSearch,
-  RetrievalMode,
-  SearchFilters,
-} from "../../retrieval/hybrid-search.ts";
+import type { HybridSearch, RetrievalMode, SearchFilters } from "../../retrieval/hybrid-search.ts";
+import type { Passage } from "../../retrieval/passage.ts";
 import type { DatastoreRepo, DatastoreRow } from "./datastore-repo.ts";
 import type { EmbedderResolver } from "./embedder-resolver.ts";
 import type { EmbeddingCharger } from "./embedding-charges.ts";
@@ -22,25 +18,10 @@ export type KnowledgeSearchRequest = {
   mode?: RetrievalMode;
 };
 
-export type KnowledgeSearchResult = {
-  text: string;
-  /** 0..1, reciprocal-rank fusion normalised (docs/knowledge.md). */
-  score: number;
-  source: string;
-  datasourceId: string;
-  datasourceName: string;
-  datastoreId: string;
-  customId: string | null;
-  page: number | null;
-  chunkId: string;
-};
-
 /** Datastores read for a question, ready to be searched. */
 export type OpenedKnowledge<Along> = {
   along: Along;
-  search(
-    options: Pick<KnowledgeSearchRequest, "topK" | "filters" | "mode">,
-  ): Promise<KnowledgeSearchResult[]>;
+  search(options: Pick<KnowledgeSearchRequest, "topK" | "filters" | "mode">): Promise<Passage[]>;
 };
 
 export type KnowledgeSearchDeps = {
@@ -58,20 +39,20 @@ export function createKnowledgeSearch(deps: KnowledgeSearchDeps) {
     request: Omit<KnowledgeSearchRequest, "organizationId" | "datastoreIds">,
     /** The question's lexemes, when they were read with the datastores. */
     queryLexemes?: string[],
-  ): Promise<KnowledgeSearchResult[]> {
+  ): Promise<Passage[]> {
     const groups = new Map<string, DatastoreRow[]>();
     for (const store of stores) {
       const key = `${store.embedderId}#${store.dimensions}`;
       groups.set(key, [...(groups.get(key) ?? []), store]);
     }
-    const hits: ChunkHit[] = [];
+    const passages: Passage[] = [];
     for (const group of groups.values()) {
       const { embedderId, dimensions, organizationId } = group[0]!;
       const queryVector =
         request.mode === "text"
           ? []
           : await embedQuery({ embedderId, dimensions }, organizationId, request.query);
-      hits.push(
+      passages.push(
         ...(await deps.searchChunks({
           datastores: group,
           dimensions,
@@ -84,8 +65,8 @@ export function createKnowledgeSearch(deps: KnowledgeSearchDeps) {
         })),
       );
     }
-    if (groups.size > 1) hits.sort((left, right) => right.score - left.score);
-    return hits.slice(0, request.topK).map(toResult);
+    if (groups.size > 1) passages.sort((left, right) => right.score - left.score);
+    return passages.slice(0, request.topK);
   }
 
   async function embedQuery(
@@ -142,24 +123,10 @@ export function createKnowledgeSearch(deps: KnowledgeSearchDeps) {
      */
     open,
     /** Both steps at once, with nothing alongside. */
-    async search(request: KnowledgeSearchRequest): Promise<KnowledgeSearchResult[]> {
+    async search(request: KnowledgeSearchRequest): Promise<Passage[]> {
       return (await open(request, NOTHING_ALONG)).search(request);
     },
   };
 }
 
 export type KnowledgeSearch = ReturnType<typeof createKnowledgeSearch>;
-
-function toResult(hit: ChunkHit): KnowledgeSearchResult {
-  return {
-    text: hit.text,
-    score: hit.score,
-    source: hit.source,
-    datasourceId: hit.datasourceId,
-    datasourceName: hit.datasourceName,
-    datastoreId: hit.datastoreId,
-    customId: hit.customId,
-    page: hit.page,
-    chunkId: hit.chunkId,
-  };
-}

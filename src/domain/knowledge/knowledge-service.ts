@@ -20,8 +20,6 @@ import { createKnowledgeSearch } from "./knowledge-search.ts";
 import { createSiteSync } from "./site-sync.ts";
 import { createUploadRepo } from "./upload-repo.ts";
 
-export type { KnowledgeSearchRequest, KnowledgeSearchResult } from "./knowledge-search.ts";
-
 // New chunks per insert transaction. PGlite: its one connection is held for 5-10 ms per row (the
 // HNSW insert in WebAssembly), so 8 rows keep an API read from waiting more than ~0.1 s behind
 // ingestion. PostgreSQL serves reads on other connections: batches only bound the transaction.
@@ -133,9 +131,8 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
     abandonSync: sync.abandonSync,
     /**
      * Retrieval for agents: `search({organizationId, datastoreIds, query, topK, filters})` →
-     * passages best first, each `{text, score (0..1), source, datasourceId, datasourceName,
-     * datastoreId, customId, page, chunkId}`. Datastores of other organizations are ignored
-     * unless public.
+     * passages (Passage) best first. Datastores of other organizations are ignored unless
+     * public.
      */
     search: search.search,
     /** search in two steps, the datastores read with another part of the caller's statement. */

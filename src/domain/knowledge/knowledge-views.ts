@@ -1,7 +1,7 @@
 import type { DatasourceStatus, DatasourceType } from "../../db/schema/index.ts";
+import type { Passage } from "../../retrieval/passage.ts";
 import type { DatasourceRow } from "./datasource-repo.ts";
 import type { DatastoreRow } from "./datastore-repo.ts";
-import type { KnowledgeSearchResult } from "./knowledge-search.ts";
 
 /** The spec's Datastore object, plus our extensions (embedder, timestamps). */
 export type DatastoreView = {
@@ -35,7 +35,7 @@ export type DatasourceView = {
   updatedAt: string;
 };
 
-/** One passage of a datastore query, in the spec's snake_case. */
+/** A passage as a datastore query returns it, in the spec's snake_case. */
 export type QueryResultView = {
   text: string;
   score: number;
@@ -81,16 +81,16 @@ export function toDatasourceView(row: DatasourceRow): DatasourceView {
   };
 }
 
-export function toQueryResultView(hit: KnowledgeSearchResult): QueryResultView {
+export function toQueryResultView(passage: Passage): QueryResultView {
   const view: QueryResultView = {
-    text: hit.text,
-    score: hit.score,
-    source: hit.source,
-    datasource_id: hit.datasourceId,
-    datasource_name: hit.datasourceName,
-    chunk_id: hit.chunkId,
+    text: passage.text,
+    score: passage.score,
+    source: passage.source,
+    datasource_id: passage.datasourceId,
+    datasource_name: passage.datasourceName,
+    chunk_id: passage.chunkId,
   };
-  if (hit.customId !== null) view.custom_id = hit.customId;
-  if (hit.page !== null) view.page = hit.page;
+  if (passage.customId !== null) view.custom_id = passage.customId;
+  if (passage.page !== null) view.page = passage.page;
   return view;
 }

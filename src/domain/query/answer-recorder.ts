@@ -1,7 +1,7 @@
-import type { MessageSource } from "../../db/schema/index.ts";
 import { isRejectedByDatabase } from "../../db/statement-parts.ts";
 import { newId } from "../../lib/ids.ts";
 import type { ResolvedLanguageModel } from "../../models/model-registry.ts";
+import type { Passage } from "../../retrieval/passage.ts";
 import type { Billing, ChargeRequest, Reservation } from "../billing/billing-port.ts";
 import type { Caller } from "../caller.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
@@ -10,13 +10,12 @@ import type {
   TurnRecord,
   TurnTarget,
 } from "../conversations/conversation-turns.ts";
+import { HANDOVER_TEXT } from "./answer-pipeline.ts";
 import type { AttachmentText } from "./attachment-reader.ts";
 import type { ModelTurnResult } from "./model-turn.ts";
-import type { KnowledgeHit } from "./query-knowledge.ts";
-import type { QueryRequest, QueryResponse } from "./query-types.ts";
-
-// Said when the model handed over with a tool call and wrote nothing after it.
-const HANDOVER_TEXT = "A member of our team will take over this conversation shortly.";
+import { toSource, toStoredSource } from "./query-knowledge.ts";
+import type { QueryRequest } from "./query-request.ts";
+import type { QueryResponse } from "./query-types.ts";
 
 export const roundCredits = (value: number) => Math.round(value * 1e6) / 1e6;
 
@@ -33,18 +32,6 @@ export function messageUsage(
   };
 }
 
-/** The passages an answer used, as stored on the agent message and returned as `sources`. */
-export function toMessageSources(passages: KnowledgeHit[]): MessageSource[] {
-  return passages.map((hit) => ({
-    source: hit.source,
-    chunk: hit.text,
-    datasourceId: hit.datasourceId,
-    datasourceName: hit.datasourceName,
-    chunkId: hit.chunkId,
-    score: hit.score,
-  }));
-}
-
 export type AnsweredTurn = {
   caller: Caller;
   /** What billing holds for this answer: its charge settles it. */
@@ -52,7 +39,7 @@ export type AnsweredTurn = {
   agentId: string;
   request: QueryRequest;
   target: TurnTarget;
-  passages: KnowledgeHit[];
+  passages: Passage[];
   attachments: AttachmentText[];
   resolved: ResolvedLanguageModel;
   turn: ModelTurnResult;
@@ -80,7 +67,7 @@ export function createAnswerRecorder(deps: {
           ? HANDOVER_TEXT
           : turn.text;
       const usage = messageUsage(turn, resolved.prices);
-      const sources = toMessageSources(input.passages);
+      const sources = input.passages.map(toStoredSource);
       const messageId = newId();
       const answeredAt = new Date(Math.max(Date.now(), input.startedAt.getTime() + 1));
       const turnRecord: TurnRecord = {
@@ -156,7 +143,7 @@ export function createAnswerRecorder(deps: {
       }
       return {
         answer,
-        sources: input.passages.map((hit) => ({ source: hit.source, chunk: hit.text })),
+        sources: input.passages.map(toSource),
         messageId,
         conversationId: conversation.externalId,
         visitorId: conversation.visitorId,

@@ -1,30 +1,20 @@
+import type { StoredSource } from "../../db/schema/index.ts";
 import type { StatementPart } from "../../db/statement-parts.ts";
 import { estimateTokens } from "../../models/token-estimate.ts";
-
-/** A retrieved passage, as the knowledge module's search returns it. */
-export type KnowledgeHit = {
-  text: string;
-  /** Higher is better; only compared within one query. */
-  score: number;
-  source: string;
-  datasourceId: string;
-  datasourceName: string;
-  chunkId: string;
-  page?: number | null;
-};
+import type { Passage } from "../../retrieval/passage.ts";
 
 /** The request of a knowledge search, as the query paths make it. */
 type KnowledgeRequest = { organizationId: string; datastoreIds: string[]; query: string };
 
 /** The agent's datastores, read and ready to search. */
-export type OpenedKnowledge = { search(options: { topK: number }): Promise<KnowledgeHit[]> };
+export type OpenedKnowledge = { search(options: { topK: number }): Promise<Passage[]> };
 
 /**
  * The knowledge search the query paths need (implemented by the knowledge module). `open` reads
  * the agent's datastores with another part of the caller's in one statement, ready to search.
  */
 export type KnowledgeLookup = {
-  search(request: KnowledgeRequest & { topK: number }): Promise<KnowledgeHit[]>;
+  search(request: KnowledgeRequest & { topK: number }): Promise<Passage[]>;
   open<Along>(
     request: KnowledgeRequest,
     along: StatementPart<Along>,
@@ -39,21 +29,40 @@ export type PassageSelection = {
 };
 
 /**
- * The hits worth putting in the prompt: best first, close enough to the best one, within the
+ * The passages worth putting in the prompt: best first, close enough to the best one, within the
  * token budget. A passage that does not fit is skipped so a shorter one after it may still fit.
  */
-export function selectPassages(hits: readonly KnowledgeHit[], selection: PassageSelection) {
-  const ranked = [...hits].sort((left, right) => right.score - left.score);
+export function selectPassages(passages: readonly Passage[], selection: PassageSelection) {
+  const ranked = [...passages].sort((left, right) => right.score - left.score);
   const best = ranked[0]?.score ?? 0;
   const floor = best * selection.minRelevance;
-  const chosen: KnowledgeHit[] = [];
+  const chosen: Passage[] = [];
   let used = 0;
-  for (const hit of ranked) {
-    if (hit.score < floor || hit.text.trim() === "") continue;
-    const cost = estimateTokens(hit.text);
+  for (const passage of ranked) {
+    if (passage.score < floor || passage.text.trim() === "") continue;
+    const cost = estimateTokens(passage.text);
     if (used + cost > selection.tokenBudget) continue;
     used += cost;
-    chosen.push(hit);
+    chosen.push(passage);
   }
   return chosen;
+}
+
+/** A passage as a response's `sources` lists it (the spec's fields). */
+export type Source = { source: string; chunk: string };
+
+export function toSource(passage: Passage): Source {
+  return { source: passage.source, chunk: passage.text };
+}
+
+/** A passage as the agent message that used it stores it (and GET conversations returns it). */
+export function toStoredSource(passage: Passage): StoredSource {
+  return {
+    source: passage.source,
+    chunk: passage.text,
+    datasourceId: passage.datasourceId,
+    datasourceName: passage.datasourceName,
+    chunkId: passage.chunkId,
+    score: passage.score,
+  };
 }

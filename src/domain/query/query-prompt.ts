@@ -1,5 +1,5 @@
 import type { ModelMessage } from "ai";
-import { formatKnowledgeBlock, type KnowledgePassage } from "../../models/knowledge-prompt.ts";
+import { formatKnowledgeBlock, type PromptPassage } from "../../models/knowledge-prompt.ts";
 import { estimateTokens } from "../../models/token-estimate.ts";
 
 export type PromptType = "raw" | "customer_support";
@@ -14,7 +14,7 @@ export type PromptInput = {
   context?: string;
   /** The agent retrieves from datastores (the passages may still be empty for this query). */
   usesKnowledge: boolean;
-  passages: readonly KnowledgePassage[];
+  passages: readonly PromptPassage[];
   history: ReadonlyArray<{ from: "human" | "agent"; text: string }>;
   historyTokenBudget: number;
   query: string;

@@ -1,98 +1,30 @@
-import type { AgentsConfig } from "../../config/agents-config.ts";
 import { AppError } from "../../lib/errors.ts";
-import type { AgentModelName } from "../../models/model-catalog.ts";
 import { ModelProviderError } from "../../models/model-failure.ts";
-import type { ModelRegistry } from "../../models/model-registry.ts";
-import { estimateTokens } from "../../models/token-estimate.ts";
 import type { AgentRow } from "../agents/agent-repo.ts";
 import type { AgentService } from "../agents/agent-service.ts";
 import { datastoreIdsOf } from "../agents/agent-tools.ts";
-import {
-  type Billing,
-  RESERVATION_MARGIN_MS,
-  type Reservation,
-  releasingOnFailure,
-} from "../billing/billing-port.ts";
+import { type Billing, type Reservation, releasingOnFailure } from "../billing/billing-port.ts";
 import type { Caller } from "../caller.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
 import type { ConversationTurns, TurnTarget } from "../conversations/conversation-turns.ts";
+import { type AnswerPipeline, HISTORY_MESSAGES, type RunOptions } from "./answer-pipeline.ts";
 import { createAnswerRecorder } from "./answer-recorder.ts";
-import type { AttachmentReader } from "./attachment-reader.ts";
 import { asksForHuman } from "./human-request.ts";
-import { type ModelTurnResult, runModelTurn } from "./model-turn.ts";
-import { type KnowledgeLookup, type OpenedKnowledge, selectPassages } from "./query-knowledge.ts";
-import { buildQueryPrompt } from "./query-prompt.ts";
-import type {
-  ConversationalQueue,
-  QueryRequest,
-  QueryResponse,
-  QueuedQueryResponse,
-} from "./query-types.ts";
-import { type PromptBudgets, promptCharsBound, turnReservation } from "./usage-bound.ts";
-
-/** The spec's context window: the last 24 messages of the conversation. */
-export const HISTORY_MESSAGES = 24;
-
-export type QuerySettings = PromptBudgets & {
-  knowledgeTopK: number;
-  knowledgeMinRelevance: number;
-  modelTimeoutMs: number;
-  modelMaxRetries: number;
-  /** Most tokens the model may write per step. */
-  maxOutputTokens: number;
-  /** How long credits reserved for an answer are held at most (its time bounds, and a margin). */
-  reservationHoldMs: number;
-};
+import type { ModelTurnResult } from "./model-turn.ts";
+import type { KnowledgeLookup, OpenedKnowledge } from "./query-knowledge.ts";
+import type { QueryRequest } from "./query-request.ts";
+import type { ConversationalQueue, QueryResponse, QueuedQueryResponse } from "./query-types.ts";
 
 export type QueryServiceDeps = {
   agents: Pick<AgentService, "requireAgent">;
   turns: ConversationTurns;
   conversations: Pick<ConversationRepo, "recentMessages" | "setMessageUsage">;
-  models: Pick<ModelRegistry, "resolveLanguageModel">;
   billing: Billing;
   knowledge: KnowledgeLookup;
-  attachments: Pick<AttachmentReader, "read">;
+  answers: AnswerPipeline;
   /** Conversational mode (the webhooks module); without it such agents answer synchronously. */
   conversational?: ConversationalQueue;
-  settings: QuerySettings;
 };
-
-export type RunOptions = {
-  /** Receives the answer as it is written (streaming). */
-  onText?: (fragment: string) => Promise<void> | void;
-  /** Aborted when the client disconnects: the model stops, the partial answer is stored. */
-  signal?: AbortSignal;
-};
-
-const MODEL_MAX_RETRIES = 2;
-
-/** The configuration both answer paths (direct and conversational) read their settings from. */
-export type QueryConfig = Pick<
-  AgentsConfig,
-  | "historyTokenBudget"
-  | "knowledgeTopK"
-  | "knowledgeTokenBudget"
-  | "knowledgeMinRelevance"
-  | "attachments"
->;
-
-/** The query settings of both answer paths, from the configuration. */
-export function querySettingsOf(
-  agents: QueryConfig,
-  model: { timeoutMs: number; maxOutputTokens: number },
-): QuerySettings {
-  return {
-    historyTokenBudget: agents.historyTokenBudget,
-    knowledgeTopK: agents.knowledgeTopK,
-    knowledgeTokenBudget: agents.knowledgeTokenBudget,
-    knowledgeMinRelevance: agents.knowledgeMinRelevance,
-    attachmentTokenBudget: agents.attachments.tokenBudget,
-    modelTimeoutMs: model.timeoutMs,
-    modelMaxRetries: MODEL_MAX_RETRIES,
-    maxOutputTokens: model.maxOutputTokens,
-    reservationHoldMs: agents.attachments.timeoutMs + model.timeoutMs + RESERVATION_MARGIN_MS,
-  };
-}
 
 /** A query checked and ready: everything that can fail with a 4xx has been done. */
 export type PreparedQuery =
@@ -105,7 +37,6 @@ function settled<Value>(result: PromiseSettledResult<Value>): Value {
 }
 
 export function createQueryService(deps: QueryServiceDeps) {
-  const { settings } = deps;
   const recorder = createAnswerRecorder(deps);
 
   /**
@@ -115,23 +46,12 @@ export function createQueryService(deps: QueryServiceDeps) {
    */
   async function reserveAnswer(caller: Caller, agent: AgentRow, request: QueryRequest) {
     const datastoreIds = datastoreIdsOf(agent.tools);
-    const reservation = turnReservation(deps.models, {
+    const reservation = deps.answers.reservation({
       organizationId: caller.organizationId,
-      feature: "chat",
-      modelName: agent.modelName as AgentModelName,
-      promptChars: promptCharsBound(
-        [
-          request.systemPrompt || agent.systemPrompt,
-          agent.userPrompt,
-          request.context,
-          request.query,
-          request.query,
-        ],
-        settings,
-        { knowledge: datastoreIds.length > 0, attachments: (request.attachments ?? []).length > 0 },
-      ),
-      maxOutputTokens: settings.maxOutputTokens,
-      holdMs: settings.reservationHoldMs,
+      agent,
+      overrides: request,
+      knownTexts: [request.context, request.query, request.query],
+      hasAttachments: (request.attachments ?? []).length > 0,
     });
     if (datastoreIds.length === 0) {
       return { reservation: await deps.billing.reserve(reservation), knowledge: null };
@@ -179,68 +99,30 @@ export function createQueryService(deps: QueryServiceDeps) {
     knowledge: OpenedKnowledge | null,
     target: TurnTarget,
   ): Promise<PreparedQuery> {
-    const [history, passages, attachments] = await Promise.all([
-      target.existing
+    const humanRequested = asksForHuman(request.query);
+    const answer = await deps.answers.prepare({
+      agent,
+      overrides: request,
+      query: request.query,
+      context: request.context,
+      humanRequested,
+      knowledge,
+      history: target.existing
         ? deps.conversations.recentMessages(
             caller.organizationId,
             target.existing.id,
             HISTORY_MESSAGES,
           )
         : [],
-      knowledge
-        ? knowledge.search({ topK: settings.knowledgeTopK }).then((hits) =>
-            selectPassages(hits, {
-              minRelevance: settings.knowledgeMinRelevance,
-              tokenBudget: settings.knowledgeTokenBudget,
-            }),
-          )
-        : [],
-      deps.attachments.read((request.attachments ?? []).map((attachment) => attachment.url)),
-    ]);
-    const humanRequested = asksForHuman(request.query);
-    const prompt = buildQueryPrompt({
-      agentName: agent.name,
-      promptType: request.promptType ?? agent.promptType,
-      systemPrompt: request.systemPrompt ? request.systemPrompt : agent.systemPrompt,
-      userPrompt: agent.userPrompt,
-      context: request.context,
-      usesKnowledge: datastoreIdsOf(agent.tools).length > 0,
-      passages,
-      history,
-      historyTokenBudget: settings.historyTokenBudget,
-      query: request.query,
-      attachments,
-      humanRequested,
+      attachmentUrls: (request.attachments ?? []).map((attachment) => attachment.url),
     });
-    const promptTokens =
-      estimateTokens(prompt.system) +
-      prompt.messages.reduce(
-        (sum, message) => sum + estimateTokens(String(message.content)) + 4,
-        4,
-      );
-    const resolved = deps.models.resolveLanguageModel(agent.modelName as AgentModelName, {
-      promptTokens,
-    });
-
     return {
       kind: "answer",
       async run(options: RunOptions = {}) {
         const startedAt = new Date();
         let turn: ModelTurnResult;
         try {
-          turn = await releasingOnFailure(deps.billing, reservation, () =>
-            runModelTurn({
-              resolved,
-              system: prompt.system,
-              messages: prompt.messages,
-              temperature: agent.temperature,
-              timeoutMs: settings.modelTimeoutMs,
-              maxRetries: settings.modelMaxRetries,
-              maxOutputTokens: settings.maxOutputTokens,
-              signal: options.signal,
-              onText: options.onText,
-            }),
-          );
+          turn = await releasingOnFailure(deps.billing, reservation, () => answer.run(options));
         } catch (error) {
           if (error instanceof ModelProviderError) throw new AppError("INTERNAL", error.message);
           throw error;
@@ -251,9 +133,9 @@ export function createQueryService(deps: QueryServiceDeps) {
           agentId: agent.id,
           request,
           target,
-          passages,
-          attachments,
-          resolved,
+          passages: answer.passages,
+          attachments: answer.attachments,
+          resolved: answer.resolved,
           turn,
           startedAt,
           humanRequested,

@@ -1,26 +1,7 @@
 import type { AgentRow } from "../agents/agent-repo.ts";
 import type { Caller } from "../caller.ts";
-import type { ContactInput } from "../conversations/contact-repo.ts";
-import type { Channel } from "../conversations/conversation-turns.ts";
-
-/** The body of POST /api/agents/{agentId}/query, validated. */
-export type QueryRequest = {
-  query: string;
-  streaming?: boolean;
-  conversationId?: string;
-  visitorId?: string;
-  channel?: Channel;
-  context?: string;
-  /** Replaces the agent's system prompt for this request; "" means no override. */
-  systemPrompt?: string;
-  /** Replaces the agent's prompt type for this request; raw sends the system prompt as written. */
-  promptType?: "raw" | "customer_support";
-  webhookUrl?: string;
-  attachments?: Array<{ url: string }>;
-  contact?: ContactInput;
-};
-
-export type QuerySource = { source: string; chunk: string };
+import type { Source } from "./query-knowledge.ts";
+import type { QueryRequest } from "./query-request.ts";
 
 export type QueryUsage = {
   completionTokens: number;
@@ -32,7 +13,7 @@ export type QueryUsage = {
 /** The spec's non-streaming response (and the `endpoint_response` frame). */
 export type QueryResponse = {
   answer: string;
-  sources: QuerySource[];
+  sources: Source[];
   messageId: string;
   conversationId: string;
   visitorId: string;

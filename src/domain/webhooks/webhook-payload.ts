@@ -1,4 +1,5 @@
-import type { QuerySource, QueryUsage } from "../query/query-types.ts";
+import type { Source } from "../query/query-knowledge.ts";
+import type { QueryUsage } from "../query/query-types.ts";
 
 export type AnswerPart = { id: string; text: string; createdAt: Date };
 
@@ -8,7 +9,7 @@ export function successPayload(input: {
   visitorId: string;
   parts: readonly AnswerPart[];
   answer: string;
-  sources: QuerySource[];
+  sources: Source[];
   usage: QueryUsage;
   metadata: Record<string, unknown>;
 }): string {

@@ -1,15 +1,13 @@
 import type { JobQueue } from "../../jobs/job-queue.ts";
 import { AppError } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
-import type { AgentModelName } from "../../models/model-catalog.ts";
 import { ModelError } from "../../models/model-errors.ts";
 import type { AgentRepo } from "../agents/agent-repo.ts";
-import { datastoreIdsOf } from "../agents/agent-tools.ts";
 import { type Billing, releasingOnFailure } from "../billing/billing-port.ts";
 import type { ConversationRepo, ConversationRow } from "../conversations/conversation-repo.ts";
-import { HISTORY_MESSAGES } from "../query/query-service.ts";
-import { promptCharsBound, turnReservation } from "../query/usage-bound.ts";
-import { type BatchedAnswerDeps, generateBatchedAnswer } from "./batched-answer.ts";
+import { type AnswerPipeline, HANDOVER_TEXT, HISTORY_MESSAGES } from "../query/answer-pipeline.ts";
+import type { KnowledgeLookup } from "../query/query-knowledge.ts";
+import { generateBatchedAnswer } from "./batched-answer.ts";
 import { afterLease, type WebhookDeliveryService } from "./webhook-delivery-service.ts";
 import type { WebhookWindowRepo, WebhookWindowRow } from "./webhook-window-repo.ts";
 import {
@@ -30,7 +28,9 @@ export type WebhookWindowDeps = WindowAnswerStoreDeps & {
   >;
   agents: Pick<AgentRepo, "findById">;
   billing: Billing;
-  answers: BatchedAnswerDeps;
+  answers: AnswerPipeline;
+  /** Null until a knowledge module is wired: agents then answer without retrieval. */
+  knowledge: KnowledgeLookup | null;
   jobs: Pick<JobQueue, "send">;
   /** How long a worker may answer a window before another may take it over. */
   leaseMs: number;
@@ -41,9 +41,6 @@ export type WebhookWindowDeps = WindowAnswerStoreDeps & {
 class EmptyAnswerError extends Error {
   override name = "EmptyAnswerError";
 }
-
-// Said when the model handed over with a tool call and wrote nothing after it.
-const HANDOVER_TEXT = "A member of our team will take over this conversation shortly.";
 
 /** What the error payload tells the receiver: our own messages, never internals. */
 function describeFailure(error: unknown): { type: string; message: string } {
@@ -71,26 +68,13 @@ export function createWebhookWindowService(deps: WebhookWindowDeps) {
     if (waiting.length === 0) {
       throw new AppError("NOT_FOUND", "The messages to answer were deleted");
     }
-    const { settings } = deps.answers;
     const reservation = await deps.billing.reserve(
-      turnReservation(deps.answers.models, {
+      deps.answers.reservation({
         organizationId: window.organizationId,
-        feature: "chat",
-        modelName: agent.modelName as AgentModelName,
-        promptChars: promptCharsBound(
-          [
-            window.options.systemPrompt || agent.systemPrompt,
-            agent.userPrompt,
-            ...waiting.flatMap((message) => [message.text, JSON.stringify(message.metadata)]),
-          ],
-          settings,
-          {
-            knowledge: datastoreIdsOf(agent.tools).length > 0,
-            attachments: waiting.some((message) => message.attachments.length > 0),
-          },
-        ),
-        maxOutputTokens: settings.maxOutputTokens,
-        holdMs: settings.reservationHoldMs,
+        agent,
+        overrides: window.options,
+        knownTexts: waiting.flatMap((message) => [message.text, JSON.stringify(message.metadata)]),
+        hasAttachments: waiting.some((message) => message.attachments.length > 0),
       }),
     );
     return releasingOnFailure(deps.billing, reservation, async () => {
@@ -100,7 +84,7 @@ export function createWebhookWindowService(deps: WebhookWindowDeps) {
         window.messageIds,
         HISTORY_MESSAGES,
       );
-      const generated = await generateBatchedAnswer(deps.answers, {
+      const generated = await generateBatchedAnswer(deps, {
         organizationId: window.organizationId,
         agent,
         waiting,

@@ -3,7 +3,8 @@ import { newId } from "../../lib/ids.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { Billing, Reservation } from "../billing/billing-port.ts";
 import type { ConversationRepo, ConversationRow } from "../conversations/conversation-repo.ts";
-import { messageUsage, roundCredits, toMessageSources } from "../query/answer-recorder.ts";
+import { messageUsage, roundCredits } from "../query/answer-recorder.ts";
+import { toSource, toStoredSource } from "../query/query-knowledge.ts";
 import { maxPartsForChannel, splitAnswer } from "./answer-split.ts";
 import type { BatchedAnswer } from "./batched-answer.ts";
 import type { WebhookDeliveryRepo } from "./webhook-delivery-repo.ts";
@@ -57,7 +58,7 @@ export function createWindowAnswerStore(deps: WindowAnswerStoreDeps) {
       createdAt: new Date(startAt + index),
     }));
     const usage = messageUsage(turn, resolved.prices);
-    const sources = toMessageSources(generated.passages);
+    const sources = generated.passages.map(toStoredSource);
     const inputMessageIds = waiting.map((message) => message.id);
     const model = {
       modelName: resolved.modelName,
@@ -113,7 +114,7 @@ export function createWindowAnswerStore(deps: WindowAnswerStoreDeps) {
             visitorId: conversation.visitorId,
             parts,
             answer: answer.text,
-            sources: generated.passages.map((hit) => ({ source: hit.source, chunk: hit.text })),
+            sources: generated.passages.map(toSource),
             usage,
             metadata: {
               model: resolved.modelName,

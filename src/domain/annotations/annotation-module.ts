@@ -8,7 +8,7 @@ import { createAnnotationTagRepo } from "./annotation-tag-repo.ts";
 import { createAnnotationTagService } from "./annotation-tag-service.ts";
 
 /** The annotation module wired to its repositories: annotations, tags, accepted statuses. */
-export function createAnnotationServices(db: Db) {
+export function createAnnotationModule(db: Db) {
   const tags = createAnnotationTagRepo(db);
   const settings = createAnnotationSettingsRepo(db);
   return {

@@ -3,15 +3,14 @@ import type { Db } from "../../db/client.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { SafeFetcher } from "../../lib/safe-fetch.ts";
-import type { ModelRegistry } from "../../models/model-registry.ts";
 import { createAgentRepo } from "../agents/agent-repo.ts";
 import type { Billing } from "../billing/billing-port.ts";
 import { createContactRepo } from "../conversations/contact-repo.ts";
 import { createConversationRepo } from "../conversations/conversation-repo.ts";
 import { createConversationTurns } from "../conversations/conversation-turns.ts";
-import { createAttachmentReader } from "../query/attachment-reader.ts";
+import type { AnswerPipeline } from "../query/answer-pipeline.ts";
+import type { AttachmentReader } from "../query/attachment-reader.ts";
 import type { KnowledgeLookup } from "../query/query-knowledge.ts";
-import { type QueryConfig, querySettingsOf } from "../query/query-service.ts";
 import { createConversationalQueue } from "./conversational-queue.ts";
 import { createWebhookDeliveryRepo } from "./webhook-delivery-repo.ts";
 import { createWebhookDeliveryService } from "./webhook-delivery-service.ts";
@@ -20,34 +19,28 @@ import { createWebhookWindowRepo } from "./webhook-window-repo.ts";
 import { createWebhookWindowService } from "./webhook-window-service.ts";
 import { createWindowMessageRepo } from "./window-message-repo.ts";
 
-export type WebhookServicesDeps = {
+export type WebhookModuleDeps = {
   db: Db;
   jobs: Pick<JobQueue, "send">;
   fetcher: SafeFetcher;
   logger: Logger;
   billing: Billing;
-  models: Pick<ModelRegistry, "resolveLanguageModel">;
+  answers: AnswerPipeline;
+  attachments: Pick<AttachmentReader, "read">;
   knowledge: KnowledgeLookup | null;
   settings: {
     webhooks: WebhooksConfig;
-    agents: QueryConfig;
-    modelTimeoutMs: number;
-    modelMaxOutputTokens: number;
     /** JOB_LEASE_SECONDS in ms: a process that renewed nothing for this long is taken for dead. */
     jobLeaseMs: number;
   };
 };
 
 /** Conversational mode and webhook delivery: the query seam, the two jobs, the read side. */
-export function createWebhookServices(deps: WebhookServicesDeps) {
+export function createWebhookModule(deps: WebhookModuleDeps) {
   const { db, settings } = deps;
   const conversations = createConversationRepo(db);
   const windows = createWebhookWindowRepo(db);
   const deliveries = createWebhookDeliveryRepo(db);
-  const attachments = createAttachmentReader({
-    fetcher: deps.fetcher,
-    limits: settings.agents.attachments,
-  });
   const delivery = createWebhookDeliveryService({
     deliveries,
     fetcher: deps.fetcher,
@@ -64,19 +57,12 @@ export function createWebhookServices(deps: WebhookServicesDeps) {
     conversations,
     agents: createAgentRepo(db),
     billing: deps.billing,
-    answers: {
-      models: deps.models,
-      knowledge: deps.knowledge,
-      attachments,
-      settings: querySettingsOf(settings.agents, {
-        timeoutMs: settings.modelTimeoutMs,
-        maxOutputTokens: settings.modelMaxOutputTokens,
-      }),
-    },
+    answers: deps.answers,
+    knowledge: deps.knowledge,
     jobs: deps.jobs,
     // The model's time plus two job leases of headroom (attachments, retrieval, storing): the
     // first delivery attempt, made once the window is answered, has a lease of its own.
-    leaseMs: settings.modelTimeoutMs + 2 * settings.jobLeaseMs,
+    leaseMs: deps.answers.settings.modelTimeoutMs + 2 * settings.jobLeaseMs,
     logger: deps.logger,
   });
   return {
@@ -84,7 +70,7 @@ export function createWebhookServices(deps: WebhookServicesDeps) {
       fetcher: deps.fetcher,
       billing: deps.billing,
       turns: createConversationTurns({ db, conversations, contacts: createContactRepo(db) }),
-      attachments,
+      attachments: deps.attachments,
       windows,
       jobs: deps.jobs,
       settings: settings.webhooks,
@@ -95,4 +81,4 @@ export function createWebhookServices(deps: WebhookServicesDeps) {
   };
 }
 
-export type WebhookServices = ReturnType<typeof createWebhookServices>;
+export type WebhookModule = ReturnType<typeof createWebhookModule>;

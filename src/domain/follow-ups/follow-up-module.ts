@@ -11,7 +11,7 @@ import { createFollowUpService } from "./follow-up-service.ts";
 const MODEL_MAX_RETRIES = 2;
 
 /** The follow-up agent with its fixed model (FOLLOW_UP_MODEL), resolved once at boot. */
-export function createFollowUpServices(deps: {
+export function createFollowUpModule(deps: {
   db: Db;
   models: Pick<ModelRegistry, "catalog" | "resolveLanguageModel">;
   billing: Billing;

@@ -1,7 +1,4 @@
-import type { AgentsConfig } from "../../config/agents-config.ts";
 import type { Db } from "../../db/client.ts";
-import type { SafeFetcher } from "../../lib/safe-fetch.ts";
-import type { ModelRegistry } from "../../models/model-registry.ts";
 import type { Billing } from "../billing/billing-port.ts";
 import type { Caller } from "../caller.ts";
 import { createAgentMessageService } from "../conversations/agent-message-service.ts";
@@ -11,31 +8,27 @@ import { createConversationExportService } from "../conversations/conversation-e
 import { createConversationRepo } from "../conversations/conversation-repo.ts";
 import { createConversationService } from "../conversations/conversation-service.ts";
 import { createConversationTurns } from "../conversations/conversation-turns.ts";
-import { createAttachmentReader } from "../query/attachment-reader.ts";
+import type { AnswerPipeline } from "../query/answer-pipeline.ts";
 import type { KnowledgeLookup } from "../query/query-knowledge.ts";
-import { createQueryService, querySettingsOf } from "../query/query-service.ts";
+import { createQueryService } from "../query/query-service.ts";
 import type { ConversationalQueue } from "../query/query-types.ts";
 import { createAgentRepo } from "./agent-repo.ts";
 import { createAgentService } from "./agent-service.ts";
 import { datastoreLookupOver } from "./agent-tools.ts";
 
-// The AI SDK's default: two retries of a failed first request (2 s, then 4 s), none mid-stream.
-
-export type AgentServicesDeps = {
+export type AgentModuleDeps = {
   db: Db;
-  models: Pick<ModelRegistry, "resolveLanguageModel">;
   billing: Billing;
   knowledge: KnowledgeLookup & {
     datastores: { list(context: Caller): Promise<Array<{ id: string }>> };
   };
-  fetcher: SafeFetcher;
-  settings: AgentsConfig & { modelTimeoutMs: number; modelMaxOutputTokens: number };
+  answers: AnswerPipeline;
   conversational?: ConversationalQueue;
 };
 
 /** Agents, conversations, the query path, query-agent and the CSV export, wired together. */
-export function createAgentServices(deps: AgentServicesDeps) {
-  const { db, settings } = deps;
+export function createAgentModule(deps: AgentModuleDeps) {
+  const { db } = deps;
   const agentRepo = createAgentRepo(db);
   const conversationRepo = createConversationRepo(db);
   const contactRepo = createContactRepo(db);
@@ -52,15 +45,10 @@ export function createAgentServices(deps: AgentServicesDeps) {
     agents,
     turns,
     conversations: conversationRepo,
-    models: deps.models,
     billing: deps.billing,
     knowledge: deps.knowledge,
-    attachments: createAttachmentReader({ fetcher: deps.fetcher, limits: settings.attachments }),
+    answers: deps.answers,
     ...(deps.conversational ? { conversational: deps.conversational } : {}),
-    settings: querySettingsOf(settings, {
-      timeoutMs: settings.modelTimeoutMs,
-      maxOutputTokens: settings.modelMaxOutputTokens,
-    }),
   });
   return {
     agents,
@@ -75,4 +63,4 @@ export function createAgentServices(deps: AgentServicesDeps) {
   };
 }
 
-export type AgentServices = ReturnType<typeof createAgentServices>;
+export type AgentModule = ReturnType<typeof createAgentModule>;

@@ -12,7 +12,7 @@ import type { PriceOf } from "./usage-pricing.ts";
  * The billing module wired to its repositories: `billing` (the `Billing` port plus canRun and
  * balance), `consumption` (ledger reads) and `usage` (the increment endpoint).
  */
-export function createBillingServices(deps: { db: Db; priceOf: PriceOf; logger: Logger }) {
+export function createBillingModule(deps: { db: Db; priceOf: PriceOf; logger: Logger }) {
   const accounts = createBillingAccountRepo(deps.db);
   const events = createConsumptionEventRepo(deps.db);
   const billing = createBillingService({
