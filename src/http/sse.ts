@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import type { FastifyReply, FastifyRequest } from "fastify";
 
-/** A Server-Sent Events response (DESIGN.md section 4, "Streaming"). */
+/** A Server-Sent Events response (docs/contracts.md, "Streaming"). */
 export type SseStream = {
   /** Aborted when the client goes away before the stream ends. */
   readonly signal: AbortSignal;

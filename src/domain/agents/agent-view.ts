@@ -2,7 +2,7 @@ import type { AgentTool } from "../../db/schema/index.ts";
 import type { AgentModelName } from "../../models/model-catalog.ts";
 import type { AgentRow } from "./agent-repo.ts";
 
-/** The spec's Agent object, plus the extension fields of DESIGN.md section 4. */
+/** The spec's Agent object, plus the extension fields of docs/contracts.md. */
 export type AgentView = {
   id: string;
   name: string;

@@ -27,7 +27,7 @@ function decodeCursor(cursor: string): { createdAt: string; id: string } {
   return { createdAt, id };
 }
 
-/** The read side of conversations: the dashboard extensions of DESIGN.md section 4. */
+/** The read side of conversations: the dashboard extensions of docs/contracts.md. */
 export function createConversationService(deps: { conversations: ConversationRepo }) {
   return {
     /** Newest first; `nextCursor` is null on the last page. */

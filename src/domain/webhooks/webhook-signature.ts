@@ -2,7 +2,7 @@ import { hmacSha256Hex } from "../../lib/secrets.ts";
 
 export const WEBHOOK_EVENT = "agent.response";
 
-/** `sha256=<hex HMAC-SHA256 of "timestamp.body">` (DESIGN.md section 4). */
+/** `sha256=<hex HMAC-SHA256 of "timestamp.body">` (docs/contracts.md, "Webhooks"). */
 export function webhookSignature(secret: string, timestamp: string, body: string): string {
   return `sha256=${hmacSha256Hex(secret, `${timestamp}.${body}`)}`;
 }

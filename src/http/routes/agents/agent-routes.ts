@@ -6,7 +6,7 @@ import { agentFieldsSchema, agentIdParams, agentSchema, createAgentBody } from "
 
 export type AgentRouteDeps = { agents: AgentService };
 
-/** GET /api/agents (spec) and the agent management extensions of DESIGN.md section 4. */
+/** GET /api/agents (spec) and the agent management extensions (docs/contracts.md). */
 export function registerAgentRoutes(app: App, deps: AgentRouteDeps): void {
   app.get(
     "/api/agents",

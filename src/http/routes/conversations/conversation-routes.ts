@@ -47,7 +47,7 @@ const messageSchema = z.object({
   createdAt: z.string(),
 });
 
-/** GET /api/conversations and GET /api/conversations/{id} (DESIGN.md section 4 extensions). */
+/** GET /api/conversations and GET /api/conversations/{id} (extensions, docs/contracts.md). */
 export function registerConversationRoutes(app: App, deps: ConversationRouteDeps): void {
   app.get(
     "/api/conversations",
