@@ -1,8 +1,8 @@
 import type { AnnotationTagService } from "../domain/annotations/annotation-tag-service.ts";
 import type { OrganizationService } from "../domain/organizations/organization-service.ts";
 import type { App } from "../http/app-types.ts";
-import { registerApiErrors, toErrorBody } from "../http/plugins/api-errors.ts";
-import { registerAuth } from "../http/plugins/auth.ts";
+import { errorBody, registerApiErrors, toErrorBody } from "../http/plugins/api-errors.ts";
+import { registerAuth, SECURITY_SCHEMES } from "../http/plugins/auth.ts";
 import { registerOpenApi } from "../http/plugins/openapi.ts";
 import { createFastify } from "../http/plugins/server-options.ts";
 import { registerAccountRoutes } from "../http/routes/account/account-routes.ts";
@@ -79,9 +79,13 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerApiErrors(app);
   registerAuth(app, { apiKeys: deps.apiKeys, adminToken: deps.admin?.adminToken ?? null });
   await registerOpenApi(app, {
-    title: "agentdesk dashboard API",
-    version: "1.0.0",
-    description: "Agents, conversations, knowledge, annotations, usage and transcription.",
+    info: {
+      title: "agentdesk dashboard API",
+      version: "1.0.0",
+      description: "Agents, conversations, knowledge, annotations, usage and transcription.",
+    },
+    errors: { body: errorBody, refusesContentTypes: true },
+    securitySchemes: SECURITY_SCHEMES,
   });
 
   registerHealthRoutes(app, deps.isHealthy);

@@ -18,6 +18,7 @@ import {
   registerSiteErrors,
   SiteError,
   siteErrorBody,
+  toSiteErrorBody,
 } from "../http/plugins/site-errors.ts";
 import { type HealthCheck, registerHealthRoutes } from "../http/routes/health/health-routes.ts";
 import { registerLeadRoutes } from "../http/routes/leads/lead-routes.ts";
@@ -42,7 +43,7 @@ export async function buildSiteServer(deps: SiteServerDeps): Promise<App> {
   const app = createFastify({
     ...deps,
     bodyLimitBytes: SITE_BODY_LIMIT_BYTES,
-    errorBody: siteErrorBody,
+    errorBody: toSiteErrorBody,
   });
   registerSiteErrors(app);
 
@@ -100,9 +101,12 @@ export async function buildSiteServer(deps: SiteServerDeps): Promise<App> {
     errorResponseBuilder: () => rateLimitedError(),
   });
   await registerOpenApi(app, {
-    title: "agentdesk lead capture",
-    version: "1.0.0",
-    description: "Stores sales leads from the marketing site's forms.",
+    info: {
+      title: "agentdesk lead capture",
+      version: "1.0.0",
+      description: "Stores sales leads from the marketing site's forms.",
+    },
+    errors: { body: siteErrorBody, refusesContentTypes: false },
   });
 
   registerHealthRoutes(app, deps.isHealthy);

@@ -1,14 +1,25 @@
 import type { FastifyError, FastifyInstance } from "fastify";
+import { z } from "zod";
 import { isUnstorableTextError, UNSTORABLE_TEXT_MESSAGE } from "./json-body.ts";
 
-export type SiteErrorCode =
-  | "validation_error"
-  | "invalid_json"
-  | "rate_limited"
-  | "method_not_allowed"
-  | "not_found"
-  | "payload_too_large"
-  | "internal_error";
+const SITE_ERROR_CODES = [
+  "validation_error",
+  "invalid_json",
+  "rate_limited",
+  "method_not_allowed",
+  "not_found",
+  "payload_too_large",
+  "internal_error",
+] as const;
+
+export type SiteErrorCode = (typeof SITE_ERROR_CODES)[number];
+
+/** The body of every error of the marketing site listener. */
+export const siteErrorBody = z.object({
+  error: z.string().describe("What went wrong, safe to show"),
+  code: z.enum(SITE_ERROR_CODES),
+  hint: z.string().describe("What to do about it"),
+});
 
 /** An error of the marketing site, answered as `{error, code, hint}`. */
 export class SiteError extends Error {
@@ -31,7 +42,7 @@ export const rateLimitedError = () =>
     "Wait a minute before sending the form again.",
   );
 
-export function siteErrorBody(error: unknown): [number, unknown] {
+export function toSiteErrorBody(error: unknown): [number, z.infer<typeof siteErrorBody>] {
   const siteError = toSiteError(error);
   return [
     siteError.statusCode,
@@ -86,7 +97,7 @@ function toSiteError(error: unknown): SiteError {
 /** Every error and unknown path of the site listener becomes JSON `{error, code, hint}`. */
 export function registerSiteErrors(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
-    const [status, body] = siteErrorBody(error);
+    const [status, body] = toSiteErrorBody(error);
     if (status >= 500) request.log.error({ err: error }, "site request failed");
     reply.code(status).send(body);
   });

@@ -11,6 +11,36 @@ export type AdminDeps = {
 
 const organizationParams = z.object({ id: z.string().min(1).max(64) });
 
+const issuedKey = z.object({
+  apiKey: z.string().describe("The key itself, shown only here"),
+  apiKeyId: z.string(),
+});
+
+const createdOrganization = issuedKey.extend({
+  organization: z.object({ id: z.string(), name: z.string() }),
+  user: z.object({ id: z.string(), email: z.string().nullable() }),
+});
+
+const creditBucket = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  amount: z.number(),
+  remaining: z.number(),
+  expiresAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+const billingSettings = z.object({
+  id: z.string(),
+  name: z.string(),
+  billingModel: z.enum(["credits", "legacy"]),
+  plan: z.string(),
+  subscriptionStatus: z.enum(["active", "past_due", "none"]),
+  queryLimit: z.number().int().nullable(),
+});
+
+const organizationNotFound = { 404: "No organization with this id" };
+
 /** /api/admin/*: operator endpoints, enabled only when ADMIN_TOKEN is set. */
 export function registerAdminRoutes(app: App, deps: AdminDeps): void {
   app.post(
@@ -27,6 +57,7 @@ export function registerAdminRoutes(app: App, deps: AdminDeps): void {
           billingModel: z.enum(["credits", "legacy"]).optional(),
           plan: z.string().trim().min(1).max(50).optional(),
         }),
+        response: { 201: createdOrganization },
       },
     },
     async (request, reply) => {
@@ -45,6 +76,8 @@ export function registerAdminRoutes(app: App, deps: AdminDeps): void {
         summary: "Issue another API key (shown once)",
         params: organizationParams,
         body: z.object({ name: z.string().trim().min(1).max(100).optional() }).nullish(),
+        response: { 201: issuedKey },
+        errors: organizationNotFound,
       },
     },
     async (request, reply) => {
@@ -62,6 +95,8 @@ export function registerAdminRoutes(app: App, deps: AdminDeps): void {
         tags: ["admin"],
         summary: "Revoke an API key",
         params: organizationParams.extend({ keyId: z.string().min(1).max(64) }),
+        response: { 204: z.null().describe("Revoked") },
+        errors: { 404: "No API key with this id in the organization" },
       },
     },
     async (request, reply) => {
@@ -83,6 +118,8 @@ export function registerAdminRoutes(app: App, deps: AdminDeps): void {
           amount: z.number().positive().max(1_000_000_000),
           expiresAt: z.iso.datetime({ offset: true }).optional(),
         }),
+        response: { 201: z.object({ creditBucket }) },
+        errors: organizationNotFound,
       },
     },
     async (request, reply) => {
@@ -112,6 +149,8 @@ export function registerAdminRoutes(app: App, deps: AdminDeps): void {
           subscriptionStatus: z.enum(["active", "past_due", "none"]).optional(),
           queryLimit: z.number().int().min(0).max(1_000_000_000).nullable().optional(),
         }),
+        response: { 200: z.object({ organization: billingSettings }) },
+        errors: organizationNotFound,
       },
     },
     async (request) => ({

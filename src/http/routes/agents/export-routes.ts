@@ -79,6 +79,11 @@ export function registerExportRoutes(app: App, deps: ExportRouteDeps): void {
         params: agentIdParams,
         querystring: exportQuery,
         produces: ["text/csv"],
+        errors: {
+          400: "Invalid query parameters (a bad date, from after to, a search over 500 characters)",
+          404: "No agent with this id in the organization",
+          500: "The export failed",
+        },
       },
     },
     async (request, reply) => {

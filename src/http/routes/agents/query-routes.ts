@@ -25,6 +25,14 @@ export function registerQueryRoutes(app: App, deps: QueryRouteDeps): void {
         params: agentIdParams,
         body: queryBody,
         response: { 200: queryResponse },
+        eventStream: true,
+        errors: {
+          402: "Usage limit: the organization has no credits left, or its plan or payment blocks it",
+          404: "No agent with this id in the organization",
+          500: "The message could not be processed (the model provider failed)",
+          502: "The embedding model of a datastore of the agent answered with an error",
+          503: "The embedding model of a datastore of the agent is not available",
+        },
       },
     },
     async (request, reply) => {
@@ -47,6 +55,11 @@ export function registerQueryRoutes(app: App, deps: QueryRouteDeps): void {
         params: agentIdParams,
         body: queryAgentBody,
         response: { 200: queryAgentResponse },
+        eventStream: true,
+        errors: {
+          401: "a draft, a contact or a private agent needs an API key of the agent's organization",
+          404: "No agent with this id",
+        },
       },
     },
     async (request, reply) => {

@@ -28,6 +28,11 @@ export type AnnotationRouteDeps = {
   };
 };
 
+const annotationLookupErrors = {
+  401: "the annotation belongs to another organization",
+  404: "No annotation with this id",
+};
+
 /** Sent credentials must be a valid key: a typo never silently turns into anonymity. */
 const sendsCredentials = (request: FastifyRequest) => request.headers.authorization !== undefined;
 
@@ -65,6 +70,13 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
           summary: "Create or update the annotation of an agent message (upsert by messageId)",
           body: annotationBody,
           response: { 200: annotationResponse },
+          errors: {
+            400: "Invalid body, an empty comment, or a message that is not from an agent",
+            401:
+              "no key was sent and the message is not of a public agent, " +
+              "or the message is of another organization",
+            404: "No message with this messageId",
+          },
         },
       },
       async (request) =>
@@ -88,6 +100,11 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
           "response header (extension) carries it when another page exists.",
         querystring: annotationListQuery,
         response: { 200: z.array(annotationResponse) },
+        errors: {
+          401:
+            "no key was sent and agentId or messageId is not of a public agent, " +
+            "or a filter names an agent or message of another organization",
+        },
       },
     },
     async (request, reply) => {
@@ -107,6 +124,7 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
         summary: "One annotation with its message and the whole conversation",
         params: annotationParams,
         response: { 200: annotationDetailResponse },
+        errors: annotationLookupErrors,
       },
     },
     async (request) => deps.annotations.get(callerOf(request), request.params.id),
@@ -123,6 +141,7 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
         params: annotationParams,
         body: statusBody,
         response: { 200: annotationResponse },
+        errors: annotationLookupErrors,
       },
     },
     async (request) =>
@@ -139,6 +158,7 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
         summary: "Delete an annotation",
         params: annotationParams,
         response: { 200: z.object({ success: z.literal(true) }) },
+        errors: annotationLookupErrors,
       },
     },
     async (request) => deps.annotations.remove(callerOf(request), request.params.id),

@@ -5,7 +5,7 @@ import { invalid } from "../../../lib/errors.ts";
 import type { App } from "../../app-types.ts";
 import { callerOf } from "../../plugins/auth.ts";
 import { datastoreParams } from "../datastores/datastore-schemas.ts";
-import { readFileForm } from "./datasource-multipart.ts";
+import { fileFormFields, readFileForm } from "./datasource-multipart.ts";
 import {
   datasourceParams,
   datasourceResponse,
@@ -41,7 +41,17 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
           description:
             "multipart/form-data fields: file (required), type=file, datastoreId, fileName, custom_id. " +
             "JSON: {datastoreId, type: web_page|web_site, name, config: {source_url} | {sitemap, source_url}}.",
+          bodies: {
+            "multipart/form-data": fileFormFields.extend({
+              file: z.file().describe("The document to index"),
+            }),
+            "application/json": webDatasourceBody,
+          },
           response: { 201: datasourceResponse },
+          errors: {
+            404: "No datastore with this datastoreId in the organization",
+            413: "The file is larger than UPLOAD_MAX_BYTES",
+          },
         },
       },
       async (request, reply) => {
@@ -137,6 +147,10 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
         params: datastoreIdParams,
         body: textUpdateBody,
         response: { 200: z.object({ id: z.string() }) },
+        errors: {
+          404: "No datasource with this id in the datastore",
+          413: "The text is larger than UPLOAD_MAX_BYTES",
+        },
       },
     },
     async (request) =>

@@ -110,6 +110,12 @@ export function registerDatastoreRoutes(app: App, deps: DatastoreRouteDeps): voi
         params: datastoreParams,
         body: queryBody,
         response: { 200: queryResponse },
+        errors: {
+          401: "no key was sent and the datastore is private",
+          404: "No datastore with this id that the caller may read",
+          502: "The datastore's embedding model answered with an error",
+          503: "The datastore's embedding model is not available",
+        },
       },
     },
     async (request) =>

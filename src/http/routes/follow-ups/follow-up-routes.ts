@@ -69,6 +69,12 @@ export function registerFollowUpRoutes(app: App, deps: FollowUpRouteDeps): void 
         params: z.object({ id: z.string().min(1).max(200) }),
         body: followUpBody,
         response: { 200: followUpResponse },
+        errors: {
+          401: "The agent belongs to another organization",
+          402: "Usage limit: the organization has no credits left (type USAGE_LIMIT)",
+          404: "No such agent (NOT_FOUND), or no such conversation of it (CONVERSATION_NOT_FOUND)",
+          500: "The model returned an empty response; the message gives the finish reason",
+        },
       },
     },
     async (request) => deps.followUps.run(callerOf(request), request.params.id, request.body),

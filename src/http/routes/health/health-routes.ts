@@ -15,6 +15,7 @@ export function registerHealthRoutes(app: App, isHealthy: HealthCheck): void {
         tags: ["health"],
         summary: "Liveness and readiness",
         response: { 200: z.object({ status: z.literal("ok") }) },
+        errors: { 503: "Not ready: the database does not answer, or the worker is down" },
       },
     },
     async () => {

@@ -23,7 +23,6 @@ const leadBodyDoc = z
   })
   .describe("A sales lead from a site form");
 
-const errorDoc = z.object({ error: z.string(), code: z.string(), hint: z.string() });
 const OTHER_METHODS = ["GET", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
 export function registerLeadRoutes(
@@ -33,7 +32,7 @@ export function registerLeadRoutes(
   app.post(
     "/api/leads",
     {
-      config: { rateLimit: { max: deps.rateLimitPerMinute, timeWindow: 60_000 } },
+      config: { auth: "public", rateLimit: { max: deps.rateLimitPerMinute, timeWindow: 60_000 } },
       schema: {
         operationId: "createLead",
         tags: ["leads"],
@@ -41,7 +40,14 @@ export function registerLeadRoutes(
         // Documentation only: the body is validated in the handler, so every error can carry
         // the site's own {error, code, hint} envelope and a message per rule.
         body: leadBodyDoc,
-        response: { 201: z.object({ success: z.boolean(), id: z.string() }), 400: errorDoc },
+        response: { 201: z.object({ success: z.boolean(), id: z.string() }) },
+        errors: {
+          400:
+            "validation_error: name or email missing, empty or invalid; " +
+            "invalid_json: the body is not a JSON object",
+          429: "rate_limited: more requests from this address than the limit per minute",
+          500: "internal_error: the lead could not be saved",
+        },
       },
       validatorCompiler: () => (data) => ({ value: data }),
       // The handler builds `{success, id}` itself: checking it against the schema again on

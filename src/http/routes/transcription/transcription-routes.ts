@@ -80,6 +80,13 @@ export function registerTranscriptionRoutes(app: App, deps: TranscriptionRouteDe
           consumes: ["multipart/form-data"],
           body: formFields,
           response: { 200: z.object({ text: z.string() }) },
+          errors: {
+            400: "No file, a file that is not audio/wav or audio/webm, or a malformed form",
+            401: "agentId is missing, unknown, or not the id of a public agent",
+            402: "Usage limit: the agent's organization cannot pay for this audio",
+            413: "The audio file is larger than TRANSCRIBE_MAX_BYTES",
+            500: "Transcription failed, or speech-to-text is not configured",
+          },
         },
       },
       async (request, reply) => {

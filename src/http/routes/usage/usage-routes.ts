@@ -64,6 +64,10 @@ export function registerUsageRoutes(app: App, deps: UsageRouteDeps): void {
         }),
         body: incrementBody,
         response: { 200: incrementResponse },
+        errors: {
+          402: "Usage limit: the organization cannot run now (type USAGE_LIMIT)",
+          409: "The Idempotency-Key was already used with a different body",
+        },
       },
     },
     async (request) =>

@@ -1,0 +1,253 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSeeder } from "../annotations/seed.ts";
+import { ADMIN_TOKEN, startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { addFile, createDatastore } from "../knowledge/knowledge-helpers.ts";
+
+/**
+ * Every operation of the served dashboard document that needs a key (or the admin token) refuses
+ * every kind of bad credential before anything else: before the body is parsed or validated and
+ * before the ids in its path are looked up (another organization's ids here). It answers the
+ * refusal it documents, which is the spec's: 401 in the error envelope, 403 on follow-up/query,
+ * and a plain-text 403 `Forbidden` on the credits balance. Operations with an optional key refuse
+ * credentials that are sent but not valid alike. A new route is picked up from the document.
+ */
+
+type MediaType = { schema?: { $ref?: string; type?: string } };
+type Operation = {
+  security?: Array<Record<string, string[]>>;
+  requestBody?: { content: Record<string, MediaType> };
+  responses: Record<string, { content?: Record<string, MediaType> }>;
+};
+type OpenApi = { paths: Record<string, Record<string, Operation>> };
+
+type Refusal = { status: 401 | 403; media: "application/json" | "text/plain"; type?: string };
+type Access = "key" | "admin" | "optional" | "public";
+type Documented = { name: string; method: string; path: string; access: Access; op: Operation };
+
+const UNAUTHORIZED: Refusal = { status: 401, media: "application/json", type: "UNAUTHORIZED" };
+/** The spec's exceptions to the 401 envelope. */
+const SPEC_REFUSALS: Record<string, Refusal> = {
+  "POST /api/agents/{id}/follow-up/query": {
+    status: 403,
+    media: "application/json",
+    type: "FORBIDDEN",
+  },
+  "GET /api/credits/balance": { status: 403, media: "text/plain" },
+};
+const refusalOf = (operation: Documented) => SPEC_REFUSALS[operation.name] ?? UNAUTHORIZED;
+
+const ERROR_REF = "#/components/schemas/Error";
+const METHODS = new Set(["get", "post", "put", "patch", "delete"]);
+
+let app: TestApp;
+let org: TestOrganization;
+let revokedKey: string;
+let operations: Documented[];
+/** Ids of resources of ANOTHER organization, by `<first path segment after /api>.<param>`. */
+let otherIds: Record<string, string>;
+
+function accessOf(security: Operation["security"]): Access {
+  const shape = JSON.stringify(security ?? []);
+  const known: Record<string, Access> = {
+    '[{"apiKey":[]}]': "key",
+    '[{"adminToken":[]}]': "admin",
+    '[{},{"apiKey":[]}]': "optional",
+    "[]": "public",
+  };
+  const access = known[shape];
+  if (!access) throw new Error(`Unknown security ${shape}`);
+  return access;
+}
+
+function urlOf(operation: Documented): string {
+  return operation.path.replace(/\{(\w+)\}/g, (_match, param: string) => {
+    const resource = `${operation.path.split("/")[2]}.${param}`;
+    const id = otherIds[resource];
+    if (!id) throw new Error(`No id of another organization for ${resource}: add one`);
+    return id;
+  });
+}
+
+beforeAll(async () => {
+  app = await startTestApp({ env: { ANNOTATION_ANONYMOUS_RATE_LIMIT_PER_MINUTE: "1000000" } });
+  const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  org = await app.createOrganization("Caller");
+  const spare = await app.api.inject({
+    method: "POST",
+    url: `/api/admin/organizations/${org.id}/api-keys`,
+    headers: admin,
+    payload: { name: "to revoke" },
+  });
+  revokedKey = spare.json().apiKey;
+  const revoked = await app.api.inject({
+    method: "DELETE",
+    url: `/api/admin/organizations/${org.id}/api-keys/${spare.json().apiKeyId}`,
+    headers: admin,
+  });
+  expect(revoked.statusCode).toBe(204);
+
+  const other = await app.createOrganization("Another organization");
+  const seeder = createSeeder(app);
+  const agentId = await seeder.agent(other);
+  const exchange = await seeder.exchange(other, agentId);
+  const annotation = await app.api.inject({
+    method: "POST",
+    url: "/api/annotations",
+    headers: other.auth,
+    payload: { messageId: exchange.agentMessageId, sentiment: "good", comment: "Fine" },
+  });
+  const datastoreId = (await createDatastore(app, other)).id;
+  const datasource = await addFile(app, other, datastoreId, {
+    fileName: "hours.txt",
+    contentType: "text/plain",
+    content: "Open 9 to 5.\n",
+  });
+  otherIds = {
+    "agents.id": agentId,
+    "annotations.id": annotation.json().id,
+    "conversations.id": exchange.conversationId,
+    "datastores.id": datastoreId,
+    "datastores.datastoreId": datastoreId,
+    "datasources.id": datasource.id,
+    "admin.id": other.id,
+    "admin.keyId": other.apiKeyId,
+  };
+
+  const document = (await app.api.inject({ url: "/api/openapi.json" })).json() as OpenApi;
+  operations = Object.entries(document.paths).flatMap(([path, byMethod]) =>
+    Object.entries(byMethod)
+      .filter(([method]) => METHODS.has(method))
+      .map(([method, op]) => ({
+        name: `${method.toUpperCase()} ${path}`,
+        method: method.toUpperCase(),
+        path,
+        access: accessOf(op.security),
+        op,
+      })),
+  );
+}, 120_000);
+afterAll(() => app.close());
+
+type Credential = { name: string; authorization?: string; for: Access[] };
+
+/** Bad credentials, and the kinds of operation that must refuse each. */
+const BAD_CREDENTIALS: Credential[] = [
+  { name: "no Authorization header", for: ["key", "admin"] },
+  {
+    name: "Basic credentials",
+    authorization: "Basic dXNlcjpwYXNzd29yZA==",
+    for: ["key", "admin", "optional"],
+  },
+  { name: "an empty bearer token", authorization: "Bearer ", for: ["key", "admin", "optional"] },
+  {
+    name: "a garbled bearer token",
+    authorization: "Bearer ad_%%not a key%%",
+    for: ["key", "admin", "optional"],
+  },
+  { name: "a bearer without a token", authorization: "Bearer", for: ["key", "admin", "optional"] },
+];
+
+type Body = { name: string; payload?: string };
+const NO_BODY: Body = { name: "no body" };
+const BAD_BODIES: Body[] = [
+  { name: "an invalid body", payload: JSON.stringify({ query: 42, name: ["x"], unknown: {} }) },
+  { name: "malformed JSON", payload: '{"query": "cut' },
+];
+
+type Mismatch = { operation: string; credential: string; body: string; got: unknown };
+
+/** Sends `authorization` with every body variant to `operation`; returns what was not refused. */
+async function refusals(
+  operation: Documented,
+  credential: string,
+  authorization: string | undefined,
+): Promise<Mismatch[]> {
+  const expected = refusalOf(operation);
+  const bodies = operation.op.requestBody ? BAD_BODIES : [NO_BODY];
+  const mismatches: Mismatch[] = [];
+  for (const body of bodies) {
+    const response = await app.api.inject({
+      method: operation.method as "GET",
+      url: urlOf(operation),
+      headers: {
+        ...(authorization === undefined ? {} : { authorization }),
+        ...(body.payload === undefined ? {} : { "content-type": "application/json" }),
+      },
+      ...(body.payload === undefined ? {} : { payload: body.payload }),
+    });
+    const contentType = String(response.headers["content-type"] ?? "");
+    const ok =
+      response.statusCode === expected.status &&
+      contentType.startsWith(expected.media) &&
+      (expected.media === "text/plain"
+        ? response.body === "Forbidden"
+        : response.json().type === expected.type &&
+          typeof response.json().error === "string" &&
+          response.json().requestId === response.headers["x-request-id"]);
+    if (!ok) {
+      mismatches.push({
+        operation: operation.name,
+        credential,
+        body: body.name,
+        got: [response.statusCode, contentType, response.body.slice(0, 200)],
+      });
+    }
+  }
+  return mismatches;
+}
+
+describe("every operation that needs credentials", () => {
+  it("is found in the document: every route declares its access", () => {
+    const byAccess = (access: Access) => operations.filter((op) => op.access === access).length;
+    expect(byAccess("key")).toBeGreaterThan(30);
+    expect(byAccess("admin")).toBe(5);
+    expect(byAccess("optional")).toBe(4);
+  });
+
+  it("documents exactly the refusal it answers, with the error body", () => {
+    const wrong: string[] = [];
+    for (const operation of operations.filter((op) => op.access !== "public")) {
+      const expected = operation.access === "optional" ? UNAUTHORIZED : refusalOf(operation);
+      const documented = operation.op.responses[String(expected.status)]?.content ?? {};
+      const schema = documented[expected.media]?.schema;
+      const right =
+        Object.keys(documented).join() === expected.media &&
+        (expected.media === "text/plain" ? schema?.type === "string" : schema?.$ref === ERROR_REF);
+      // The 401 stays free for the services' own refusals (another organization) where the spec
+      // answers a missing key with 403, but a 401 refusal never comes with a 403 beside it.
+      const stray = expected.status === 401 && operation.op.responses["403"] !== undefined;
+      const textWith401 = expected.media === "text/plain" && operation.op.responses["401"];
+      if (!right || stray || textWith401) wrong.push(operation.name);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it.each(BAD_CREDENTIALS.map((credential) => [credential.name, credential] as const))(
+    "%s: refused before the body and the ids of another organization are read",
+    async (_name, credential) => {
+      const mismatches: Mismatch[] = [];
+      for (const operation of operations.filter((op) => credential.for.includes(op.access))) {
+        mismatches.push(...(await refusals(operation, credential.name, credential.authorization)));
+      }
+      expect(mismatches).toEqual([]);
+    },
+  );
+
+  it("a revoked key: refused on every operation that reads a key", async () => {
+    const mismatches: Mismatch[] = [];
+    for (const operation of operations.filter(
+      (op) => op.access === "key" || op.access === "optional",
+    )) {
+      mismatches.push(...(await refusals(operation, "a revoked key", `Bearer ${revokedKey}`)));
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it("an organization's valid API key is not the admin token", async () => {
+    const mismatches: Mismatch[] = [];
+    for (const operation of operations.filter((op) => op.access === "admin")) {
+      mismatches.push(...(await refusals(operation, "an API key", org.auth.authorization)));
+    }
+    expect(mismatches).toEqual([]);
+  });
+});

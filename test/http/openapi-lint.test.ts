@@ -1,0 +1,86 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../harness/app.ts";
+
+/**
+ * Both served OpenAPI documents pass Redocly's recommended ruleset without an error, so client
+ * generators can read them. The warnings left are listed here, each with its reason.
+ */
+
+type Problem = {
+  ruleId: string;
+  severity: "error" | "warn";
+  message: string;
+  location: Array<{ source: { ref: string }; pointer: string }>;
+};
+
+const REDOCLY = (() => {
+  const require = createRequire(import.meta.url);
+  const manifest = require.resolve("@redocly/cli/package.json");
+  return join(dirname(manifest), (require(manifest) as { bin: { redocly: string } }).bin.redocly);
+})();
+
+const ACCEPTED_WARNINGS = [
+  // The repository declares no license, and the document does not invent one.
+  "api.json info-license #/info",
+  "site.json info-license #/info",
+  // Both paths are the specification's: /api/datastores/update/query would match the two.
+  "api.json no-ambiguous-paths #/paths/~1api~1datastores~1update~1{datastoreId}",
+  // Health has no client error to answer: it takes no input and needs no credentials.
+  "api.json operation-4xx-response #/paths/~1api~1health/get/responses",
+  "site.json operation-4xx-response #/paths/~1api~1health/get/responses",
+];
+
+let app: TestApp;
+let directory: string;
+let problems: Problem[];
+
+beforeAll(async () => {
+  app = await startTestApp();
+  directory = await mkdtemp(join(tmpdir(), "agentdesk-openapi-"));
+  for (const listener of ["api", "site"] as const) {
+    const response = await app[listener].inject({ url: "/api/openapi.json" });
+    expect(response.statusCode).toBe(200);
+    await writeFile(join(directory, `${listener}.json`), response.body);
+  }
+  // Redocly exits with 1 when it finds an error; the JSON report is on stdout either way.
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [REDOCLY, "lint", "api.json", "site.json", "--extends=recommended", "--format=json"],
+    {
+      cwd: directory,
+      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+    },
+  ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? "" }));
+  // One JSON report per document, one after the other.
+  const reports = JSON.parse(`[${stdout.replace(/}\s*{\s*"totals"/g, '},{"totals"')}]`) as Array<{
+    problems: Problem[];
+  }>;
+  expect(reports).toHaveLength(2);
+  problems = reports.flatMap((report) => report.problems);
+}, 60_000);
+
+afterAll(async () => {
+  await app.close();
+  await rm(directory, { recursive: true, force: true });
+});
+
+const named = (problem: Problem) =>
+  problem.location.map((at) => `${at.source.ref} ${problem.ruleId} ${at.pointer}`).join(" and ");
+
+describe("the OpenAPI documents under Redocly's recommended rules", () => {
+  it("have no error on either listener", () => {
+    const errors = problems.filter((problem) => problem.severity === "error");
+    expect(errors.map((error) => `${named(error)}: ${error.message}`)).toEqual([]);
+  });
+
+  it("have only the warnings explained above", () => {
+    const warnings = problems.filter((problem) => problem.severity === "warn").map(named);
+    expect(warnings.sort()).toEqual([...ACCEPTED_WARNINGS].sort());
+  });
+});
