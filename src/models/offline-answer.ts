@@ -33,10 +33,7 @@ function contentTerms(text: string): string[] {
  * The 1-3 passages that share the most informative words with the question: each distinct question
  * term found in a passage adds ln(1 + N / passages containing it). Ties keep retrieval order.
  */
-function rankPassages(
-  question: string,
-  passages: ReadonlyArray<PromptPassage>,
-): PromptPassage[] {
+function rankPassages(question: string, passages: ReadonlyArray<PromptPassage>): PromptPassage[] {
   const queryTerms = new Set(contentTerms(question));
   if (queryTerms.size === 0 || passages.length === 0) return [];
   const passageTerms = passages.map((passage) => new Set(contentTerms(passage.text)));
