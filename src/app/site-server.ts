@@ -25,7 +25,7 @@ import { registerLeadRoutes } from "../http/routes/leads/lead-routes.ts";
 import type { Logger } from "../lib/logger.ts";
 
 /** Site forms send a handful of short fields; anything bigger is not a form. */
-export const SITE_BODY_LIMIT_BYTES = 16 * 1024;
+const SITE_BODY_LIMIT_BYTES = 16 * 1024;
 
 export type SiteServerDeps = {
   logger: Logger;

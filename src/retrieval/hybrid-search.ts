@@ -46,7 +46,7 @@ export type ChunkSearch = {
  * only one of the two hybrid lists scores 0.5. Scores rank chunks of one query; they are not
  * probabilities and are not comparable across queries.
  */
-export const RRF_K = 60;
+const RRF_K = 60;
 const MIN_CANDIDATES = 50;
 const MAX_CANDIDATES = 400;
 

@@ -7,7 +7,7 @@ import { type Db, rowsOf } from "../db/client.ts";
  * full-text query slow on a large table, and such frequent words say little about relevance
  * anyway (the IDF idea of BM25). Small tables keep every lexeme.
  */
-export const COMMON_LEXEME_MATCHES = 5_000;
+const COMMON_LEXEME_MATCHES = 5_000;
 const STATISTICS_TTL_MS = 5 * 60_000;
 
 /** True when the query has at least one word or number the full-text side could match. */

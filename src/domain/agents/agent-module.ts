@@ -62,5 +62,3 @@ export function createAgentModule(deps: AgentModuleDeps) {
     }),
   };
 }
-
-export type AgentModule = ReturnType<typeof createAgentModule>;

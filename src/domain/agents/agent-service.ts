@@ -25,7 +25,7 @@ export type AgentFields = Omit<
 
 export type NewAgentFields = AgentFields & { name: string };
 
-export const agentNotFound = () => notFound("Agent not found");
+const agentNotFound = () => notFound("Agent not found");
 
 /** The channel on which changes to agents are announced (migration 0014). */
 export const AGENTS_CHANGED_CHANNEL = "agents_changed";

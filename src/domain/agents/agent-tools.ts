@@ -11,7 +11,7 @@ export type DatastoreLookup = {
   missingDatastoreIds(caller: Caller, datastoreIds: readonly string[]): Promise<string[]>;
 };
 
-export const DATASTORE_TOOL = "datastore";
+const DATASTORE_TOOL = "datastore";
 
 /** The datastore ids an agent retrieves from, in tool order, without repeats. */
 export function datastoreIdsOf(tools: readonly AgentTool[]): string[] {

@@ -11,7 +11,7 @@ import {
 } from "../../db/schema/index.ts";
 
 export type AnnotationRow = typeof annotations.$inferSelect;
-export type TagRef = { id: string; name: string };
+type TagRef = { id: string; name: string };
 /** An annotation with the id clients know its conversation by (`conversationId` is the row key). */
 type AnnotationWithConversation = AnnotationRow & { conversationExternalId: string };
 /** An annotation with what every response shows next to it. */

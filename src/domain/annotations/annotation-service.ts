@@ -16,7 +16,7 @@ import {
 } from "./annotation-view.ts";
 
 /** The spec's page size of GET /api/annotations. */
-export const ANNOTATION_PAGE_SIZE = 20;
+const ANNOTATION_PAGE_SIZE = 20;
 
 export type AnnotationInput = {
   messageId: string;

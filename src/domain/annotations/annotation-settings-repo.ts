@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.ts";
 import { annotationSettings } from "../../db/schema/index.ts";
 
 /** Accepted when an organization never configured its statuses (the spec's two values). */
-export const DEFAULT_ANNOTATION_STATUSES: readonly string[] = ["pending", "completed"];
+const DEFAULT_ANNOTATION_STATUSES: readonly string[] = ["pending", "completed"];
 
 export function createAnnotationSettingsRepo(db: Db) {
   return {

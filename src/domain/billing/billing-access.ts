@@ -5,7 +5,7 @@ export type BlockReason = "payment_overdue" | "no_credits" | "query_limit" | "fr
 export type Access = { canRun: boolean; blockReason: BlockReason | null };
 
 /** Agent messages included in the free plan, over the organization's whole life. */
-export const FREE_PLAN_MESSAGES = 5;
+const FREE_PLAN_MESSAGES = 5;
 
 /**
  * Features that count as one agent message (or query) each: for the free plan's 5 messages and
@@ -29,7 +29,7 @@ export type AccessSnapshot = {
 type Settings = Pick<AccessSnapshot, "billingModel" | "subscriptionStatus" | "queryLimit">;
 
 /** An organization on the free plan: no credit bucket, no active subscription, no legacy limit. */
-export function isOnFreePlan(settings: Settings, bucketCount: number): boolean {
+function isOnFreePlan(settings: Settings, bucketCount: number): boolean {
   if (settings.billingModel === "legacy" && settings.queryLimit !== null) return false;
   return bucketCount === 0 && settings.subscriptionStatus !== "active";
 }
@@ -38,7 +38,7 @@ export function isOnFreePlan(settings: Settings, bucketCount: number): boolean {
  * True when credit buckets pay for usage (and so cap every charge at what remains). The debit
  * itself applies the same rule in SQL (billing_debit, migration 0012): change both together.
  */
-export function isFundedByBuckets(settings: Settings, bucketCount: number): boolean {
+function isFundedByBuckets(settings: Settings, bucketCount: number): boolean {
   return settings.billingModel === "credits" && bucketCount > 0;
 }
 

@@ -3,13 +3,13 @@ import { type Db, rowsOf } from "../../db/client.ts";
 import { agents, creditReservations } from "../../db/schema/index.ts";
 import { executePart, type StatementPart } from "../../db/statement-parts.ts";
 
-export type BillingSettingsRow = {
+type BillingSettingsRow = {
   billingModel: "credits" | "legacy";
   subscriptionStatus: "active" | "past_due" | "none";
   queryLimit: number | null;
 };
 
-export type BucketTotals = {
+type BucketTotals = {
   /** Buckets ever granted, expired and spent ones included. */
   bucketCount: number;
   /** Granted and remaining micro-credits of the buckets that have not expired. */
@@ -18,7 +18,7 @@ export type BucketTotals = {
 };
 
 /** What the organization's live reservations (actions running now) hold. */
-export type HeldTotals = { micro: number; agentMessages: number };
+type HeldTotals = { micro: number; agentMessages: number };
 
 export type BillingAccount = {
   settings: BillingSettingsRow;
@@ -86,7 +86,7 @@ function accountPart(organizationId: string, now: Date): StatementPart<BillingAc
   return { row: accountQuery(organizationId, now), read: accountOf };
 }
 
-export type ReservationRow = {
+type ReservationRow = {
   id: string;
   organizationId: string;
   estimateMicro: number;

@@ -259,7 +259,7 @@ export function createBillingService(deps: BillingServiceDeps) {
   return billing satisfies Billing;
 }
 
-export function chargeResultOf(event: LedgerEntry): ChargeResult {
+function chargeResultOf(event: LedgerEntry): ChargeResult {
   return {
     eventId: event.id,
     creditsCharged: microToCredits(event.creditsChargedMicro),

@@ -38,7 +38,7 @@ export type LedgerEntryInput = Pick<
   Partial<LedgerEntry>;
 
 /** An entry whose charge billing_debit decides. */
-export type UnchargedEntry = Omit<LedgerEntryInput, "creditsChargedMicro">;
+type UnchargedEntry = Omit<LedgerEntryInput, "creditsChargedMicro">;
 
 /** Filters shared by the list and the summary; the time range is half-open [from, to). */
 export type EventFilters = {

@@ -30,7 +30,7 @@ export type SummaryRequest = {
 };
 
 /** The spec's Consumption event, amounts in credits rounded to 6 decimals. */
-export function consumptionEventView(event: ConsumptionEventRow, agentName: string | null) {
+function consumptionEventView(event: ConsumptionEventRow, agentName: string | null) {
   return {
     id: event.id,
     organizationId: event.organizationId,

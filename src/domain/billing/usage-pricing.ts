@@ -62,5 +62,3 @@ export function createUsagePricer(priceOf: PriceOf) {
     };
   };
 }
-
-export type UsagePricer = ReturnType<typeof createUsagePricer>;

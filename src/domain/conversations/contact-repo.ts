@@ -15,7 +15,7 @@ export type ContactInput = {
 };
 
 /** Lower-cased email and a phone reduced to its digits (and a leading +), so matching is stable. */
-export function normalizeContact(input: ContactInput): ContactInput {
+function normalizeContact(input: ContactInput): ContactInput {
   const phone = input.phoneNumber?.trim();
   const digits = phone ? `${phone.startsWith("+") ? "+" : ""}${phone.replace(/\D/g, "")}` : "";
   return {

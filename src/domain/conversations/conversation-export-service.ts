@@ -9,7 +9,7 @@ import type {
   ExportFilter,
 } from "./conversation-export-repo.ts";
 
-export const EXPORT_COLUMNS = [
+const EXPORT_COLUMNS = [
   "conversation_id",
   "message_from",
   "message_text",
@@ -18,7 +18,7 @@ export const EXPORT_COLUMNS = [
 
 /** The spec's bounds: limit 1..100000 (default 5000); preview caps at 100 messages. */
 export const EXPORT_MAX_LIMIT = 100_000;
-export const EXPORT_PREVIEW_LIMIT = 100;
+const EXPORT_PREVIEW_LIMIT = 100;
 /**
  * Rows per database page, and per piece of the response. Pages of 1,000 rows (~140 kB pieces)
  * went to V8's large-object space, freed only by a full collection; at 500 they die young.

@@ -29,7 +29,7 @@ export const CHANNELS = [
   "chatwoot",
   "crmchatsappai",
 ] as const;
-export type Channel = (typeof CHANNELS)[number];
+type Channel = (typeof CHANNELS)[number];
 
 /** Channels whose conversations only live here: nothing reaches a customer through another service. */
 export const LOCAL_CHANNELS: ReadonlySet<string> = new Set<Channel>([
@@ -40,7 +40,7 @@ export const LOCAL_CHANNELS: ReadonlySet<string> = new Set<Channel>([
 ]);
 
 /** Conversation ids a CRM/chat-desk integration uses: crmchatsappai_{accountId}_{customerId}. */
-export const CRM_CONVERSATION_ID = /^crmchatsappai_[^_\s]+_\S+$/;
+const CRM_CONVERSATION_ID = /^crmchatsappai_[^_\s]+_\S+$/;
 
 /** Where a turn goes: an existing conversation of the agent, or a new one with this id. */
 export type TurnTarget = {

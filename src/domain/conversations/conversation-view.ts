@@ -1,7 +1,7 @@
 import type { MessageUsage, StoredSource } from "../../db/schema/index.ts";
 import type { ContactSummary, ConversationRow, MessageRow } from "./conversation-repo.ts";
 
-export type ContactView = {
+type ContactView = {
   id: string;
   email: string | null;
   phoneNumber: string | null;

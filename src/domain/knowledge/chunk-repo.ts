@@ -13,7 +13,7 @@ export type StoredChunkRef = {
 // Rows per INSERT: 20 columns each stays far below PostgreSQL's 65,535 bind parameters.
 const INSERT_BATCH = 500;
 // pgvector's HNSW indexes `vector` up to 2,000 dimensions; larger vectors are scored exactly.
-export const MAX_INDEXED_DIMENSIONS = 2_000;
+const MAX_INDEXED_DIMENSIONS = 2_000;
 
 export function createChunkRepo(db: Db) {
   return {

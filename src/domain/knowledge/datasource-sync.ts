@@ -28,7 +28,7 @@ export type DatasourceSyncDeps = {
 
 const OVERDUE_GRACE_MS = 30_000;
 
-export const ABANDONED_MESSAGE =
+const ABANDONED_MESSAGE =
   "Ingestion did not finish: every attempt stopped before the end (its worker process stopped " +
   "or the database failed); sync it again to retry";
 
@@ -170,5 +170,3 @@ export function createDatasourceSync(deps: DatasourceSyncDeps) {
     },
   };
 }
-
-export type DatasourceSync = ReturnType<typeof createDatasourceSync>;

@@ -22,7 +22,7 @@ const optional = (field: string, max: number) =>
 
 const digitCount = (value: string) => value.replace(/\D/g, "").length;
 
-export const leadInputSchema = z.object({
+const leadInputSchema = z.object({
   name: required("name", 100),
   email: required("email", 254).pipe(z.email({ error: "email is not a valid email address" })),
   phone: optional("phone", 30).refine(

@@ -11,7 +11,7 @@ export type JsonPoster = {
 };
 
 /** Thrown so the job queue retries the notification later. */
-export class LeadNotificationError extends Error {
+class LeadNotificationError extends Error {
   override name = "LeadNotificationError";
 }
 

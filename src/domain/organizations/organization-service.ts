@@ -96,7 +96,7 @@ export function createOrganizationService(deps: {
   };
 }
 
-export function billingView(row: OrganizationRow) {
+function billingView(row: OrganizationRow) {
   return {
     id: row.id,
     name: row.name,

@@ -44,7 +44,7 @@ const HUMAN_REQUESTED_NOTE =
   "The customer asked to talk to a person and a member of the team has been notified. Acknowledge this briefly; keep helping if you can.";
 
 /** Keeps the newest messages that fit the budget (estimated tokens), oldest first. */
-export function trimHistory<Message extends { text: string }>(
+function trimHistory<Message extends { text: string }>(
   history: readonly Message[],
   tokenBudget: number,
 ): Message[] {

@@ -14,7 +14,7 @@ import { AudioFormatError, type AudioInfo } from "./audio-format-error.ts";
 import { probeAudio } from "./audio-probe.ts";
 
 /** The only agent fields transcription needs, looked up without an organization (no key). */
-export type PublicAgentLookup = {
+type PublicAgentLookup = {
   findByIdInAnyOrganization(agentId: string): Promise<{
     id: string;
     organizationId: string;

@@ -25,7 +25,7 @@ export type BatchedAnswer = {
 };
 
 /** The waiting messages as one user turn: each as written, in order, a blank line apart. */
-export function combinedQuery(waiting: readonly WindowMessage[]): string {
+function combinedQuery(waiting: readonly WindowMessage[]): string {
   return waiting.map((message) => message.text.trim()).join("\n\n");
 }
 

@@ -39,7 +39,7 @@ export function afterLease(leaseUntil: Date): Date {
 }
 
 /** Exponential backoff: retryBase, then twice as long each time (1, 2, 4… minutes by default). */
-export function retryDelayMs(settings: Pick<DeliverySettings, "retryBaseMs">, attempt: number) {
+function retryDelayMs(settings: Pick<DeliverySettings, "retryBaseMs">, attempt: number) {
   return settings.retryBaseMs * 2 ** (attempt - 1);
 }
 

@@ -7,7 +7,7 @@ import type {
   WebhookDeliveryRow,
 } from "./webhook-delivery-repo.ts";
 
-export type WebhookAttemptView = {
+type WebhookAttemptView = {
   attempt: number;
   outcome: "delivered" | "failed";
   responseStatus: number | null;

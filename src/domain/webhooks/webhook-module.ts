@@ -80,5 +80,3 @@ export function createWebhookModule(deps: WebhookModuleDeps) {
     webhookDeliveryReader: createWebhookDeliveryReader({ deliveries, conversations }),
   };
 }
-
-export type WebhookModule = ReturnType<typeof createWebhookModule>;

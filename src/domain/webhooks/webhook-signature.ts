@@ -1,9 +1,9 @@
 import { hmacSha256Hex } from "../../lib/secrets.ts";
 
-export const WEBHOOK_EVENT = "agent.response";
+const WEBHOOK_EVENT = "agent.response";
 
 /** `sha256=<hex HMAC-SHA256 of "timestamp.body">` (docs/contracts.md, "Webhooks"). */
-export function webhookSignature(secret: string, timestamp: string, body: string): string {
+function webhookSignature(secret: string, timestamp: string, body: string): string {
   return `sha256=${hmacSha256Hex(secret, `${timestamp}.${body}`)}`;
 }
 

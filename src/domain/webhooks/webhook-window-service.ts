@@ -165,5 +165,3 @@ export function createWebhookWindowService(deps: WebhookWindowDeps) {
     },
   };
 }
-
-export type WebhookWindowService = ReturnType<typeof createWebhookWindowService>;

@@ -2,7 +2,7 @@ import type { FastifyRequest } from "fastify";
 import { AppError, invalid } from "../../lib/errors.ts";
 import { isStorable, UNSTORABLE_TEXT_MESSAGE } from "./json-body.ts";
 
-export type FormFile = {
+type FormFile = {
   field: string;
   bytes: Buffer;
   mimetype: string;

@@ -7,7 +7,7 @@ import type { ERROR_STATUS } from "../../lib/errors.ts";
 import { accessDocumentation } from "./auth.ts";
 
 /** A status of the error table (src/lib/errors.ts). */
-export type ErrorStatus = (typeof ERROR_STATUS)[keyof typeof ERROR_STATUS];
+type ErrorStatus = (typeof ERROR_STATUS)[keyof typeof ERROR_STATUS];
 
 declare module "fastify" {
   interface FastifySchema {
@@ -67,7 +67,7 @@ const SSE_FRAMING =
 const ERROR_REF = { $ref: "#/components/schemas/Error" };
 
 /** How a listener answers errors, as its document tells it. */
-export type ErrorConventions = {
+type ErrorConventions = {
   /** The listener's error body: the `Error` component every 4xx and 5xx response refers to. */
   body: z.ZodType;
   /** False where every content type is read as JSON (the site), so none is refused with 415. */

@@ -34,7 +34,7 @@ export const summaryQuery = z.object({
   provider: filterId.optional(),
 });
 
-export const consumptionEventSchema = z.object({
+const consumptionEventSchema = z.object({
   id: z.string(),
   organizationId: z.string(),
   agentId: z.string().nullable(),
