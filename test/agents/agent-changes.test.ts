@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
+import { createAgent, createFundedOrganization, query } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
-import { createAgent, createFundedOrganization, query } from "./agent-helpers.ts";
 
 // Each API process keeps the agents its queries read for up to a minute; these tests wait far
 // less, so they pass only when the change itself reaches the process.

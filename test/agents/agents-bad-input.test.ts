@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAgent } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
-import { createAgent } from "./agent-helpers.ts";
 
 let app: TestApp;
 let org: TestOrganization;

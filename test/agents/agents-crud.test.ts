@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENT_MODEL_NAMES } from "../../src/models/model-catalog.ts";
+import { type AgentFields, createAgent } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { createDatastore } from "../knowledge/knowledge-helpers.ts";
-import { createAgent } from "./agent-helpers.ts";
 
 let app: TestApp;
 let org: TestOrganization;
@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const fullAgent = {
+const fullAgent: AgentFields = {
   name: "Front desk",
   description: "Answers questions about orders",
   modelName: "claude_4_sonnet",

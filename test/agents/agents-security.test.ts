@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAgent } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { createDatastore } from "../knowledge/knowledge-helpers.ts";
-import { createAgent } from "./agent-helpers.ts";
 
 let app: TestApp;
 let owner: TestOrganization;

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
+import { type FakeWebSite, startFakeWebSite } from "../fakes/web-site.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
-import { type FakeWebSite, startFakeWebSite } from "./fake-web-site.ts";
 import {
   addFile,
   createDatastore,

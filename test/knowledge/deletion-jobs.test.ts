@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
+import { type FakeWebSite, htmlPage, sitemap, startFakeWebSite } from "../fakes/web-site.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { createTestDatabase } from "../harness/database.ts";
-import { type FakeWebSite, htmlPage, sitemap, startFakeWebSite } from "./fake-web-site.ts";
 import {
   addFile,
   createDatastore,

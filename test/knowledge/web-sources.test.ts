@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type FakeWebSite,
+  htmlPage,
+  robots,
+  sitemap,
+  startFakeWebSite,
+} from "../fakes/web-site.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
-import { type FakeWebSite, htmlPage, robots, sitemap, startFakeWebSite } from "./fake-web-site.ts";
 import {
   createDatastore,
   type Datasource,

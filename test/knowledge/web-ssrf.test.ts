@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeWebSite, htmlPage, startFakeWebSite } from "../fakes/web-site.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
-import { type FakeWebSite, htmlPage, startFakeWebSite } from "./fake-web-site.ts";
 import { createDatastore, query, waitForSync } from "./knowledge-helpers.ts";
 
 // With NODE_ENV=production the server refuses to fetch loopback, private, link-local and
