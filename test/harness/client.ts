@@ -28,7 +28,7 @@ export type Reply<Body> = {
 export type Untyped = ReturnType<typeof JSON.parse>;
 type UntypedBody = Record<string, unknown>;
 
-export type Headers = Record<string, string>;
+export type Headers = Record<string, string | undefined>;
 /** Everything `app.inject` takes: the escape hatch for malformed bodies and headers. */
 export type RawRequest = InjectOptions;
 export type Query = Record<string, string | number | boolean | undefined>;
