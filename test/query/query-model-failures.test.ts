@@ -28,7 +28,7 @@ describe("provider failures", () => {
       type: "INTERNAL",
       requestId: expect.any(String),
     });
-    expect(response.body).not.toContain("sk-live-123");
+    expect(response.text).not.toContain("sk-live-123");
     expect(chatRequests(fake)).toHaveLength(1);
     const stored = await api.conversations.get("failed-400");
     expect(stored.status).toBe(404);
