@@ -37,7 +37,7 @@ type Agent = z.infer<typeof agentSchemas.agentSchema>;
 type QueryReply = z.infer<typeof querySchemas.queryResponse>;
 type Answered = Extract<QueryReply, { answer: string }>;
 type Queued = Extract<QueryReply, { status: "queued" }>;
-type Annotation = z.infer<typeof annotationSchemas.annotationResponse>;
+export type Annotation = z.infer<typeof annotationSchemas.annotationResponse>;
 type Datastore = z.infer<typeof datastoreSchemas.datastoreResponse>;
 export type Datasource = z.infer<typeof datasourceSchemas.datasourceResponse>;
 
