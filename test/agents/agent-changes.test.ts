@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
+import { type AgentFields, createAgent, createFundedOrganization } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
-import { createAgent, createFundedOrganization, query } from "./agent-helpers.ts";
 
 // Each API process keeps the agents its queries read for up to a minute; these tests wait far
 // less, so they pass only when the change itself reaches the process.
@@ -29,15 +29,15 @@ afterAll(async () => {
 /** The system prompt of the model call that a query through `app` made. */
 async function systemPromptOf(app: TestApp, agentId: string): Promise<string> {
   const question = `Which prompt? ${Math.random()}`;
-  const response = await query(app, org, agentId, { query: question });
-  expect(response.statusCode).toBe(200);
+  const response = await app.client(org.auth).agents.query(agentId, { query: question });
+  expect(response.status).toBe(200);
   const sent = await fake.waitFor((request) => JSON.stringify(request.body).includes(question));
   const messages = (sent.body as { messages: Array<{ role: string; content: string }> }).messages;
   return messages.find((message) => message.role === "system")?.content ?? "";
 }
 
-const patch = (app: TestApp, agentId: string, payload: Record<string, unknown>) =>
-  app.api.inject({ method: "PATCH", url: `/api/agents/${agentId}`, headers: org.auth, payload });
+const patch = (app: TestApp, agentId: string, fields: AgentFields) =>
+  app.client(org.auth).agents.update(agentId, fields);
 
 describe("agents that API processes have read for queries", () => {
   it("answer with an agent's new settings at once in the process that changed it, promptly in the other", async () => {
@@ -45,9 +45,7 @@ describe("agents that API processes have read for queries", () => {
     for (const app of [first, second]) {
       expect(await systemPromptOf(app, agent.id)).toContain("Mention the order number.");
     }
-    expect((await patch(first, agent.id, { systemPrompt: "Answer in French." })).statusCode).toBe(
-      200,
-    );
+    expect((await patch(first, agent.id, { systemPrompt: "Answer in French." })).status).toBe(200);
     expect(await systemPromptOf(first, agent.id)).toContain("Answer in French.");
     await vi.waitFor(
       async () => expect(await systemPromptOf(second, agent.id)).toContain("Answer in French."),
@@ -74,32 +72,34 @@ describe("agents that API processes have read for queries", () => {
   it("answer 404 once the agent is deleted", async () => {
     const agent = await createAgent(first, org);
     for (const app of [first, second]) {
-      expect((await query(app, org, agent.id, { query: "Hello" })).statusCode).toBe(200);
+      expect((await app.client(org.auth).agents.query(agent.id, { query: "Hello" })).status).toBe(
+        200,
+      );
     }
-    const deleted = await first.api.inject({
-      method: "DELETE",
-      url: `/api/agents/${agent.id}`,
-      headers: org.auth,
-    });
-    expect(deleted.statusCode).toBe(200);
-    expect((await query(first, org, agent.id, { query: "Hello" })).statusCode).toBe(404);
+    const deleted = await first.client(org.auth).agents.delete(agent.id);
+    expect(deleted.status).toBe(200);
+    expect((await first.client(org.auth).agents.query(agent.id, { query: "Hello" })).status).toBe(
+      404,
+    );
     await vi.waitFor(
       async () =>
-        expect((await query(second, org, agent.id, { query: "Hello" })).statusCode).toBe(404),
+        expect(
+          (await second.client(org.auth).agents.query(agent.id, { query: "Hello" })).status,
+        ).toBe(404),
       NOTICED_WITHIN,
     );
   });
 
   it("stay invisible to other organizations", async () => {
     const agent = await createAgent(first, org);
-    expect((await query(first, org, agent.id, { query: "Hello" })).statusCode).toBe(200);
+    expect((await first.client(org.auth).agents.query(agent.id, { query: "Hello" })).status).toBe(
+      200,
+    );
     const other = await createFundedOrganization(first, "Other");
-    expect((await query(first, other, agent.id, { query: "Hello" })).statusCode).toBe(404);
-    const read = await first.api.inject({
-      method: "GET",
-      url: `/api/agents/${agent.id}`,
-      headers: other.auth,
-    });
-    expect(read.statusCode).toBe(404);
+    expect((await first.client(other.auth).agents.query(agent.id, { query: "Hello" })).status).toBe(
+      404,
+    );
+    const read = await first.client(other.auth).agents.get(agent.id);
+    expect(read.status).toBe(404);
   });
 });

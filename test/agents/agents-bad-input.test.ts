@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAgent } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
-import { createAgent } from "./agent-helpers.ts";
+import { unchecked } from "../harness/client.ts";
 
 let app: TestApp;
 let org: TestOrganization;
@@ -12,13 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const create = (payload: unknown) =>
-  app.api.inject({
-    method: "POST",
-    url: "/api/agents",
-    headers: org.auth,
-    payload: payload as object,
-  });
+const create = (payload: unknown) => app.client(org.auth).agents.create(unchecked(payload));
 
 describe("agent bodies that are refused with 400", () => {
   it.each([
@@ -42,22 +37,22 @@ describe("agent bodies that are refused with 400", () => {
     ["icon not a URL", { name: "a", iconUrl: "javascript:alert(1)" }, "body.iconUrl"],
   ])("%s", async (_label, payload, path) => {
     const response = await create(payload);
-    expect(response.statusCode).toBe(400);
-    const body = response.json();
+    expect(response.status).toBe(400);
+    const body = response.error;
     expect(body.type).toBe("INVALID_REQUEST");
-    expect(body.details.map((detail: { path: string }) => detail.path)).toContain(path);
+    expect(body.details?.map((detail) => detail.path)).toContain(path);
   });
 
   it("refuses a datastore tool without datastoreId", async () => {
     const response = await create({ name: "a", tools: [{ type: "datastore" }] });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().error).toBe("A datastore tool needs a datastoreId");
+    expect(response.status).toBe(400);
+    expect(response.error.error).toBe("A datastore tool needs a datastoreId");
   });
 
   it("refuses a datastore that does not exist", async () => {
     const response = await create({ name: "a", datastoreIds: ["missing-datastore"] });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().error).toBe("Unknown datastore in this organization: missing-datastore");
+    expect(response.status).toBe(400);
+    expect(response.error.error).toBe("Unknown datastore in this organization: missing-datastore");
   });
 
   it("refuses two tools with one id", async () => {
@@ -68,45 +63,41 @@ describe("agent bodies that are refused with 400", () => {
         { id: "same", type: "http" },
       ],
     });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().details).toEqual([
+    expect(response.status).toBe(400);
+    expect(response.error.details).toEqual([
       { path: "body.tools.1.id", message: "is used by another tool" },
     ]);
   });
 
   it("refuses a body that is not JSON", async () => {
-    const response = await app.api.inject({
+    const response = await app.client(org.auth).request({
       method: "POST",
       url: "/api/agents",
-      headers: { ...org.auth, "content-type": "application/json" },
+      headers: { "content-type": "application/json" },
       payload: "{name:",
     });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().type).toBe("INVALID_REQUEST");
+    expect(response.status).toBe(400);
+    expect(response.body.type).toBe("INVALID_REQUEST");
   });
 
   it("refuses bad PATCH bodies and leaves the agent unchanged", async () => {
-    const response = await app.api.inject({
-      method: "PATCH",
-      url: `/api/agents/${agentId}`,
-      headers: org.auth,
-      payload: { modelName: "nope", name: "changed" },
-    });
-    expect(response.statusCode).toBe(400);
-    const agent = await app.api.inject({ url: `/api/agents/${agentId}`, headers: org.auth });
-    expect(agent.json().name).toBe("Support");
+    const response = await app
+      .client(org.auth)
+      .agents.update(agentId, unchecked({ modelName: "nope", name: "changed" }));
+    expect(response.status).toBe(400);
+    const agent = await app.client(org.auth).agents.get(agentId);
+    expect(agent.body.name).toBe("Support");
   });
 
   it("answers 404 for an agent id that does not exist, on every method", async () => {
     for (const method of ["GET", "PATCH", "DELETE"] as const) {
-      const response = await app.api.inject({
+      const response = await app.client(org.auth).request({
         method,
         url: "/api/agents/does-not-exist",
-        headers: org.auth,
         ...(method === "PATCH" ? { payload: { name: "x" } } : {}),
       });
-      expect(response.statusCode).toBe(404);
-      expect(response.json().type).toBe("NOT_FOUND");
+      expect(response.status).toBe(404);
+      expect(response.body.type).toBe("NOT_FOUND");
     }
   });
 });

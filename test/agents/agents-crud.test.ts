@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENT_MODEL_NAMES } from "../../src/models/model-catalog.ts";
+import { type AgentFields, createAgent } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { createDatastore } from "../knowledge/knowledge-helpers.ts";
-import { createAgent } from "./agent-helpers.ts";
 
 let app: TestApp;
 let org: TestOrganization;
@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const fullAgent = {
+const fullAgent: AgentFields = {
   name: "Front desk",
   description: "Answers questions about orders",
   modelName: "claude_4_sonnet",
@@ -53,20 +53,15 @@ describe("agents", () => {
     expect(created.id).toEqual(expect.any(String));
     expect(Date.parse(created.createdAt as string)).not.toBeNaN();
 
-    const fetched = await app.api.inject({ url: `/api/agents/${created.id}`, headers: org.auth });
-    expect(fetched.statusCode).toBe(200);
-    expect(fetched.json()).toEqual(created);
+    const fetched = await app.client(org.auth).agents.get(created.id);
+    expect(fetched.status).toBe(200);
+    expect(fetched.body).toEqual(created);
   });
 
   it("fills defaults for a minimal agent", async () => {
-    const response = await app.api.inject({
-      method: "POST",
-      url: "/api/agents",
-      headers: org.auth,
-      payload: { name: "Minimal" },
-    });
-    expect(response.statusCode).toBe(201);
-    expect(response.json()).toMatchObject({
+    const response = await app.client(org.auth).agents.create({ name: "Minimal" });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({
       name: "Minimal",
       description: "",
       modelName: "gpt_4o_mini",
@@ -96,11 +91,11 @@ describe("agents", () => {
   it("lists the organization's agents as an array, oldest first", async () => {
     const other = await app.createOrganization("Other");
     const mine = await createAgent(app, other, { name: "Only one" });
-    const response = await app.api.inject({ url: "/api/agents", headers: other.auth });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual([expect.objectContaining({ id: mine.id, name: "Only one" })]);
+    const response = await app.client(other.auth).agents.list();
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual([expect.objectContaining({ id: mine.id, name: "Only one" })]);
 
-    const all = (await app.api.inject({ url: "/api/agents", headers: org.auth })).json();
+    const all = (await app.client(org.auth).agents.list()).body;
     expect(Array.isArray(all)).toBe(true);
     expect(all.map((agent: { name: string }) => agent.name).slice(0, 2)).toEqual([
       "Front desk",
@@ -110,14 +105,14 @@ describe("agents", () => {
 
   it("changes only the fields sent with PATCH", async () => {
     const agent = await createAgent(app, org, { name: "Patchable", systemPrompt: "old" });
-    const response = await app.api.inject({
-      method: "PATCH",
-      url: `/api/agents/${agent.id}`,
-      headers: org.auth,
-      payload: { systemPrompt: "new", visibility: "public", handle: null, followUpConfig: null },
+    const response = await app.client(org.auth).agents.update(agent.id, {
+      systemPrompt: "new",
+      visibility: "public",
+      handle: null,
+      followUpConfig: null,
     });
-    expect(response.statusCode).toBe(200);
-    const patched = response.json();
+    expect(response.status).toBe(200);
+    const patched = response.body;
     expect(patched).toMatchObject({
       name: "Patchable",
       systemPrompt: "new",
@@ -131,16 +126,12 @@ describe("agents", () => {
 
   it("deletes an agent, which then is gone", async () => {
     const agent = await createAgent(app, org, { name: "Short-lived" });
-    const deleted = await app.api.inject({
-      method: "DELETE",
-      url: `/api/agents/${agent.id}`,
-      headers: org.auth,
-    });
-    expect(deleted.statusCode).toBe(200);
-    expect(deleted.json()).toMatchObject({ id: agent.id, name: "Short-lived" });
-    const again = await app.api.inject({ url: `/api/agents/${agent.id}`, headers: org.auth });
-    expect(again.statusCode).toBe(404);
-    expect(again.json().type).toBe("NOT_FOUND");
+    const deleted = await app.client(org.auth).agents.delete(agent.id);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toMatchObject({ id: agent.id, name: "Short-lived" });
+    const again = await app.client(org.auth).agents.get(agent.id);
+    expect(again.status).toBe(404);
+    expect(again.error.type).toBe("NOT_FOUND");
   });
 });
 
@@ -158,24 +149,18 @@ describe("datastore tools", () => {
       { id: expect.any(String), type: "datastore", datastoreId: second.id },
     ]);
 
-    const replaced = await app.api.inject({
-      method: "PATCH",
-      url: `/api/agents/${agent.id}`,
-      headers: org.auth,
-      payload: { datastoreIds: [first.id] },
-    });
-    expect(replaced.statusCode).toBe(200);
-    expect(replaced.json().tools).toEqual([
+    const replaced = await app
+      .client(org.auth)
+      .agents.update(agent.id, { datastoreIds: [first.id] });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.tools).toEqual([
       { id: "ds-tool", type: "datastore", datastoreId: first.id, config: { topK: 3 } },
     ]);
 
-    const cleared = await app.api.inject({
-      method: "PATCH",
-      url: `/api/agents/${agent.id}`,
-      headers: org.auth,
-      payload: { tools: [{ type: "webhook", config: { url: "https://x.example" } }] },
+    const cleared = await app.client(org.auth).agents.update(agent.id, {
+      tools: [{ type: "webhook", config: { url: "https://x.example" } }],
     });
-    expect(cleared.json().tools).toEqual([
+    expect(cleared.body.tools).toEqual([
       { id: expect.any(String), type: "webhook", config: { url: "https://x.example" } },
     ]);
   });
@@ -186,13 +171,10 @@ describe("datastore tools", () => {
       name: "Mixed",
       tools: [{ id: "form", type: "form", formId: "f1" }],
     });
-    const response = await app.api.inject({
-      method: "PATCH",
-      url: `/api/agents/${agent.id}`,
-      headers: org.auth,
-      payload: { datastoreIds: [store.id] },
-    });
-    expect(response.json().tools).toEqual([
+    const response = await app
+      .client(org.auth)
+      .agents.update(agent.id, { datastoreIds: [store.id] });
+    expect(response.body.tools).toEqual([
       { id: "form", type: "form", formId: "f1" },
       { id: expect.any(String), type: "datastore", datastoreId: store.id },
     ]);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAgent } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { createDatastore } from "../knowledge/knowledge-helpers.ts";
-import { createAgent } from "./agent-helpers.ts";
 
 let app: TestApp;
 let owner: TestOrganization;
@@ -28,14 +28,13 @@ describe("agent endpoints without a valid key", () => {
     ["GET", "/api/agents/AGENT/conversations-export"],
   ] as const)("%s %s answers 401", async (method, path) => {
     for (const headers of [{}, { authorization: "Bearer adk_not-a-key" }]) {
-      const response = await app.api.inject({
+      const response = await app.client(headers).request({
         method,
         url: path.replace("AGENT", agentId),
-        headers,
         ...(method === "POST" || method === "PATCH" ? { payload: { name: "x", query: "hi" } } : {}),
       });
-      expect(response.statusCode).toBe(401);
-      expect(response.json()).toMatchObject({
+      expect(response.status).toBe(401);
+      expect(response.body).toMatchObject({
         type: "UNAUTHORIZED",
         requestId: expect.any(String),
       });
@@ -45,45 +44,28 @@ describe("agent endpoints without a valid key", () => {
 
 describe("another organization's agent", () => {
   it("is invisible: 404 on read, change and delete, and absent from the list", async () => {
-    const read = await app.api.inject({ url: `/api/agents/${agentId}`, headers: stranger.auth });
-    expect(read.statusCode).toBe(404);
-    const patch = await app.api.inject({
-      method: "PATCH",
-      url: `/api/agents/${agentId}`,
-      headers: stranger.auth,
-      payload: { name: "hijacked" },
-    });
-    expect(patch.statusCode).toBe(404);
-    const remove = await app.api.inject({
-      method: "DELETE",
-      url: `/api/agents/${agentId}`,
-      headers: stranger.auth,
-    });
-    expect(remove.statusCode).toBe(404);
-    const list = await app.api.inject({ url: "/api/agents", headers: stranger.auth });
-    expect(list.json()).toEqual([]);
-    const still = await app.api.inject({ url: `/api/agents/${agentId}`, headers: owner.auth });
-    expect(still.json().name).toBe("Private one");
+    const read = await app.client(stranger.auth).agents.get(agentId);
+    expect(read.status).toBe(404);
+    const patch = await app.client(stranger.auth).agents.update(agentId, { name: "hijacked" });
+    expect(patch.status).toBe(404);
+    const remove = await app.client(stranger.auth).agents.delete(agentId);
+    expect(remove.status).toBe(404);
+    const list = await app.client(stranger.auth).agents.list();
+    expect(list.body).toEqual([]);
+    const still = await app.client(owner.auth).agents.get(agentId);
+    expect(still.body.name).toBe("Private one");
   });
 
   it("cannot be given another organization's datastore", async () => {
     const foreign = await createDatastore(app, owner, { name: "Owner's secrets" });
-    const response = await app.api.inject({
-      method: "POST",
-      url: "/api/agents",
-      headers: stranger.auth,
-      payload: { name: "Thief", datastoreIds: [foreign.id] },
+    const response = await app
+      .client(stranger.auth)
+      .agents.create({ name: "Thief", datastoreIds: [foreign.id] });
+    expect(response.status).toBe(400);
+    expect(response.error.error).toBe(`Unknown datastore in this organization: ${foreign.id}`);
+    const viaTool = await app.client(owner.auth).agents.update(agentId, {
+      tools: [{ type: "datastore", datastoreId: (await createDatastore(app, stranger)).id }],
     });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().error).toBe(`Unknown datastore in this organization: ${foreign.id}`);
-    const viaTool = await app.api.inject({
-      method: "PATCH",
-      url: `/api/agents/${agentId}`,
-      headers: owner.auth,
-      payload: {
-        tools: [{ type: "datastore", datastoreId: (await createDatastore(app, stranger)).id }],
-      },
-    });
-    expect(viaTool.statusCode).toBe(400);
+    expect(viaTool.status).toBe(400);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { unchecked } from "../harness/client.ts";
 import { annotationClient, createSeeder, type SeededExchange, type Seeder } from "./seed.ts";
 
 let app: TestApp;
@@ -25,7 +26,7 @@ beforeAll(async () => {
     { messageId: exchange.agentMessageId, sentiment: "good", comment: "baseline" },
     org,
   );
-  annotationId = created.json().id;
+  annotationId = created.body.id;
 });
 afterAll(() => app.close());
 
@@ -58,8 +59,8 @@ describe("POST /api/annotations: the spec's 400s", () => {
       ...change,
     };
     const response = await client.create(body, org);
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject(invalidBody);
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject(invalidBody);
     const stored = await seed.storedAnnotation(annotationId);
     expect(stored).toMatchObject({ comment: "baseline", sentiment: "good" });
   });
@@ -69,9 +70,9 @@ describe("POST /api/annotations: the spec's 400s", () => {
       { messageId: exchange.humanMessageId, sentiment: "good", comment: "x" },
       org,
     );
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject(invalidBody);
-    expect(response.json().error).toMatch(/agent/i);
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject(invalidBody);
+    expect(response.error.error).toMatch(/agent/i);
   });
 
   it("an agent message without an agent id is 400 INVALID_REQUEST", async () => {
@@ -81,9 +82,9 @@ describe("POST /api/annotations: the spec's 400s", () => {
         { messageId: orphan, sentiment: "good", comment: "x" },
         credentials,
       );
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toMatchObject(invalidBody);
-      expect(response.json().error).toMatch(/agent id/i);
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject(invalidBody);
+      expect(response.error.error).toMatch(/agent id/i);
     }
   });
 
@@ -92,8 +93,8 @@ describe("POST /api/annotations: the spec's 400s", () => {
       { messageId: "ckunknownmessage0000000000", sentiment: "good", comment: "x" },
       org,
     );
-    expect(response.statusCode).toBe(404);
-    expect(response.json()).toMatchObject({ type: "NOT_FOUND" });
+    expect(response.status).toBe(404);
+    expect(response.body).toMatchObject({ type: "NOT_FOUND" });
   });
 
   it("malformed bodies are 4xx with the error envelope, never 500", async () => {
@@ -119,15 +120,15 @@ describe("POST /api/annotations: the spec's 400s", () => {
       },
     ];
     for (const attempt of attempts) {
-      const response = await app.api.inject({
+      const response = await app.client().request({
         method: "POST",
         url: "/api/annotations",
         headers: { ...org.auth, "content-type": attempt.contentType },
         payload: attempt.payload,
       });
-      expect(response.statusCode, attempt.payload.slice(0, 40)).toBeGreaterThanOrEqual(400);
-      expect(response.statusCode, attempt.payload.slice(0, 40)).toBeLessThan(500);
-      expect(response.json()).toMatchObject({
+      expect(response.status, attempt.payload.slice(0, 40)).toBeGreaterThanOrEqual(400);
+      expect(response.status, attempt.payload.slice(0, 40)).toBeLessThan(500);
+      expect(response.body).toMatchObject({
         error: expect.any(String),
         type: expect.any(String),
       });
@@ -139,11 +140,11 @@ describe("GET /api/annotations: filters", () => {
   it("sentiment is case-insensitive", async () => {
     for (const sentiment of ["good", "GOOD", "Good"]) {
       const response = await client.list({ sentiment }, org);
-      expect(response.statusCode).toBe(200);
-      expect(response.json().map((item: { id: string }) => item.id)).toContain(annotationId);
+      expect(response.status).toBe(200);
+      expect(response.body.map((item: { id: string }) => item.id)).toContain(annotationId);
     }
     const bad = await client.list({ sentiment: "BAD" }, org);
-    expect(bad.json().map((item: { id: string }) => item.id)).not.toContain(annotationId);
+    expect(bad.body.map((item: { id: string }) => item.id)).not.toContain(annotationId);
   });
 
   it.each([
@@ -157,13 +158,13 @@ describe("GET /api/annotations: filters", () => {
     ["a NUL in a filter", "agentId=a%00b"],
     ["a NUL in the status", "status=%00"],
   ])("%s is 400", async (_label, query) => {
-    const response = await app.api.inject({
+    const response = await app.client().request({
       method: "GET",
       url: `/api/annotations?${query}`,
       headers: org.auth,
     });
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject(invalidBody);
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject(invalidBody);
   });
 
   it("filters by status, conversation, message and agent", async () => {
@@ -175,10 +176,10 @@ describe("GET /api/annotations: filters", () => {
         { messageId: second.agentMessageId, sentiment: "bad", comment: "done" },
         org,
       )
-    ).json();
+    ).body;
     await client.patch(completed.id, { status: "completed" }, org);
     const idsFor = async (query: Record<string, string>) =>
-      (await client.list(query, org)).json().map((item: { id: string }) => item.id);
+      (await client.list(query, org)).body.map((item: { id: string }) => item.id);
 
     expect(await idsFor({ status: "completed" })).toEqual([completed.id]);
     expect(await idsFor({ status: "pending" })).toEqual([annotationId]);
@@ -203,27 +204,23 @@ describe("PATCH /api/annotations/{id}: the spec's 400s", () => {
     ["a status the organization does not accept", { status: "archived" }],
   ])("%s is 400 and the status stays", async (_label, body) => {
     const response = await client.patch(annotationId, body, org);
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject(invalidBody);
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject(invalidBody);
     expect((await seed.storedAnnotation(annotationId))?.status).toBe("pending");
   });
 
   it("no body at all is 400", async () => {
     const response = await client.patch(annotationId, undefined, org);
-    expect(response.statusCode).toBe(400);
+    expect(response.status).toBe(400);
   });
 });
 
 describe("ids in paths and tag names", () => {
   it("odd ids are 404 with the envelope, never 500", async () => {
     for (const id of ["' or 1=1 --", "../../etc/passwd", "x".repeat(100)]) {
-      const response = await app.api.inject({
-        method: "GET",
-        url: `/api/annotations/${encodeURIComponent(id)}`,
-        headers: org.auth,
-      });
-      expect(response.statusCode).toBe(404);
-      expect(response.json()).toMatchObject({ type: "NOT_FOUND", requestId: expect.any(String) });
+      const response = await app.client(org.auth).annotations.get(encodeURIComponent(id));
+      expect(response.status).toBe(404);
+      expect(response.body).toMatchObject({ type: "NOT_FOUND", requestId: expect.any(String) });
     }
   });
 
@@ -234,15 +231,15 @@ describe("ids in paths and tag names", () => {
       client.remove("a\u0000b", org),
     ]);
     for (const response of responses) {
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toMatchObject(invalidBody);
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject(invalidBody);
     }
   });
 
   it("an id over the router's 200-character limit is refused before the route (414)", async () => {
     const response = await client.get("x".repeat(201), org);
-    expect(response.statusCode).toBe(414);
-    expect(response.json()).toMatchObject({
+    expect(response.status).toBe(414);
+    expect(response.body).toMatchObject({
       type: "INVALID_REQUEST",
       requestId: expect.any(String),
     });
@@ -256,14 +253,9 @@ describe("ids in paths and tag names", () => {
     ["a numeric name", { name: 5 }],
     ["a NUL in the name", { name: "a\u0000" }],
   ])("a tag with %s is 400", async (_label, payload) => {
-    const response = await app.api.inject({
-      method: "POST",
-      url: "/api/annotation-tags",
-      headers: org.auth,
-      payload,
-    });
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject(invalidBody);
+    const response = await app.client(org.auth).annotationTags.create(unchecked(payload));
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject(invalidBody);
   });
 
   it.each([
@@ -271,12 +263,7 @@ describe("ids in paths and tag names", () => {
     ["a bad status name", { statuses: ["pending", "has space"] }],
     ["not a list", { statuses: "pending" }],
   ])("accepted statuses with %s are 400", async (_label, payload) => {
-    const response = await app.api.inject({
-      method: "PUT",
-      url: "/api/annotation-statuses",
-      headers: org.auth,
-      payload,
-    });
-    expect(response.statusCode).toBe(400);
+    const response = await app.client(org.auth).annotations.setStatuses(unchecked(payload));
+    expect(response.status).toBe(400);
   });
 });

@@ -31,8 +31,8 @@ describe("POST /api/annotations (create)", () => {
       },
       org,
     );
-    expect(response.statusCode).toBe(200);
-    const body = response.json();
+    expect(response.status).toBe(200);
+    const body = response.body;
     expect(body).toEqual({
       id: expect.any(String),
       messageId: exchange.agentMessageId,
@@ -72,27 +72,27 @@ describe("POST /api/annotations (create)", () => {
         },
         org,
       )
-    ).json();
+    ).body;
     const patched = await client.patch(first.id, { status: "completed" }, org);
-    expect(patched.statusCode).toBe(200);
+    expect(patched.status).toBe(200);
 
     const second = await client.create(
       { messageId: exchange.agentMessageId, sentiment: "bad", comment: "On second thought, no" },
       org,
     );
-    expect(second.statusCode).toBe(200);
-    expect(second.json()).toMatchObject({
+    expect(second.status).toBe(200);
+    expect(second.body).toMatchObject({
       id: first.id,
       status: "completed",
       sentiment: "bad",
       comment: "On second thought, no",
       tags: [],
     });
-    expect(Date.parse(second.json().updatedAt)).toBeGreaterThan(Date.parse(first.updatedAt));
-    expect(second.json().createdAt).toBe(first.createdAt);
+    expect(Date.parse(second.body.updatedAt)).toBeGreaterThan(Date.parse(first.updatedAt));
+    expect(second.body.createdAt).toBe(first.createdAt);
 
     const listed = await client.list({ messageId: exchange.agentMessageId }, org);
-    expect(listed.json()).toHaveLength(1);
+    expect(listed.body).toHaveLength(1);
   });
 
   it("keeps one annotation when the same message is annotated concurrently", async () => {
@@ -113,10 +113,10 @@ describe("POST /api/annotations (create)", () => {
         ),
       ),
     );
-    expect(responses.map((response) => response.statusCode)).toEqual([200, 200, 200, 200]);
-    expect(new Set(responses.map((response) => response.json().id)).size).toBe(1);
+    expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200]);
+    expect(new Set(responses.map((response) => response.body.id)).size).toBe(1);
 
-    const [stored] = (await client.list({ messageId: exchange.agentMessageId }, org)).json();
+    const stored = (await client.list({ messageId: exchange.agentMessageId }, org)).body[0]!;
     const writer = Number(/writer (\d)/.exec(stored.comment)![1]);
     // The last writer wins as a whole: its comment comes with its tags, never a mix.
     expect(stored.tags).toEqual([{ tag: { id: tags[writer]!.id, name: tags[writer]!.name } }]);
@@ -129,9 +129,9 @@ describe("POST /api/annotations (create)", () => {
     );
     const base = { messageId: exchange.agentMessageId, sentiment: "good", comment: "ok" };
     const tagsOf = async (tagIds: unknown) =>
-      (await client.create({ ...base, tagIds }, org))
-        .json()
-        .tags.map((entry: { tag: { name: string } }) => entry.tag.name);
+      (await client.create({ ...base, tagIds }, org)).body.tags.map(
+        (entry: { tag: { name: string } }) => entry.tag.name,
+      );
 
     expect(await tagsOf([a!.id, b!.id])).toEqual(["alpha", "beta"]);
     expect(await tagsOf([c!.id])).toEqual(["gamma"]);
@@ -155,17 +155,17 @@ describe("GET /api/annotations/{id}", () => {
         { messageId: first.agentMessageId, sentiment: "good", comment: "fine" },
         org,
       )
-    ).json();
+    ).body;
     const created = (
       await client.create(
         { messageId: second.agentMessageId, sentiment: "bad", comment: "too long" },
         org,
       )
-    ).json();
+    ).body;
 
     const response = await client.get(created.id, org);
-    expect(response.statusCode).toBe(200);
-    const body = response.json();
+    expect(response.status).toBe(200);
+    const body = response.body;
     const contact = { id: contactId, phoneNumber: "+15550100", email: "customer@example.com" };
     const agent = { id: contactAgent, name: "Grace", iconUrl: null };
     expect(body).toMatchObject({
@@ -195,7 +195,7 @@ describe("GET /api/annotations/{id}", () => {
     ]);
     expect(body.conversation.messages[0]).toMatchObject({ agent: null, contact, annotation: null });
     expect(body.conversation.messages[1]).toMatchObject({ agent, contact });
-    expect(body.conversation.messages[1].annotation).toEqual({
+    expect(body.conversation.messages[1]!.annotation).toEqual({
       id: otherAnnotation.id,
       sentiment: "good",
     });
@@ -208,8 +208,8 @@ describe("GET /api/annotations/{id}", () => {
         { messageId: exchange.agentMessageId, sentiment: "good", comment: "ok" },
         org,
       )
-    ).json();
-    const body = (await client.get(created.id, org)).json();
+    ).body;
+    const body = (await client.get(created.id, org)).body;
     expect(body.message.agent).toEqual({
       id: agentId,
       name: "Ada",
@@ -229,10 +229,10 @@ describe("PATCH and DELETE /api/annotations/{id}", () => {
         { messageId: exchange.agentMessageId, sentiment: "good", comment: "ok", tagIds: [tag.id] },
         org,
       )
-    ).json();
+    ).body;
     const response = await client.patch(created.id, { status: "completed" }, org);
-    expect(response.statusCode).toBe(200);
-    const body = response.json();
+    expect(response.status).toBe(200);
+    const body = response.body;
     expect(body).toMatchObject({
       id: created.id,
       status: "completed",
@@ -244,8 +244,8 @@ describe("PATCH and DELETE /api/annotations/{id}", () => {
     expect((await seed.storedAnnotation(created.id))?.status).toBe("completed");
 
     const back = await client.patch(created.id, { status: "pending" }, org);
-    expect(back.json().status).toBe("pending");
-    expect(Date.parse(back.json().updatedAt)).toBeGreaterThan(Date.parse(body.updatedAt));
+    expect(back.body.status).toBe("pending");
+    expect(Date.parse(back.body.updatedAt)).toBeGreaterThan(Date.parse(body.updatedAt));
   });
 
   it("deletes and then answers 404", async () => {
@@ -255,21 +255,21 @@ describe("PATCH and DELETE /api/annotations/{id}", () => {
         { messageId: exchange.agentMessageId, sentiment: "good", comment: "ok" },
         org,
       )
-    ).json();
+    ).body;
     const response = await client.remove(created.id, org);
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ success: true });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true });
     expect(await seed.storedAnnotation(created.id)).toBeNull();
-    expect((await client.get(created.id, org)).statusCode).toBe(404);
-    expect((await client.remove(created.id, org)).statusCode).toBe(404);
+    expect((await client.get(created.id, org)).status).toBe(404);
+    expect((await client.remove(created.id, org)).status).toBe(404);
 
     const again = await client.create(
       { messageId: exchange.agentMessageId, sentiment: "bad", comment: "new one" },
       org,
     );
-    expect(again.statusCode).toBe(200);
-    expect(again.json().id).not.toBe(created.id);
-    expect(again.json().status).toBe("pending");
+    expect(again.status).toBe(200);
+    expect(again.body.id).not.toBe(created.id);
+    expect(again.body.status).toBe("pending");
   });
 });
 
@@ -283,74 +283,51 @@ describe("accepted statuses (extension)", () => {
         { messageId: exchange.agentMessageId, sentiment: "good", comment: "ok" },
         other,
       )
-    ).json();
+    ).body;
 
-    const initial = await app.api.inject({
-      method: "GET",
-      url: "/api/annotation-statuses",
-      headers: other.auth,
-    });
-    expect(initial.json()).toEqual({ statuses: ["pending", "completed"] });
-    expect((await client.patch(created.id, { status: "escalated" }, other)).statusCode).toBe(400);
+    const initial = await app.client(other.auth).annotations.statuses();
+    expect(initial.body).toEqual({ statuses: ["pending", "completed"] });
+    expect((await client.patch(created.id, { status: "escalated" }, other)).status).toBe(400);
 
-    const replaced = await app.api.inject({
-      method: "PUT",
-      url: "/api/annotation-statuses",
-      headers: other.auth,
-      payload: { statuses: ["pending", "escalated", "escalated", "done"] },
-    });
-    expect(replaced.statusCode).toBe(200);
-    expect(replaced.json()).toEqual({ statuses: ["pending", "escalated", "done"] });
+    const replaced = await app
+      .client(other.auth)
+      .annotations.setStatuses({ statuses: ["pending", "escalated", "escalated", "done"] });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toEqual({ statuses: ["pending", "escalated", "done"] });
 
-    expect((await client.patch(created.id, { status: "escalated" }, other)).json().status).toBe(
+    expect((await client.patch(created.id, { status: "escalated" }, other)).body.status).toBe(
       "escalated",
     );
     const refused = await client.patch(created.id, { status: "completed" }, other);
-    expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toMatchObject({ type: "INVALID_REQUEST" });
-    expect(refused.json().error).toContain("escalated");
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ type: "INVALID_REQUEST" });
+    expect(refused.error.error).toContain("escalated");
 
     // Another organization keeps the defaults.
     const mine = await seed.exchange(org, agentId);
     const minesAnnotation = (
       await client.create({ messageId: mine.agentMessageId, sentiment: "good", comment: "ok" }, org)
-    ).json();
-    expect((await client.patch(minesAnnotation.id, { status: "escalated" }, org)).statusCode).toBe(
-      400,
-    );
-    expect((await client.patch(minesAnnotation.id, { status: "completed" }, org)).statusCode).toBe(
-      200,
-    );
+    ).body;
+    expect((await client.patch(minesAnnotation.id, { status: "escalated" }, org)).status).toBe(400);
+    expect((await client.patch(minesAnnotation.id, { status: "completed" }, org)).status).toBe(200);
   });
 
   it("refuses a list without pending, since new annotations start there", async () => {
-    const response = await app.api.inject({
-      method: "PUT",
-      url: "/api/annotation-statuses",
-      headers: org.auth,
-      payload: { statuses: ["completed"] },
-    });
-    expect(response.statusCode).toBe(400);
-    const after = await app.api.inject({
-      method: "GET",
-      url: "/api/annotation-statuses",
-      headers: org.auth,
-    });
-    expect(after.json()).toEqual({ statuses: ["pending", "completed"] });
+    const response = await app
+      .client(org.auth)
+      .annotations.setStatuses({ statuses: ["completed"] });
+    expect(response.status).toBe(400);
+    const after = await app.client(org.auth).annotations.statuses();
+    expect(after.body).toEqual({ statuses: ["pending", "completed"] });
   });
 });
 
 describe("annotation tags (extension)", () => {
   it("creates and lists the organization's tags by name; duplicates in any case are 400", async () => {
     const tagOrg = await app.createOrganization("Tags");
-    const created = await app.api.inject({
-      method: "POST",
-      url: "/api/annotation-tags",
-      headers: tagOrg.auth,
-      payload: { name: "  Billing " },
-    });
-    expect(created.statusCode).toBe(201);
-    expect(created.json()).toEqual({
+    const created = await app.client(tagOrg.auth).annotationTags.create({ name: "  Billing " });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
       id: expect.any(String),
       name: "Billing",
       createdAt: expect.any(String),
@@ -358,41 +335,27 @@ describe("annotation tags (extension)", () => {
     await client.createTag("accuracy", tagOrg);
 
     for (const name of ["Billing", "billing", " BILLING "]) {
-      const duplicate = await app.api.inject({
-        method: "POST",
-        url: "/api/annotation-tags",
-        headers: tagOrg.auth,
-        payload: { name },
-      });
-      expect(duplicate.statusCode).toBe(400);
-      expect(duplicate.json()).toMatchObject({ type: "INVALID_REQUEST" });
+      const duplicate = await app.client(tagOrg.auth).annotationTags.create({ name });
+      expect(duplicate.status).toBe(400);
+      expect(duplicate.body).toMatchObject({ type: "INVALID_REQUEST" });
     }
 
     // Same name in another organization is fine.
     expect((await client.createTag("Billing", org)).name).toBe("Billing");
 
-    const listed = await app.api.inject({
-      method: "GET",
-      url: "/api/annotation-tags",
-      headers: tagOrg.auth,
-    });
-    expect(listed.statusCode).toBe(200);
-    expect(listed.json().map((tag: { name: string }) => tag.name)).toEqual(["accuracy", "Billing"]);
+    const listed = await app.client(tagOrg.auth).annotationTags.list();
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((tag: { name: string }) => tag.name)).toEqual(["accuracy", "Billing"]);
   });
 
   it("keeps one tag when the same name is created concurrently", async () => {
     const tagOrg = await app.createOrganization("Racing tags");
     const responses = await Promise.all(
       Array.from({ length: 6 }, () =>
-        app.api.inject({
-          method: "POST",
-          url: "/api/annotation-tags",
-          headers: tagOrg.auth,
-          payload: { name: "race" },
-        }),
+        app.client(tagOrg.auth).annotationTags.create({ name: "race" }),
       ),
     );
-    expect(responses.map((response) => response.statusCode).sort()).toEqual([
+    expect(responses.map((response) => response.status).sort()).toEqual([
       201, 400, 400, 400, 400, 400,
     ]);
   });
@@ -400,9 +363,9 @@ describe("annotation tags (extension)", () => {
 
 describe("OpenAPI document", () => {
   it("lists every annotation endpoint under annotations and marks tags and statuses as extensions", async () => {
-    const response = await app.api.inject({ method: "GET", url: "/api/openapi.json" });
-    expect(response.statusCode).toBe(200);
-    const paths = response.json().paths;
+    const response = await app.client().request({ method: "GET", url: "/api/openapi.json" });
+    expect(response.status).toBe(200);
+    const paths = response.body.paths;
     const operations: Array<[string, string, boolean]> = [
       ["/api/annotations", "post", false],
       ["/api/annotations", "get", false],

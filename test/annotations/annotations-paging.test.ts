@@ -24,8 +24,8 @@ async function annotate(organization: TestOrganization, messageIds: string[]) {
       { messageId, sentiment: "good", comment: `review of ${messageId}` },
       organization,
     );
-    expect(response.statusCode).toBe(200);
-    ids.push(response.json().id);
+    expect(response.status).toBe(200);
+    ids.push(response.body.id);
   }
   return ids;
 }

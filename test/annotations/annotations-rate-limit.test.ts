@@ -41,12 +41,12 @@ describe("anonymous annotation rate limit (in memory)", () => {
     const responses = await Promise.all(
       Array.from({ length: 7 }, () => client.create(body(), undefined, ip)),
     );
-    expect(countStatuses(responses.map((response) => response.statusCode))).toEqual({
+    expect(countStatuses(responses.map((response) => response.status))).toEqual({
       200: 3,
       429: 4,
     });
-    const limited = responses.find((response) => response.statusCode === 429)!;
-    expect(limited.json()).toEqual({
+    const limited = responses.find((response) => response.status === 429)!;
+    expect(limited.body).toEqual({
       error: expect.any(String),
       type: "RATE_LIMITED",
       requestId: expect.any(String),
@@ -57,27 +57,27 @@ describe("anonymous annotation rate limit (in memory)", () => {
   it("counts each IP separately and never limits keyed requests", async () => {
     const ip = randomIp();
     for (let index = 0; index < 3; index += 1) {
-      expect((await client.create(body(), undefined, ip)).statusCode).toBe(200);
+      expect((await client.create(body(), undefined, ip)).status).toBe(200);
     }
-    expect((await client.create(body(), undefined, ip)).statusCode).toBe(429);
+    expect((await client.create(body(), undefined, ip)).status).toBe(429);
     const keyed = await Promise.all(
       Array.from({ length: 6 }, () => client.create(body(), org, ip)),
     );
-    expect(keyed.every((response) => response.statusCode === 200)).toBe(true);
-    expect((await client.create(body(), undefined, randomIp())).statusCode).toBe(200);
+    expect(keyed.every((response) => response.status === 200)).toBe(true);
+    expect((await client.create(body(), undefined, randomIp())).status).toBe(200);
   });
 
   it("limits only creation: anonymous listing is not counted", async () => {
     const ip = randomIp();
     for (let index = 0; index < 5; index += 1) {
-      const listed = await app.api.inject({
+      const listed = await app.client().request({
         method: "GET",
         url: `/api/annotations?messageId=${messageId}`,
         remoteAddress: ip,
       });
-      expect(listed.statusCode).toBe(200);
+      expect(listed.status).toBe(200);
     }
-    expect((await client.create(body(), undefined, ip)).statusCode).toBe(200);
+    expect((await client.create(body(), undefined, ip)).status).toBe(200);
   });
 
   it("rejects a bad value of the setting at boot, naming it", async () => {
@@ -113,7 +113,7 @@ describe.skipIf(!redisUrl)("anonymous annotation rate limit shared through Redis
         ),
       ),
     );
-    expect(countStatuses(responses.map((response) => response.statusCode))).toEqual({
+    expect(countStatuses(responses.map((response) => response.status))).toEqual({
       200: 3,
       429: 5,
     });

@@ -1,7 +1,8 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { annotations, messages } from "../../src/db/schema/index.ts";
 import { newId } from "../../src/lib/ids.ts";
-import { ADMIN_TOKEN, type TestApp, type TestOrganization } from "../harness/app.ts";
+import type { TestApp, TestOrganization } from "../harness/app.ts";
+import { type Annotation, type Reply, type Untyped, unchecked } from "../harness/client.ts";
 
 export type SeededExchange = {
   agentId: string;
@@ -13,11 +14,11 @@ export type SeededExchange = {
 
 type Credentials = TestOrganization | { authorization: string };
 
-async function expectJson(response: { statusCode: number; body: string }, status: number) {
-  if (response.statusCode !== status) {
-    throw new Error(`seed: expected ${status}, got ${response.statusCode}: ${response.body}`);
+async function expectJson(response: Reply<unknown>, status: number): Promise<Untyped> {
+  if (response.status !== status) {
+    throw new Error(`seed: expected ${status}, got ${response.status}: ${response.text}`);
   }
-  return JSON.parse(response.body);
+  return response.body;
 }
 
 /**
@@ -33,12 +34,7 @@ export function createSeeder(app: TestApp) {
   async function unmeter(organization: TestOrganization) {
     if (unmetered.has(organization.id)) return;
     await expectJson(
-      await app.api.inject({
-        method: "PATCH",
-        url: `/api/admin/organizations/${organization.id}/billing`,
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-        payload: { subscriptionStatus: "active" },
-      }),
+      await app.admin.admin.updateBilling(organization.id, { subscriptionStatus: "active" }),
       200,
     );
     unmetered.add(organization.id);
@@ -50,15 +46,10 @@ export function createSeeder(app: TestApp) {
   ): Promise<string> {
     await unmeter(organization);
     const created = await expectJson(
-      await app.api.inject({
-        method: "POST",
-        url: "/api/agents",
-        headers: organization.auth,
-        payload: {
-          name: options.name ?? "Support agent",
-          visibility: options.visibility ?? "private",
-          ...(options.iconUrl ? { iconUrl: options.iconUrl } : {}),
-        },
+      await app.client(organization.auth).agents.create({
+        name: options.name ?? "Support agent",
+        visibility: options.visibility ?? "private",
+        ...(options.iconUrl ? { iconUrl: options.iconUrl } : {}),
       }),
       201,
     );
@@ -67,11 +58,7 @@ export function createSeeder(app: TestApp) {
 
   async function conversationMessages(organization: TestOrganization, conversationId: string) {
     const conversation = await expectJson(
-      await app.api.inject({
-        method: "GET",
-        url: `/api/conversations/${conversationId}`,
-        headers: organization.auth,
-      }),
+      await app.client(organization.auth).conversations.get(conversationId),
       200,
     );
     return conversation as {
@@ -87,12 +74,9 @@ export function createSeeder(app: TestApp) {
     options: { conversationId?: string; contact?: { email?: string; phoneNumber?: string } } = {},
   ): Promise<SeededExchange> {
     const answered = await expectJson(
-      await app.api.inject({
-        method: "POST",
-        url: `/api/agents/${agentId}/query`,
-        headers: organization.auth,
-        payload: { query: `question ${newId()}`, ...options },
-      }),
+      await app
+        .client(organization.auth)
+        .agents.query(agentId, { query: `question ${newId()}`, ...options }),
       200,
     );
     const conversation = await conversationMessages(organization, answered.conversationId);
@@ -123,12 +107,9 @@ export function createSeeder(app: TestApp) {
     let conversationId: string | undefined;
     for (let index = 0; index < count; index += 1) {
       const appended = await expectJson(
-        await app.api.inject({
-          method: "POST",
-          url: `/api/agents/${agentId}/query-agent`,
-          headers,
-          payload: { query: `answer ${index}`, ...(conversationId ? { conversationId } : {}) },
-        }),
+        await app
+          .client(headers)
+          .agents.queryAgent(agentId, { query: `answer ${index}`, conversationId }),
         200,
       );
       conversationId = appended.conversationId;
@@ -193,52 +174,30 @@ export function annotationClient(app: TestApp) {
   };
   return {
     create(body: Record<string, unknown>, credentials?: Credentials, remoteAddress?: string) {
-      return app.api.inject({
+      return app.client(headersOf(credentials)).request<Annotation>({
         method: "POST",
         url: "/api/annotations",
-        headers: headersOf(credentials),
         payload: body,
         ...(remoteAddress ? { remoteAddress } : {}),
       });
     },
     list(query: Record<string, string>, credentials?: Credentials) {
-      return app.api.inject({
-        method: "GET",
-        url: "/api/annotations",
-        headers: headersOf(credentials),
-        query,
-      });
+      return app.client(headersOf(credentials)).annotations.list(unchecked(query));
     },
     get(id: string, credentials?: Credentials) {
-      return app.api.inject({
-        method: "GET",
-        url: `/api/annotations/${encodeURIComponent(id)}`,
-        headers: headersOf(credentials),
-      });
+      return app.client(headersOf(credentials)).annotations.get(encodeURIComponent(id));
     },
     patch(id: string, body: unknown, credentials?: Credentials) {
-      return app.api.inject({
-        method: "PATCH",
-        url: `/api/annotations/${encodeURIComponent(id)}`,
-        headers: headersOf(credentials),
-        ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
-      });
+      return app
+        .client(headersOf(credentials))
+        .annotations.setStatus(encodeURIComponent(id), unchecked(body));
     },
     remove(id: string, credentials?: Credentials) {
-      return app.api.inject({
-        method: "DELETE",
-        url: `/api/annotations/${encodeURIComponent(id)}`,
-        headers: headersOf(credentials),
-      });
+      return app.client(headersOf(credentials)).annotations.delete(encodeURIComponent(id));
     },
     async createTag(name: string, organization: TestOrganization) {
       return expectJson(
-        await app.api.inject({
-          method: "POST",
-          url: "/api/annotation-tags",
-          headers: organization.auth,
-          payload: { name },
-        }),
+        await app.client(organization.auth).annotationTags.create({ name }),
         201,
       ) as Promise<{ id: string; name: string }>;
     },

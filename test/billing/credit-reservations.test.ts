@@ -2,13 +2,8 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { newId } from "../../src/lib/ids.ts";
-import {
-  createAgent,
-  type QueryTestApp,
-  query,
-  startQueryTestApp,
-} from "../agents/agent-helpers.ts";
 import { appendAgentMessage, followUp } from "../follow-ups/follow-up-helpers.ts";
+import { createAgent, type QueryTestApp, query, startQueryTestApp } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import { wavFile } from "../transcription/audio-builders.ts";
 import { insertAgent, transcribe } from "../transcription/transcription-helpers.ts";

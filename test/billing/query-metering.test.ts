@@ -1,11 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createAgent,
-  type QueryTestApp,
-  query,
-  startQueryTestApp,
-} from "../agents/agent-helpers.ts";
+import { createAgent, type QueryTestApp, query, startQueryTestApp } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import { createDatastore } from "../knowledge/knowledge-helpers.ts";
 import { balanceOf, grantCredits } from "./billing-helpers.ts";

@@ -5,11 +5,11 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
-import { createAgent } from "../agents/agent-helpers.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
+import { createAgent } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { testDatabaseKind } from "../harness/database.ts";
-import { postSse } from "../query/sse-client.ts";
+import { postSse } from "../harness/sse-client.ts";
 import { grantCredits } from "./billing-helpers.ts";
 
 // Every answer costs exactly one credit: 100 output tokens at 10,000 credits per million, and no

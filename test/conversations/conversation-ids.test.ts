@@ -1,13 +1,12 @@
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { writerPrompt } from "../follow-ups/follow-up-helpers.ts";
 import {
   createAgent,
   createFundedOrganization,
   type QueryTestApp,
-  query,
   startQueryTestApp,
-} from "../agents/agent-helpers.ts";
-import { writerPrompt } from "../follow-ups/follow-up-helpers.ts";
+} from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 
 // Every endpoint that shows or filters by conversationId, when one organization uses an id on two
@@ -34,9 +33,11 @@ beforeAll(async () => {
   supportAgent = (await createAgent(t.app, globex, { name: "Support" })).id;
   initechAgent = (await createAgent(t.app, initech, { name: "Initech desk" })).id;
   const ask = async (who: TestOrganization, agentId: string, text: string) => {
-    const response = await query(t.app, who, agentId, { query: text, conversationId: SHARED });
-    expect(response.statusCode).toBe(200);
-    return response.json().messageId as string;
+    const response = await t.app
+      .client(who.auth)
+      .agents.query(agentId, { query: text, conversationId: SHARED });
+    expect(response.status).toBe(200);
+    return response.body.messageId;
   };
   await ask(acme, acmeAgent, "acme asks");
   salesAnswer = await ask(globex, salesAgent, "globex asks sales");

@@ -5,9 +5,9 @@ import {
   createFundedOrganization,
   type QueryTestApp,
   startQueryTestApp,
-} from "../agents/agent-helpers.ts";
+} from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
-import { postSse, summarize } from "../query/sse-client.ts";
+import { postSse, summarize } from "../harness/sse-client.ts";
 
 let t: QueryTestApp;
 let owner: TestOrganization;

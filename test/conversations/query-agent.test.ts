@@ -3,11 +3,10 @@ import {
   createAgent,
   createFundedOrganization,
   type QueryTestApp,
-  query,
   startQueryTestApp,
-} from "../agents/agent-helpers.ts";
+} from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
-import { postSse, summarize } from "../query/sse-client.ts";
+import { postSse, summarize } from "../harness/sse-client.ts";
 
 let t: QueryTestApp;
 let org: TestOrganization;
@@ -75,13 +74,17 @@ describe("query-agent", () => {
   });
 
   it("continues a conversation, and its messages become the model's history", async () => {
-    const first = (await query(t.app, org, agentId, { query: "Is my order late?" })).json();
+    const first = (
+      await t.app.client(org.auth).agents.query(agentId, { query: "Is my order late?" })
+    ).body;
     const appended = await append({
       query: "A colleague here: it ships today.",
       conversationId: first.conversationId,
     });
     expect(appended.json().conversationId).toBe(first.conversationId);
-    await query(t.app, org, agentId, { query: "Thanks!", conversationId: first.conversationId });
+    await t.app
+      .client(org.auth)
+      .agents.query(agentId, { query: "Thanks!", conversationId: first.conversationId });
     const messages = (t.fake.requests.at(-1)?.body?.messages ?? []) as Array<{
       role: string;
       content: string;
@@ -99,8 +102,10 @@ describe("query-agent", () => {
     const second = (await append({ query: "second", conversationId: id })).json();
     expect(second).toMatchObject({ conversationId: id, visitorId: id });
     const reply = (
-      await query(t.app, org, agentId, { query: "customer writes", conversationId: id })
-    ).json();
+      await t.app
+        .client(org.auth)
+        .agents.query(agentId, { query: "customer writes", conversationId: id })
+    ).body;
     expect(reply.conversationId).toBe(id);
     const stored = await conversation(id);
     expect(stored.channel).toBe("crmchatsappai");
@@ -164,7 +169,9 @@ describe("query-agent", () => {
   });
 
   it("stores a draft with a key; drafts stay out of the model's history", async () => {
-    const first = (await query(t.app, org, agentId, { query: "Can I change my address?" })).json();
+    const first = (
+      await t.app.client(org.auth).agents.query(agentId, { query: "Can I change my address?" })
+    ).body;
     const draft = await append({
       query: "DRAFT: yes, send it to us",
       conversationId: first.conversationId,
@@ -173,7 +180,9 @@ describe("query-agent", () => {
     expect(draft.statusCode).toBe(200);
     const stored = await conversation(first.conversationId);
     expect(stored.messages.at(-1)).toMatchObject({ id: draft.json().messageId, isDraft: true });
-    await query(t.app, org, agentId, { query: "Hello?", conversationId: first.conversationId });
+    await t.app
+      .client(org.auth)
+      .agents.query(agentId, { query: "Hello?", conversationId: first.conversationId });
     expect(JSON.stringify(t.fake.requests.at(-1)?.body?.messages)).not.toContain("DRAFT");
   });
 

@@ -2,7 +2,7 @@ import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import { sha256Hex } from "../../src/lib/secrets.ts";
-import { createAgent } from "../agents/agent-helpers.ts";
+import { createAgent } from "../harness/agents.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 import { createTestDatabaseFromMigration } from "../harness/database.ts";
 

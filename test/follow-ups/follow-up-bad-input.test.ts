@@ -5,7 +5,7 @@ import {
   createFundedOrganization,
   type QueryTestApp,
   startQueryTestApp,
-} from "../agents/agent-helpers.ts";
+} from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import { appendAgentMessage, chatCalls, followUp, scriptFollowUp } from "./follow-up-helpers.ts";
 

@@ -4,7 +4,7 @@ import {
   createFundedOrganization,
   type QueryTestApp,
   startQueryTestApp,
-} from "../agents/agent-helpers.ts";
+} from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import {
   appendAgentMessage,

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config/index.ts";
 import { resolveFollowUpModel } from "../../src/domain/follow-ups/follow-up-model.ts";
 import { createModelRegistry } from "../../src/models/model-registry.ts";
-import { createAgent, createFundedOrganization } from "../agents/agent-helpers.ts";
 import { startFakeOpenAI } from "../fakes/openai-server.ts";
+import { createAgent, createFundedOrganization } from "../harness/agents.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 import { chatCalls, followUp, scriptFollowUp } from "./follow-up-helpers.ts";
 

@@ -4,6 +4,7 @@ import { createRuntime, type Role, type Runtime } from "../../src/app/runtime.ts
 import { type Config, parseConfig } from "../../src/config/index.ts";
 import type { Database } from "../../src/db/client.ts";
 import type { App } from "../../src/http/app-types.ts";
+import { type ApiClient, createClient, type Headers } from "./client.ts";
 import { createTestDatabase } from "./database.ts";
 
 export const ADMIN_TOKEN = "test-admin-token";
@@ -14,6 +15,10 @@ export type TestApp = {
   database: Database;
   api: App;
   site: App;
+  /** A typed client of the dashboard API sending these headers (an organization's `auth`). */
+  client(headers?: Headers): ApiClient;
+  /** The client of /api/admin/*, with the admin token. */
+  admin: ApiClient;
   /** Creates an organization through the admin API and returns its id and key. */
   createOrganization(name?: string, extra?: Record<string, unknown>): Promise<TestOrganization>;
   /** Listens on 127.0.0.1 and returns the base URL of the chosen listener. */
@@ -56,6 +61,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const api = runtime.api!;
   const site = runtime.site!;
   await Promise.all([api.ready(), site.ready()]);
+  const admin = createClient(api, { authorization: `Bearer ${ADMIN_TOKEN}` });
 
   return {
     runtime,
@@ -63,15 +69,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     database,
     api,
     site,
+    client: (headers = {}) => createClient(api, headers),
+    admin,
     async createOrganization(name = "Acme", extra = {}) {
-      const response = await api.inject({
-        method: "POST",
-        url: "/api/admin/organizations",
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-        payload: { name, ...extra },
-      });
-      if (response.statusCode !== 201) throw new Error(`createOrganization: ${response.body}`);
-      const body = response.json();
+      const { status, body, text } = await admin.admin.createOrganization({ name, ...extra });
+      if (status !== 201) throw new Error(`createOrganization: ${text}`);
       return {
         id: body.organization.id,
         apiKey: body.apiKey,

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
@@ -15,9 +15,10 @@ declare module "vitest" {
 /**
  * Builds one migrated embedded database (with the job queue's schema) per run and hands its
  * tarball to every test file: a fresh PGlite from a snapshot starts several times faster than
- * initdb plus migrations.
+ * initdb plus migrations. The returned teardown deletes the tarball (about 43 MB) when the run
+ * ends, whether its tests passed or not.
  */
-export default async function setup(project: TestProject): Promise<void> {
+export default async function setup(project: TestProject): Promise<() => void> {
   const database = await openDatabase({ kind: "pglite", dataDir: null });
   const jobs = await startJobRuntime(database, pino({ level: "silent" }));
   await jobs.stop({ graceful: false });
@@ -26,4 +27,5 @@ export default async function setup(project: TestProject): Promise<void> {
   const path = join(tmpdir(), `agentdesk-test-pglite-${process.pid}.tar`);
   writeFileSync(path, Buffer.from(await snapshot.arrayBuffer()));
   project.provide("pgliteSnapshot", path);
+  return () => rmSync(path, { force: true });
 }

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH } from "../../src/http/plugins/json-body.ts";
 import { ERROR_STATUS } from "../../src/lib/errors.ts";
-import { createAgent, createFundedOrganization } from "../agents/agent-helpers.ts";
+import { createAgent, createFundedOrganization } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { createDatastore } from "../knowledge/knowledge-helpers.ts";
 import { deepJson, hostileMultipart } from "./hostile-bodies.ts";

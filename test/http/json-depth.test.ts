@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH } from "../../src/http/plugins/json-body.ts";
-import { createAgent, createFundedOrganization } from "../agents/agent-helpers.ts";
+import { createAgent, createFundedOrganization } from "../harness/agents.ts";
 import type { TestApp, TestOrganization } from "../harness/app.ts";
 import { startTestApp } from "../harness/app.ts";
 import {

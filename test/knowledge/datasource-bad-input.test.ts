@@ -4,6 +4,7 @@ import { datasourceUploads } from "../../src/db/schema/index.ts";
 import { UNSTORABLE_TEXT_MESSAGE } from "../../src/http/plugins/json-body.ts";
 import { MALFORMED_MULTIPART_MESSAGE } from "../../src/http/plugins/multipart-form.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import type { Reply } from "../harness/client.ts";
 import { createDatastore, multipartBody } from "./knowledge-helpers.ts";
 
 let app: TestApp;
@@ -17,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const post = (contentType: string, payload: string | Buffer) =>
-  app.api.inject({
+  app.client().request({
     method: "POST",
     url: "/api/datasources",
     headers: { ...org.auth, "content-type": contentType },
@@ -39,22 +40,16 @@ const field = (boundary: string, name: string, value: string, contentType?: stri
   `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n` +
   `${contentType ? `Content-Type: ${contentType}\r\n` : ""}\r\n${value}\r\n`;
 
-const listed = async () =>
-  (
-    await app.api.inject({
-      url: `/api/datastores/${datastoreId}/datasources`,
-      headers: org.auth,
-    })
-  ).json();
+const listed = async () => (await app.client(org.auth).datastores.datasources(datastoreId)).body;
 
 async function uploadCount() {
   const [row] = await app.database.db.select({ total: count() }).from(datasourceUploads);
   return row?.total ?? 0;
 }
 
-function expectInvalid(response: { statusCode: number; json(): unknown }, message: string) {
-  expect(response.statusCode).toBe(400);
-  expect(response.json()).toEqual({
+function expectInvalid(response: Reply<unknown>, message: string) {
+  expect(response.status).toBe(400);
+  expect(response.body).toEqual({
     error: message,
     type: "INVALID_REQUEST",
     requestId: expect.any(String),
@@ -141,20 +136,20 @@ describe("POST /api/datasources with a malformed multipart body", () => {
 
   it("accepts the same form delimited by a 200-character boundary", async () => {
     const response = await post(`multipart/form-data; boundary=${long}`, form(long));
-    expect(response.statusCode).toBe(201);
-    expect(response.json()).toMatchObject({ type: "file", name: "hours.txt" });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ type: "file", name: "hours.txt" });
     expect(await uploadCount()).toBe(1);
   });
 
   it("asks for the key before reading the form", async () => {
     const { payload, headers } = multipartBody([{ name: "type", value: "file" }]);
-    const response = await app.api.inject({
+    const response = await app.client().request({
       method: "POST",
       url: "/api/datasources",
       headers,
       payload: payload.subarray(0, 20),
     });
-    expect(response.statusCode).toBe(401);
-    expect(response.json().type).toBe("UNAUTHORIZED");
+    expect(response.status).toBe(401);
+    expect(response.body.type).toBe("UNAUTHORIZED");
   });
 });

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
+import { type FakeWebSite, startFakeWebSite } from "../fakes/web-site.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
-import { type FakeWebSite, startFakeWebSite } from "./fake-web-site.ts";
+import { unchecked } from "../harness/client.ts";
 import {
   addFile,
   createDatastore,
@@ -48,28 +49,23 @@ async function chunkRows(datasourceId: string) {
 
 async function ask(datastoreId: string, body: Record<string, unknown>): Promise<QueryResult[]> {
   const response = await query(app, org, datastoreId, body);
-  expect(response.statusCode).toBe(200);
-  return response.json();
+  expect(response.status).toBe(200);
+  return response.body;
 }
 
 describe("status lifecycle", () => {
   it("answers at once (pending) while the job works, and a job past its time ends in error", async () => {
     web.routes.set("/slow", { hang: true });
     const store = await createDatastore(app, org);
-    const response = await app.api.inject({
-      method: "POST",
-      url: "/api/datasources",
-      headers: org.auth,
-      payload: {
-        datastoreId: store.id,
-        type: "web_page",
-        config: { source_url: `${web.base}/slow` },
-      },
+    const response = await app.client(org.auth).datasources.create({
+      datastoreId: store.id,
+      type: "web_page",
+      config: { source_url: `${web.base}/slow` },
     });
-    expect(response.statusCode).toBe(201);
-    expect(["pending", "running"]).toContain(response.json().status);
+    expect(response.status).toBe(201);
+    expect(["pending", "running"]).toContain(response.body.status);
 
-    const ended = await waitForSync(app, org, response.json().id, 15_000);
+    const ended = await waitForSync(app, org, response.body.id, 15_000);
     expect(ended.status).toBe("error");
     expect(ended.errorMessage).toBe("Ingestion took longer than 2 s and was stopped");
   });
@@ -99,12 +95,8 @@ describe("status lifecycle", () => {
     const before = await chunkRows(created.id);
     expect(before.length).toBeGreaterThan(0);
 
-    const resync = await app.api.inject({
-      method: "POST",
-      url: `/api/datasources/${created.id}/synch`,
-      headers: org.auth,
-    });
-    expect(resync.statusCode).toBe(202);
+    const resync = await app.client(org.auth).datasources.sync(created.id);
+    expect(resync.status).toBe(202);
     const second = await waitForSync(app, org, created.id);
     expect(second.status).toBe("synched");
     expect(new Date(second.lastSynch!).getTime()).toBeGreaterThanOrEqual(
@@ -119,19 +111,14 @@ describe("deprecated POST /api/datastores/update/{datastoreId}", () => {
     const store = await createDatastore(app, org);
     const created = await addFile(app, org, store.id, note("Old text about walruses."));
     await waitForSync(app, org, created.id);
-    const response = await app.api.inject({
-      method: "POST",
-      url: `/api/datastores/update/${store.id}`,
-      headers: org.auth,
-      payload: {
-        id: created.id,
-        text: "New text about narwhals.",
-        name: "Sea mammals",
-        metadata: { lang: "en" },
-      },
+    const response = await app.client(org.auth).datastores.updateText(store.id, {
+      id: created.id,
+      text: "New text about narwhals.",
+      name: "Sea mammals",
+      metadata: { lang: "en" },
     });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ id: created.id });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ id: created.id });
     const synced = await waitForSync(app, org, created.id);
     expect(synced).toMatchObject({
       status: "synched",
@@ -149,26 +136,18 @@ describe("deprecated POST /api/datastores/update/{datastoreId}", () => {
     ["a missing text", { id: "nope" }, 400],
   ])("refuses %s", async (_, payload, status) => {
     const store = await createDatastore(app, org);
-    const response = await app.api.inject({
-      method: "POST",
-      url: `/api/datastores/update/${store.id}`,
-      headers: org.auth,
-      payload,
-    });
-    expect(response.statusCode).toBe(status);
+    const response = await app.client(org.auth).datastores.updateText(store.id, unchecked(payload));
+    expect(response.status).toBe(status);
   });
 
   it("refuses a datasource of another datastore (404)", async () => {
     const first = await createDatastore(app, org);
     const second = await createDatastore(app, org);
     const created = await addFile(app, org, first.id, note("Belongs to the first datastore."));
-    const response = await app.api.inject({
-      method: "POST",
-      url: `/api/datastores/update/${second.id}`,
-      headers: org.auth,
-      payload: { id: created.id, text: "Hijack" },
-    });
-    expect(response.statusCode).toBe(404);
+    const response = await app
+      .client(org.auth)
+      .datastores.updateText(second.id, { id: created.id, text: "Hijack" });
+    expect(response.status).toBe(404);
   });
 });
 
@@ -192,13 +171,9 @@ describe("datasource delete", () => {
     const created = await addFile(app, org, store.id, note("Capybaras enjoy hot springs."));
     await waitForSync(app, org, created.id);
     expect((await ask(store.id, { query: "capybaras" })).length).toBe(1);
-    const response = await app.api.inject({
-      method: "DELETE",
-      url: `/api/datasources/${created.id}`,
-      headers: org.auth,
-    });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({
+    const response = await app.client(org.auth).datasources.delete(created.id);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
       id: created.id,
       type: "file",
       name: "note.md",
@@ -206,12 +181,8 @@ describe("datasource delete", () => {
     });
     expect(await ask(store.id, { query: "capybaras" })).toEqual([]);
     expect(await chunkRows(created.id)).toEqual([]);
-    const again = await app.api.inject({
-      method: "DELETE",
-      url: `/api/datasources/${created.id}`,
-      headers: org.auth,
-    });
-    expect(again.statusCode).toBe(404);
+    const again = await app.client(org.auth).datasources.delete(created.id);
+    expect(again.status).toBe(404);
   });
 });
 
@@ -250,13 +221,13 @@ describe("query rules", () => {
 
   it.each([0, 101, 2.5, "5"])("refuses topK %s with 400", async (topK) => {
     const response = await query(app, org, storeId, { query: "matcha", topK });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().details[0].path).toBe("body.topK");
+    expect(response.status).toBe(400);
+    expect(response.error.details?.[0]?.path).toBe("body.topK");
   });
 
   it("refuses a missing or empty query with 400", async () => {
-    expect((await query(app, org, storeId, { topK: 3 })).statusCode).toBe(400);
-    expect((await query(app, org, storeId, { query: "  " })).statusCode).toBe(400);
+    expect((await query(app, org, storeId, { topK: 3 })).status).toBe(400);
+    expect((await query(app, org, storeId, { query: "  " })).status).toBe(400);
   });
 
   it("filters by datasource id and custom id inside the query, so topK still holds", async () => {

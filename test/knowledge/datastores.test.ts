@@ -15,14 +15,11 @@ afterAll(() => app.close());
 
 describe("datastores", () => {
   it("creates one private by default on the native index, with the local embedder", async () => {
-    const response = await app.api.inject({
-      method: "POST",
-      url: "/api/datastores",
-      headers: org.auth,
-      payload: { name: "Docs", description: "Product docs" },
-    });
-    expect(response.statusCode).toBe(201);
-    const body = response.json();
+    const response = await app
+      .client(org.auth)
+      .datastores.create({ name: "Docs", description: "Product docs" });
+    expect(response.status).toBe(201);
+    const body = response.body;
     expect(body).toMatchObject({
       name: "Docs",
       description: "Product docs",
@@ -33,13 +30,9 @@ describe("datastores", () => {
     });
     expect(typeof body.id).toBe("string");
 
-    const fetched = await app.api.inject({
-      method: "GET",
-      url: `/api/datastores/${body.id}`,
-      headers: org.auth,
-    });
-    expect(fetched.statusCode).toBe(200);
-    expect(fetched.json()).toEqual(body);
+    const fetched = await app.client(org.auth).datastores.get(body.id);
+    expect(fetched.status).toBe(200);
+    expect(fetched.body).toEqual(body);
   });
 
   it("accepts qdrant (the spec's value) as an alias and stores what the index really is", async () => {
@@ -48,70 +41,47 @@ describe("datastores", () => {
   });
 
   it("refuses a type it cannot serve, naming the supported ones", async () => {
-    const response = await app.api.inject({
-      method: "POST",
-      url: "/api/datastores",
-      headers: org.auth,
-      payload: { name: "X", type: "pinecone" },
-    });
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ type: "INVALID_REQUEST" });
-    expect(response.json().error).toContain("pgvector");
-    expect(response.json().error).toContain("qdrant");
+    const response = await app.client(org.auth).datastores.create({ name: "X", type: "pinecone" });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ type: "INVALID_REQUEST" });
+    expect(response.error.error).toContain("pgvector");
+    expect(response.error.error).toContain("qdrant");
   });
 
   it("lists the organization's datastores in creation order", async () => {
     const other = await app.createOrganization("Other");
     const mine = await createDatastore(app, other, { name: "First" });
     const second = await createDatastore(app, other, { name: "Second" });
-    const response = await app.api.inject({
-      method: "GET",
-      url: "/api/datastores",
-      headers: other.auth,
-    });
-    expect(response.statusCode).toBe(200);
-    expect(response.json().map((store: { id: string }) => store.id)).toEqual([mine.id, second.id]);
+    const response = await app.client(other.auth).datastores.list();
+    expect(response.status).toBe(200);
+    expect(response.body.map((store: { id: string }) => store.id)).toEqual([mine.id, second.id]);
   });
 
   it("PATCH changes name, description and type and answers the spec's Datastore object", async () => {
     const store = await createDatastore(app, org, { name: "Before" });
-    const response = await app.api.inject({
-      method: "PATCH",
-      url: `/api/datastores/${store.id}`,
-      headers: org.auth,
-      payload: { name: "After", description: "New words", type: "qdrant" },
-    });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({
+    const response = await app
+      .client(org.auth)
+      .datastores.update(store.id, { name: "After", description: "New words", type: "qdrant" });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
       id: store.id,
       name: "After",
       description: "New words",
       type: "pgvector",
       visibility: "private",
     });
-    const fetched = await app.api.inject({
-      method: "GET",
-      url: `/api/datastores/${store.id}`,
-      headers: org.auth,
-    });
-    expect(fetched.json()).toMatchObject({ name: "After", description: "New words" });
+    const fetched = await app.client(org.auth).datastores.get(store.id);
+    expect(fetched.body).toMatchObject({ name: "After", description: "New words" });
   });
 
   it("PATCH with an unsupported type changes nothing", async () => {
     const store = await createDatastore(app, org, { name: "Stable" });
-    const response = await app.api.inject({
-      method: "PATCH",
-      url: `/api/datastores/${store.id}`,
-      headers: org.auth,
-      payload: { name: "Changed", type: "weaviate" },
-    });
-    expect(response.statusCode).toBe(400);
-    const fetched = await app.api.inject({
-      method: "GET",
-      url: `/api/datastores/${store.id}`,
-      headers: org.auth,
-    });
-    expect(fetched.json().name).toBe("Stable");
+    const response = await app
+      .client(org.auth)
+      .datastores.update(store.id, { name: "Changed", type: "weaviate" });
+    expect(response.status).toBe(400);
+    const fetched = await app.client(org.auth).datastores.get(store.id);
+    expect(fetched.body.name).toBe("Stable");
   });
 
   it("DELETE removes the datastore with its datasources and chunks", async () => {
@@ -123,26 +93,14 @@ describe("datastores", () => {
     });
     expect((await waitForSync(app, org, datasource.id)).status).toBe("synched");
 
-    const response = await app.api.inject({
-      method: "DELETE",
-      url: `/api/datastores/${store.id}`,
-      headers: org.auth,
-    });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ id: store.id, name: "Doomed" });
+    const response = await app.client(org.auth).datastores.delete(store.id);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ id: store.id, name: "Doomed" });
 
-    const gone = await app.api.inject({
-      method: "GET",
-      url: `/api/datastores/${store.id}`,
-      headers: org.auth,
-    });
-    expect(gone.statusCode).toBe(404);
-    const datasourceGone = await app.api.inject({
-      method: "GET",
-      url: `/api/datasources/${datasource.id}`,
-      headers: org.auth,
-    });
-    expect(datasourceGone.statusCode).toBe(404);
+    const gone = await app.client(org.auth).datastores.get(store.id);
+    expect(gone.status).toBe(404);
+    const datasourceGone = await app.client(org.auth).datasources.get(datasource.id);
+    expect(datasourceGone.status).toBe(404);
     const remaining = await app.database.db.execute(
       sql`select count(*)::int as n from knowledge_chunks where datastore_id = ${store.id}`,
     );
@@ -168,8 +126,8 @@ describe("datastore query", () => {
     expect(await waitForSync(app, org, datasource.id)).toMatchObject({ status: "synched" });
 
     const response = await query(app, org, store.id, { query: "how fast does the kettle boil?" });
-    expect(response.statusCode).toBe(200);
-    const results = response.json();
+    expect(response.status).toBe(200);
+    const results = response.body;
     expect(results.length).toBeGreaterThan(0);
     expect(results[0]).toMatchObject({
       source: "kettle.md",
@@ -177,7 +135,7 @@ describe("datastore query", () => {
       datasource_name: "kettle.md",
       custom_id: "tenant-7",
     });
-    expect(results[0].text).toContain("ninety seconds");
+    expect(results[0]!.text).toContain("ninety seconds");
     for (const result of results) {
       expect(result.score).toBeGreaterThan(0);
       expect(result.score).toBeLessThanOrEqual(1);

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
+import { type FakeWebSite, htmlPage, sitemap, startFakeWebSite } from "../fakes/web-site.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { createTestDatabase } from "../harness/database.ts";
-import { type FakeWebSite, htmlPage, sitemap, startFakeWebSite } from "./fake-web-site.ts";
 import {
   addFile,
   createDatastore,
@@ -64,20 +64,16 @@ beforeAll(async () => {
   web.routes.set("/b", htmlPage("Beta", "Beta page."));
   web.routes.set("/sitemap.xml", sitemap([`${web.base}/a`, `${web.base}/b`]));
   const store = await createDatastore(worker, org);
-  const created = await worker.api.inject({
-    method: "POST",
-    url: "/api/datasources",
-    headers: org.auth,
-    payload: { datastoreId: store.id, type: "web_site", config: { source_url: `${web.base}/` } },
+  const created = await worker.client(org.auth).datasources.create({
+    datastoreId: store.id,
+    type: "web_site",
+    config: { source_url: `${web.base}/` },
   });
-  expect(created.statusCode).toBe(201);
-  site = await waitForSync(worker, org, created.json().id);
+  expect(created.status).toBe(201);
+  site = await waitForSync(worker, org, created.body.id);
   expect(site.status).toBe("synched");
-  const listed = await worker.api.inject({
-    url: `/api/datastores/${store.id}/datasources`,
-    headers: org.auth,
-  });
-  pages = (listed.json() as Datasource[]).filter((row) => row.groupId === site.id);
+  const listed = await worker.client(org.auth).datastores.datasources(store.id);
+  pages = (listed.body as Datasource[]).filter((row) => row.groupId === site.id);
   expect(pages).toHaveLength(2);
 });
 afterAll(async () => {
@@ -90,29 +86,20 @@ describe("deleting a datasource while its job runs", () => {
   it("leaves the running job alone, and the job ends without bringing the datasource back", async () => {
     const app = worker!;
     const store = await createDatastore(app, org);
-    const created = await app.api.inject({
-      method: "POST",
-      url: "/api/datasources",
-      headers: org.auth,
-      payload: {
-        datastoreId: store.id,
-        type: "web_page",
-        config: { source_url: `${web.base}/slow` },
-      },
+    const created = await app.client(org.auth).datasources.create({
+      datastoreId: store.id,
+      type: "web_page",
+      config: { source_url: `${web.base}/slow` },
     });
-    expect(created.statusCode).toBe(201);
-    const id: string = created.json().id;
+    expect(created.status).toBe(201);
+    const id: string = created.body.id;
     await until(async () => {
       const row = await getDatasource(app, org, id);
       return row.status === "running" ? row : null;
     }, "the job to start");
 
-    const deleted = await app.api.inject({
-      method: "DELETE",
-      url: `/api/datasources/${id}`,
-      headers: org.auth,
-    });
-    expect(deleted.statusCode).toBe(200);
+    const deleted = await app.client(org.auth).datasources.delete(id);
+    expect(deleted.status).toBe(200);
     const job = (await ingestJobs(app)).find((row) => row.datasourceId === id);
     expect(job?.state).toBe("active");
 
@@ -121,8 +108,8 @@ describe("deleting a datasource while its job runs", () => {
       const row = (await ingestJobs(app)).find((candidate) => candidate.id === job?.id);
       return row?.state === "completed" ? row : null;
     }, "the job to complete");
-    const gone = await app.api.inject({ url: `/api/datasources/${id}`, headers: org.auth });
-    expect(gone.statusCode).toBe(404);
+    const gone = await app.client(org.auth).datasources.get(id);
+    expect(gone.status).toBe(404);
   });
 });
 
@@ -148,13 +135,9 @@ describe("deleting removes queued ingestion jobs", () => {
     expect(doomedJobs).toHaveLength(2);
     expect(keptJobs).toHaveLength(1);
 
-    const response = await app.api.inject({
-      method: "DELETE",
-      url: `/api/datastores/${doomed.id}`,
-      headers: org.auth,
-    });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ id: doomed.id });
+    const response = await app.client(org.auth).datastores.delete(doomed.id);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ id: doomed.id });
 
     const remaining = (await ingestJobs(app)).map((job) => job.id);
     for (const id of doomedJobs) expect(remaining).not.toContain(id);
@@ -166,23 +149,15 @@ describe("deleting removes queued ingestion jobs", () => {
     const store = await createDatastore(app, org);
     const doomed = await addFile(app, org, store.id, note("Doomed note."));
     const sibling = await addFile(app, org, store.id, note("Sibling note."));
-    const resync = await app.api.inject({
-      method: "POST",
-      url: `/api/datasources/${doomed.id}/synch`,
-      headers: org.auth,
-    });
-    expect(resync.statusCode).toBe(202);
+    const resync = await app.client(org.auth).datasources.sync(doomed.id);
+    expect(resync.status).toBe(202);
     const doomedJobs = await queuedJobIds(app, [doomed.id]);
     const siblingJobs = await queuedJobIds(app, [sibling.id]);
     expect(doomedJobs).toHaveLength(2);
     expect(siblingJobs).toHaveLength(1);
 
-    const response = await app.api.inject({
-      method: "DELETE",
-      url: `/api/datasources/${doomed.id}`,
-      headers: org.auth,
-    });
-    expect(response.statusCode).toBe(200);
+    const response = await app.client(org.auth).datasources.delete(doomed.id);
+    expect(response.status).toBe(200);
 
     const remaining = (await ingestJobs(app)).map((job) => job.id);
     for (const id of doomedJobs) expect(remaining).not.toContain(id);
@@ -197,24 +172,16 @@ describe("deleting removes queued ingestion jobs", () => {
       note("Elsewhere."),
     );
     for (const id of [site.id, pages[0]!.id]) {
-      const resync = await app.api.inject({
-        method: "POST",
-        url: `/api/datasources/${id}/synch`,
-        headers: org.auth,
-      });
-      expect(resync.statusCode).toBe(202);
+      const resync = await app.client(org.auth).datasources.sync(id);
+      expect(resync.status).toBe(202);
     }
     const siteJobs = await queuedJobIds(app, [site.id, ...pages.map((page) => page.id)]);
     expect(siteJobs).toHaveLength(2);
     const elsewhereJobs = await queuedJobIds(app, [elsewhere.id]);
 
-    const response = await app.api.inject({
-      method: "DELETE",
-      url: `/api/datasources/${site.id}`,
-      headers: org.auth,
-    });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ id: site.id, type: "web_site" });
+    const response = await app.client(org.auth).datasources.delete(site.id);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ id: site.id, type: "web_site" });
 
     const remaining = (await ingestJobs(app)).map((job) => job.id);
     for (const id of siteJobs) expect(remaining).not.toContain(id);
@@ -228,8 +195,10 @@ describe("deleting removes queued ingestion jobs", () => {
     const jobs = await queuedJobIds(app, [datasource.id]);
     expect(jobs).toHaveLength(1);
     for (const url of [`/api/datasources/${datasource.id}`, `/api/datastores/${store.id}`]) {
-      const response = await app.api.inject({ method: "DELETE", url, headers: intruder.auth });
-      expect(response.statusCode).toBe(404);
+      const response = await app
+        .client()
+        .request({ method: "DELETE", url, headers: intruder.auth });
+      expect(response.status).toBe(404);
     }
     expect(await queuedJobIds(app, [datasource.id])).toEqual(jobs);
   });

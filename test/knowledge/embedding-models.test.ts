@@ -61,17 +61,13 @@ describe("an AI SDK embedding model", () => {
     expect(JSON.stringify(ingestCall.body?.input)).toContain("Sea otters");
 
     const response = await query(app, org, store.id, { query: "otters sleep" });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()[0].text).toContain("hold hands");
+    expect(response.status).toBe(200);
+    expect(response.body[0]!.text).toContain("hold hands");
     expect(JSON.stringify(embeddingRequests().at(-1)!.body?.input)).toContain("otters sleep");
 
-    const events = await app.api.inject({
-      method: "GET",
-      url: "/api/consumption-events?feature=embeddings",
-      headers: org.auth,
-    });
-    expect(events.statusCode).toBe(200);
-    const data = events.json().data as {
+    const events = await app.client(org.auth).consumptionEvents.list({ feature: "embeddings" });
+    expect(events.status).toBe(200);
+    const data = events.body.data as {
       provider: string;
       modelName: string;
       inputTokens: number;
@@ -105,28 +101,22 @@ describe("an AI SDK embedding model", () => {
     await waitForSync(app, org, created.id);
     expect(await storedDimensions(created.id)).toEqual([64, 64]);
 
-    const patched = await app.api.inject({
-      method: "PATCH",
-      url: `/api/datastores/${store.id}`,
-      headers: org.auth,
-      payload: { embeddingModel: "local:hash-ngram-v1" },
-    });
-    expect(patched.statusCode).toBe(200);
+    const patched = await app
+      .client(org.auth)
+      .datastores.update(store.id, { embeddingModel: "local:hash-ngram-v1" });
+    expect(patched.status).toBe(200);
     const synced = await waitForSync(app, org, created.id);
     expect(synced.status).toBe("synched");
     expect(await storedDimensions(created.id)).toEqual([512, 512]);
     const response = await query(app, org, store.id, { query: "moles smell", mode: "vector" });
-    expect(response.json()[0].text).toContain("Star-nosed");
+    expect(response.body[0]!.text).toContain("Star-nosed");
   });
 
   it("refuses an embedding model it cannot resolve", async () => {
-    const response = await app.api.inject({
-      method: "POST",
-      url: "/api/datastores",
-      headers: org.auth,
-      payload: { name: "x", embeddingModel: "openai:mystery-model" },
-    });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().error).toContain("dimensions");
+    const response = await app
+      .client(org.auth)
+      .datastores.create({ name: "x", embeddingModel: "openai:mystery-model" });
+    expect(response.status).toBe(400);
+    expect(response.error.error).toContain("dimensions");
   });
 });

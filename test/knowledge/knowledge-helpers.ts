@@ -1,21 +1,12 @@
+import type { z } from "zod";
+import type { createDatastoreBody } from "../../src/http/routes/datastores/datastore-schemas.ts";
 import type { TestApp, TestOrganization } from "../harness/app.ts";
 
-export type Datasource = {
-  id: string;
-  datastoreId: string;
-  type: string;
-  name: string;
-  groupId: string | null;
-  status: string;
-  errorMessage: string | null;
-  config: Record<string, unknown>;
-  customId: string | null;
-  chunkCount: number;
-  tokenCount: number;
-  lastSynch: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
+type DatastoreFields = Partial<z.input<typeof createDatastoreBody>>;
+
+import { type Datasource, unchecked } from "../harness/client.ts";
+
+export type { Datasource };
 
 export type QueryResult = {
   text: string;
@@ -33,16 +24,11 @@ const FINAL = new Set(["synched", "error", "usage_limit_reached"]);
 export async function createDatastore(
   app: TestApp,
   org: TestOrganization,
-  body: Record<string, unknown> = {},
-): Promise<{ id: string; [key: string]: unknown }> {
-  const response = await app.api.inject({
-    method: "POST",
-    url: "/api/datastores",
-    headers: org.auth,
-    payload: { name: "Help centre", ...body },
-  });
-  if (response.statusCode !== 201) throw new Error(`createDatastore: ${response.body}`);
-  return response.json();
+  body: DatastoreFields = {},
+) {
+  const response = await app.client(org.auth).datastores.create({ name: "Help centre", ...body });
+  if (response.status !== 201) throw new Error(`createDatastore: ${response.text}`);
+  return response.body;
 }
 
 export type UploadField = { name: string; value: string };
@@ -88,12 +74,7 @@ export async function uploadFile(
     [{ name: "type", value: "file" }, { name: "datastoreId", value: datastoreId }, ...extra],
     file,
   );
-  return app.api.inject({
-    method: "POST",
-    url: "/api/datasources",
-    headers: { ...org.auth, ...headers },
-    payload,
-  });
+  return app.client(org.auth).datasources.upload({ payload, headers });
 }
 
 /** Uploads a file and returns the created datasource (status 201 required). */
@@ -105,19 +86,14 @@ export async function addFile(
   extra: UploadField[] = [],
 ): Promise<Datasource> {
   const response = await uploadFile(app, org, datastoreId, file, extra);
-  if (response.statusCode !== 201)
-    throw new Error(`upload: ${response.statusCode} ${response.body}`);
-  return response.json();
+  if (response.status !== 201) throw new Error(`upload: ${response.status} ${response.text}`);
+  return response.body;
 }
 
 export async function getDatasource(app: TestApp, org: TestOrganization, id: string) {
-  const response = await app.api.inject({
-    method: "GET",
-    url: `/api/datasources/${id}`,
-    headers: org.auth,
-  });
-  if (response.statusCode !== 200) throw new Error(`get datasource: ${response.body}`);
-  return response.json() as Datasource;
+  const response = await app.client(org.auth).datasources.get(id);
+  if (response.status !== 200) throw new Error(`get datasource: ${response.text}`);
+  return response.body;
 }
 
 /** Polls GET /api/datasources/{id} until the sync ends (synched, error, usage limit). */
@@ -144,10 +120,5 @@ export async function query(
   datastoreId: string,
   body: Record<string, unknown>,
 ) {
-  return app.api.inject({
-    method: "POST",
-    url: `/api/datastores/${datastoreId}/query`,
-    headers: org ? org.auth : {},
-    payload: body,
-  });
+  return app.client(org ? org.auth : {}).datastores.query(datastoreId, unchecked(body));
 }

@@ -59,40 +59,36 @@ describe("authentication", () => {
   it("every management endpoint needs a valid key (401 without, 401 with a bad one)", async () => {
     for (const [method, url, payload] of endpoints()) {
       for (const headers of [{}, { authorization: "Bearer not-a-key" }]) {
-        const response = await app.api.inject({
+        const response = await app.client().request({
           method,
           url,
           headers,
           ...(payload ? { payload } : {}),
         });
-        expect(response.statusCode, `${method} ${url}`).toBe(401);
-        expect(response.json().type).toBe("UNAUTHORIZED");
+        expect(response.status, `${method} ${url}`).toBe(401);
+        expect(response.body.type).toBe("UNAUTHORIZED");
       }
     }
-    const stillThere = await app.api.inject({
-      method: "GET",
-      url: `/api/datasources/${datasource.id}`,
-      headers: owner.auth,
-    });
-    expect(stillThere.json().status).toBe("synched");
+    const stillThere = await app.client(owner.auth).datasources.get(datasource.id);
+    expect(stillThere.body.status).toBe("synched");
   });
 
   it("a private datastore cannot be queried without a key", async () => {
     const response = await query(app, null, privateStore.id, { query: "vault code" });
-    expect(response.statusCode).toBe(401);
+    expect(response.status).toBe(401);
   });
 
   it("a public datastore can be queried without a key, but not with a bad one", async () => {
     const anonymous = await query(app, null, publicStore.id, { query: "opening hours" });
-    expect(anonymous.statusCode).toBe(200);
-    expect(anonymous.json()[0].text).toContain("nine to five");
-    const badKey = await app.api.inject({
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.body[0]!.text).toContain("nine to five");
+    const badKey = await app.client().request({
       method: "POST",
       url: `/api/datastores/${publicStore.id}/query`,
       headers: { authorization: "Bearer wrong" },
       payload: { query: "opening hours" },
     });
-    expect(badKey.statusCode).toBe(401);
+    expect(badKey.status).toBe(401);
   });
 });
 
@@ -107,26 +103,18 @@ describe("cross-organization access is refused with 404", () => {
       ["POST", `/api/datastores/update/${privateStore.id}`, { id: datasource.id, text: "pwned" }],
       ["DELETE", `/api/datastores/${publicStore.id}`, undefined],
     ] as const) {
-      const response = await app.api.inject({
+      const response = await app.client().request({
         method,
         url,
         headers: intruder.auth,
         ...(payload ? { payload } : {}),
       });
-      expect(response.statusCode, `${method} ${url}`).toBe(404);
+      expect(response.status, `${method} ${url}`).toBe(404);
     }
-    const list = await app.api.inject({
-      method: "GET",
-      url: "/api/datastores",
-      headers: intruder.auth,
-    });
-    expect(list.json()).toEqual([]);
-    const mine = await app.api.inject({
-      method: "GET",
-      url: `/api/datastores/${privateStore.id}`,
-      headers: owner.auth,
-    });
-    expect(mine.json().name).toBe("Secret");
+    const list = await app.client(intruder.auth).datastores.list();
+    expect(list.body).toEqual([]);
+    const mine = await app.client(owner.auth).datastores.get(privateStore.id);
+    expect(mine.body.name).toBe("Secret");
   });
 
   it("datasources of another organization", async () => {
@@ -135,28 +123,23 @@ describe("cross-organization access is refused with 404", () => {
       ["DELETE", `/api/datasources/${datasource.id}`],
       ["POST", `/api/datasources/${datasource.id}/synch`],
     ] as const) {
-      const response = await app.api.inject({ method, url, headers: intruder.auth });
-      expect(response.statusCode, `${method} ${url}`).toBe(404);
+      const response = await app.client().request({ method, url, headers: intruder.auth });
+      expect(response.status, `${method} ${url}`).toBe(404);
     }
     const upload = await uploadFile(app, intruder, privateStore.id, {
       fileName: "x.txt",
       contentType: "text/plain",
       content: "planted",
     });
-    expect(upload.statusCode).toBe(404);
-    const web = await app.api.inject({
-      method: "POST",
-      url: "/api/datasources",
-      headers: intruder.auth,
-      payload: {
-        datastoreId: privateStore.id,
-        type: "web_page",
-        config: { source_url: "http://127.0.0.1:9/" },
-      },
+    expect(upload.status).toBe(404);
+    const web = await app.client(intruder.auth).datasources.create({
+      datastoreId: privateStore.id,
+      type: "web_page",
+      config: { source_url: "http://127.0.0.1:9/" },
     });
-    expect(web.statusCode).toBe(404);
+    expect(web.status).toBe(404);
     const intact = await query(app, owner, privateStore.id, { query: "vault code" });
-    expect(intact.json()[0].text).toContain("4711");
+    expect(intact.body[0]!.text).toContain("4711");
   });
 
   it("another organization may query a public datastore, filters and all", async () => {
@@ -164,7 +147,7 @@ describe("cross-organization access is refused with 404", () => {
       query: "opening hours",
       topK: 1,
     });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toHaveLength(1);
+    expect(response.status).toBe(200);
+    expect(response.body).toHaveLength(1);
   });
 });

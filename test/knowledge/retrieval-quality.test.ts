@@ -48,8 +48,8 @@ afterAll(() => app.close());
 
 async function rankedDocuments(question: string, mode: string): Promise<string[]> {
   const response = await query(app, org, datastoreId, { query: question, topK: 10, mode });
-  if (response.statusCode !== 200) throw new Error(response.body);
-  return (response.json() as QueryResult[]).map((hit) => hit.datasource_name.replace(/\.md$/, ""));
+  if (response.status !== 200) throw new Error(response.text);
+  return (response.body as QueryResult[]).map((hit) => hit.datasource_name.replace(/\.md$/, ""));
 }
 
 describe(`retrieval quality on ${testDatabaseKind}`, () => {

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
+import { type FakeWebSite, startFakeWebSite } from "../fakes/web-site.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
-import { type FakeWebSite, startFakeWebSite } from "./fake-web-site.ts";
 import {
   addFile,
   createDatastore,
@@ -51,18 +51,13 @@ describe("a sync run that was taken over", () => {
         releaseFirst = resolve;
       }),
     });
-    const created = await api.api.inject({
-      method: "POST",
-      url: "/api/datasources",
-      headers: org.auth,
-      payload: {
-        datastoreId: store.id,
-        type: "web_page",
-        config: { source_url: `${web.base}/taken-over` },
-      },
+    const created = await api.client(org.auth).datasources.create({
+      datastoreId: store.id,
+      type: "web_page",
+      config: { source_url: `${web.base}/taken-over` },
     });
-    expect(created.statusCode).toBe(201);
-    const datasourceId = created.json().id;
+    expect(created.status).toBe(201);
+    const datasourceId = created.body.id;
     const job = {
       organizationId: org.id,
       datasourceId,
@@ -86,7 +81,7 @@ describe("a sync run that was taken over", () => {
     expect(ended.status).toBe("synched");
     const found: QueryResult[] = (
       await query(api, org, store.id, { query: "pelicans cormorants", topK: 10 })
-    ).json();
+    ).body;
     expect(found.map((hit) => hit.text).join(" ")).toContain("cormorants");
     expect(found.map((hit) => hit.text).join(" ")).not.toContain("pelicans");
     expect(found).toHaveLength(ended.chunkCount);

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type FakeWebSite,
+  htmlPage,
+  robots,
+  sitemap,
+  startFakeWebSite,
+} from "../fakes/web-site.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
-import { type FakeWebSite, htmlPage, robots, sitemap, startFakeWebSite } from "./fake-web-site.ts";
+import { unchecked } from "../harness/client.ts";
 import {
   createDatastore,
   type Datasource,
@@ -31,24 +38,17 @@ async function site(routes: Parameters<typeof startFakeWebSite>[0] = {}) {
 }
 
 async function addWeb(datastoreId: string, body: Record<string, unknown>): Promise<Datasource> {
-  const response = await app.api.inject({
-    method: "POST",
-    url: "/api/datasources",
-    headers: org.auth,
-    payload: { datastoreId, ...body },
-  });
-  if (response.statusCode !== 201) throw new Error(`create: ${response.body}`);
-  return response.json();
+  const response = await app
+    .client(org.auth)
+    .datasources.create(unchecked({ datastoreId, ...body }));
+  if (response.status !== 201) throw new Error(`create: ${response.text}`);
+  return response.body;
 }
 
 async function children(datastoreId: string, siteId: string): Promise<Datasource[]> {
-  const response = await app.api.inject({
-    method: "GET",
-    url: `/api/datastores/${datastoreId}/datasources`,
-    headers: org.auth,
-  });
-  expect(response.statusCode).toBe(200);
-  return (response.json() as Datasource[]).filter((datasource) => datasource.groupId === siteId);
+  const response = await app.client(org.auth).datastores.datasources(datastoreId);
+  expect(response.status).toBe(200);
+  return (response.body as Datasource[]).filter((datasource) => datasource.groupId === siteId);
 }
 
 const pathsOf = (pages: Datasource[]) =>
@@ -56,8 +56,8 @@ const pathsOf = (pages: Datasource[]) =>
 
 async function search(datastoreId: string, text: string): Promise<QueryResult[]> {
   const response = await query(app, org, datastoreId, { query: text, topK: 10 });
-  expect(response.statusCode).toBe(200);
-  return response.json();
+  expect(response.status).toBe(200);
+  return response.body;
 }
 
 describe("web_page", () => {
@@ -146,7 +146,7 @@ describe("web_site", () => {
       query: "heat pumps",
       filters: { datasource_ids: [created.id] },
     });
-    expect(filtered.json().length).toBeGreaterThan(0);
+    expect(filtered.body.length).toBeGreaterThan(0);
   });
 
   it("finds the sitemap named by robots.txt", async () => {
@@ -221,12 +221,8 @@ describe("web_site", () => {
 
     web.routes.set("/sitemap.xml", sitemap([`${web.base}/keep`]));
     web.routes.delete("/gone");
-    const resync = await app.api.inject({
-      method: "POST",
-      url: `/api/datasources/${created.id}/synch`,
-      headers: org.auth,
-    });
-    expect(resync.statusCode).toBe(202);
+    const resync = await app.client(org.auth).datasources.sync(created.id);
+    expect(resync.status).toBe(202);
     expect((await waitForSync(app, org, created.id)).status).toBe("synched");
     const after = await children(store.id, created.id);
     expect(pathsOf(after)).toEqual(["/keep"]);
@@ -244,19 +240,11 @@ describe("web_site", () => {
     expect((await waitForSync(app, org, created.id)).status).toBe("synched");
     const [page] = await children(store.id, created.id);
 
-    const deleted = await app.api.inject({
-      method: "DELETE",
-      url: `/api/datasources/${created.id}`,
-      headers: org.auth,
-    });
-    expect(deleted.statusCode).toBe(200);
-    expect(deleted.json()).toMatchObject({ id: created.id, type: "web_site" });
-    const pageGone = await app.api.inject({
-      method: "GET",
-      url: `/api/datasources/${page!.id}`,
-      headers: org.auth,
-    });
-    expect(pageGone.statusCode).toBe(404);
+    const deleted = await app.client(org.auth).datasources.delete(created.id);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toMatchObject({ id: created.id, type: "web_site" });
+    const pageGone = await app.client(org.auth).datasources.get(page!.id);
+    expect(pageGone.status).toBe(404);
     expect(await search(store.id, "platypus facts")).toEqual([]);
   });
 

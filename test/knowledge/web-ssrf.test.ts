@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeWebSite, htmlPage, startFakeWebSite } from "../fakes/web-site.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
-import { type FakeWebSite, htmlPage, startFakeWebSite } from "./fake-web-site.ts";
 import { createDatastore, query, waitForSync } from "./knowledge-helpers.ts";
 
 // With NODE_ENV=production the server refuses to fetch loopback, private, link-local and
@@ -35,31 +35,23 @@ describe("SSRF in production", () => {
     ["cloud metadata", () => "http://169.254.169.254/latest/meta-data/"],
     ["a private network", () => "http://10.1.2.3/"],
   ])("refuses a web_page at %s with 400", async (_, url) => {
-    const response = await app.api.inject({
-      method: "POST",
-      url: "/api/datasources",
-      headers: org.auth,
-      payload: { datastoreId, type: "web_page", config: { source_url: url(port()) } },
-    });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().error).toContain("not allowed");
+    const response = await app
+      .client(org.auth)
+      .datasources.create({ datastoreId, type: "web_page", config: { source_url: url(port()) } });
+    expect(response.status).toBe(400);
+    expect(response.error.error).toContain("not allowed");
   });
 
   it("refuses a web_site whose sitemap is on a private address", async () => {
-    const response = await app.api.inject({
-      method: "POST",
-      url: "/api/datasources",
-      headers: org.auth,
-      payload: {
-        datastoreId,
-        type: "web_site",
-        config: {
-          source_url: "https://example.com/",
-          sitemap: `http://127.0.0.1:${port()}/sitemap.xml`,
-        },
+    const response = await app.client(org.auth).datasources.create({
+      datastoreId,
+      type: "web_site",
+      config: {
+        source_url: "https://example.com/",
+        sitemap: `http://127.0.0.1:${port()}/sitemap.xml`,
       },
     });
-    expect(response.statusCode).toBe(400);
+    expect(response.status).toBe(400);
     expect(web.requests).toEqual([]);
   });
 
@@ -96,36 +88,31 @@ describe("FETCH_ALLOWED_HOSTS in production", () => {
   });
 
   const createPage = (sourceUrl: string) =>
-    allowing.api.inject({
-      method: "POST",
-      url: "/api/datasources",
-      headers: allowingOrg.auth,
-      payload: {
-        datastoreId: intranetStoreId,
-        type: "web_page",
-        config: { source_url: sourceUrl },
-      },
+    allowing.client(allowingOrg.auth).datasources.create({
+      datastoreId: intranetStoreId,
+      type: "web_page",
+      config: { source_url: sourceUrl },
     });
 
   it("fetches and syncs a page of a listed host", async () => {
     const response = await createPage(`http://localhost:${intranetPort()}/page`);
-    expect(response.statusCode).toBe(201);
-    const synched = await waitForSync(allowing, allowingOrg, response.json().id);
+    expect(response.status).toBe(201);
+    const synched = await waitForSync(allowing, allowingOrg, response.body.id);
     expect(synched.status).toBe("synched");
     expect(synched.chunkCount).toBeGreaterThan(0);
     const results = await query(allowing, allowingOrg, intranetStoreId, {
       query: "when are expense reports due",
     });
-    expect(results.statusCode).toBe(200);
-    expect(results.json()[0].text).toContain("fifth of each month");
+    expect(results.status).toBe(200);
+    expect(results.body[0]!.text).toContain("fifth of each month");
     expect(intranet.requests).toContain("/page");
   });
 
   it("refuses an unlisted address with 400 even when it is the same site", async () => {
     intranet.requests.length = 0;
     const response = await createPage(`http://127.0.0.1:${intranetPort()}/page`);
-    expect(response.statusCode).toBe(400);
-    expect(response.json().error).toContain("loopback address (127.0.0.1), which is not allowed");
+    expect(response.status).toBe(400);
+    expect(response.error.error).toContain("loopback address (127.0.0.1), which is not allowed");
     expect(intranet.requests).toEqual([]);
   });
 
@@ -133,8 +120,8 @@ describe("FETCH_ALLOWED_HOSTS in production", () => {
     intranet.requests.length = 0;
     // The route checks only the URL it is given; the redirect is refused by the job's fetch.
     const response = await createPage(`http://localhost:${intranetPort()}/hop`);
-    expect(response.statusCode).toBe(201);
-    const failed = await waitForSync(allowing, allowingOrg, response.json().id);
+    expect(response.status).toBe(201);
+    const failed = await waitForSync(allowing, allowingOrg, response.body.id);
     expect(failed.status).toBe("error");
     expect(failed.errorMessage).toBe(
       `http://127.0.0.1:${intranetPort()} resolves to a loopback address (127.0.0.1), which is not allowed`,

@@ -1,44 +1,36 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { CHANNELS } from "../../src/domain/conversations/conversation-turns.ts";
-import {
-  createAgent,
-  createFundedOrganization,
-  type QueryTestApp,
-  query,
-  startQueryTestApp,
-} from "../agents/agent-helpers.ts";
-import type { TestOrganization } from "../harness/app.ts";
+import { unchecked } from "../harness/client.ts";
+import { appTest } from "../harness/fixtures.ts";
 
-let t: QueryTestApp;
-let org: TestOrganization;
-let agentId: string;
-beforeAll(async () => {
-  t = await startQueryTestApp();
-  org = await createFundedOrganization(t.app);
-  agentId = (await createAgent(t.app, org)).id;
-});
-afterAll(() => t.close());
+const test = appTest();
 
 describe("query bodies refused with 400 before any model call", () => {
-  it("lists the valid channels when the channel is unknown", async () => {
-    const response = await query(t.app, org, agentId, { query: "hi", channel: "fax" });
-    expect(response.statusCode).toBe(400);
-    const body = response.json();
+  test("lists the valid channels when the channel is unknown", async ({
+    api,
+    agent: { id: agentId },
+  }) => {
+    const response = await api.agents.query(agentId, unchecked({ query: "hi", channel: "fax" }));
+    expect(response.status).toBe(400);
+    const body = response.error;
     expect(body.type).toBe("INVALID_REQUEST");
     expect(body.error).toBe(`Invalid request: body.channel must be one of: ${CHANNELS.join(", ")}`);
     for (const channel of CHANNELS) expect(body.error).toContain(channel);
   });
 
-  it("accepts every channel of the spec", async () => {
+  test("accepts every channel of the spec", async ({ api, agent: { id: agentId } }) => {
     for (const channel of CHANNELS) {
-      const body: Record<string, unknown> = { query: "hi", channel };
-      if (channel === "crmchatsappai") body.conversationId = "crmchatsappai_acct1_cust1";
-      const response = await query(t.app, org, agentId, body);
-      expect(response.statusCode, channel).toBe(200);
+      const body = {
+        query: "hi",
+        channel,
+        ...(channel === "crmchatsappai" && { conversationId: "crmchatsappai_acct1_cust1" }),
+      };
+      const response = await api.agents.query(agentId, body);
+      expect(response.status, channel).toBe(200);
     }
   });
 
-  it.each([
+  test.for([
     ["no query", {}, "body.query"],
     ["empty query", { query: "" }, "body.query"],
     ["blank query", { query: "  \n " }, "body.query"],
@@ -72,24 +64,26 @@ describe("query bodies refused with 400 before any model call", () => {
     ],
     ["contact not an object", { query: "hi", contact: "ada" }, "body.contact"],
     ["query too long", { query: "x".repeat(100_001) }, "body.query"],
-  ])("%s", async (_label, payload, path) => {
-    t.fake.requests.length = 0;
-    const response = await query(t.app, org, agentId, payload);
-    expect(response.statusCode).toBe(400);
-    const body = response.json();
+  ] as const)("%s", async ([, payload, path], { api, fake, agent }) => {
+    const response = await api.agents.query(agent.id, unchecked(payload));
+    expect(response.status).toBe(400);
+    const body = response.error;
     expect(body.type).toBe("INVALID_REQUEST");
-    expect(body.details.map((detail: { path: string }) => detail.path)).toContain(path);
-    expect(t.fake.requests).toHaveLength(0);
+    expect(body.details?.map((detail) => detail.path)).toContain(path);
+    expect(fake.requests).toHaveLength(0);
   });
 
-  it("refuses a crmchatsappai conversation id that does not follow the pattern", async () => {
-    const response = await query(t.app, org, agentId, {
+  test("refuses a crmchatsappai conversation id that does not follow the pattern", async ({
+    api,
+    agent: { id: agentId },
+  }) => {
+    const response = await api.agents.query(agentId, {
       query: "hi",
       channel: "crmchatsappai",
       conversationId: "just-an-id",
     });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().details).toEqual([
+    expect(response.status).toBe(400);
+    expect(response.error.details).toEqual([
       {
         path: "body.conversationId",
         message: "does not follow crmchatsappai_{accountId}_{customerId}",
@@ -97,25 +91,31 @@ describe("query bodies refused with 400 before any model call", () => {
     ]);
   });
 
-  it("refuses a body that is not JSON or not an object", async () => {
+  test("refuses a body that is not JSON or not an object", async ({
+    api,
+    agent: { id: agentId },
+  }) => {
     for (const payload of ["{query:", "[]", "null", '"hi"']) {
-      const response = await t.app.api.inject({
+      const response = await api.request({
         method: "POST",
         url: `/api/agents/${agentId}/query`,
-        headers: { ...org.auth, "content-type": "application/json" },
+        headers: { "content-type": "application/json" },
         payload,
       });
-      expect(response.statusCode, payload).toBe(400);
-      expect(response.json().type).toBe("INVALID_REQUEST");
+      expect(response.status, payload).toBe(400);
+      expect(response.body.type).toBe("INVALID_REQUEST");
     }
   });
 
-  it("refuses text PostgreSQL cannot store (an unpaired surrogate), and stores paired ones", async () => {
+  test("refuses text PostgreSQL cannot store (an unpaired surrogate), and stores paired ones", async ({
+    api,
+    agent: { id: agentId },
+  }) => {
     const send = (payload: string) =>
-      t.app.api.inject({
+      api.request({
         method: "POST",
         url: `/api/agents/${agentId}/query`,
-        headers: { ...org.auth, "content-type": "application/json" },
+        headers: { "content-type": "application/json" },
         payload,
       });
     for (const payload of [
@@ -124,19 +124,19 @@ describe("query bodies refused with 400 before any model call", () => {
       '{"query":"hi","metadata":{"\\ud83e":"key"}}',
     ]) {
       const response = await send(payload);
-      expect(response.statusCode, payload).toBe(400);
-      expect(response.json()).toMatchObject({
+      expect(response.status, payload).toBe(400);
+      expect(response.body).toMatchObject({
         type: "INVALID_REQUEST",
         error: expect.stringContaining("unpaired surrogates"),
       });
     }
     const unicorn = await send('{"query":"a \\ud83e\\udd84 please","context":"\\ud83e\\udd84"}');
-    expect(unicorn.statusCode).toBe(200);
+    expect(unicorn.status).toBe(200);
   });
 
-  it("answers 404 for an unknown agent", async () => {
-    const response = await query(t.app, org, "no-such-agent", { query: "hi" });
-    expect(response.statusCode).toBe(404);
-    expect(response.json()).toMatchObject({ type: "NOT_FOUND", error: "Agent not found" });
+  test("answers 404 for an unknown agent", async ({ api }) => {
+    const response = await api.agents.query("no-such-agent", { query: "hi" });
+    expect(response.status).toBe(404);
+    expect(response.body).toMatchObject({ type: "NOT_FOUND", error: "Agent not found" });
   });
 });

@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAgent, createFundedOrganization, query } from "../agents/agent-helpers.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { describe, expect } from "vitest";
+import { createAgent } from "../harness/agents.ts";
+import { appTest } from "../harness/fixtures.ts";
+import { postSse, summarize } from "../harness/sse-client.ts";
 import { addFile, createDatastore, waitForSync } from "../knowledge/knowledge-helpers.ts";
-import { postSse, summarize } from "./sse-client.ts";
 
 // No provider key at all: a fresh install. The offline responder answers from the knowledge.
-let app: TestApp;
-let org: TestOrganization;
+const test = appTest({ offline: true });
+
 let agentId: string;
-beforeAll(async () => {
-  app = await startTestApp();
-  org = await createFundedOrganization(app);
+test.beforeAll(async ({ app, org }) => {
   const datastore = await createDatastore(app, org);
   const datasource = await addFile(app, org, datastore.id, {
     fileName: "warranty.txt",
@@ -20,13 +18,14 @@ beforeAll(async () => {
   await waitForSync(app, org, datasource.id);
   agentId = (await createAgent(app, org, { modelName: "gpt_4o", datastoreIds: [datastore.id] })).id;
 });
-afterAll(() => app.close());
 
 describe("the offline responder (no provider key)", () => {
-  it("quotes the best passage, says what it is, and reports honest usage at no cost", async () => {
-    const response = await query(app, org, agentId, { query: "How long does the warranty last?" });
-    expect(response.statusCode).toBe(200);
-    const body = response.json();
+  test("quotes the best passage, says what it is, and reports honest usage at no cost", async ({
+    api,
+  }) => {
+    const response = await api.agents.query(agentId, { query: "How long does the warranty last?" });
+    expect(response.status).toBe(200);
+    const body = response.body;
     expect(body.answer).toMatch(/^No language model is configured/);
     expect(body.answer).toContain("The warranty covers manufacturing defects for two years");
     expect(body.answer).toContain("OPENAI_API_KEY");
@@ -37,19 +36,13 @@ describe("the offline responder (no provider key)", () => {
     expect(body.usage.promptTokens).toBeGreaterThan(0);
     expect(body.usage.completionTokens).toBeGreaterThan(0);
 
-    const stored = await app.api.inject({
-      url: `/api/conversations/${body.conversationId}`,
-      headers: org.auth,
-    });
-    expect(stored.json().messages[1].metadata.model).toMatchObject({
+    const stored = await api.conversations.get(body.conversationId);
+    expect(stored.body.messages[1].metadata.model).toMatchObject({
       provider: "local",
       providerModelId: "local-extractive",
     });
-    const events = await app.api.inject({
-      url: `/api/consumption-events?conversationId=${body.conversationId}`,
-      headers: org.auth,
-    });
-    expect(events.json().data[0]).toMatchObject({
+    const events = await api.consumptionEvents.list({ conversationId: body.conversationId });
+    expect(events.body.data[0]).toMatchObject({
       feature: "chat",
       provider: "local",
       modelName: "local-extractive",
@@ -57,7 +50,7 @@ describe("the offline responder (no provider key)", () => {
     });
   });
 
-  it("streams the same kind of answer word by word", async () => {
+  test("streams the same kind of answer word by word", async ({ app, org }) => {
     const base = await app.listen("api");
     const result = await postSse(`${base}/api/agents/${agentId}/query`, org.auth, {
       query: "warranty for defects?",
@@ -70,9 +63,9 @@ describe("the offline responder (no provider key)", () => {
     expect(last).toBe("[DONE]");
   });
 
-  it("says plainly when nothing in the knowledge matches", async () => {
-    const response = await query(app, org, agentId, { query: "Do you sell bicycles?" });
-    expect(response.json().answer).toMatch(/^No language model is configured/);
-    expect(response.json().answer).not.toContain("manufacturing defects");
+  test("says plainly when nothing in the knowledge matches", async ({ api }) => {
+    const response = await api.agents.query(agentId, { query: "Do you sell bicycles?" });
+    expect(response.body.answer).toMatch(/^No language model is configured/);
+    expect(response.body.answer).not.toContain("manufacturing defects");
   });
 });

@@ -1,40 +1,29 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  createAgent,
-  createFundedOrganization,
-  type QueryTestApp,
-  startQueryTestApp,
-} from "../agents/agent-helpers.ts";
-import type { TestOrganization } from "../harness/app.ts";
-import { postSse, summarize } from "./sse-client.ts";
+import { describe, expect } from "vitest";
+import { createAgent } from "../harness/agents.ts";
+import type { ApiClient } from "../harness/client.ts";
+import { appTest } from "../harness/fixtures.ts";
+import { postSse, summarize } from "../harness/sse-client.ts";
 
-let t: QueryTestApp;
-let org: TestOrganization;
-let agentId: string;
+const test = appTest({ env: { SSE_PING_INTERVAL_MS: "40" } });
+
 let base: string;
-beforeAll(async () => {
-  t = await startQueryTestApp({ SSE_PING_INTERVAL_MS: "40" });
-  org = await createFundedOrganization(t.app);
-  agentId = (await createAgent(t.app, org)).id;
-  base = await t.app.listen("api");
-});
-afterAll(() => t.close());
-beforeEach(() => {
-  t.fake.requests.length = 0;
+let auth: { authorization: string };
+let agentId: string;
+test.beforeAll(async ({ app, org, agent }) => {
+  base = await app.listen("api");
+  auth = org.auth;
+  agentId = agent.id;
 });
 
 const stream = (
   body: Record<string, unknown>,
   options?: Parameters<typeof postSse>[3],
   id = agentId,
-) => postSse(`${base}/api/agents/${id}/query`, org.auth, { streaming: true, ...body }, options);
+) => postSse(`${base}/api/agents/${id}/query`, auth, { streaming: true, ...body }, options);
 
-async function storedMessages(conversationId: string) {
-  const response = await t.app.api.inject({
-    url: `/api/conversations/${conversationId}`,
-    headers: org.auth,
-  });
-  return response.json().messages as Array<{
+async function storedMessages(api: ApiClient, conversationId: string) {
+  const response = await api.conversations.get(conversationId);
+  return response.body.messages as Array<{
     from: string;
     text: string;
     metadata: Record<string, unknown>;
@@ -42,22 +31,22 @@ async function storedMessages(conversationId: string) {
   }>;
 }
 
-async function waitForMessages(conversationId: string, count: number) {
+async function waitForMessages(api: ApiClient, conversationId: string, count: number) {
   for (let attempt = 0; attempt < 100; attempt += 1) {
-    const response = await t.app.api.inject({
-      url: `/api/conversations/${conversationId}`,
-      headers: org.auth,
-    });
-    if (response.statusCode === 200 && response.json().messages.length >= count)
-      return response.json().messages;
+    const response = await api.conversations.get(conversationId);
+    if (response.status === 200 && response.body.messages.length >= count)
+      return response.body.messages;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`conversation ${conversationId} never reached ${count} messages`);
 }
 
 describe("streaming a query as Server-Sent Events", () => {
-  it("sends answer fragments, the full response, then [DONE], with the SSE headers", async () => {
-    t.fake.script({
+  test("sends answer fragments, the full response, then [DONE], with the SSE headers", async ({
+    api,
+    fake,
+  }) => {
+    fake.script({
       chunks: ["Refunds ", "take\n30 ", "days."],
       usage: { promptTokens: 50, completionTokens: 4 },
     });
@@ -93,12 +82,12 @@ describe("streaming a query as Server-Sent Events", () => {
     // A fragment with a line break travels as two data lines of one event.
     expect(result.raw).toContain("event: answer\ndata: take\ndata: 30 \n\n");
 
-    const messages = await storedMessages(response!.conversationId as string);
+    const messages = await storedMessages(api, response!.conversationId as string);
     expect(messages.map((message) => message.text)).toEqual(["Refunds?", "Refunds take\n30 days."]);
   });
 
-  it("sends comment pings while the model is slow to start", async () => {
-    t.fake.script({ text: "late answer", delayMs: 400 });
+  test("sends comment pings while the model is slow to start", async ({ fake }) => {
+    fake.script({ text: "late answer", delayMs: 400 });
     const result = await stream({ query: "slow?" });
     expect(result.comments.filter((comment) => comment.trim() === "ping").length).toBeGreaterThan(
       0,
@@ -107,8 +96,11 @@ describe("streaming a query as Server-Sent Events", () => {
     expect(summarize(result).last).toBe("[DONE]");
   });
 
-  it("stops the model when the client disconnects and stores the partial answer", async () => {
-    t.fake.script({ text: "one two three four five six seven eight", chunkDelayMs: 150 });
+  test("stops the model when the client disconnects and stores the partial answer", async ({
+    api,
+    fake,
+  }) => {
+    fake.script({ text: "one two three four five six seven eight", chunkDelayMs: 150 });
     const controller = new AbortController();
     let fragments = 0;
     const result = await stream(
@@ -121,10 +113,10 @@ describe("streaming a query as Server-Sent Events", () => {
       },
     );
     expect(summarize(result).answer).toBe("one two ");
-    const closed = await t.fake.waitFor((request) => request.closedByClient);
+    const closed = await fake.waitFor((request) => request.closedByClient);
     expect(closed.path).toBe("/v1/chat/completions");
 
-    const messages = await waitForMessages("disconnect-1", 2);
+    const messages = await waitForMessages(api, "disconnect-1", 2);
     expect(messages[0]).toMatchObject({ from: "human", text: "count slowly" });
     expect(messages[1].from).toBe("agent");
     expect("one two three four five six seven eight".startsWith(messages[1].text)).toBe(true);
@@ -137,8 +129,11 @@ describe("streaming a query as Server-Sent Events", () => {
     expect(messages[1].usage).toMatchObject({ completionTokens: expect.any(Number) });
   });
 
-  it("ends with [ERROR] when the provider fails mid-stream, keeping what was sent", async () => {
-    t.fake.script({
+  test("ends with [ERROR] when the provider fails mid-stream, keeping what was sent", async ({
+    api,
+    fake,
+  }) => {
+    fake.script({
       text: "partial answer here",
       failAfterChunks: 2,
       errorMessage: "upstream broke",
@@ -150,28 +145,31 @@ describe("streaming a query as Server-Sent Events", () => {
     expect(response).toBeUndefined();
     expect(last).toMatch(/^\[ERROR\] The model gpt_4o_mini failed/);
     expect(result.raw).not.toContain("upstream broke");
-    const messages = await storedMessages("mid-stream-failure");
+    const messages = await storedMessages(api, "mid-stream-failure");
     expect(messages[1]).toMatchObject({
       text: "partial answer ",
       metadata: { interrupted: "failed" },
     });
   });
 
-  it("reports a provider refusal before any token as [ERROR] and stores nothing", async () => {
-    t.fake.script({ status: 401, errorMessage: "Incorrect API key sk-secret" });
+  test("reports a provider refusal before any token as [ERROR] and stores nothing", async ({
+    api,
+    fake,
+  }) => {
+    fake.script({ status: 401, errorMessage: "Incorrect API key sk-secret" });
     const result = await stream({ query: "hello", conversationId: "refused-1" });
     expect(result.status).toBe(200);
     expect(result.events.map((event) => event.data)).toEqual([
       "[ERROR] The model gpt_4o_mini failed: the provider refused the API key (HTTP 401)",
     ]);
-    const lookup = await t.app.api.inject({
-      url: "/api/conversations/refused-1",
-      headers: org.auth,
-    });
-    expect(lookup.statusCode).toBe(404);
+    const lookup = await api.conversations.get("refused-1");
+    expect(lookup.status).toBe(404);
   });
 
-  it("answers 401, 402, 404 and 400 as JSON before any stream starts", async () => {
+  test("answers 401, 402, 404 and 400 as JSON before any stream starts", async ({
+    app,
+    agent: { id: agentId },
+  }) => {
     const noKey = await postSse(
       `${base}/api/agents/${agentId}/query`,
       {},
@@ -180,8 +178,8 @@ describe("streaming a query as Server-Sent Events", () => {
     expect(noKey.status).toBe(401);
     expect(noKey.json).toMatchObject({ type: "UNAUTHORIZED" });
 
-    const free = await t.app.createOrganization("Free");
-    const freeAgent = await createAgent(t.app, free);
+    const free = await app.createOrganization("Free");
+    const freeAgent = await createAgent(app, free);
     for (let index = 0; index < 5; index += 1) {
       const used = await postSse(`${base}/api/agents/${freeAgent.id}/query`, free.auth, {
         query: "q",

@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import { type Receiver, startReceiver } from "../fakes/http-receiver.ts";
+import { type FakeWebSite, startFakeWebSite } from "../fakes/web-site.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import { createTestDatabase, testDatabaseKind } from "../harness/database.ts";
 import { type ServiceProcess, startServiceProcess } from "../harness/service-process.ts";
-import { type FakeWebSite, startFakeWebSite } from "../knowledge/fake-web-site.ts";
 import { multipartBody } from "../knowledge/knowledge-helpers.ts";
 
 // Real `agentdesk serve` processes killed with SIGKILL at the worst moments. PGlite: the same

@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createAgent } from "../agents/agent-helpers.ts";
+import { createAgent } from "../harness/agents.ts";
 import { ADMIN_TOKEN, type TestOrganization } from "../harness/app.ts";
 import {
   createConversationalAgent,

@@ -1,8 +1,8 @@
 import { expect } from "vitest";
 import type { Database } from "../../src/db/client.ts";
-import { createAgent, createFundedOrganization } from "../agents/agent-helpers.ts";
 import { type ReceivedRequest, type Receiver, startReceiver } from "../fakes/http-receiver.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
+import { createAgent, createFundedOrganization } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 
 export const SIGNING_SECRET = "whsec-test-secret";

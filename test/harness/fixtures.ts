@@ -1,0 +1,46 @@
+import { test } from "vitest";
+import {
+  type AgentFields,
+  createAgent,
+  createFundedOrganization,
+  startQueryTestApp,
+} from "./agents.ts";
+
+export type AppTestOptions = {
+  /** Environment of the app, over the fake OpenAI's key and URL. */
+  env?: Record<string, string>;
+  /** No model provider key at all, as a fresh install. */
+  offline?: boolean;
+  /** The name of the organization of the `org` fixture. */
+  orgName?: string;
+  /** Fields of the `agent` fixture, over name Support and model gpt_4o_mini. */
+  agent?: AgentFields;
+};
+
+/**
+ * The `test` of a file that talks to the app through its front door. Each fixture is set up once
+ * per file, the first time a test (or `test.beforeAll`) asks for it:
+ * - `env`: the app's environment, over the fake OpenAI's key and URL;
+ * - `app`: the whole service on a fresh database, its OpenAI models pointed at `fake`;
+ * - `fake`: the fake OpenAI server; its recorded `requests` start empty in every test;
+ * - `org`: an organization with 1,000 credits; `api`: the typed client with its key;
+ * - `agent`: an agent of `org`.
+ */
+export function appTest(options: AppTestOptions = {}) {
+  return test
+    .extend("env", { scope: "file" }, options.env ?? {})
+    .extend("service", { scope: "file" }, async ({ env }, { onCleanup }) => {
+      const service = await startQueryTestApp(env, { offline: options.offline });
+      onCleanup(() => service.close());
+      return service;
+    })
+    .extend("app", { scope: "file" }, ({ service }) => service.app)
+    .extend("fake", { scope: "file" }, ({ service }) => service.fake)
+    .extend("org", { scope: "file" }, ({ app }) => createFundedOrganization(app, options.orgName))
+    .extend("api", { scope: "file" }, ({ app, org }) => app.client(org.auth))
+    .extend("agent", { scope: "file" }, ({ app, org }) => createAgent(app, org, options.agent))
+    .extend("fakeRequestsCleared", { auto: true }, ({ fake }) => {
+      fake.requests.length = 0;
+      return true;
+    });
+}
