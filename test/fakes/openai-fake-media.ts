@@ -7,7 +7,7 @@ import type { EmbeddingsReply, RecordedRequest, TranscriptionReply } from "./ope
  * A unit vector from hashed words (feature hashing with a sign bit): deterministic, and texts that
  * share words point in similar directions, so retrieval tests rank the way a reader expects.
  */
-export function fakeEmbedding(text: string, dimensions: number): number[] {
+function fakeEmbedding(text: string, dimensions: number): number[] {
   const vector = new Array<number>(dimensions).fill(0);
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [text];
   for (const word of words) {

@@ -11,7 +11,6 @@ import type {
   TranscriptionReply,
 } from "./openai-fake-types.ts";
 
-export { fakeEmbedding } from "./openai-fake-media.ts";
 export type * from "./openai-fake-types.ts";
 
 export type FakeOpenAIOptions = {

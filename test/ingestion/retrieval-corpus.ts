@@ -7,9 +7,7 @@ import { type Chunk, type SplitterOptions, splitIntoChunks } from "../../src/ing
 // documents that answer it. Used by the embedder choice (bench/embedder-choice.ts) and by the
 // database-backed check of vector-only, full-text-only and hybrid retrieval.
 
-export const RETRIEVAL_FIXTURE_DIR = fileURLToPath(
-  new URL("../fixtures/retrieval/", import.meta.url),
-);
+const RETRIEVAL_FIXTURE_DIR = fileURLToPath(new URL("../fixtures/retrieval/", import.meta.url));
 
 export type RetrievalDocument = {
   /** File name without ".md"; the ids questions refer to. */

@@ -4,7 +4,7 @@ import type { RetrievalQuestion } from "./retrieval-corpus.ts";
 // to the document id of each chunk (several chunks of one document may appear).
 
 /** Share of the question's relevant documents that own at least one of the first k chunks. */
-export function recallAtK(
+function recallAtK(
   rankedDocumentIds: readonly string[],
   relevant: readonly string[],
   k: number,
@@ -14,7 +14,7 @@ export function recallAtK(
 }
 
 /** 1 / rank of the first chunk from a relevant document within the first k, else 0. */
-export function reciprocalRank(
+function reciprocalRank(
   rankedDocumentIds: readonly string[],
   relevant: readonly string[],
   k = 10,

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { createSafeFetcher, type SafeFetcher } from "../../src/lib/safe-fetch.ts";
 
-export interface SeenRequest {
+interface SeenRequest {
   method: string;
   url: string;
   host: string;

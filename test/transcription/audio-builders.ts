@@ -95,11 +95,11 @@ export function element(id: number, ...children: Buffer[]): Buffer {
 }
 
 /** A master element of unknown size, as live recorders write Segments and Clusters. */
-export function openElement(id: number, ...children: Buffer[]): Buffer {
+function openElement(id: number, ...children: Buffer[]): Buffer {
   return Buffer.concat([idBytes(id), UNKNOWN, ...children]);
 }
 
-export function uintElement(id: number, value: number): Buffer {
+function uintElement(id: number, value: number): Buffer {
   const bytes: number[] = [];
   for (let rest = value; rest > 0 || bytes.length === 0; rest = Math.floor(rest / 256)) {
     bytes.unshift(rest % 256);
@@ -107,13 +107,13 @@ export function uintElement(id: number, value: number): Buffer {
   return element(id, Buffer.from(bytes));
 }
 
-export function floatElement(id: number, value: number): Buffer {
+function floatElement(id: number, value: number): Buffer {
   const data = Buffer.alloc(8);
   data.writeDoubleBE(value);
   return element(id, data);
 }
 
-export function stringElement(id: number, value: string): Buffer {
+function stringElement(id: number, value: string): Buffer {
   return element(id, Buffer.from(value, "ascii"));
 }
 
@@ -179,7 +179,7 @@ export function ebmlHeader(docType = "webm"): Buffer {
   );
 }
 
-export function simpleBlock(track: number, relativeTimecode: number, frame = OPUS_SILENCE) {
+function simpleBlock(track: number, relativeTimecode: number, frame = OPUS_SILENCE) {
   const head = Buffer.alloc(4);
   head.writeUInt8(0x80 | track, 0);
   head.writeInt16BE(relativeTimecode, 1);

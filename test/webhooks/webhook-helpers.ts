@@ -8,7 +8,7 @@ import { startTestApp, type TestApp, type TestOrganization } from "../harness/ap
 export const SIGNING_SECRET = "whsec-test-secret";
 
 /** Short windows and fast retries, so a test waits milliseconds where production waits minutes. */
-export const FAST_WEBHOOKS = {
+const FAST_WEBHOOKS = {
   WEBHOOK_BATCH_DELAY_MS: "600",
   WEBHOOK_RETRY_BASE_MS: "100",
   WEBHOOK_TIMEOUT_MS: "2000",
