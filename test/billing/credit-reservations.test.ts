@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { appendAgentMessage, followUp } from "../follow-ups/follow-up-helpers.ts";
-import { createAgent, type QueryTestApp, query, startQueryTestApp } from "../harness/agents.ts";
+import { createAgent, type QueryTestApp, sendQuery, startQueryTestApp } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import { wavFile } from "../transcription/audio-builders.ts";
 import { insertAgent, transcribe } from "../transcription/transcription-helpers.ts";
@@ -43,7 +43,7 @@ describe("credits reserved for an answer", () => {
     const agent = await createAgent(app, org);
     fake.script({ text: "Slowly.", delayMs: 500 });
 
-    const answering = query(app, org, agent.id, { query: "take your time" });
+    const answering = sendQuery(app, org, agent.id, { query: "take your time" });
     await fake.waitFor((request) => request.path.endsWith("/chat/completions"));
     // The answer may cost up to its reservation, which holds everything left.
     const [held] = await reservationsOf(org);
@@ -54,7 +54,7 @@ describe("credits reserved for an answer", () => {
       blockReason: "no_credits",
       credits: { remaining: 0.01 },
     });
-    const refused = await query(app, org, agent.id, { query: "and me?" });
+    const refused = await sendQuery(app, org, agent.id, { query: "and me?" });
     expect(refused.statusCode).toBe(402);
     expect(refused.json().type).toBe("USAGE_LIMIT");
 
@@ -76,7 +76,7 @@ describe("credits reserved for an answer", () => {
       { status: 500, errorMessage: "boom" },
       { status: 500, errorMessage: "boom" },
     );
-    const failed = await query(app, org, agent.id, { query: "hello?" });
+    const failed = await sendQuery(app, org, agent.id, { query: "hello?" });
     expect(failed.statusCode).toBe(500);
     expect(await reservationsOf(org)).toEqual([]);
     expect(await balanceOf(app, org)).toMatchObject({ canRun: true, credits: { used: 0 } });
@@ -87,7 +87,7 @@ describe("credits reserved for an answer", () => {
     const org = await app.createOrganization("Unreachable attachment");
     await grantCredits(app, org.id, 1);
     const agent = await createAgent(app, org);
-    const refused = await query(app, org, agent.id, {
+    const refused = await sendQuery(app, org, agent.id, {
       query: "read this",
       attachments: [{ url: "http://127.0.0.1:9/file.txt" }],
     });
@@ -103,7 +103,7 @@ describe("credits reserved for an answer", () => {
     const agent = await createAgent(app, org);
     const stale = await leaveReservation(org, 2, 60_000);
 
-    const refused = await query(app, org, agent.id, { query: "anything left?" });
+    const refused = await sendQuery(app, org, agent.id, { query: "anything left?" });
     expect(refused.statusCode).toBe(402);
     expect(await balanceOf(app, org)).toMatchObject({ canRun: false, blockReason: "no_credits" });
 
@@ -112,7 +112,7 @@ describe("credits reserved for an answer", () => {
         where id = ${stale}`,
     );
     expect((await balanceOf(app, org)).canRun).toBe(true);
-    const answered = await query(app, org, agent.id, { query: "anything left now?" });
+    const answered = await sendQuery(app, org, agent.id, { query: "anything left now?" });
     expect(answered.statusCode, answered.body).toBe(200);
     // The next reservation deleted the expired row; the answer's own was settled.
     expect(await reservationsOf(org)).toEqual([]);
@@ -123,7 +123,7 @@ describe("credits reserved for an answer", () => {
     const org = await app.createOrganization("Free, all held");
     const agent = await createAgent(app, org);
     for (let held = 0; held < 5; held += 1) await leaveReservation(org, 0, 60_000);
-    const refused = await query(app, org, agent.id, { query: "one more?" });
+    const refused = await sendQuery(app, org, agent.id, { query: "one more?" });
     expect(refused.statusCode).toBe(402);
     expect(refused.json().details).toEqual([{ path: "blockReason", message: "free_plan_limit" }]);
     expect(await reservationsOf(org)).toHaveLength(5);

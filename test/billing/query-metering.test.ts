@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAgent, type QueryTestApp, query, startQueryTestApp } from "../harness/agents.ts";
+import { createAgent, type QueryTestApp, sendQuery, startQueryTestApp } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import { createDatastore } from "../knowledge/knowledge-helpers.ts";
 import { balanceOf, grantCredits } from "./billing-helpers.ts";
@@ -34,7 +34,7 @@ describe("agent queries are metered through billing", () => {
     const org = await app.createOrganization("Metered chat");
     await grantCredits(app, org.id, 5);
     const agent = await createAgent(app, org, { name: "Pricing bot" });
-    const response = await query(app, org, agent.id, { query: "how much does shipping cost" });
+    const response = await sendQuery(app, org, agent.id, { query: "how much does shipping cost" });
     expect(response.statusCode, response.body).toBe(200);
     const answer = response.json();
 
@@ -62,10 +62,10 @@ describe("agent queries are metered through billing", () => {
     const agent = await createAgent(app, org);
     const before = chatRequests();
     for (let message = 1; message <= 5; message += 1) {
-      const response = await query(app, org, agent.id, { query: `question ${message}` });
+      const response = await sendQuery(app, org, agent.id, { query: `question ${message}` });
       expect(response.statusCode, response.body).toBe(200);
     }
-    const refused = await query(app, org, agent.id, { query: "one more" });
+    const refused = await sendQuery(app, org, agent.id, { query: "one more" });
     expect(refused.statusCode).toBe(402);
     expect(refused.json().type).toBe("USAGE_LIMIT");
     expect(chatRequests() - before).toBe(5);
@@ -80,10 +80,10 @@ describe("agent queries are metered through billing", () => {
     const org = await app.createOrganization("Spent");
     await grantCredits(app, org.id, 0.000001);
     const agent = await createAgent(app, org);
-    expect((await query(app, org, agent.id, { query: "first" })).statusCode).toBe(200);
+    expect((await sendQuery(app, org, agent.id, { query: "first" })).statusCode).toBe(200);
     expect(await balanceOf(app, org)).toMatchObject({ blockReason: "no_credits" });
     const before = chatRequests();
-    expect((await query(app, org, agent.id, { query: "second" })).statusCode).toBe(402);
+    expect((await sendQuery(app, org, agent.id, { query: "second" })).statusCode).toBe(402);
     expect(chatRequests()).toBe(before);
   });
 
@@ -93,17 +93,17 @@ describe("agent queries are metered through billing", () => {
     const datastore = await createDatastore(app, org, { name: "Manuals" });
     const agent = await createAgent(app, org, { datastoreIds: [datastore.id] });
     const other = await createAgent(app, org, { name: "Other" });
-    const theirs = (await query(app, org, other.id, { query: "hello" })).json().conversationId;
+    const theirs = (await sendQuery(app, org, other.id, { query: "hello" })).json().conversationId;
     for (let message = 2; message <= 5; message += 1) {
-      const response = await query(app, org, agent.id, { query: `question ${message}` });
+      const response = await sendQuery(app, org, agent.id, { query: `question ${message}` });
       expect(response.statusCode, response.body).toBe(200);
     }
     const before = chatRequests();
 
-    const refused = await query(app, org, agent.id, { query: "one more" });
+    const refused = await sendQuery(app, org, agent.id, { query: "one more" });
     expect(refused.statusCode).toBe(402);
     expect(refused.json()).toMatchObject({ type: "USAGE_LIMIT" });
-    const refusedFirst = await query(app, org, agent.id, {
+    const refusedFirst = await sendQuery(app, org, agent.id, {
       query: "one more",
       conversationId: theirs,
     });
@@ -111,9 +111,9 @@ describe("agent queries are metered through billing", () => {
     expect(chatRequests()).toBe(before);
 
     await grantCredits(app, org.id, 0.000001);
-    expect((await query(app, org, agent.id, { query: "paid" })).statusCode).toBe(200);
+    expect((await sendQuery(app, org, agent.id, { query: "paid" })).statusCode).toBe(200);
     expect(await balanceOf(app, org)).toMatchObject({ blockReason: "no_credits" });
-    expect((await query(app, org, agent.id, { query: "spent" })).statusCode).toBe(402);
+    expect((await sendQuery(app, org, agent.id, { query: "spent" })).statusCode).toBe(402);
     expect(chatRequests()).toBe(before + 1);
   });
 
@@ -133,7 +133,7 @@ describe("agent queries are metered through billing", () => {
       create trigger refuse_marked_message before insert on messages
       for each row execute function refuse_marked_message()`);
     try {
-      const refused = await query(app, org, agent.id, { query: "refuse this turn" });
+      const refused = await sendQuery(app, org, agent.id, { query: "refuse this turn" });
       expect(refused.statusCode).toBe(500);
       expect(refused.json().type).toBe("INTERNAL");
     } finally {

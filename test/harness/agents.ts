@@ -50,7 +50,7 @@ export async function createAgent(app: TestApp, org: TestOrganization, fields: A
 }
 
 /** POST /api/agents/{id}/query as `app.inject` answers it (for the tests not yet on the client). */
-export async function query(
+export async function sendQuery(
   app: TestApp,
   org: TestOrganization,
   agentId: string,

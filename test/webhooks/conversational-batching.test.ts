@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { sendQuery } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import {
   conversationOf,
@@ -7,7 +8,6 @@ import {
   deliveriesOf,
   posts,
   SIGNING_SECRET,
-  sendQuery,
   startWebhookTestApp,
   type WebhookTestApp,
   waitForPosts,

@@ -1,13 +1,12 @@
 import { createServer } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createAgent } from "../harness/agents.ts";
+import { createAgent, sendQuery } from "../harness/agents.ts";
 import { ADMIN_TOKEN, type TestOrganization } from "../harness/app.ts";
 import {
   createConversationalAgent,
   deliveriesOf,
   eventually,
   posts,
-  sendQuery,
   startWebhookTestApp,
   type WebhookTestApp,
   waitForPosts,

@@ -3,6 +3,7 @@ import type { Database } from "../../src/db/client.ts";
 import { type ReceivedRequest, type Receiver, startReceiver } from "../fakes/http-receiver.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
 import { createAgent, createFundedOrganization } from "../harness/agents.ts";
+
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 
 export const SIGNING_SECRET = "whsec-test-secret";
@@ -52,20 +53,6 @@ export async function createConversationalAgent(
   const org = await createFundedOrganization(app, name);
   const agent = await createAgent(app, org, { useConversationalMode: true, ...body });
   return { org, agentId: agent.id };
-}
-
-export function sendQuery(
-  app: TestApp,
-  org: TestOrganization,
-  agentId: string,
-  body: Record<string, unknown>,
-) {
-  return app.api.inject({
-    method: "POST",
-    url: `/api/agents/${agentId}/query`,
-    headers: org.auth,
-    payload: body,
-  });
 }
 
 /** The webhook POSTs a receiver got (its HEAD requests are the reachability probes). */

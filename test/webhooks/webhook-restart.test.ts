@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Database } from "../../src/db/client.ts";
 import { type Receiver, startReceiver } from "../fakes/http-receiver.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
+import { sendQuery } from "../harness/agents.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 import { createTestDatabase } from "../harness/database.ts";
 import {
@@ -10,7 +11,6 @@ import {
   deliveriesOf,
   eventually,
   posts,
-  sendQuery,
   waitForPosts,
 } from "./webhook-helpers.ts";
 

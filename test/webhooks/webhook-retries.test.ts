@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { sendQuery } from "../harness/agents.ts";
 import { ADMIN_TOKEN, type TestOrganization } from "../harness/app.ts";
 import {
   conversationOf,
@@ -8,7 +9,6 @@ import {
   deliveriesOf,
   eventually,
   posts,
-  sendQuery,
   startWebhookTestApp,
   type WebhookTestApp,
   waitForPosts,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sendQuery } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import {
   createConversationalAgent,
-  sendQuery,
   startWebhookTestApp,
   type WebhookTestApp,
 } from "./webhook-helpers.ts";

@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sendQuery } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import {
   createConversationalAgent,
   deliveriesOf,
   eventually,
   posts,
-  sendQuery,
   startWebhookTestApp,
   type WebhookTestApp,
   waitForPosts,
