@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiKeys, creditBuckets, organizations } from "../../src/db/schema/index.ts";
 import { sha256Hex } from "../../src/lib/secrets.ts";
-import { ADMIN_TOKEN, startTestApp, type TestApp } from "../harness/app.ts";
+import { startTestApp, type TestApp } from "../harness/app.ts";
 
 let app: TestApp;
 beforeAll(async () => {
@@ -10,18 +10,15 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-
 describe("admin API", () => {
   it("creates an organization with owner and a key shown once, stored only hashed", async () => {
-    const response = await app.api.inject({
-      method: "POST",
-      url: "/api/admin/organizations",
-      headers: admin,
-      payload: { name: "Globex", ownerEmail: "Owner@Globex.example", plan: "pro" },
+    const response = await app.admin.admin.createOrganization({
+      name: "Globex",
+      ownerEmail: "Owner@Globex.example",
+      plan: "pro",
     });
-    expect(response.statusCode).toBe(201);
-    const body = response.json();
+    expect(response.status).toBe(201);
+    const body = response.body;
     expect(body).toMatchObject({
       organization: { id: expect.any(String), name: "Globex" },
       user: { id: expect.any(String), email: "owner@globex.example" },
@@ -42,33 +39,23 @@ describe("admin API", () => {
 
   it("issues further keys that authenticate as the same organization", async () => {
     const org = await app.createOrganization("Initech");
-    const issued = await app.api.inject({
-      method: "POST",
-      url: `/api/admin/organizations/${org.id}/api-keys`,
-      headers: admin,
-    });
-    expect(issued.statusCode).toBe(201);
-    const { apiKey } = issued.json();
+    const issued = await app.admin.admin.issueApiKey(org.id);
+    expect(issued.status).toBe(201);
+    const { apiKey } = issued.body;
     expect(apiKey).not.toBe(org.apiKey);
-    const me = await app.api.inject({
-      method: "GET",
-      url: "/api/me",
-      headers: { authorization: `Bearer ${apiKey}` },
-    });
-    expect(me.statusCode).toBe(200);
-    expect(me.json().organization).toEqual({ id: org.id, name: "Initech" });
+    const me = await app.client({ authorization: `Bearer ${apiKey}` }).account.me();
+    expect(me.status).toBe(200);
+    expect(me.body.organization).toEqual({ id: org.id, name: "Initech" });
   });
 
   it("grants credit buckets in micro-credits", async () => {
     const org = await app.createOrganization("Hooli");
-    const response = await app.api.inject({
-      method: "POST",
-      url: `/api/admin/organizations/${org.id}/credits`,
-      headers: admin,
-      payload: { amount: 12.3456789, expiresAt: "2030-01-01T00:00:00Z" },
+    const response = await app.admin.admin.grantCredits(org.id, {
+      amount: 12.3456789,
+      expiresAt: "2030-01-01T00:00:00Z",
     });
-    expect(response.statusCode).toBe(201);
-    expect(response.json().creditBucket).toMatchObject({
+    expect(response.status).toBe(201);
+    expect(response.body.creditBucket).toMatchObject({
       amount: 12.345679,
       remaining: 12.345679,
       expiresAt: "2030-01-01T00:00:00.000Z",
@@ -82,14 +69,13 @@ describe("admin API", () => {
 
   it("updates billing settings", async () => {
     const org = await app.createOrganization("Umbrella");
-    const response = await app.api.inject({
-      method: "PATCH",
-      url: `/api/admin/organizations/${org.id}/billing`,
-      headers: admin,
-      payload: { billingModel: "legacy", subscriptionStatus: "past_due", queryLimit: 100 },
+    const response = await app.admin.admin.updateBilling(org.id, {
+      billingModel: "legacy",
+      subscriptionStatus: "past_due",
+      queryLimit: 100,
     });
-    expect(response.statusCode).toBe(200);
-    expect(response.json().organization).toMatchObject({
+    expect(response.status).toBe(200);
+    expect(response.body.organization).toMatchObject({
       id: org.id,
       billingModel: "legacy",
       subscriptionStatus: "past_due",
@@ -104,9 +90,9 @@ describe("admin API", () => {
     ["POST", "/api/admin/organizations", { name: "X", billingModel: "barter" }],
     ["POST", "/api/admin/organizations", { name: "X", ownerEmail: "nope" }],
   ] as const)("%s %s with %j → 400 INVALID_REQUEST", async (method, url, payload) => {
-    const response = await app.api.inject({ method, url, headers: admin, payload });
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({
+    const response = await app.admin.request({ method, url, payload });
+    expect(response.status).toBe(400);
+    expect(response.error).toMatchObject({
       type: "INVALID_REQUEST",
       error: expect.any(String),
       requestId: expect.any(String),
@@ -116,66 +102,38 @@ describe("admin API", () => {
 
   it("rejects bad credit and billing bodies and unknown organizations", async () => {
     const org = await app.createOrganization("Soylent");
-    const negative = await app.api.inject({
-      method: "POST",
-      url: `/api/admin/organizations/${org.id}/credits`,
-      headers: admin,
-      payload: { amount: -5 },
-    });
-    expect(negative.statusCode).toBe(400);
-    const badStatus = await app.api.inject({
-      method: "PATCH",
-      url: `/api/admin/organizations/${org.id}/billing`,
-      headers: admin,
-      payload: { subscriptionStatus: "lapsed" },
-    });
-    expect(badStatus.statusCode).toBe(400);
-    const missing = await app.api.inject({
-      method: "POST",
-      url: "/api/admin/organizations/does-not-exist/credits",
-      headers: admin,
-      payload: { amount: 5 },
-    });
-    expect(missing.statusCode).toBe(404);
-    expect(missing.json().type).toBe("NOT_FOUND");
+    const negative = await app.admin.admin.grantCredits(org.id, { amount: -5 });
+    expect(negative.status).toBe(400);
+    const badStatus = await app.admin.admin.updateBilling(org.id, { subscriptionStatus: "lapsed" });
+    expect(badStatus.status).toBe(400);
+    const missing = await app.admin.admin.grantCredits("does-not-exist", { amount: 5 });
+    expect(missing.status).toBe(404);
+    expect(missing.error.type).toBe("NOT_FOUND");
   });
 
   it.each([[undefined], ["Bearer wrong-token"], ["Basic dGVzdDp0ZXN0"]])(
     "refuses authorization %j with 401",
     async (authorization) => {
-      const response = await app.api.inject({
-        method: "POST",
-        url: "/api/admin/organizations",
-        headers: authorization ? { authorization } : {},
-        payload: { name: "Nope" },
-      });
-      expect(response.statusCode).toBe(401);
-      expect(response.json().type).toBe("UNAUTHORIZED");
+      const response = await app.admin
+        .as(authorization ? { authorization } : {})
+        .admin.createOrganization({ name: "Nope" });
+      expect(response.status).toBe(401);
+      expect(response.error.type).toBe("UNAUTHORIZED");
     },
   );
 
   it("refuses an organization's API key on the admin API", async () => {
     const org = await app.createOrganization("Tyrell");
-    const response = await app.api.inject({
-      method: "POST",
-      url: "/api/admin/organizations",
-      headers: org.auth,
-      payload: { name: "Escalation" },
-    });
-    expect(response.statusCode).toBe(401);
+    const response = await app.client(org.auth).admin.createOrganization({ name: "Escalation" });
+    expect(response.status).toBe(401);
   });
 
   it("does not exist at all without ADMIN_TOKEN", async () => {
     const closed = await startTestApp({ env: { ADMIN_TOKEN: "" }, database: app.database });
     try {
-      const response = await closed.api.inject({
-        method: "POST",
-        url: "/api/admin/organizations",
-        headers: admin,
-        payload: { name: "X" },
-      });
-      expect(response.statusCode).toBe(404);
-      expect(response.json().type).toBe("NOT_FOUND");
+      const response = await closed.admin.admin.createOrganization({ name: "X" });
+      expect(response.status).toBe(404);
+      expect(response.error.type).toBe("NOT_FOUND");
     } finally {
       await closed.close();
     }

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
-import { ADMIN_TOKEN, startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 
 let app: TestApp;
 let org: TestOrganization;
@@ -12,17 +12,13 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const me = (authorization?: string) =>
-  app.api.inject({
-    method: "GET",
-    url: "/api/me",
-    headers: authorization === undefined ? {} : { authorization },
-  });
+  app.client(authorization === undefined ? {} : { authorization }).account.me();
 
 describe("API key authentication", () => {
   it("accepts the right key and builds the request context", async () => {
     const response = await me(`Bearer ${org.apiKey}`);
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
       organization: { id: org.id, name: "Keyholder" },
       userId: org.userId,
       apiKeyId: org.apiKeyId,
@@ -31,12 +27,8 @@ describe("API key authentication", () => {
   });
 
   it("records when a key was last used, to the minute", async () => {
-    const issued = await app.api.inject({
-      method: "POST",
-      url: `/api/admin/organizations/${org.id}/api-keys`,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    });
-    const { apiKey, apiKeyId } = issued.json();
+    const issued = await app.admin.admin.issueApiKey(org.id);
+    const { apiKey, apiKeyId } = issued.body;
     const lastUsed = async () => {
       const [row] = rowsOf<{ last_used_at: Date | string | null }>(
         await app.database.db.execute(
@@ -46,17 +38,17 @@ describe("API key authentication", () => {
       return row!.last_used_at === null ? null : new Date(row!.last_used_at).getTime();
     };
     expect(await lastUsed()).toBeNull();
-    expect((await me(`Bearer ${apiKey}`)).statusCode).toBe(200);
+    expect((await me(`Bearer ${apiKey}`)).status).toBe(200);
     await vi.waitFor(async () => expect(await lastUsed()).not.toBeNull());
     const first = await lastUsed();
 
-    expect((await me(`Bearer ${apiKey}`)).statusCode).toBe(200);
+    expect((await me(`Bearer ${apiKey}`)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await lastUsed()).toBe(first);
 
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 2 * 60_000 });
     try {
-      expect((await me(`Bearer ${apiKey}`)).statusCode).toBe(200);
+      expect((await me(`Bearer ${apiKey}`)).status).toBe(200);
       await vi.waitFor(async () => expect(await lastUsed()).toBeGreaterThan(first!));
     } finally {
       vi.useRealTimers();
@@ -64,7 +56,7 @@ describe("API key authentication", () => {
   });
 
   it("accepts the scheme in any case", async () => {
-    expect((await me(`bearer ${org.apiKey}`)).statusCode).toBe(200);
+    expect((await me(`bearer ${org.apiKey}`)).status).toBe(200);
   });
 
   it.each([
@@ -76,8 +68,8 @@ describe("API key authentication", () => {
     ["basic auth", "Basic dXNlcjpwYXNz"],
   ])("refuses a %s key with 401 UNAUTHORIZED", async (_label, authorization) => {
     const response = await me(authorization === "RAW_KEY" ? org.apiKey : authorization);
-    expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({
+    expect(response.status).toBe(401);
+    expect(response.error).toEqual({
       error: expect.any(String),
       type: "UNAUTHORIZED",
       requestId: expect.any(String),
@@ -85,39 +77,23 @@ describe("API key authentication", () => {
   });
 
   it("refuses a revoked key while other keys keep working", async () => {
-    const second = await app.api.inject({
-      method: "POST",
-      url: `/api/admin/organizations/${org.id}/api-keys`,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    });
-    const { apiKey, apiKeyId } = second.json();
-    expect((await me(`Bearer ${apiKey}`)).statusCode).toBe(200);
+    const second = await app.admin.admin.issueApiKey(org.id);
+    const { apiKey, apiKeyId } = second.body;
+    expect((await me(`Bearer ${apiKey}`)).status).toBe(200);
 
-    const revoked = await app.api.inject({
-      method: "DELETE",
-      url: `/api/admin/organizations/${org.id}/api-keys/${apiKeyId}`,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    });
-    expect(revoked.statusCode).toBe(204);
-    expect((await me(`Bearer ${apiKey}`)).statusCode).toBe(401);
-    expect((await me(`Bearer ${org.apiKey}`)).statusCode).toBe(200);
+    const revoked = await app.admin.admin.revokeApiKey(org.id, apiKeyId);
+    expect(revoked.status).toBe(204);
+    expect((await me(`Bearer ${apiKey}`)).status).toBe(401);
+    expect((await me(`Bearer ${org.apiKey}`)).status).toBe(200);
 
-    const again = await app.api.inject({
-      method: "DELETE",
-      url: `/api/admin/organizations/${org.id}/api-keys/${apiKeyId}`,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    });
-    expect(again.statusCode).toBe(404);
+    const again = await app.admin.admin.revokeApiKey(org.id, apiKeyId);
+    expect(again.status).toBe(404);
   });
 
   it("cannot revoke a key through another organization", async () => {
     const other = await app.createOrganization("Other");
-    const response = await app.api.inject({
-      method: "DELETE",
-      url: `/api/admin/organizations/${other.id}/api-keys/${org.apiKeyId}`,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    });
-    expect(response.statusCode).toBe(404);
-    expect((await me(`Bearer ${org.apiKey}`)).statusCode).toBe(200);
+    const response = await app.admin.admin.revokeApiKey(other.id, org.apiKeyId);
+    expect(response.status).toBe(404);
+    expect((await me(`Bearer ${org.apiKey}`)).status).toBe(200);
   });
 });

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
-import { ADMIN_TOKEN, startTestApp, type TestApp } from "../harness/app.ts";
+import { startTestApp, type TestApp } from "../harness/app.ts";
 import { testDatabaseKind } from "../harness/database.ts";
 
 // Each API process keeps the keys it verified for up to a minute; these tests wait far less, so
@@ -22,17 +22,14 @@ afterAll(async () => {
 });
 
 const statusWith = (app: TestApp, apiKey: string) =>
-  app.api
-    .inject({ method: "GET", url: "/api/me", headers: { authorization: `Bearer ${apiKey}` } })
-    .then((response) => response.statusCode);
+  app
+    .client({ authorization: `Bearer ${apiKey}` })
+    .account.me()
+    .then((reply) => reply.status);
 
 async function newKey(organizationId: string) {
-  const response = await first.api.inject({
-    method: "POST",
-    url: `/api/admin/organizations/${organizationId}/api-keys`,
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-  });
-  return response.json() as { apiKey: string; apiKeyId: string };
+  const response = await first.admin.admin.issueApiKey(organizationId);
+  return response.body as { apiKey: string; apiKeyId: string };
 }
 
 /** Uses the key on both processes, so both have verified (and kept) it. */
@@ -72,12 +69,8 @@ describe("revoking a key that processes have verified", () => {
     const { apiKey, apiKeyId } = await newKey(org.id);
     await verifiedEverywhere(apiKey);
 
-    const revoked = await first.api.inject({
-      method: "DELETE",
-      url: `/api/admin/organizations/${org.id}/api-keys/${apiKeyId}`,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    });
-    expect(revoked.statusCode).toBe(204);
+    const revoked = await first.admin.admin.revokeApiKey(org.id, apiKeyId);
+    expect(revoked.status).toBe(204);
     expect(await statusWith(first, apiKey)).toBe(401);
     await refusedBy([second], apiKey);
     expect(await statusWith(second, org.apiKey)).toBe(200);
