@@ -7,7 +7,12 @@ import {
   startQueryTestApp,
 } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
-import { appendAgentMessage, chatCalls, followUp, scriptFollowUp } from "./follow-up-helpers.ts";
+import {
+  appendAgentMessage,
+  chatCalls,
+  scriptFollowUp,
+  sendFollowUp,
+} from "./follow-up-helpers.ts";
 
 let t: QueryTestApp;
 let org: TestOrganization;
@@ -30,9 +35,9 @@ beforeEach(() => {
 const inline = [{ from: "human", text: "Hi" }];
 
 async function expect400(body: Record<string, unknown>, message: RegExp, target = agentId) {
-  const response = await followUp(t.app, org, target, body);
-  expect(response.statusCode).toBe(400);
-  const error = response.json();
+  const response = await sendFollowUp(t.app, org, target, body);
+  expect(response.status).toBe(400);
+  const error = response.error;
   expect(error).toMatchObject({ type: "INVALID_REQUEST", requestId: expect.any(String) });
   expect(`${error.error} ${JSON.stringify(error.details ?? [])}`).toMatch(message);
   // Nothing was generated for a refused request.
@@ -101,9 +106,9 @@ describe("follow-up/query refuses what the spec refuses with 400", () => {
       );
 
       scriptFollowUp(t.fake, {});
-      const preview = await followUp(t.app, org, agentId, { conversationId: id });
-      expect(preview.statusCode).toBe(200);
-      expect(preview.json().messageId).toBeNull();
+      const preview = await sendFollowUp(t.app, org, agentId, { conversationId: id });
+      expect(preview.status).toBe(200);
+      expect(preview.body.messageId).toBeNull();
     },
   );
 });

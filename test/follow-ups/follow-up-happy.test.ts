@@ -9,9 +9,9 @@ import type { TestOrganization } from "../harness/app.ts";
 import {
   appendAgentMessage,
   chatCalls,
-  followUp,
   isClassification,
   scriptFollowUp,
+  sendFollowUp,
   writerPrompt,
 } from "./follow-up-helpers.ts";
 
@@ -37,24 +37,21 @@ beforeEach(() => {
 });
 
 async function getAgent() {
-  const response = await t.app.api.inject({ url: `/api/agents/${agentId}`, headers: org.auth });
-  expect(response.statusCode).toBe(200);
-  return response.json();
+  const response = await t.app.client(org.auth).agents.get(agentId);
+  expect(response.status).toBe(200);
+  return response.body;
 }
 
 async function conversation(id: string) {
-  const response = await t.app.api.inject({ url: `/api/conversations/${id}`, headers: org.auth });
-  expect(response.statusCode).toBe(200);
-  return response.json();
+  const response = await t.app.client(org.auth).conversations.get(id);
+  expect(response.status).toBe(200);
+  return response.body;
 }
 
 async function followUpEvents() {
-  const response = await t.app.api.inject({
-    url: "/api/consumption-events?feature=follow_up",
-    headers: org.auth,
-  });
-  expect(response.statusCode).toBe(200);
-  return response.json().data as Array<Record<string, unknown>>;
+  const response = await t.app.client(org.auth).consumptionEvents.list({ feature: "follow_up" });
+  expect(response.status).toBe(200);
+  return response.body.data as Array<Record<string, unknown>>;
 }
 
 describe("the follow-up agent on a stored conversation", () => {
@@ -69,9 +66,9 @@ describe("the follow-up agent on a stored conversation", () => {
       writer: { text: "Did your order arrive?", usage: { promptTokens: 321, completionTokens: 7 } },
     });
 
-    const response = await followUp(t.app, org, agentId, { conversationId });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({
+    const response = await sendFollowUp(t.app, org, agentId, { conversationId });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
       answer: "Did your order arrive?",
       filter: { verdict: "follow_up_conversation", wouldSend: true },
       prompt: SAVED_PROMPT,
@@ -116,9 +113,9 @@ describe("the follow-up agent on a stored conversation", () => {
       query: "Your replacement ships today.",
     });
     scriptFollowUp(t.fake, { verdict, writer: { text: `Message after ${verdict}` } });
-    const response = await followUp(t.app, org, agentId, { conversationId });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({
+    const response = await sendFollowUp(t.app, org, agentId, { conversationId });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
       answer: `Message after ${verdict}`,
       filter: { verdict, wouldSend },
     });
@@ -127,9 +124,9 @@ describe("the follow-up agent on a stored conversation", () => {
   it("skips classification with skipFilter: filter null and one model call", async () => {
     const { conversationId } = await appendAgentMessage(t.app, org, agentId, { query: "Hello." });
     scriptFollowUp(t.fake, { calls: 1 });
-    const response = await followUp(t.app, org, agentId, { conversationId, skipFilter: true });
-    expect(response.statusCode).toBe(200);
-    expect(response.json().filter).toBeNull();
+    const response = await sendFollowUp(t.app, org, agentId, { conversationId, skipFilter: true });
+    expect(response.status).toBe(200);
+    expect(response.body.filter).toBeNull();
     expect(chatCalls(t.fake.requests)).toHaveLength(1);
     expect(chatCalls(t.fake.requests).some(isClassification)).toBe(false);
   });
@@ -137,12 +134,12 @@ describe("the follow-up agent on a stored conversation", () => {
   it("uses the request's prompt for this request only", async () => {
     const before = await getAgent();
     scriptFollowUp(t.fake, {});
-    const response = await followUp(t.app, org, agentId, {
+    const response = await sendFollowUp(t.app, org, agentId, {
       messages: [{ from: "human", text: "Is the lock in stock?" }],
       prompt: "Offer a 10% discount code.",
     });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
       prompt: "Offer a 10% discount code.",
       promptSource: "request",
       conversationId: null,
@@ -158,14 +155,14 @@ describe("the follow-up agent on a stored conversation", () => {
 
   it("takes an inline conversation in order with who wrote each message", async () => {
     scriptFollowUp(t.fake, {});
-    const response = await followUp(t.app, org, agentId, {
+    const response = await sendFollowUp(t.app, org, agentId, {
       messages: [
         { from: "human", text: "My doorbell chimes twice." },
         { from: "agent", text: "Please update the firmware." },
         { from: "human", text: "I will try tonight." },
       ],
     });
-    expect(response.statusCode).toBe(200);
+    expect(response.status).toBe(200);
     const sent = writerPrompt(t.fake.requests);
     const order = [
       "Customer: My doorbell chimes twice.",
@@ -189,12 +186,12 @@ describe("the follow-up agent on a stored conversation", () => {
         verdict: "permit",
         writer: { text: "Any questions about the invoice?" },
       });
-      const response = await followUp(t.app, org, agentId, {
+      const response = await sendFollowUp(t.app, org, agentId, {
         conversationId,
         saveToConversation: true,
       });
-      expect(response.statusCode).toBe(200);
-      const body = response.json();
+      expect(response.status).toBe(200);
+      const body = response.body;
       expect(body.messageId).toEqual(expect.any(String));
       const after = await conversation(conversationId);
       expect(after.status).toBe(before.status);
@@ -224,24 +221,24 @@ describe("the follow-up agent's failures", () => {
   it("answers 500 naming the finish reason when the model writes nothing, and bills nothing", async () => {
     const eventsBefore = (await followUpEvents()).length;
     scriptFollowUp(t.fake, { writer: { text: "", finishReason: "length" } });
-    const response = await followUp(t.app, org, agentId, {
+    const response = await sendFollowUp(t.app, org, agentId, {
       messages: [{ from: "human", text: "Hello?" }],
     });
-    expect(response.statusCode).toBe(500);
-    expect(response.json()).toMatchObject({ type: "INTERNAL" });
-    expect(response.json().error).toContain("empty response");
-    expect(response.json().error).toContain("length");
+    expect(response.status).toBe(500);
+    expect(response.error).toMatchObject({ type: "INTERNAL" });
+    expect(response.error.error).toContain("empty response");
+    expect(response.error.error).toContain("length");
     expect(await followUpEvents()).toHaveLength(eventsBefore);
   });
 
   it("answers 500 with the model's failure, not the provider's body", async () => {
     t.fake.script({ status: 400, errorMessage: "secret sk-live-999" });
-    const response = await followUp(t.app, org, agentId, {
+    const response = await sendFollowUp(t.app, org, agentId, {
       messages: [{ from: "human", text: "Hello?" }],
       skipFilter: true,
     });
-    expect(response.statusCode).toBe(500);
-    expect(response.json().error).toContain("HTTP 400");
-    expect(response.body).not.toContain("sk-live-999");
+    expect(response.status).toBe(500);
+    expect(response.error.error).toContain("HTTP 400");
+    expect(response.text).not.toContain("sk-live-999");
   });
 });

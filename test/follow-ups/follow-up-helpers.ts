@@ -1,19 +1,21 @@
 import type { ChatReply, RecordedRequest } from "../fakes/openai-server.ts";
 import type { TestApp, TestOrganization } from "../harness/app.ts";
+import type { ApiClient } from "../harness/client.ts";
 
-export function followUp(
+/** POST /api/agents/{id}/follow-up/query through the client, with `org`'s key unless `headers`. */
+export function sendFollowUp(
   app: TestApp,
   org: TestOrganization | null,
   agentId: string,
   body: Record<string, unknown>,
   headers: Record<string, string> = org?.auth ?? {},
 ) {
-  return app.api.inject({
-    method: "POST",
-    url: `/api/agents/${agentId}/follow-up/query`,
-    headers,
-    payload: body,
-  });
+  return app.client(headers).agents.followUp(agentId, body);
+}
+
+/** The same as `app.inject` answers it (for the tests not yet on the client). */
+export async function followUp(...args: Parameters<typeof sendFollowUp>) {
+  return (await sendFollowUp(...args)).raw;
 }
 
 /** Appends an agent-authored message (no model call), creating the conversation if needed. */
@@ -23,14 +25,12 @@ export async function appendAgentMessage(
   agentId: string,
   body: { query: string; conversationId?: string; channel?: string },
 ): Promise<{ conversationId: string; messageId: string }> {
-  const response = await app.api.inject({
-    method: "POST",
-    url: `/api/agents/${agentId}/query-agent`,
-    headers: org.auth,
-    payload: body,
-  });
-  if (response.statusCode !== 200) throw new Error(`query-agent: ${response.body}`);
-  return response.json();
+  // `channel` is checked by the route: the bad-input tests send channels of every kind.
+  const response = await app
+    .client(org.auth)
+    .agents.queryAgent(agentId, body as Parameters<ApiClient["agents"]["queryAgent"]>[1]);
+  if (response.status !== 200) throw new Error(`query-agent: ${response.text}`);
+  return response.body;
 }
 
 export const isClassification = (request: RecordedRequest) =>

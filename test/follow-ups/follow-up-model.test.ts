@@ -5,7 +5,7 @@ import { createModelRegistry } from "../../src/models/model-registry.ts";
 import { startFakeOpenAI } from "../fakes/openai-server.ts";
 import { createAgent, createFundedOrganization } from "../harness/agents.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
-import { chatCalls, followUp, scriptFollowUp } from "./follow-up-helpers.ts";
+import { chatCalls, scriptFollowUp, sendFollowUp } from "./follow-up-helpers.ts";
 
 describe("the follow-up agent without any model credentials", () => {
   let app: TestApp;
@@ -17,11 +17,11 @@ describe("the follow-up agent without any model credentials", () => {
   it("answers from the offline responder, skips the filter it cannot run, and charges nothing", async () => {
     const org = await createFundedOrganization(app);
     const agent = await createAgent(app, org, { followUpConfig: { prompt: "Check in." } });
-    const response = await followUp(app, org, agent.id, {
+    const response = await sendFollowUp(app, org, agent.id, {
       messages: [{ from: "human", text: "Does the doorbell work with my chime?" }],
     });
-    expect(response.statusCode).toBe(200);
-    const body = response.json();
+    expect(response.status).toBe(200);
+    const body = response.body;
     expect(body).toMatchObject({
       filter: null,
       model: "openai:gpt-4o-mini",
@@ -31,11 +31,8 @@ describe("the follow-up agent without any model credentials", () => {
     expect(body.answer).toContain("No language model is configured");
     expect(body.answer).toContain("OPENAI_API_KEY");
 
-    const events = await app.api.inject({
-      url: "/api/consumption-events?feature=follow_up",
-      headers: org.auth,
-    });
-    expect(events.json().data).toEqual([
+    const events = await app.client(org.auth).consumptionEvents.list({ feature: "follow_up" });
+    expect(events.body.data).toEqual([
       expect.objectContaining({
         provider: "local",
         modelName: "local-extractive",
@@ -62,11 +59,11 @@ describe("FOLLOW_UP_MODEL", () => {
         followUpConfig: { prompt: "Check in." },
       });
       scriptFollowUp(fake, {});
-      const response = await followUp(app, org, agent.id, {
+      const response = await sendFollowUp(app, org, agent.id, {
         messages: [{ from: "human", text: "Hi" }],
       });
-      expect(response.statusCode).toBe(200);
-      expect(response.json().model).toBe("openai:gpt-4.1-nano");
+      expect(response.status).toBe(200);
+      expect(response.body.model).toBe("openai:gpt-4.1-nano");
       const models = chatCalls(fake.requests).map((request) => request.body?.model);
       expect(models).toEqual(["gpt-4.1-nano", "gpt-4.1-nano"]);
     } finally {

@@ -5,8 +5,13 @@ import {
   type QueryTestApp,
   startQueryTestApp,
 } from "../harness/agents.ts";
-import { ADMIN_TOKEN, type TestOrganization } from "../harness/app.ts";
-import { appendAgentMessage, chatCalls, followUp, scriptFollowUp } from "./follow-up-helpers.ts";
+import type { TestOrganization } from "../harness/app.ts";
+import {
+  appendAgentMessage,
+  chatCalls,
+  scriptFollowUp,
+  sendFollowUp,
+} from "./follow-up-helpers.ts";
 
 let t: QueryTestApp;
 let acme: TestOrganization;
@@ -46,20 +51,20 @@ describe("follow-up/query authentication", () => {
     ["a malformed header", { authorization: "Basic abc" }],
   ])("answers 403 FORBIDDEN for %s, even with a bad body", async (_, headers) => {
     for (const body of [inline, { streaming: "yes" }]) {
-      const response = await followUp(t.app, null, acmeAgentId, body, headers);
-      expect(response.statusCode).toBe(403);
-      expect(response.json()).toMatchObject({ type: "FORBIDDEN", requestId: expect.any(String) });
+      const response = await sendFollowUp(t.app, null, acmeAgentId, body, headers);
+      expect(response.status).toBe(403);
+      expect(response.error).toMatchObject({ type: "FORBIDDEN", requestId: expect.any(String) });
     }
     expect(chatCalls(t.fake.requests)).toHaveLength(0);
   });
 
   it("answers 401 for an agent of another organization, and 404 NOT_FOUND for no agent", async () => {
-    const other = await followUp(t.app, acme, globexAgentId, inline);
-    expect(other.statusCode).toBe(401);
-    expect(other.json().type).toBe("UNAUTHORIZED");
-    const missing = await followUp(t.app, acme, "no-such-agent", inline);
-    expect(missing.statusCode).toBe(404);
-    expect(missing.json().type).toBe("NOT_FOUND");
+    const other = await sendFollowUp(t.app, acme, globexAgentId, inline);
+    expect(other.status).toBe(401);
+    expect(other.error.type).toBe("UNAUTHORIZED");
+    const missing = await sendFollowUp(t.app, acme, "no-such-agent", inline);
+    expect(missing.status).toBe(404);
+    expect(missing.error.type).toBe("NOT_FOUND");
     expect(chatCalls(t.fake.requests)).toHaveLength(0);
   });
 
@@ -77,10 +82,10 @@ describe("follow-up/query authentication", () => {
       globexConversationId,
       salesConversation,
     ]) {
-      const response = await followUp(t.app, acme, acmeAgentId, { conversationId });
-      expect(response.statusCode).toBe(404);
-      expect(response.json().type).toBe("CONVERSATION_NOT_FOUND");
-      expect(response.body).not.toContain("Globex private note");
+      const response = await sendFollowUp(t.app, acme, acmeAgentId, { conversationId });
+      expect(response.status).toBe(404);
+      expect(response.error.type).toBe("CONVERSATION_NOT_FOUND");
+      expect(response.text).not.toContain("Globex private note");
     }
     expect(chatCalls(t.fake.requests)).toHaveLength(0);
   });
@@ -91,16 +96,13 @@ describe("follow-up/query billing", () => {
     const blocked = await createFundedOrganization(t.app, "Overdue");
     const agentId = (await createAgent(t.app, blocked, { followUpConfig: { prompt: "Check in." } }))
       .id;
-    const patched = await t.app.api.inject({
-      method: "PATCH",
-      url: `/api/admin/organizations/${blocked.id}/billing`,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-      payload: { subscriptionStatus: "past_due" },
+    const patched = await t.app.admin.admin.updateBilling(blocked.id, {
+      subscriptionStatus: "past_due",
     });
-    expect(patched.statusCode).toBe(200);
-    const response = await followUp(t.app, blocked, agentId, inline);
-    expect(response.statusCode).toBe(402);
-    expect(response.json().type).toBe("USAGE_LIMIT");
+    expect(patched.status).toBe(200);
+    const response = await sendFollowUp(t.app, blocked, agentId, inline);
+    expect(response.status).toBe(402);
+    expect(response.error.type).toBe("USAGE_LIMIT");
     expect(chatCalls(t.fake.requests)).toHaveLength(0);
   });
 
@@ -110,11 +112,11 @@ describe("follow-up/query billing", () => {
       .id;
     for (let call = 0; call < 5; call += 1) {
       scriptFollowUp(t.fake, { calls: 1 });
-      const response = await followUp(t.app, free, agentId, { ...inline, skipFilter: true });
-      expect(response.statusCode).toBe(200);
+      const response = await sendFollowUp(t.app, free, agentId, { ...inline, skipFilter: true });
+      expect(response.status).toBe(200);
     }
-    const sixth = await followUp(t.app, free, agentId, { ...inline, skipFilter: true });
-    expect(sixth.statusCode).toBe(402);
-    expect(sixth.json().type).toBe("USAGE_LIMIT");
+    const sixth = await sendFollowUp(t.app, free, agentId, { ...inline, skipFilter: true });
+    expect(sixth.status).toBe(402);
+    expect(sixth.error.type).toBe("USAGE_LIMIT");
   });
 });
