@@ -137,8 +137,10 @@ describe("POST /api/transcribe-audio", () => {
 
 describe("OpenAPI", () => {
   it("documents the multipart form, without security, and the {text} answer", async () => {
-    const response = await harness.app.api.inject({ method: "GET", url: "/api/openapi.json" });
-    const operation = response.json().paths["/api/transcribe-audio"].post;
+    const response = await harness.app
+      .client()
+      .request({ method: "GET", url: "/api/openapi.json" });
+    const operation = response.body.paths["/api/transcribe-audio"].post;
     expect(operation.security).toEqual([]);
     expect(operation.requestBody.content["multipart/form-data"].schema).toMatchObject({
       properties: { file: { type: "string", format: "binary" }, agentId: { type: "string" } },

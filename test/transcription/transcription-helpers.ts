@@ -87,13 +87,11 @@ export async function transcribe(
 
 /** The organization's transcription events, newest first, through the ledger API. */
 export async function transcriptionEvents(app: TestApp, organization: TestOrganization) {
-  const response = await app.api.inject({
-    method: "GET",
-    url: "/api/consumption-events?feature=transcription",
-    headers: organization.auth,
-  });
-  if (response.statusCode !== 200) throw new Error(`events: ${response.body}`);
-  return response.json().data as Array<{
+  const response = await app
+    .client(organization.auth)
+    .consumptionEvents.list({ feature: "transcription" });
+  if (response.status !== 200) throw new Error(`events: ${response.text}`);
+  return response.body.data as Array<{
     agentId: string | null;
     feature: string;
     provider: string;
