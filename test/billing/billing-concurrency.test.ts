@@ -30,12 +30,8 @@ async function post(org: TestOrganization, body: unknown, headers: Record<string
 }
 
 async function eventCount(org: TestOrganization): Promise<number> {
-  const response = await app.api.inject({
-    method: "GET",
-    url: "/api/consumption-events?limit=1",
-    headers: org.auth,
-  });
-  return response.json().pagination.total;
+  const response = await app.client(org.auth).consumptionEvents.list({ limit: 1 });
+  return response.body.pagination.total;
 }
 
 describe("50 parallel charges against a balance that covers 20", () => {

@@ -2,9 +2,7 @@ import { eq } from "drizzle-orm";
 import { agents, creditBuckets } from "../../src/db/schema/index.ts";
 import { createConsumptionEventRepo } from "../../src/domain/billing/consumption-event-repo.ts";
 import { newId } from "../../src/lib/ids.ts";
-import { ADMIN_TOKEN, type TestApp, type TestOrganization } from "../harness/app.ts";
-
-const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+import type { TestApp, TestOrganization } from "../harness/app.ts";
 
 export async function grantCredits(
   app: TestApp,
@@ -12,14 +10,12 @@ export async function grantCredits(
   amount: number,
   expiresAt?: string,
 ): Promise<string> {
-  const response = await app.api.inject({
-    method: "POST",
-    url: `/api/admin/organizations/${organizationId}/credits`,
-    headers: admin,
-    payload: { amount, ...(expiresAt ? { expiresAt } : {}) },
+  const reply = await app.admin.admin.grantCredits(organizationId, {
+    amount,
+    ...(expiresAt ? { expiresAt } : {}),
   });
-  if (response.statusCode !== 201) throw new Error(`grant: ${response.body}`);
-  return response.json().creditBucket.id;
+  if (reply.status !== 201) throw new Error(`grant: ${reply.text}`);
+  return reply.body.creditBucket.id;
 }
 
 export async function setBilling(
@@ -27,13 +23,8 @@ export async function setBilling(
   organizationId: string,
   settings: Record<string, unknown>,
 ): Promise<void> {
-  const response = await app.api.inject({
-    method: "PATCH",
-    url: `/api/admin/organizations/${organizationId}/billing`,
-    headers: admin,
-    payload: settings,
-  });
-  if (response.statusCode !== 200) throw new Error(`billing: ${response.body}`);
+  const reply = await app.admin.admin.updateBilling(organizationId, settings);
+  if (reply.status !== 200) throw new Error(`billing: ${reply.text}`);
 }
 
 export function increment(
@@ -42,22 +33,13 @@ export function increment(
   body: Record<string, unknown>,
   headers: Record<string, string> = {},
 ) {
-  return app.api.inject({
-    method: "POST",
-    url: "/api/usage/increment-agent-queries",
-    headers: { ...organization.auth, ...headers },
-    payload: body,
-  });
+  return app.client(organization.auth).usage.increment(body, headers);
 }
 
 export async function balanceOf(app: TestApp, organization: TestOrganization) {
-  const response = await app.api.inject({
-    method: "GET",
-    url: "/api/credits/balance",
-    headers: organization.auth,
-  });
-  if (response.statusCode !== 200) throw new Error(`balance: ${response.body}`);
-  return response.json() as {
+  const reply = await app.client(organization.auth).credits.balance();
+  if (reply.status !== 200) throw new Error(`balance: ${reply.text}`);
+  return reply.body as {
     billingModel: string;
     credits: { total: number; used: number; remaining: number } | null;
     canRun: boolean;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../src/lib/errors.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
+import type { Untyped } from "../harness/client.ts";
 import { balanceOf, bucketsOf, grantCredits, insertAgent, setBilling } from "./billing-helpers.ts";
 
 let app: TestApp;
@@ -13,12 +14,9 @@ afterAll(() => app.close());
 const billing = () => app.runtime.services.billing;
 
 async function eventById(organizationAuth: { authorization: string }, eventId: string) {
-  const response = await app.api.inject({
-    method: "GET",
-    url: "/api/consumption-events?limit=100",
-    headers: organizationAuth,
-  });
-  return response.json().data.find((event: { id: string }) => event.id === eventId);
+  const response = await app.client(organizationAuth).consumptionEvents.list({ limit: 100 });
+  const body: Untyped = response.body;
+  return body.data.find((event: { id: string }) => event.id === eventId);
 }
 
 describe("the Billing port metered features call", () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { type Reply, type Untyped, unchecked } from "../harness/client.ts";
 import { insertAgent, seedEvents } from "./billing-helpers.ts";
 
 let app: TestApp;
@@ -50,27 +51,24 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-async function list(query: Record<string, string> = {}, organization = org) {
-  const response = await app.api.inject({
-    method: "GET",
-    url: "/api/consumption-events",
-    query,
-    headers: organization.auth,
-  });
-  return response;
+async function list(
+  query: Record<string, string> = {},
+  organization = org,
+): Promise<Reply<Untyped>> {
+  return app.client(organization.auth).consumptionEvents.list(unchecked(query));
 }
 
 async function idsOf(query: Record<string, string>) {
   const response = await list(query);
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json().data.map((event: { id: string }) => event.id);
+  expect(response.status, response.text).toBe(200);
+  return response.body.data.map((event: { id: string }) => event.id);
 }
 
 describe("GET /api/consumption-events", () => {
   it("lists newest first with 50 per page by default, with the spec's fields", async () => {
     const response = await list();
-    expect(response.statusCode).toBe(200);
-    const body = response.json();
+    expect(response.status).toBe(200);
+    const body = response.body;
     expect(body.pagination).toEqual({ page: 1, limit: 50, total: 7, totalPages: 1 });
     expect(body.data.map((event: { id: string }) => event.id)).toEqual([...ids].reverse());
     expect(body.data.find((event: { id: string }) => event.id === ids[3])).toEqual({
@@ -109,17 +107,15 @@ describe("GET /api/consumption-events", () => {
   it("paginates with page and limit", async () => {
     const pages = [];
     for (const page of [1, 2, 3]) {
-      const body = (
-        await list({ page: String(page), limit: "3", orderBy: "occurredAt_asc" })
-      ).json();
+      const body = (await list({ page: String(page), limit: "3", orderBy: "occurredAt_asc" })).body;
       expect(body.pagination).toEqual({ page, limit: 3, total: 7, totalPages: 3 });
       pages.push(...body.data.map((event: { id: string }) => event.id));
     }
     expect(pages).toEqual(ids);
-    const beyond = (await list({ page: "9", limit: "3" })).json();
+    const beyond = (await list({ page: "9", limit: "3" })).body;
     expect(beyond.data).toEqual([]);
     expect(beyond.pagination.total).toBe(7);
-    expect((await list({ limit: "100" })).json().pagination.limit).toBe(100);
+    expect((await list({ limit: "100" })).body.pagination.limit).toBe(100);
   });
 
   it("filters by agentId, feature, provider, model and conversationId", async () => {
@@ -172,25 +168,21 @@ describe("GET /api/consumption-events: bad input and security", () => {
   for (const [name, query] of cases) {
     it(`400 INVALID_REQUEST for ${name}`, async () => {
       const response = await list(query);
-      expect(response.statusCode).toBe(400);
-      expect(response.json().type).toBe("INVALID_REQUEST");
+      expect(response.status).toBe(400);
+      expect(response.error.type).toBe("INVALID_REQUEST");
     });
   }
 
   it("401 without a valid key", async () => {
     for (const headers of [{}, { authorization: "Bearer adk_nope" }]) {
-      const response = await app.api.inject({
-        method: "GET",
-        url: "/api/consumption-events",
-        headers,
-      });
-      expect(response.statusCode).toBe(401);
-      expect(response.json().type).toBe("UNAUTHORIZED");
+      const response = await app.client(headers).consumptionEvents.list();
+      expect(response.status).toBe(401);
+      expect(response.error.type).toBe("UNAUTHORIZED");
     }
   });
 
   it("shows only the caller's organization", async () => {
-    const body = (await list({}, other)).json();
+    const body = (await list({}, other)).body;
     expect(body.pagination.total).toBe(1);
     expect(body.data[0].organizationId).toBe(other.id);
     expect(body.data.map((event: { id: string }) => event.id)).not.toContain(ids[0]);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { unchecked } from "../harness/client.ts";
 import { insertAgent, type SeedEvent, seedEvents } from "./billing-helpers.ts";
 
 let app: TestApp;
@@ -127,14 +128,9 @@ function expectedGroups(
 }
 
 async function summary(query: Record<string, string>) {
-  const response = await app.api.inject({
-    method: "GET",
-    url: "/api/consumption-events/summary",
-    query,
-    headers: org.auth,
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json();
+  const response = await app.client(org.auth).consumptionEvents.summary(unchecked(query));
+  expect(response.status, response.text).toBe(200);
+  return response.body;
 }
 
 type Row = {
@@ -277,26 +273,16 @@ describe("GET /api/consumption-events/summary: bad input and auth", () => {
   ];
   for (const [name, query] of cases) {
     it(`400 INVALID_REQUEST for ${name}`, async () => {
-      const response = await app.api.inject({
-        method: "GET",
-        url: "/api/consumption-events/summary",
-        query,
-        headers: org.auth,
-      });
-      expect(response.statusCode).toBe(400);
-      expect(response.json().type).toBe("INVALID_REQUEST");
+      const response = await app.client(org.auth).consumptionEvents.summary(unchecked(query));
+      expect(response.status).toBe(400);
+      expect(response.error.type).toBe("INVALID_REQUEST");
     });
   }
 
   it("401 without a valid key", async () => {
     for (const headers of [{}, { authorization: "Bearer adk_nope" }]) {
-      const response = await app.api.inject({
-        method: "GET",
-        url: "/api/consumption-events/summary",
-        query: valid,
-        headers,
-      });
-      expect(response.statusCode).toBe(401);
+      const response = await app.client(headers).consumptionEvents.summary(unchecked(valid));
+      expect(response.status).toBe(401);
     }
   });
 });

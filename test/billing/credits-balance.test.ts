@@ -38,7 +38,7 @@ describe("GET /api/credits/balance", () => {
     await grantCredits(app, org.id, 0.1234567);
     await grantCredits(app, org.id, 50, inDays(-1));
     const charged = await increment(app, org, { ...MINI, inputTokens: 1_000_001 });
-    expect(charged.json().credits).toEqual({ charged: 0.15, requested: 0.15 });
+    expect(charged.body.credits).toEqual({ charged: 0.15, requested: 0.15 });
     expect(await balanceOf(app, org)).toEqual({
       billingModel: "credits",
       credits: { total: 10.123457, used: 0.15, remaining: 9.973457 },
@@ -56,7 +56,7 @@ describe("credit rules", () => {
     const sooner = await grantCredits(app, org.id, 1, inDays(1));
     const expired = await grantCredits(app, org.id, 1, inDays(-1));
     const response = await increment(app, org, ONE_AND_A_HALF);
-    expect(response.json().credits).toEqual({ charged: 1.5, requested: 1.5 });
+    expect(response.body.credits).toEqual({ charged: 1.5, requested: 1.5 });
     const remaining = Object.fromEntries(
       (await bucketsOf(app, org.id)).map((bucket) => [bucket.id, bucket.remainingMicro]),
     );
@@ -72,13 +72,13 @@ describe("credit rules", () => {
     const org = await app.createOrganization("Fraction");
     await grantCredits(app, org.id, 2);
     const first = await increment(app, org, ONE_AND_A_HALF);
-    expect(first.json().credits).toEqual({ charged: 1.5, requested: 1.5 });
+    expect(first.body.credits).toEqual({ charged: 1.5, requested: 1.5 });
     const second = await increment(app, org, ONE_AND_A_HALF);
-    expect(second.statusCode).toBe(200);
-    expect(second.json().credits).toEqual({ charged: 0.5, requested: 1.5 });
+    expect(second.status).toBe(200);
+    expect(second.body.credits).toEqual({ charged: 0.5, requested: 1.5 });
     const third = await increment(app, org, ONE_AND_A_HALF);
-    expect(third.statusCode).toBe(402);
-    expect(third.json()).toMatchObject({ type: "USAGE_LIMIT" });
+    expect(third.status).toBe(402);
+    expect(third.error).toMatchObject({ type: "USAGE_LIMIT" });
     expect(await balanceOf(app, org)).toEqual({
       billingModel: "credits",
       credits: { total: 2, used: 2, remaining: 0 },
@@ -94,7 +94,7 @@ describe("credit rules", () => {
     const balance = await balanceOf(app, org);
     expect(balance).toMatchObject({ canRun: false, blockReason: "no_credits" });
     expect(balance.credits).toEqual({ total: 0, used: 0, remaining: 0 });
-    expect((await increment(app, org, MINI)).statusCode).toBe(402);
+    expect((await increment(app, org, MINI)).status).toBe(402);
   });
 });
 
@@ -102,17 +102,15 @@ describe("block reasons, in the spec's order", () => {
   it("free plan: 5 agent messages, then free_plan_limit; other features do not count", async () => {
     const org = await app.createOrganization("Free");
     for (let index = 0; index < 3; index += 1) {
-      expect((await increment(app, org, { ...MINI, feature: "transcription" })).statusCode).toBe(
-        200,
-      );
+      expect((await increment(app, org, { ...MINI, feature: "transcription" })).status).toBe(200);
     }
     for (let message = 1; message <= 5; message += 1) {
       const response = await increment(app, org, { ...MINI, inputTokens: 100 });
-      expect(response.statusCode, `message ${message}`).toBe(200);
+      expect(response.status, `message ${message}`).toBe(200);
     }
     const sixth = await increment(app, org, { ...MINI, inputTokens: 100 });
-    expect(sixth.statusCode).toBe(402);
-    expect(sixth.json()).toMatchObject({
+    expect(sixth.status).toBe(402);
+    expect(sixth.error).toMatchObject({
       type: "USAGE_LIMIT",
       details: [{ path: "blockReason", message: "free_plan_limit" }],
     });
@@ -121,7 +119,7 @@ describe("block reasons, in the spec's order", () => {
       blockReason: "free_plan_limit",
     });
     // Any metered action is refused once canRun is false.
-    expect((await increment(app, org, { ...MINI, feature: "transcription" })).statusCode).toBe(402);
+    expect((await increment(app, org, { ...MINI, feature: "transcription" })).status).toBe(402);
 
     await grantCredits(app, org.id, 1);
     expect(await balanceOf(app, org)).toMatchObject({ canRun: true, blockReason: null });
@@ -131,7 +129,7 @@ describe("block reasons, in the spec's order", () => {
     const org = await app.createOrganization("Subscribed");
     await setBilling(app, org.id, { subscriptionStatus: "active" });
     for (let message = 1; message <= 7; message += 1) {
-      expect((await increment(app, org, MINI)).statusCode).toBe(200);
+      expect((await increment(app, org, MINI)).status).toBe(200);
     }
     expect(await balanceOf(app, org)).toMatchObject({ canRun: true, blockReason: null });
   });
@@ -155,8 +153,8 @@ describe("block reasons, in the spec's order", () => {
       blockReason: "payment_overdue",
     });
     const refused = await increment(app, org, MINI);
-    expect(refused.statusCode).toBe(402);
-    expect(refused.json().details[0].message).toBe("payment_overdue");
+    expect(refused.status).toBe(402);
+    expect(refused.body.details[0].message).toBe("payment_overdue");
   });
 
   it("legacy: credits null, monthly query limit, payment_overdue before query_limit", async () => {
@@ -169,10 +167,10 @@ describe("block reasons, in the spec's order", () => {
       blockReason: null,
     });
     const first = await increment(app, org, ONE_AND_A_HALF);
-    expect(first.json().credits).toEqual({ charged: 1.5, requested: 1.5 });
-    expect((await increment(app, org, { ...MINI, feature: "chat" })).statusCode).toBe(200);
+    expect(first.body.credits).toEqual({ charged: 1.5, requested: 1.5 });
+    expect((await increment(app, org, { ...MINI, feature: "chat" })).status).toBe(200);
     expect(await balanceOf(app, org)).toMatchObject({ canRun: false, blockReason: "query_limit" });
-    expect((await increment(app, org, MINI)).statusCode).toBe(402);
+    expect((await increment(app, org, MINI)).status).toBe(402);
 
     await setBilling(app, org.id, { subscriptionStatus: "past_due" });
     expect(await balanceOf(app, org)).toMatchObject({ blockReason: "payment_overdue" });
@@ -200,38 +198,30 @@ describe("GET /api/credits/balance: the spec's quirks", () => {
       { authorization: "Basic abc" },
       { authorization: "Bearer adk_invalid" },
     ]) {
-      const response = await app.api.inject({
-        method: "GET",
-        url: "/api/credits/balance",
-        headers,
-      });
-      expect(response.statusCode).toBe(403);
+      const response = await app.client(headers).credits.balance();
+      expect(response.status).toBe(403);
       expect(response.headers["content-type"]).toMatch(/^text\/plain/);
-      expect(response.body).toBe("Forbidden");
+      expect(response.text).toBe("Forbidden");
     }
   });
 
   it("404 for every other method, with no CORS headers even for a browser preflight", async () => {
     const org = await app.createOrganization("Methods");
     for (const method of ["POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const) {
-      const response = await app.api.inject({
+      const response = await app.client(org.auth).request({
         method,
         url: "/api/credits/balance",
-        headers: {
-          ...org.auth,
-          origin: "https://evil.example",
-          "access-control-request-method": "GET",
-        },
+        headers: { origin: "https://evil.example", "access-control-request-method": "GET" },
       });
-      expect(response.statusCode, method).toBe(404);
+      expect(response.status, method).toBe(404);
       expect(response.headers["access-control-allow-origin"], method).toBeUndefined();
     }
-    const get = await app.api.inject({
+    const get = await app.client(org.auth).request({
       method: "GET",
       url: "/api/credits/balance",
-      headers: { ...org.auth, origin: "https://evil.example" },
+      headers: { origin: "https://evil.example" },
     });
-    expect(get.statusCode).toBe(200);
+    expect(get.status).toBe(200);
     expect(get.headers["access-control-allow-origin"]).toBeUndefined();
   });
 
@@ -242,12 +232,8 @@ describe("GET /api/credits/balance: the spec's quirks", () => {
       await tx.execute(sql`set local session_replication_role = replica`);
       await tx.execute(sql`delete from organizations where id = ${org.id}`);
     });
-    const response = await app.api.inject({
-      method: "GET",
-      url: "/api/credits/balance",
-      headers: org.auth,
-    });
-    expect(response.statusCode).toBe(401);
-    expect(response.json().type).toBe("UNAUTHORIZED");
+    const response = await app.client(org.auth).credits.balance();
+    expect(response.status).toBe(401);
+    expect(response.error.type).toBe("UNAUTHORIZED");
   });
 });

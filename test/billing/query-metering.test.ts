@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent, type QueryTestApp, sendQuery, startQueryTestApp } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
+import type { Untyped } from "../harness/client.ts";
 import { createDatastore } from "../knowledge/knowledge-helpers.ts";
 import { balanceOf, grantCredits } from "./billing-helpers.ts";
 
@@ -17,12 +18,9 @@ const chatRequests = () =>
 
 /** The organization's one chat event, through the API (fails when there is not exactly one). */
 async function onlyChatEvent(org: TestOrganization) {
-  const listed = await harness.app.api.inject({
-    method: "GET",
-    url: "/api/consumption-events?feature=chat",
-    headers: org.auth,
-  });
-  const [event, ...others] = listed.json().data;
+  const listed = await harness.app.client(org.auth).consumptionEvents.list({ feature: "chat" });
+  const { data }: Untyped = listed.body;
+  const [event, ...others] = data;
   expect(event).toBeDefined();
   expect(others).toEqual([]);
   return event;
@@ -144,11 +142,7 @@ describe("agent queries are metered through billing", () => {
     const event = await onlyChatEvent(org);
     expect(event.creditsCharged).toBeGreaterThan(0);
     expect((await balanceOf(app, org)).credits?.used).toBe(event.creditsCharged);
-    const conversations = await app.api.inject({
-      method: "GET",
-      url: `/api/conversations?agentId=${agent.id}`,
-      headers: org.auth,
-    });
-    expect(conversations.json()).toMatchObject({ data: [] });
+    const conversations = await app.client(org.auth).conversations.list({ agentId: agent.id });
+    expect(conversations.body).toMatchObject({ data: [] });
   });
 });

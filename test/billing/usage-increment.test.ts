@@ -26,8 +26,8 @@ describe("POST /api/usage/increment-agent-queries: happy path", () => {
       agentId,
       metadata: { source: "crm", nested: { a: 1 } },
     });
-    expect(response.statusCode).toBe(200);
-    const body = response.json();
+    expect(response.status).toBe(200);
+    const body = response.body;
     // (1M × 0.15 + 0.5M × 0.60) / 1M = 0.45 raw credits, × 3.
     expect(body).toEqual({
       success: true,
@@ -38,12 +38,8 @@ describe("POST /api/usage/increment-agent-queries: happy path", () => {
       tokens: { inputTokens: 1_000_000, outputTokens: 500_000 },
     });
 
-    const events = await app.api.inject({
-      method: "GET",
-      url: `/api/consumption-events?agentId=${agentId}`,
-      headers: org.auth,
-    });
-    const [event] = events.json().data;
+    const events = await app.client(org.auth).consumptionEvents.list({ agentId });
+    const [event] = events.body.data;
     expect(event).toMatchObject({
       id: body.eventId,
       feature: "agent_run",
@@ -60,8 +56,8 @@ describe("POST /api/usage/increment-agent-queries: happy path", () => {
 
   it("defaults tokens to 0, coefficient to 1 and feature to agent_run", async () => {
     const response = await increment(app, org, { provider: "openai", modelName: "gpt-4.1" });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
       credits: { charged: 0, requested: 0 },
       tokens: { inputTokens: 0, outputTokens: 0 },
     });
@@ -73,14 +69,10 @@ describe("POST /api/usage/increment-agent-queries: happy path", () => {
       feature: "crm_summary",
       inputTokens: 10,
     });
-    expect(response.statusCode).toBe(200);
-    const listed = await app.api.inject({
-      method: "GET",
-      url: "/api/consumption-events?feature=crm_summary",
-      headers: org.auth,
-    });
-    expect(listed.json().data.map((event: { id: string }) => event.id)).toEqual([
-      response.json().eventId,
+    expect(response.status).toBe(200);
+    const listed = await app.client(org.auth).consumptionEvents.list({ feature: "crm_summary" });
+    expect(listed.body.data.map((event: { id: string }) => event.id)).toEqual([
+      response.body.eventId,
     ]);
   });
 
@@ -93,8 +85,8 @@ describe("POST /api/usage/increment-agent-queries: happy path", () => {
           inputTokens: 1_000_000,
           outputTokens: 1_000_000,
         });
-        expect(response.statusCode, `${provider} ${modelName}`).toBe(200);
-        expect(response.json().credits.requested, `${provider} ${modelName}`).toBeGreaterThan(0);
+        expect(response.status, `${provider} ${modelName}`).toBe(200);
+        expect(response.body.credits.requested, `${provider} ${modelName}`).toBeGreaterThan(0);
       }
     }
   });
@@ -119,62 +111,47 @@ describe("POST /api/usage/increment-agent-queries: bad input", () => {
   for (const [name, body, path] of cases) {
     it(`400 for ${name}`, async () => {
       const response = await increment(app, org, body);
-      expect(response.statusCode).toBe(400);
-      expect(response.json().type).toBe("INVALID_REQUEST");
-      expect(response.json().details.map((detail: { path: string }) => detail.path)).toContain(
-        path,
-      );
+      expect(response.status).toBe(400);
+      expect(response.error.type).toBe("INVALID_REQUEST");
+      expect(response.body.details.map((detail: { path: string }) => detail.path)).toContain(path);
     });
   }
 
   it("400 for an agent of another organization, and nothing is charged", async () => {
     const foreignAgent = await insertAgent(app, other.id, "Not yours");
     const response = await increment(app, org, { ...MINI, inputTokens: 5, agentId: foreignAgent });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().details[0].path).toBe("body.agentId");
-    const listed = await app.api.inject({
-      method: "GET",
-      url: `/api/consumption-events?agentId=${foreignAgent}`,
-      headers: org.auth,
-    });
-    expect(listed.json().pagination.total).toBe(0);
+    expect(response.status).toBe(400);
+    expect(response.body.details[0].path).toBe("body.agentId");
+    const listed = await app.client(org.auth).consumptionEvents.list({ agentId: foreignAgent });
+    expect(listed.body.pagination.total).toBe(0);
   });
 
   it("400 for a body that is not JSON", async () => {
-    const response = await app.api.inject({
+    const response = await app.client(org.auth).request({
       method: "POST",
       url: "/api/usage/increment-agent-queries",
-      headers: { ...org.auth, "content-type": "application/json" },
+      headers: { "content-type": "application/json" },
       payload: "{nope",
     });
-    expect(response.statusCode).toBe(400);
+    expect(response.status).toBe(400);
   });
 });
 
 describe("POST /api/usage/increment-agent-queries: security", () => {
   it("401 without a key and with an invalid key", async () => {
     for (const headers of [{}, { authorization: "Bearer adk_not-a-key" }]) {
-      const response = await app.api.inject({
-        method: "POST",
-        url: "/api/usage/increment-agent-queries",
-        headers,
-        payload: MINI,
-      });
-      expect(response.statusCode).toBe(401);
-      expect(response.json().type).toBe("UNAUTHORIZED");
+      const response = await app.client(headers).usage.increment(MINI);
+      expect(response.status).toBe(401);
+      expect(response.error.type).toBe("UNAUTHORIZED");
     }
   });
 
   it("charges the caller's organization only", async () => {
     const response = await increment(app, other, { ...MINI, inputTokens: 100 });
-    expect(response.json().organizationId).toBe(other.id);
-    const mine = await app.api.inject({
-      method: "GET",
-      url: "/api/consumption-events?limit=100",
-      headers: org.auth,
-    });
-    expect(mine.json().data.map((event: { id: string }) => event.id)).not.toContain(
-      response.json().eventId,
+    expect(response.body.organizationId).toBe(other.id);
+    const mine = await app.client(org.auth).consumptionEvents.list({ limit: 100 });
+    expect(mine.body.data.map((event: { id: string }) => event.id)).not.toContain(
+      response.body.eventId,
     );
   });
 });

@@ -50,12 +50,9 @@ describe("CSV export round trip", () => {
             createdAt: new Date(Date.UTC(2024, 0, 1, 0, 0, index)),
           })),
         );
-        const response = await app.api.inject({
-          url: `/api/agents/${agent.id}/conversations-export`,
-          headers: org.auth,
-        });
-        expect(response.statusCode).toBe(200);
-        const [header, ...rows] = parse(response.body) as string[][];
+        const response = await app.client(org.auth).agents.exportConversations(agent.id);
+        expect(response.status).toBe(200);
+        const [header, ...rows] = parse(response.text) as string[][];
         expect(header).toEqual([
           "conversation_id",
           "message_from",

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { unchecked } from "../harness/client.ts";
 
 let app: TestApp;
 let org: TestOrganization;
@@ -10,12 +11,7 @@ let otherAgentId: string;
 const created: string[] = [];
 
 const append = (id: string, body: Record<string, unknown>) =>
-  app.api.inject({
-    method: "POST",
-    url: `/api/agents/${id}/query-agent`,
-    headers: org.auth,
-    payload: body,
-  });
+  app.client(org.auth).agents.queryAgent(id, unchecked(body));
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -23,20 +19,20 @@ beforeAll(async () => {
   agentId = (await createAgent(app, org)).id;
   otherAgentId = (await createAgent(app, org, { name: "Other" })).id;
   for (let index = 0; index < 5; index += 1) {
-    created.push((await append(agentId, { query: `conversation ${index}` })).json().conversationId);
+    created.push((await append(agentId, { query: `conversation ${index}` })).body.conversationId);
   }
   await append(otherAgentId, { query: "elsewhere" });
 });
 afterAll(() => app.close());
 
 const list = (query: string) =>
-  app.api.inject({ url: `/api/conversations${query}`, headers: org.auth });
+  app.client(org.auth).request({ method: "GET", url: `/api/conversations${query}` });
 
 describe("GET /api/conversations", () => {
   it("lists an agent's conversations newest first, page by page", async () => {
     const first = await list(`?agentId=${agentId}&limit=2`);
-    expect(first.statusCode).toBe(200);
-    const page1 = first.json();
+    expect(first.status).toBe(200);
+    const page1 = first.body;
     expect(page1.data.map((c: { id: string }) => c.id)).toEqual([created[4], created[3]]);
     expect(page1.data[0]).toMatchObject({
       agentId,
@@ -44,9 +40,9 @@ describe("GET /api/conversations", () => {
       status: "UNRESOLVED",
       contact: null,
     });
-    const page2 = (await list(`?agentId=${agentId}&limit=2&cursor=${page1.nextCursor}`)).json();
+    const page2 = (await list(`?agentId=${agentId}&limit=2&cursor=${page1.nextCursor}`)).body;
     expect(page2.data.map((c: { id: string }) => c.id)).toEqual([created[2], created[1]]);
-    const page3 = (await list(`?agentId=${agentId}&limit=2&cursor=${page2.nextCursor}`)).json();
+    const page3 = (await list(`?agentId=${agentId}&limit=2&cursor=${page2.nextCursor}`)).body;
     expect(page3).toEqual({
       data: [expect.objectContaining({ id: created[0] })],
       nextCursor: null,
@@ -54,15 +50,15 @@ describe("GET /api/conversations", () => {
   });
 
   it("lists every agent's conversations without agentId", async () => {
-    expect((await list("")).json().data).toHaveLength(6);
+    expect((await list("")).body.data).toHaveLength(6);
   });
 
   it.each([["?limit=0"], ["?limit=101"], ["?limit=x"], ["?cursor=bm90LWEtY3Vyc29y"]])(
     "refuses %s with 400",
     async (query) => {
       const response = await list(query);
-      expect(response.statusCode).toBe(400);
-      expect(response.json().type).toBe("INVALID_REQUEST");
+      expect(response.status).toBe(400);
+      expect(response.error.type).toBe("INVALID_REQUEST");
     },
   );
 });
@@ -72,9 +68,9 @@ describe("GET /api/conversations/{id}", () => {
     const id = created[0]!;
     await append(agentId, { query: "second", conversationId: id });
     await append(agentId, { query: "third (draft)", conversationId: id, isDraft: true });
-    const response = await app.api.inject({ url: `/api/conversations/${id}`, headers: org.auth });
-    expect(response.statusCode).toBe(200);
-    const body = response.json();
+    const response = await app.client(org.auth).conversations.get(id);
+    expect(response.status).toBe(200);
+    const body = response.body;
     expect(
       body.messages.map((m: { text: string; isDraft: boolean }) => [m.text, m.isDraft]),
     ).toEqual([
@@ -85,9 +81,9 @@ describe("GET /api/conversations/{id}", () => {
   });
 
   it("answers 404 CONVERSATION_NOT_FOUND for an unknown id", async () => {
-    const response = await app.api.inject({ url: "/api/conversations/nope", headers: org.auth });
-    expect(response.statusCode).toBe(404);
-    expect(response.json().type).toBe("CONVERSATION_NOT_FOUND");
+    const response = await app.client(org.auth).conversations.get("nope");
+    expect(response.status).toBe(404);
+    expect(response.error.type).toBe("CONVERSATION_NOT_FOUND");
   });
 });
 
@@ -99,7 +95,7 @@ describe("conversation paging with timestamps finer than a millisecond", () => {
       do {
         const response: { data: Array<{ id: string }>; nextCursor: string | null } = (
           await list(`?agentId=${agentId}&limit=3${cursor ? `&cursor=${cursor}` : ""}`)
-        ).json();
+        ).body;
         ids.push(...response.data.map((conversation) => conversation.id));
         cursor = response.nextCursor;
       } while (cursor);

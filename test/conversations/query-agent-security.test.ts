@@ -7,6 +7,7 @@ import {
   startQueryTestApp,
 } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
+import { type Reply, unchecked } from "../harness/client.ts";
 import { postSse, summarize } from "../harness/sse-client.ts";
 
 let t: QueryTestApp;
@@ -27,29 +28,23 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const append = (agentId: string, body: Record<string, unknown>, who?: TestOrganization) =>
-  t.app.api.inject({
-    method: "POST",
-    url: `/api/agents/${agentId}/query-agent`,
-    headers: who ? who.auth : {},
-    payload: body,
-  });
+  t.app.client(who ? who.auth : {}).agents.queryAgent(agentId, unchecked(body));
 
 /** The texts of a conversation as its organization reads it; null when it does not exist. */
 async function textsOf(who: TestOrganization, conversationId: string, agentId: string) {
-  const response = await t.app.api.inject({
-    url: `/api/conversations/${encodeURIComponent(conversationId)}?agentId=${agentId}`,
-    headers: who.auth,
-  });
-  if (response.statusCode === 404) return null;
-  expect(response.statusCode).toBe(200);
-  return response.json().messages.map((message: { text: string }) => message.text) as string[];
+  const response = await t.app
+    .client(who.auth)
+    .conversations.get(encodeURIComponent(conversationId), { agentId });
+  if (response.status === 404) return null;
+  expect(response.status).toBe(200);
+  return response.body.messages.map((message: { text: string }) => message.text) as string[];
 }
 
 /** The error body without its request id, which differs on every request. */
-function errorOf(response: { statusCode: number; json(): Record<string, unknown> }) {
-  const { requestId, ...body } = response.json();
+function errorOf(response: Reply<unknown>) {
+  const { requestId, ...body } = response.error;
   expect(requestId).toEqual(expect.any(String));
-  return { status: response.statusCode, ...body };
+  return { status: response.status, ...body };
 }
 
 const REFUSED = { status: 401, type: "UNAUTHORIZED", error: ANONYMOUS_CONVERSATION_REFUSED };
@@ -64,8 +59,8 @@ describe("query-agent: a conversation id belongs to its organization and agent",
       stranger,
     );
     for (const response of [mine, theirs]) {
-      expect(response.statusCode).toBe(200);
-      expect(response.json()).toMatchObject({ conversationId: shared, visitorId: shared });
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ conversationId: shared, visitorId: shared });
     }
     expect(await textsOf(owner, shared, deskId)).toEqual(["owner's note"]);
     expect(await textsOf(stranger, shared, strangerWidgetId)).toEqual(["stranger's note"]);
@@ -102,15 +97,15 @@ describe("query-agent: a conversation id belongs to its organization and agent",
       { query: "hi", conversationId: fresh },
       stranger,
     );
-    expect(onUsed.statusCode).toBe(200);
-    expect(onFresh.statusCode).toBe(200);
+    expect(onUsed.status).toBe(200);
+    expect(onFresh.status).toBe(200);
     const comparable = (body: Record<string, unknown>) => ({
       ...body,
       messageId: "…",
       conversationId: "…",
       visitorId: "…",
     });
-    expect(comparable(onUsed.json())).toEqual(comparable(onFresh.json()));
+    expect(comparable(onUsed.body)).toEqual(comparable(onFresh.body));
   });
 
   it("gives another agent of the organization its own conversation with the same id", async () => {
@@ -121,7 +116,7 @@ describe("query-agent: a conversation id belongs to its organization and agent",
       { query: "to the widget", conversationId: shared },
       owner,
     );
-    expect(response.statusCode).toBe(200);
+    expect(response.status).toBe(200);
     expect(await textsOf(owner, shared, deskId)).toEqual(["to the desk"]);
     expect(await textsOf(owner, shared, widgetId)).toEqual(["to the widget"]);
   });
@@ -174,15 +169,15 @@ describe("query-agent without a key adds only to conversations it started", () =
     const channelExternalId = `${owner.id}_${widgetId}_34600111222`;
     const started = (
       await append(widgetId, { query: "Hola", channel: "whatsapp", channelExternalId }, owner)
-    ).json();
+    ).body;
 
     const byExternalId = await append(widgetId, {
       query: "ANON",
       channel: "whatsapp",
       channelExternalId,
     });
-    expect(byExternalId.statusCode).toBe(401);
-    expect(byExternalId.json().type).toBe("UNAUTHORIZED");
+    expect(byExternalId.status).toBe(401);
+    expect(byExternalId.error.type).toBe("UNAUTHORIZED");
     const byId = await append(widgetId, {
       query: "ANON",
       conversationId: started.conversationId,
@@ -194,8 +189,8 @@ describe("query-agent without a key adds only to conversations it started", () =
 
   it("cannot add to another visitor's conversation, and continues its own", async () => {
     const started = await append(widgetId, { query: "Welcome!", visitorId: "visitor-1" });
-    expect(started.statusCode).toBe(200);
-    const { conversationId } = started.json();
+    expect(started.status).toBe(200);
+    const { conversationId } = started.body;
 
     const otherVisitor = await append(widgetId, {
       query: "Injected",
@@ -210,15 +205,15 @@ describe("query-agent without a key adds only to conversations it started", () =
       conversationId,
       visitorId: "visitor-1",
     });
-    expect(own.statusCode).toBe(200);
-    expect(own.json()).toMatchObject({ conversationId, visitorId: "visitor-1" });
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({ conversationId, visitorId: "visitor-1" });
     expect(await textsOf(owner, conversationId, widgetId)).toEqual(["Welcome!", "Still there?"]);
   });
 
   it("cannot add to a conversation started with a key, even with its visitorId", async () => {
     const keyed = (
       await append(widgetId, { query: "Agent: hi", visitorId: "known-visitor" }, owner)
-    ).json();
+    ).body;
     const response = await append(widgetId, {
       query: "Injected",
       conversationId: keyed.conversationId,
@@ -241,11 +236,11 @@ describe("query-agent without a key adds only to conversations it started", () =
   it("writes only to website, form, dashboard or api conversations", async () => {
     for (const channel of ["whatsapp", "telegram", "crmchatsappai", "chatwoot"]) {
       const response = await append(widgetId, { query: "hi", channel });
-      expect(response.statusCode, channel).toBe(401);
+      expect(response.status, channel).toBe(401);
     }
     const viaMetadata = await append(widgetId, { query: "hi", metadata: { channel: "meta" } });
-    expect(viaMetadata.statusCode).toBe(401);
+    expect(viaMetadata.status).toBe(401);
     const website = await append(widgetId, { query: "hi", channel: "website" });
-    expect(website.statusCode).toBe(200);
+    expect(website.status).toBe(200);
   });
 });

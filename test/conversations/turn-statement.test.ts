@@ -17,13 +17,8 @@ let siblingAgentId: string;
 let otherAgentId: string;
 
 async function createAgent(org: TestOrganization, name: string): Promise<string> {
-  const response = await app.api.inject({
-    method: "POST",
-    url: "/api/agents",
-    headers: org.auth,
-    payload: { name },
-  });
-  return response.json().id;
+  const response = await app.client(org.auth).agents.create({ name });
+  return response.body.id;
 }
 
 beforeAll(async () => {
