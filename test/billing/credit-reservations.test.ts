@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { newId } from "../../src/lib/ids.ts";
-import { appendAgentMessage, followUp } from "../follow-ups/follow-up-helpers.ts";
+import { appendAgentMessage, sendFollowUp } from "../follow-ups/follow-up-helpers.ts";
 import { createAgent, type QueryTestApp, sendQuery, startQueryTestApp } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import { wavFile } from "../transcription/audio-builders.ts";
@@ -140,12 +140,12 @@ describe("follow-ups and transcriptions reserve too", () => {
       query: "Your order shipped.",
     });
 
-    const written = await followUp(app, org, agent.id, {
+    const written = await sendFollowUp(app, org, agent.id, {
       conversationId,
       skipFilter: true,
       prompt: "Check in kindly.",
     });
-    expect(written.statusCode, written.body).toBe(200);
+    expect(written.status, written.text).toBe(200);
     expect(await reservationsOf(org)).toEqual([]);
 
     fake.script(
@@ -153,12 +153,12 @@ describe("follow-ups and transcriptions reserve too", () => {
       { status: 500, errorMessage: "boom" },
       { status: 500, errorMessage: "boom" },
     );
-    const failed = await followUp(app, org, agent.id, {
+    const failed = await sendFollowUp(app, org, agent.id, {
       conversationId,
       skipFilter: true,
       prompt: "Check in kindly.",
     });
-    expect(failed.statusCode).toBe(500);
+    expect(failed.status).toBe(500);
     expect(await reservationsOf(org)).toEqual([]);
   });
 

@@ -13,11 +13,6 @@ export function sendFollowUp(
   return app.client(headers).agents.followUp(agentId, body);
 }
 
-/** The same as `app.inject` answers it (for the tests not yet on the client). */
-export async function followUp(...args: Parameters<typeof sendFollowUp>) {
-  return (await sendFollowUp(...args)).raw;
-}
-
 /** Appends an agent-authored message (no model call), creating the conversation if needed. */
 export async function appendAgentMessage(
   app: TestApp,
