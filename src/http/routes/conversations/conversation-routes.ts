@@ -5,6 +5,17 @@ import { callerOf } from "../../plugins/auth.ts";
 
 export type ConversationRouteDeps = { conversations: ConversationService };
 
+/** A conversation named by its id, with its agent where several agents use that id. */
+export const conversationParams = z.object({ id: z.string().min(1).max(200) });
+export const conversationAgentQuery = z.object({
+  agentId: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("The conversation's agent: required when several agents use this id"),
+});
+
 const contactSchema = z.object({
   id: z.string(),
   email: z.string().nullable(),
@@ -80,15 +91,8 @@ export function registerConversationRoutes(app: App, deps: ConversationRouteDeps
         tags: ["conversations"],
         "x-extension": true,
         summary: "One conversation with its messages in the order they were written",
-        params: z.object({ id: z.string().min(1).max(200) }),
-        querystring: z.object({
-          agentId: z
-            .string()
-            .min(1)
-            .max(200)
-            .optional()
-            .describe("The conversation's agent: required when several agents use this id"),
-        }),
+        params: conversationParams,
+        querystring: conversationAgentQuery,
         response: {
           200: conversationSchema.extend({ messages: z.array(messageSchema) }),
         },

@@ -2,6 +2,10 @@ import { z } from "zod";
 import type { WebhookDeliveryReader } from "../../../domain/webhooks/webhook-delivery-view.ts";
 import type { App } from "../../app-types.ts";
 import { callerOf } from "../../plugins/auth.ts";
+import {
+  conversationAgentQuery,
+  conversationParams,
+} from "../conversations/conversation-routes.ts";
 
 export type WebhookRouteDeps = { webhookDeliveries: WebhookDeliveryReader };
 
@@ -41,15 +45,8 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
         tags: ["conversations"],
         "x-extension": true,
         summary: "Webhook deliveries of a conversation (conversational mode), oldest first",
-        params: z.object({ id: z.string().min(1).max(200) }),
-        querystring: z.object({
-          agentId: z
-            .string()
-            .min(1)
-            .max(200)
-            .optional()
-            .describe("The conversation's agent: required when several agents use this id"),
-        }),
+        params: conversationParams,
+        querystring: conversationAgentQuery,
         response: { 200: z.object({ data: z.array(deliverySchema) }) },
       },
     },
