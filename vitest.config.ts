@@ -1,8 +1,21 @@
 import { defineConfig } from "vitest/config";
 
 // Every test file runs against PGlite; when TEST_DATABASE_URL is set the same files run a second
-// time against that PostgreSQL server (each file in a database of its own).
-const databases = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+// time against that PostgreSQL server (each file in a database of its own; the server must have
+// pgvector), and the files of the knowledge search once more on that server in databases where
+// pgvector cannot be installed (the exact-scoring fallback).
+const databases = process.env.TEST_DATABASE_URL
+  ? ["pglite", "postgres", "postgres-without-pgvector"]
+  : ["pglite"];
+
+const SEARCH_FILES = [
+  "test/retrieval/**/*.test.ts",
+  "test/knowledge/retrieval-quality.test.ts",
+  "test/knowledge/datastores.test.ts",
+  "test/knowledge/embedding-models.test.ts",
+  "test/query/query-knowledge.test.ts",
+  "test/db/without-pgvector.test.ts",
+];
 
 export default defineConfig({
   test: {
@@ -17,7 +30,8 @@ export default defineConfig({
       test: {
         name: database,
         env: { AGENTDESK_TEST_DB: database },
-        include: ["test/**/*.test.ts"],
+        include:
+          database === "postgres-without-pgvector" ? SEARCH_FILES : ["test/**/*.test.ts"],
         globalSetup: database === "pglite" ? ["test/harness/global-setup.ts"] : [],
       },
     })),

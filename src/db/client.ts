@@ -14,6 +14,7 @@ import { acquireDataDirLock } from "./data-dir-lock.ts";
 import { type Channels, listenOnPostgres, type Subscription } from "./notifications.ts";
 import { prepareStatements } from "./prepared-statements.ts";
 import * as schema from "./schema/index.ts";
+import { SEARCH_SESSION_SETTINGS } from "./search-settings.ts";
 
 type Schema = typeof schema;
 /** A database handle or a transaction: repositories accept either. */
@@ -74,6 +75,7 @@ async function openPglite(dataDir: string | null, snapshot?: Blob): Promise<Data
       ...(snapshot ? { loadDataDir: snapshot } : {}),
     });
     await client.exec("create extension if not exists vector");
+    await client.exec(SEARCH_SESSION_SETTINGS);
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     await migratePglite(drizzlePglite(client), { migrationsFolder });
     return {
@@ -121,7 +123,12 @@ async function openPostgres(connectionString: string, poolSize: number): Promise
   // An idle connection the server closes (restart, failover, a dropped database) must not crash
   // the process: the pool discards it and the next query opens a new one.
   pool.on("error", () => {});
-  pool.on("connect", prepareStatements);
+  pool.on("connect", (client) => {
+    // Queued before the query the connection was opened for: one statement per connection,
+    // none per search.
+    client.query(SEARCH_SESSION_SETTINGS).catch(() => {});
+    prepareStatements(client);
+  });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   const installed = await db.execute(
     sql`select 1 from pg_extension where extname = 'vector' limit 1`,

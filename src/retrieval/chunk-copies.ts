@@ -11,8 +11,9 @@ import { TopList } from "./top-list.ts";
 
 /**
  * Copies of datastores' chunks in the application, ranked there instead of in SQL: vectors
- * exactly (for a PostgreSQL without pgvector, and for PGlite, whose HNSW walks run in
- * WebAssembly), and full text with PostgreSQL's own ts_rank arithmetic (text-postings.ts).
+ * exactly (for a PostgreSQL without pgvector, for PGlite, whose HNSW walks run in WebAssembly,
+ * and for datastores small enough that exact scoring beats an HNSW walk), and full text with
+ * PostgreSQL's own ts_rank arithmetic (text-postings.ts).
  *
  * Scoring `real[]` vectors in SQL walks each array element by element (about 0.1 ms per chunk of
  * 512 dimensions, so 140 ms for a 1,400-chunk datastore), and ts_rank decompresses the tsvector
@@ -20,13 +21,18 @@ import { TopList } from "./top-list.ts";
  * tsvectors into an inverted index. The copy is labelled with the datastore's `knowledge_version`,
  * which a trigger raises with every change to its chunks, so a query that sees a newer version
  * reloads before ranking: results are never staler than the datastore row the query read. Copies
- * are kept within a byte budget, least recently used first out; a datastore larger than the
- * whole budget is ranked in SQL.
+ * are kept within a byte budget, least recently used first out; what does not fit is ranked in
+ * SQL (a copy may hold the full text without the vectors).
  */
 export type ChunkCopiesOptions = {
   db: Db;
   /** Budget for all copies together (vectors, postings and ids). */
   maxBytes: number;
+  /**
+   * Most vector components (chunks × dimensions) a copy holds: a larger datastore's copy keeps
+   * only its full text, and its vectors are ranked by the database.
+   */
+  maxVectorValues: number;
 };
 
 type Loaded = {
@@ -37,8 +43,11 @@ type Loaded = {
   /** The web site a page belongs to, else null: a filter on the site's id covers its pages. */
   groupIds: Array<string | null>;
   customIds: Array<string | null>;
-  /** By component: component d of row r at `d * ids.length + r`. */
-  vectors: Float32Array;
+  /**
+   * By component: component d of row r at `d * ids.length + r`. Null when the vectors are left
+   * to the database (too many, or over the budget).
+   */
+  vectors: Float32Array | null;
   /**
    * Null when the postings did not fit the budget next to the vectors, or when a tsvector carries
    * weights this ranking does not replicate (to_tsvector makes none).
@@ -52,7 +61,7 @@ const LOAD_PAGE_ROWS = 5_000;
 /** Rough per-chunk cost of ids and bookkeeping next to the vector and postings. */
 const ROW_OVERHEAD_BYTES = 200;
 
-export function createChunkCopies({ db, maxBytes }: ChunkCopiesOptions) {
+export function createChunkCopies({ db, maxBytes, maxVectorValues }: ChunkCopiesOptions) {
   // Map order is recency order: a hit moves its entry to the end, eviction takes the first.
   const copies = new Map<string, Loaded | TooLarge>();
   const loads = new Map<string, Promise<Loaded | TooLarge>>();
@@ -89,7 +98,9 @@ export function createChunkCopies({ db, maxBytes }: ChunkCopiesOptions) {
       // (unless the datastore was just deleted, when any copy will do).
       let pending = loads.get(key);
       if (!pending) {
-        pending = load(db, datastoreId, dimensions, maxBytes).finally(() => loads.delete(key));
+        pending = load(db, datastoreId, dimensions, { maxBytes, maxVectorValues }).finally(() =>
+          loads.delete(key),
+        );
         loads.set(key, pending);
       }
       const copy = await pending;
@@ -101,7 +112,8 @@ export function createChunkCopies({ db, maxBytes }: ChunkCopiesOptions) {
   return {
     /**
      * The copies of these datastores' chunks of `dimensions`-sized vectors, at least as new as
-     * the versions given; null when one does not fit the budget and the caller must rank in SQL.
+     * the versions given; null when one has neither its vectors nor its full text copied and
+     * the caller must rank in SQL.
      */
     async of(
       datastores: ReadonlyArray<{ id: string; knowledgeVersion: number }>,
@@ -129,14 +141,16 @@ export class CopiedChunks {
 
   /**
    * Ids of the `limit` chunks closest to the query by cosine, best first (ties by id), after the
-   * filters. `queryVector` may have any scale (stored vectors are unit length).
+   * filters; null when a copy holds no vectors. `queryVector` may have any scale (stored vectors
+   * are unit length).
    */
   nearest(queryVector: readonly number[], filters: SearchFilters | undefined, limit: number) {
+    if (this.copies.some((copy) => copy.vectors === null)) return null;
     const query = sparseLanes(queryVector);
     const best = new TopList(limit);
     for (const copy of this.copies) {
       const accepts = rowFilter(copy, filters);
-      const scores = dotProducts(copy, query);
+      const scores = dotProducts(copy.vectors!, copy.ids.length, query);
       for (let row = 0; row < copy.ids.length; row += 1) {
         if (accepts && !accepts(row)) continue;
         best.offer(scores[row]!, copy.ids[row]!);
@@ -226,9 +240,7 @@ function sparseLanes(vector: readonly number[]): SparseLanes {
  * scattered value per row: the work and the memory read scale with the query's non-zero
  * components, not with the vectors' size.
  */
-function dotProducts(copy: Loaded, query: SparseLanes): Float64Array {
-  const rows = copy.ids.length;
-  const { vectors } = copy;
+function dotProducts(vectors: Float32Array, rows: number, query: SparseLanes): Float64Array {
   const totals = new Float64Array(rows);
   const lane = new Float64Array(rows);
   for (let index = 0, at = 0; index < 4; index += 1) {
@@ -253,7 +265,7 @@ async function load(
   db: Db,
   datastoreId: string,
   dimensions: number,
-  maxBytes: number,
+  limits: { maxBytes: number; maxVectorValues: number },
 ): Promise<Loaded | TooLarge> {
   return db.transaction(
     async (tx) => {
@@ -272,24 +284,29 @@ async function load(
       );
       const version = Number(head?.version ?? 0);
       const count = Number(head?.chunks ?? 0);
-      const vectorBytes = count * (dimensions * 4 + ROW_OVERHEAD_BYTES);
-      if (vectorBytes > maxBytes) return { version, tooLarge: true };
-      // The vectors come first: a datastore whose postings do not fit as well ranks its full
-      // text in SQL, which costs far less there than vector scoring does.
-      const withText = vectorBytes + Number(head?.postings ?? 0) * POSTING_BYTES <= maxBytes;
+      const rowBytes = count * ROW_OVERHEAD_BYTES;
+      const vectorBytes = count * dimensions * 4;
+      const withVectors =
+        count * dimensions <= limits.maxVectorValues && rowBytes + vectorBytes <= limits.maxBytes;
+      // The vectors come first: what ranks more slowly in the database. Postings that do not fit
+      // next to them leave the full text to SQL, where it costs less than vector scoring does.
+      const withText =
+        rowBytes + (withVectors ? vectorBytes : 0) + Number(head?.postings ?? 0) * POSTING_BYTES <=
+        limits.maxBytes;
+      if (!withVectors && !withText) return { version, tooLarge: true };
 
       const ids: string[] = [];
       const datasourceIds: string[] = [];
       const groupIds: Array<string | null> = [];
       const customIds: Array<string | null> = [];
-      const vectors = new Float32Array(count * dimensions);
+      const vectors = withVectors ? new Float32Array(count * dimensions) : null;
       const text = withText ? new TextPostingsBuilder() : null;
       let after = "";
       for (;;) {
         const page = rowsOf<ChunkCopyRow>(
           await tx.execute(sql`
             select c.id, c.datasource_id, s.group_id, c.custom_id,
-                   array_send(c.embedding) as embedding,
+                   ${withVectors ? sql`array_send(c.embedding)` : sql`null`} as embedding,
                    ${withText ? sql`tsvectorsend(c.search)` : sql`null`} as search
             from knowledge_chunks c join datasources s on s.id = c.datasource_id
             where c.datastore_id = ${datastoreId} and c.dimensions = ${dimensions} and c.id > ${after}
@@ -298,7 +315,7 @@ async function load(
         );
         for (const row of page) {
           if (ids.length === count) throw new Error("The datastore's chunks changed in a snapshot");
-          decodeFloat4Array(row.embedding, vectors, ids.length, count, dimensions);
+          if (vectors) decodeFloat4Array(row.embedding!, vectors, ids.length, count, dimensions);
           if (text) text.add(row.search!);
           ids.push(row.id);
           datasourceIds.push(row.datasource_id);
@@ -308,12 +325,13 @@ async function load(
         if (page.length < LOAD_PAGE_ROWS) break;
         after = page.at(-1)!.id;
       }
+      const heldVectorBytes = vectors ? vectorBytes : 0;
       const textBytes = text ? text.bytes() : 0;
-      const keepText = text !== null && vectorBytes + textBytes <= maxBytes;
-      const bytes = vectorBytes + (keepText ? textBytes : 0);
+      const keepText = text !== null && rowBytes + heldVectorBytes + textBytes <= limits.maxBytes;
+      if (!vectors && !keepText) return { version, tooLarge: true };
       return {
         version,
-        bytes,
+        bytes: rowBytes + heldVectorBytes + (keepText ? textBytes : 0),
         ids,
         datasourceIds,
         groupIds,
@@ -331,7 +349,7 @@ type ChunkCopyRow = {
   datasource_id: string;
   group_id: string | null;
   custom_id: string | null;
-  embedding: Uint8Array;
+  embedding: Uint8Array | null;
   search: Uint8Array | null;
 };
 

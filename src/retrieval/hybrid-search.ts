@@ -56,23 +56,17 @@ export type HybridSearchOptions = {
   hasPgvector: boolean;
   /**
    * Budget for ranking vectors and full text in the application from cached copies of the
-   * chunks (chunk-copies.ts); 0 turns it off. A datastore that does not fit is ranked by the
-   * database: HNSW with pgvector, else exactly in SQL.
+   * chunks (chunk-copies.ts); 0 turns it off. What does not fit is ranked by the database: HNSW
+   * with pgvector, else exactly in SQL.
    */
   exactCacheBytes: number;
   /**
-   * True when every query runs in one database session (PGlite): the HNSW settings are then set
-   * once for the session, instead of in a transaction around each query (three round trips
-   * fewer, which is most of a query's time there).
+   * Most vector components (chunks × dimensions) of a datastore whose vectors are scored in the
+   * application; above it its vector side is left to the database's HNSW index (its full text
+   * is still ranked from the copy). Infinity where HNSW walks cost more than exact scoring.
    */
-  singleSession?: boolean;
+  exactVectorMaxValues: number;
 };
-
-// Filters (datastore, datasource, custom id) are applied while the HNSW graph is walked;
-// iterative scans keep walking until enough rows pass them, so topK holds even when ef_search
-// is below the LIMIT. 200 is what recall@10 >= 0.95 against exact search took at 100k chunks of
-// the default embedder (100 gave 0.90, 400 gave 0.99; docs/knowledge-bench.md).
-const HNSW_EF_SEARCH = 200;
 
 /**
  * Hybrid retrieval: one SQL statement fusing vector and full-text rankings by reciprocal rank,
@@ -81,15 +75,14 @@ const HNSW_EF_SEARCH = 200;
 export function createHybridSearch({
   db,
   hasPgvector,
-  singleSession,
   exactCacheBytes,
+  exactVectorMaxValues,
 }: HybridSearchOptions) {
   const commonLexemes = createCommonLexemes(db);
-  const copies = exactCacheBytes > 0 ? createChunkCopies({ db, maxBytes: exactCacheBytes }) : null;
-  let sessionReady: Promise<unknown> | null = null;
-  const hnswSettings = (efSearch: number, local: boolean) =>
-    sql`select set_config('hnsw.ef_search', ${String(efSearch)}, ${local}),
-               set_config('hnsw.iterative_scan', 'relaxed_order', ${local})`;
+  const copies =
+    exactCacheBytes > 0
+      ? createChunkCopies({ db, maxBytes: exactCacheBytes, maxVectorValues: exactVectorMaxValues })
+      : null;
   return async function searchChunks(request: ChunkSearch): Promise<Passage[]> {
     const mode = request.mode ?? "hybrid";
     if (request.datastores.length === 0 || request.topK < 1) return [];
@@ -145,18 +138,7 @@ export function createHybridSearch({
       join datasources d on d.id = c.datasource_id
       order by f.rrf desc, c.id collate "C"`;
 
-    const walksHnsw = hasPgvector && useVector && vectorIds === null;
-    if (!walksHnsw) return rowsOf<PassageRow>(await db.execute(statement)).map(toPassage);
-    if (singleSession) {
-      sessionReady ??= db.execute(hnswSettings(HNSW_EF_SEARCH, false));
-      await sessionReady;
-      return rowsOf<PassageRow>(await db.execute(statement)).map(toPassage);
-    }
-    const rows = await db.transaction(async (tx) => {
-      await tx.execute(hnswSettings(Math.max(candidates, HNSW_EF_SEARCH), true));
-      return rowsOf<PassageRow>(await tx.execute(statement));
-    });
-    return rows.map(toPassage);
+    return rowsOf<PassageRow>(await db.execute(statement)).map(toPassage);
   };
 }
 

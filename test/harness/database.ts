@@ -16,12 +16,28 @@ import { type Database, openDatabase } from "../../src/db/client.ts";
 const migrationsDir = fileURLToPath(new URL("../../src/db/migrations/", import.meta.url));
 
 /** Which database this vitest project runs against (see vitest.config.ts). */
-export const testDatabaseKind =
-  process.env.AGENTDESK_TEST_DB === "postgres" ? "postgres" : "pglite";
+export const testDatabaseKind = process.env.AGENTDESK_TEST_DB?.startsWith("postgres")
+  ? "postgres"
+  : "pglite";
+
+/**
+ * True in the project that runs a focused set of files on a PostgreSQL database where pgvector
+ * cannot be installed: the service's exact-scoring fallback.
+ */
+export const withoutPgvector = process.env.AGENTDESK_TEST_DB === "postgres-without-pgvector";
+
+/**
+ * Owns the databases of the project without pgvector. pgvector is not a trusted extension, so
+ * a role that is not a superuser cannot create it: the service then falls back, as it does on a
+ * managed PostgreSQL whose application role may not install extensions.
+ */
+const NO_PGVECTOR_ROLE = "agentdesk_test_no_pgvector";
 
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite, or a new database on the
- * PostgreSQL server of TEST_DATABASE_URL that is dropped when the file is done.
+ * PostgreSQL server of TEST_DATABASE_URL that is dropped when the file is done. That server must
+ * have pgvector, except in the project without it, whose databases are owned by a role that
+ * cannot install it.
  */
 export async function createTestDatabase(): Promise<Database> {
   if (testDatabaseKind === "pglite") {
@@ -31,14 +47,36 @@ export async function createTestDatabase(): Promise<Database> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("TEST_DATABASE_URL is required for the postgres project");
   const name = `agentdesk_test_${randomBytes(6).toString("hex")}`;
-  await withAdminClient(adminUrl, (client) => client.query(`create database ${name}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
+  await withAdminClient(adminUrl, async (client) => {
+    if (!withoutPgvector) {
+      await client.query(`create database ${name}`);
+      return;
+    }
+    // Concurrent files may race to create the role: the loser's error is the same as "exists".
+    await client.query(`do $$ begin create role ${NO_PGVECTOR_ROLE} login;
+      exception when duplicate_object or unique_violation then null; end $$`);
+    await client.query(`create database ${name} owner ${NO_PGVECTOR_ROLE}`);
+    url.username = NO_PGVECTOR_ROLE;
+    url.password = "";
+  });
   const database = await openDatabase({
     kind: "postgres",
     connectionString: url.toString(),
     poolSize: 20,
   });
+  if (database.hasPgvector === withoutPgvector) {
+    await database.close();
+    await withAdminClient(adminUrl, (client) =>
+      client.query(`drop database if exists ${name} with (force)`),
+    );
+    throw new Error(
+      withoutPgvector
+        ? `${NO_PGVECTOR_ROLE} could install pgvector: it must not be a superuser`
+        : "The PostgreSQL server of TEST_DATABASE_URL has no pgvector (README: PostgreSQL)",
+    );
+  }
   return {
     ...database,
     async close() {

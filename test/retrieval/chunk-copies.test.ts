@@ -103,7 +103,11 @@ afterAll(() => database?.close());
 
 describe(`exact vector scoring in the application (${testDatabaseKind})`, () => {
   it("ranks exactly as PostgreSQL does, across datastores and with every filter", async () => {
-    const index = createChunkCopies({ db: database.db, maxBytes: 10 * 1024 * 1024 });
+    const index = createChunkCopies({
+      db: database.db,
+      maxBytes: 10 * 1024 * 1024,
+      maxVectorValues: Infinity,
+    });
     const cases: Array<Omit<NearestRequest, "datastores" | "queryVector"> & { stores: string[] }> =
       [
         { stores: ["store-a"], dimensions: DIMENSIONS, limit: 10 },
@@ -142,7 +146,11 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
   });
 
   it("keeps only chunks of the site's pages for a web_site filter", async () => {
-    const index = createChunkCopies({ db: database.db, maxBytes: 10 * 1024 * 1024 });
+    const index = createChunkCopies({
+      db: database.db,
+      maxBytes: 10 * 1024 * 1024,
+      maxVectorValues: Infinity,
+    });
     const ids = await nearest(index, {
       datastores: await versionsOf("store-a"),
       dimensions: DIMENSIONS,
@@ -155,7 +163,11 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
   });
 
   it("sees every insert, update and delete, including cascades, at the next query", async () => {
-    const index = createChunkCopies({ db: database.db, maxBytes: 10 * 1024 * 1024 });
+    const index = createChunkCopies({
+      db: database.db,
+      maxBytes: 10 * 1024 * 1024,
+      maxVectorValues: Infinity,
+    });
     await addDatastore("store-c");
     await addDatasource("file-c", "store-c");
     const everything = async () =>
@@ -217,7 +229,11 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
       limit: 5,
     };
     const sizeOf = async (store: string) => {
-      const roomy = createChunkCopies({ db: database.db, maxBytes: 10 * 1024 * 1024 });
+      const roomy = createChunkCopies({
+        db: database.db,
+        maxBytes: 10 * 1024 * 1024,
+        maxVectorValues: Infinity,
+      });
       const copied = await roomy.of(await versionsOf(store), DIMENSIONS);
       expect(copied!.rankText(["chunk"], undefined, 5)).toHaveLength(5);
       return roomy.heldBytes();
@@ -228,7 +244,11 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
     expect(sizeB).toBeGreaterThan(50 * vectorBytes);
 
     // The vectors of store-a do not fit: it is ranked in SQL.
-    const small = createChunkCopies({ db: database.db, maxBytes: 55 * vectorBytes });
+    const small = createChunkCopies({
+      db: database.db,
+      maxBytes: 55 * vectorBytes,
+      maxVectorValues: Infinity,
+    });
     expect(
       await nearest(small, { ...request, datastores: await versionsOf("store-a") }),
     ).toBeNull();
@@ -238,24 +258,77 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
     expect(small.heldBytes()).toBe(50 * vectorBytes);
 
     // Room for the vectors of store-b but not its postings: its full text is ranked in SQL.
-    const vectorsOnly = createChunkCopies({ db: database.db, maxBytes: sizeB - 1 });
+    const vectorsOnly = createChunkCopies({
+      db: database.db,
+      maxBytes: sizeB - 1,
+      maxVectorValues: Infinity,
+    });
     const copied = await vectorsOnly.of(await versionsOf("store-b"), DIMENSIONS);
     expect(copied!.nearest(request.queryVector, undefined, 5)).toHaveLength(5);
     expect(copied!.rankText(["chunk"], undefined, 5)).toBeNull();
     expect(vectorsOnly.heldBytes()).toBe(50 * vectorBytes);
 
-    const tight = createChunkCopies({ db: database.db, maxBytes: sizeA });
+    const tight = createChunkCopies({
+      db: database.db,
+      maxBytes: sizeA,
+      maxVectorValues: Infinity,
+    });
     await nearest(tight, { ...request, datastores: await versionsOf("store-a") });
     expect(tight.heldBytes()).toBe(sizeA);
     await nearest(tight, { ...request, datastores: await versionsOf("store-b") });
     expect(tight.heldBytes()).toBe(sizeB);
   });
 
+  it("leaves the vectors of a datastore above maxVectorValues to the database, not its text", async () => {
+    const copies = createChunkCopies({
+      db: database.db,
+      maxBytes: 10 * 1024 * 1024,
+      maxVectorValues: 50 * DIMENSIONS,
+    });
+    const request = { dimensions: DIMENSIONS, queryVector: unitVector(), limit: 5 };
+    // store-a has 100 chunks: only its full text is copied.
+    const large = await copies.of(await versionsOf("store-a"), DIMENSIONS);
+    expect(large!.nearest(request.queryVector, undefined, 5)).toBeNull();
+    expect(large!.rankText(["chunk"], undefined, 5)).toHaveLength(5);
+    // store-b has 50: both.
+    expect(await nearest(copies, { ...request, datastores: await versionsOf("store-b") })).toEqual(
+      await sqlNearest({ ...request, datastores: await versionsOf("store-b") }),
+    );
+    // Together they are ranked as the larger one must be.
+    const both = await copies.of(await versionsOf("store-a", "store-b"), DIMENSIONS);
+    expect(both!.nearest(request.queryVector, undefined, 5)).toBeNull();
+  });
+
+  it("gives the same hybrid results with vectors ranked by the database and text here", async () => {
+    const search = (exactCacheBytes: number, exactVectorMaxValues: number) =>
+      createHybridSearch({
+        db: database.db,
+        hasPgvector: database.hasPgvector,
+        exactCacheBytes,
+        exactVectorMaxValues,
+      });
+    for (let round = 0; round < 3; round += 1) {
+      const request = {
+        datastores: await versionsOf("store-a", "store-b"),
+        dimensions: DIMENSIONS,
+        queryVector: unitVector(),
+        queryText: "chunk store",
+        topK: 8,
+      };
+      expect(await search(10 * 1024 * 1024, 0)(request)).toEqual(await search(0, 0)(request));
+    }
+  });
+
   it("gives the hybrid search the same results as the database's own vector search", async () => {
     // Without the in-app scorer: pgvector's distance operator on PGlite, SQL over real[] here
     // when PostgreSQL has no pgvector.
     const search = (exactCacheBytes: number) =>
-      createHybridSearch({ db: database.db, hasPgvector: database.hasPgvector, exactCacheBytes });
+      createHybridSearch({
+        db: database.db,
+        hasPgvector: database.hasPgvector,
+        exactCacheBytes,
+        exactVectorMaxValues: Number.POSITIVE_INFINITY,
+      });
     for (let round = 0; round < 3; round += 1) {
       const request = {
         datastores: await versionsOf("store-a", "store-b"),

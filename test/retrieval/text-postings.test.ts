@@ -124,7 +124,11 @@ describe(`full-text ranking in the application (${testDatabaseKind})`, () => {
   });
 
   it("ranks with the filters and ties as the hybrid search's SQL does", async () => {
-    const copies = createChunkCopies({ db: database.db, maxBytes: 64 * 1024 * 1024 });
+    const copies = createChunkCopies({
+      db: database.db,
+      maxBytes: 64 * 1024 * 1024,
+      maxVectorValues: Infinity,
+    });
     const copied = (await copies.of(await datastoreVersion(), DIMENSIONS))!;
     for (const filters of [
       undefined,
@@ -152,7 +156,11 @@ describe(`full-text ranking in the application (${testDatabaseKind})`, () => {
   });
 
   it("leaves lexemes the simple parser would split to the database", async () => {
-    const copies = createChunkCopies({ db: database.db, maxBytes: 64 * 1024 * 1024 });
+    const copies = createChunkCopies({
+      db: database.db,
+      maxBytes: 64 * 1024 * 1024,
+      maxVectorValues: Infinity,
+    });
     const copied = (await copies.of(await datastoreVersion(), DIMENSIONS))!;
     const lexemes = await questionLexemes(database.db, "Is two-factor sign-in 1.5 naïve?");
     expect(lexemes.some((lexeme) => !isPlainLexeme(lexeme))).toBe(true);
@@ -162,7 +170,12 @@ describe(`full-text ranking in the application (${testDatabaseKind})`, () => {
 
   it("returns the same hits with and without the copies, in every mode", async () => {
     const search = (exactCacheBytes: number) =>
-      createHybridSearch({ db: database.db, hasPgvector: database.hasPgvector, exactCacheBytes });
+      createHybridSearch({
+        db: database.db,
+        hasPgvector: database.hasPgvector,
+        exactCacheBytes,
+        exactVectorMaxValues: Number.POSITIVE_INFINITY,
+      });
     const [withCopies, inDatabase] = [search(64 * 1024 * 1024), search(0)];
     for (const mode of ["text", "hybrid"] as const) {
       for (const queryText of [

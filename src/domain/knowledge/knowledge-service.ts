@@ -26,6 +26,14 @@ import { createUploadRepo } from "./upload-repo.ts";
 const PGLITE_INSERT_BATCH_ROWS = 8;
 const POSTGRES_INSERT_BATCH_ROWS = 500;
 
+/**
+ * Exact scoring costs about one multiply-add per stored vector component (chunks × dimensions)
+ * of the query's non-zero components; an HNSW walk on PostgreSQL costs about the same at any
+ * size. Up to this many components exact scoring is the faster of the two, measured with dense
+ * query vectors (the worst case; docs/knowledge-bench.md, "Exact or HNSW").
+ */
+const EXACT_VECTOR_MAX_VALUES_WITH_HNSW = 10_000_000;
+
 export type KnowledgeServiceDeps = {
   database: Pick<Database, "db" | "hasPgvector" | "kind">;
   jobs: JobQueue;
@@ -60,10 +68,14 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
     searchChunks: createHybridSearch({
       db,
       hasPgvector,
-      singleSession: deps.database.kind === "pglite",
+      exactCacheBytes: config.exactCacheBytes,
       // Vectors are scored in the application where that beats the database: always without
-      // pgvector, and on the embedded database, whose HNSW walks run in WebAssembly.
-      exactCacheBytes: !hasPgvector || deps.database.kind === "pglite" ? config.exactCacheBytes : 0,
+      // pgvector and on the embedded database, whose HNSW walks run in WebAssembly; on
+      // PostgreSQL with pgvector up to the size where an HNSW walk gets cheaper.
+      exactVectorMaxValues:
+        hasPgvector && deps.database.kind === "postgres"
+          ? EXACT_VECTOR_MAX_VALUES_WITH_HNSW
+          : Number.POSITIVE_INFINITY,
     }),
     chargeEmbedding,
   });
