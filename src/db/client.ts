@@ -14,7 +14,7 @@ import { acquireDataDirLock } from "./data-dir-lock.ts";
 import { type Channels, listenOnPostgres, type Subscription } from "./notifications.ts";
 import { prepareStatements } from "./prepared-statements.ts";
 import * as schema from "./schema/index.ts";
-import { SEARCH_SESSION_SETTINGS } from "./search-settings.ts";
+import { SEARCH_SETTINGS_SQL, withSearchSettings } from "./search-settings.ts";
 
 type Schema = typeof schema;
 /** A database handle or a transaction: repositories accept either. */
@@ -75,7 +75,7 @@ async function openPglite(dataDir: string | null, snapshot?: Blob): Promise<Data
       ...(snapshot ? { loadDataDir: snapshot } : {}),
     });
     await client.exec("create extension if not exists vector");
-    await client.exec(SEARCH_SESSION_SETTINGS);
+    await client.exec(SEARCH_SETTINGS_SQL);
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     await migratePglite(drizzlePglite(client), { migrationsFolder });
     return {
@@ -119,16 +119,14 @@ async function openPglite(dataDir: string | null, snapshot?: Blob): Promise<Data
 
 async function openPostgres(connectionString: string, poolSize: number): Promise<Database> {
   await migratePostgres(connectionString);
-  const pool = new pg.Pool({ connectionString, max: poolSize });
+  const pool = new pg.Pool({
+    connectionString: withSearchSettings(connectionString),
+    max: poolSize,
+  });
   // An idle connection the server closes (restart, failover, a dropped database) must not crash
   // the process: the pool discards it and the next query opens a new one.
   pool.on("error", () => {});
-  pool.on("connect", (client) => {
-    // Queued before the query the connection was opened for: one statement per connection,
-    // none per search.
-    client.query(SEARCH_SESSION_SETTINGS).catch(() => {});
-    prepareStatements(client);
-  });
+  pool.on("connect", prepareStatements);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   const installed = await db.execute(
     sql`select 1 from pg_extension where extname = 'vector' limit 1`,
