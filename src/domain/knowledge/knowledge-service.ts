@@ -32,7 +32,7 @@ const POSTGRES_INSERT_BATCH_ROWS = 500;
  * size. Up to this many components exact scoring is the faster of the two, measured with dense
  * query vectors (the worst case; docs/knowledge-bench.md, "Exact or HNSW").
  */
-const EXACT_VECTOR_MAX_VALUES_WITH_HNSW = 10_000_000;
+export const EXACT_VECTOR_MAX_VALUES_WITH_HNSW = 10_000_000;
 
 export type KnowledgeServiceDeps = {
   database: Pick<Database, "db" | "hasPgvector" | "kind">;
