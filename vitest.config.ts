@@ -30,8 +30,7 @@ export default defineConfig({
       test: {
         name: database,
         env: { AGENTDESK_TEST_DB: database },
-        include:
-          database === "postgres-without-pgvector" ? SEARCH_FILES : ["test/**/*.test.ts"],
+        include: database === "postgres-without-pgvector" ? SEARCH_FILES : ["test/**/*.test.ts"],
         globalSetup: database === "pglite" ? ["test/harness/global-setup.ts"] : [],
       },
     })),
