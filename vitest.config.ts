@@ -18,7 +18,10 @@ export default defineConfig({
         name: database,
         env: { AGENTDESK_TEST_DB: database },
         include: ["test/**/*.test.ts"],
-        globalSetup: database === "pglite" ? ["test/harness/global-setup.ts"] : [],
+        globalSetup: [
+          "test/harness/build-dist.ts",
+          ...(database === "pglite" ? ["test/harness/global-setup.ts"] : []),
+        ],
       },
     })),
   },
