@@ -4,8 +4,14 @@
 // run call it that way, and it answers in tens of milliseconds when nothing changed.
 //
 // tsc emits without type checking (--noCheck): `npm run typecheck` checks src/ with the tests,
-// and checking again here would double the build's time (about 25 s instead of 10 s on a busy
-// two-core machine). isolatedModules guarantees each file compiles on its own.
+// and checking again here would more than double the build's time (27.5 s instead of 11.1 s on
+// a busy two-core machine). isolatedModules guarantees each file compiles on its own.
+//
+// Why not esbuild, which transpiles src/ in 1.0 s? Without bundling it leaves the `.ts` in
+// relative imports, which node cannot load; bundling would move code away from the files it
+// finds by import.meta.url (the migrations) and add a direct dependency. The build runs only
+// when a source changed, and tsc is already installed and emits one file per source, so a stack
+// trace names the file to open.
 import { spawnSync } from "node:child_process";
 import {
   cpSync,
