@@ -70,7 +70,8 @@ async function main(argv: string[]): Promise<void> {
     await run(argv.slice(command.words.length), process.env);
   } catch (error) {
     // parseArgs throws TypeErrors with these codes for unknown options and stray arguments.
-    const parseFailure = String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS_");
+    const code = (error as { code?: unknown } | null)?.code;
+    const parseFailure = typeof code === "string" && code.startsWith("ERR_PARSE_ARGS_");
     if (error instanceof UsageError || parseFailure) {
       throw new CommandLineError((error as Error).message, commandUsage(command));
     }
@@ -83,8 +84,19 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.stderr.write(`${error.message}\n\n${error.usage}\n`);
     process.exit(2);
   }
-  // One line, never a stack trace: the message is what an operator can act on.
-  const { name, message } = error instanceof Error ? error : new Error(String(error));
-  process.stderr.write(OPERATOR_ERRORS.has(name) ? `${message}\n` : `error: ${message}\n`);
+  const failure = error instanceof Error ? error : new Error(String(error));
+  const line = OPERATOR_ERRORS.has(failure.name) ? failure.message : `error: ${summary(failure)}`;
+  process.stderr.write(`${line}\n`);
   process.exit(1);
 });
+
+/**
+ * One line, never a stack trace: the message's first line, and its cause's when that says
+ * something more (a driver's error under a query builder's "Failed query: …").
+ */
+function summary(error: Error): string {
+  const firstLine = (text: string) => text.split("\n", 1)[0]!.trim();
+  const message = firstLine(error.message);
+  const cause = error.cause instanceof Error ? firstLine(error.cause.message) : "";
+  return cause && !message.includes(cause) ? `${message} (${cause})` : message;
+}
