@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { HOOK_TIMEOUT_MS, TEST_TIMEOUT_MS } from "./test/harness/timeouts.ts";
 
 // Every test file runs against PGlite; when TEST_DATABASE_URL is set the same files run a second
 // time against that PostgreSQL server (each file in a database of its own; the server must have
@@ -19,8 +20,8 @@ const SEARCH_FILES = [
 
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    testTimeout: TEST_TIMEOUT_MS,
+    hookTimeout: HOOK_TIMEOUT_MS,
     pool: "forks",
     // Vitest's default is one worker fewer than the cores: a single one on the two-core CI
     // machines. Most of a file's time is waiting (servers, retries, backoff), so two overlap well.
@@ -31,7 +32,10 @@ export default defineConfig({
         name: database,
         env: { AGENTDESK_TEST_DB: database },
         include: database === "postgres-without-pgvector" ? SEARCH_FILES : ["test/**/*.test.ts"],
-        globalSetup: database === "pglite" ? ["test/harness/global-setup.ts"] : [],
+        globalSetup: [
+          "test/harness/build-dist.ts",
+          ...(database === "pglite" ? ["test/harness/global-setup.ts"] : []),
+        ],
       },
     })),
   },

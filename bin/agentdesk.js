@@ -1,6 +1,11 @@
 #!/usr/bin/env node
-// The published entry point: TypeScript sources run through tsx's loader, so there is no build step.
-import { register } from "tsx/esm/api";
+// The installed command runs the JavaScript that `npm run build` compiles into dist/
+// (`npm ci` and `npm start` build it when it is missing or older than src/).
+import { existsSync } from "node:fs";
 
-register();
-await import("../src/main.ts");
+const main = new URL("../dist/main.js", import.meta.url);
+if (!existsSync(main)) {
+  process.stderr.write("agentdesk: dist/ is missing; run `npm run build` first\n");
+  process.exit(1);
+}
+await import(main.href);

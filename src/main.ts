@@ -1,125 +1,102 @@
-import { parseArgs } from "node:util";
-import { createRuntime, openConfiguredDatabase, type Role } from "./app/runtime.ts";
-import { createIdentityServices } from "./app/services.ts";
-import { ConfigError, parseConfig } from "./config/index.ts";
-import { createLogger } from "./lib/logger.ts";
+import { readFileSync } from "node:fs";
+import {
+  COMMANDS,
+  type Command,
+  commandUsage,
+  generalUsage,
+  UsageError,
+} from "./cli/cli-commands.ts";
 
-const USAGE = `Usage:
-  agentdesk serve [--role all|api|worker]
-  agentdesk org create --name NAME [--owner-email EMAIL] [--json]
-  agentdesk key create --org ORGANIZATION_ID [--json]`;
+const HELP = new Set(["--help", "-h"]);
+/** Errors whose message is written for the operator (they name the variable or the lock). */
+const OPERATOR_ERRORS = new Set(["ConfigError", "DataDirLockedError"]);
 
-async function serve(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { role: { type: "string", default: "all" } } });
-  const role = values.role as Role;
-  if (!["all", "api", "worker"].includes(role)) throw new UsageError(`Unknown role "${role}"`);
-  const config = parseConfig(process.env);
-  const logger = createLogger(config.server.logLevel);
-  const runtime = await createRuntime({ config, logger, role });
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, "shutting down");
-    const deadline = setTimeout(() => process.exit(1), config.server.shutdownTimeoutMs + 5_000);
-    deadline.unref();
-    await runtime.close();
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void stop("SIGTERM"));
-  process.on("SIGINT", () => void stop("SIGINT"));
-
-  const { host, port, sitePort } = config.server;
-  const lines: string[] = [];
-  if (runtime.api && runtime.site) {
-    const apiUrl = await runtime.api.listen({ host, port });
-    const siteUrl = await runtime.site.listen({ host, port: sitePort });
-    lines.push(`agentdesk dashboard API: ${apiUrl}  (docs: ${apiUrl}/api/docs)`);
-    lines.push(`agentdesk marketing site: ${siteUrl}`);
-  }
-  if (role !== "api") lines.push("agentdesk worker: running");
-  if (role !== "worker" && config.server.bootstrapDefaultOrganization) {
-    const created = await runtime.services.organizations.ensureDefaultOrganization();
-    if (created) {
-      lines.push(
-        "",
-        `Created the "Default" organization (${created.organization.id}).`,
-        "Its API key, shown only this once:",
-        "",
-        `  ${created.apiKey}`,
-        "",
-      );
-    }
-  }
-  process.stdout.write(`${lines.join("\n")}\n`);
-}
-
-async function withIdentity<T>(
-  run: (services: ReturnType<typeof createIdentityServices>) => Promise<T>,
-): Promise<T> {
-  const config = parseConfig(process.env);
-  const logger = createLogger("warn");
-  const database = await openConfiguredDatabase(config, { poolSize: 2 });
-  try {
-    return await run(createIdentityServices(database.db, logger));
-  } finally {
-    await database.close();
+class CommandLineError extends Error {
+  constructor(
+    message: string,
+    readonly usage: string,
+  ) {
+    super(message);
   }
 }
 
-async function orgCreate(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      name: { type: "string" },
-      "owner-email": { type: "string" },
-      json: { type: "boolean", default: false },
-    },
-  });
-  if (!values.name?.trim()) throw new UsageError("--name is required");
-  const created = await withIdentity(({ organizations }) =>
-    organizations.createOrganization({
-      name: values.name!.trim(),
-      ownerEmail: values["owner-email"],
-    }),
+function findCommand(argv: string[]): Command | undefined {
+  return COMMANDS.find((command) => command.words.every((word, index) => argv[index] === word));
+}
+
+/** Commands that start with these words (`org` → `org create`), for `agentdesk org --help`. */
+function groupUsage(words: string[]): string | null {
+  const group = COMMANDS.filter((command) =>
+    words.every((word, index) => command.words[index] === word),
   );
-  print(values.json ?? false, created, [
-    `Organization ${created.organization.name} (${created.organization.id})`,
-    `API key (shown once): ${created.apiKey}`,
-  ]);
+  return group.length > 0 ? group.map(commandUsage).join("\n\n") : null;
 }
 
-async function keyCreate(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: { org: { type: "string" }, json: { type: "boolean", default: false } },
-  });
-  if (!values.org) throw new UsageError("--org is required");
-  const issued = await withIdentity(({ organizations }) => organizations.issueApiKey(values.org!));
-  print(values.json ?? false, issued, [`API key (shown once): ${issued.apiKey}`]);
+function version(): string {
+  const packageJson = readFileSync(new URL("../package.json", import.meta.url), "utf8");
+  return (JSON.parse(packageJson) as { version: string }).version;
 }
-
-function print(json: boolean, value: unknown, lines: string[]): void {
-  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${lines.join("\n")}\n`);
-}
-
-class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<void> {
-  const [command, subcommand, ...rest] = argv;
-  if (command === "serve") return serve(argv.slice(1));
-  if (command === "org" && subcommand === "create") return orgCreate(rest);
-  if (command === "key" && subcommand === "create") return keyCreate(rest);
-  throw new UsageError(command ? `Unknown command "${argv.join(" ")}"` : "No command given");
+  const [first, ...rest] = argv;
+  if (first === undefined) throw new CommandLineError("No command given", generalUsage());
+  if (HELP.has(first) || (first === "help" && rest.length === 0)) {
+    process.stdout.write(`${generalUsage()}\n`);
+    return;
+  }
+  if (first === "--version" || first === "-v") {
+    process.stdout.write(`${version()}\n`);
+    return;
+  }
+  const words = first === "help" ? rest : argv;
+  const command = findCommand(words);
+  const asksHelp = first === "help" || words.some((arg) => HELP.has(arg));
+  if (!command) {
+    const leading = words.filter((arg) => !arg.startsWith("-"));
+    const group = asksHelp ? groupUsage(leading) : null;
+    if (group) {
+      process.stdout.write(`${group}\n`);
+      return;
+    }
+    throw new CommandLineError(`Unknown command "${words.join(" ")}"`, generalUsage());
+  }
+  if (asksHelp) {
+    process.stdout.write(`${commandUsage(command)}\n`);
+    return;
+  }
+  const run = await command.load();
+  try {
+    // The one place the environment is read; the configuration parses it (README: Configuration).
+    await run(argv.slice(command.words.length), process.env);
+  } catch (error) {
+    // parseArgs throws TypeErrors with these codes for unknown options and stray arguments.
+    const code = (error as { code?: unknown } | null)?.code;
+    const parseFailure = typeof code === "string" && code.startsWith("ERR_PARSE_ARGS_");
+    if (error instanceof UsageError || parseFailure) {
+      throw new CommandLineError((error as Error).message, commandUsage(command));
+    }
+    throw error;
+  }
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError) {
-    process.stderr.write(`${error.message}\n\n${USAGE}\n`);
+  if (error instanceof CommandLineError) {
+    process.stderr.write(`${error.message}\n\n${error.usage}\n`);
     process.exit(2);
   }
-  const known = error instanceof ConfigError || (error as Error).name === "DataDirLockedError";
-  process.stderr.write(`${known ? (error as Error).message : (error as Error).stack}\n`);
+  const failure = error instanceof Error ? error : new Error(String(error));
+  const line = OPERATOR_ERRORS.has(failure.name) ? failure.message : `error: ${summary(failure)}`;
+  process.stderr.write(`${line}\n`);
   process.exit(1);
 });
+
+/**
+ * One line, never a stack trace: the message's first line, and its cause's when that says
+ * something more (a driver's error under a query builder's "Failed query: …").
+ */
+function summary(error: Error): string {
+  const firstLine = (text: string) => text.split("\n", 1)[0]!.trim();
+  const message = firstLine(error.message);
+  const cause = error.cause instanceof Error ? firstLine(error.cause.message) : "";
+  return cause && !message.includes(cause) ? `${message} (${cause})` : message;
+}

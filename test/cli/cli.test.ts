@@ -1,13 +1,14 @@
-import { execFile, spawn } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { acquireDataDirLock, DataDirLockedError } from "../../src/db/data-dir-lock.ts";
 import { testDatabaseKind } from "../harness/database.ts";
+import { TEST_TIMEOUT_MS } from "../harness/timeouts.ts";
 
 const run = promisify(execFile);
 const dataDir = mkdtempSync(join(tmpdir(), "agentdesk-cli-"));
@@ -15,15 +16,114 @@ const cli = (...args: string[]) =>
   run(process.execPath, ["bin/agentdesk.js", ...args], {
     env: { PATH: process.env.PATH, DATA_DIR: dataDir, LOG_LEVEL: "silent" },
   });
+/** The exit code and output of a run expected to fail. */
+const failure = (...args: string[]) =>
+  cli(...args).then(
+    () => {
+      throw new Error(`agentdesk ${args.join(" ")} succeeded`);
+    },
+    (error: { code: number; stdout: string; stderr: string }) => error,
+  );
 
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-// One database kind is enough: the CLI shares its code with the server.
-// Every test starts `node bin/agentdesk.js`, which compiles the sources through tsx first: 5-10 s
-// on a quiet machine, several times that on a busy one.
-const CHILD_PROCESS_TEST = { timeout: 120_000 };
+// The commands and their synopses, as `agentdesk --help` lists them.
+const COMMAND_LINES = [
+  "agentdesk serve [--role all|api|worker]",
+  "agentdesk org create --name NAME [--owner-email EMAIL] [--json]",
+  "agentdesk key create --org ORGANIZATION_ID [--json]",
+];
 
-describe.skipIf(testDatabaseKind !== "pglite")("agentdesk CLI", CHILD_PROCESS_TEST, () => {
+// Tests whose processes open the embedded database load the whole service: several seconds of
+// CPU each (PGlite's start alone about 2), which a busy machine multiplies.
+const OPENS_DATABASE = { timeout: 2 * TEST_TIMEOUT_MS };
+
+/**
+ * Puts the run's migrated snapshot (test/harness/global-setup.ts) where `serve` keeps the embedded
+ * database, so the process skips initdb (about 10 s of CPU). A first start on an empty DATA_DIR
+ * is what test/recovery/kill-recovery.test.ts does.
+ */
+function seedDataDir(dir: string): void {
+  mkdirSync(join(dir, "pglite"));
+  execFileSync("tar", ["-xf", inject("pgliteSnapshot"), "-C", join(dir, "pglite")], {
+    stdio: "ignore",
+  });
+}
+
+// One database kind is enough: the CLI shares its code with the server.
+describe.skipIf(testDatabaseKind !== "pglite")("agentdesk help", () => {
+  it("prints the usage of every command on stdout for --help, -h and help", async () => {
+    for (const flag of ["--help", "-h", "help"]) {
+      const { stdout, stderr } = await cli(flag);
+      expect(stdout).toMatch(/^Usage:\n/);
+      for (const line of COMMAND_LINES) expect(stdout).toContain(`  ${line}\n`);
+      expect(stderr).toBe("");
+    }
+  });
+
+  it("prints one command's usage for <command> --help, without running it", async () => {
+    const helpDir = mkdtempSync(join(tmpdir(), "agentdesk-help-"));
+    try {
+      for (const [args, line] of [
+        [["serve", "--help"], COMMAND_LINES[0]],
+        [["org", "create", "--help"], COMMAND_LINES[1]],
+        [["key", "create", "-h"], COMMAND_LINES[2]],
+        [["help", "key", "create"], COMMAND_LINES[2]],
+      ] as const) {
+        const { stdout } = await run(process.execPath, ["bin/agentdesk.js", ...args], {
+          env: { PATH: process.env.PATH, DATA_DIR: join(helpDir, "data") },
+        });
+        expect(stdout.split("\n")[0]).toBe(`Usage: ${line}`);
+        expect(stdout).toContain("-h, --help");
+      }
+      // No command ran: none opened (and so created) the embedded database.
+      expect(readdirSync(helpDir)).toEqual([]);
+    } finally {
+      rmSync(helpDir, { recursive: true, force: true });
+    }
+  });
+
+  it("prints the version of package.json", async () => {
+    const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
+    expect((await cli("--version")).stdout).toBe(`${version}\n`);
+  });
+
+  it("answers an unknown command with one line and the usage on stderr, exit code 2", async () => {
+    const { code, stdout, stderr } = await failure("frobnicate", "--now");
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    const [first, blank, ...usage] = stderr.split("\n");
+    expect(first).toBe('Unknown command "frobnicate --now"');
+    expect(blank).toBe("");
+    expect(usage.join("\n")).toContain(COMMAND_LINES[1]);
+  });
+
+  it("answers an unknown option with the command's usage, exit code 2", async () => {
+    const { code, stderr } = await failure("serve", "--rol", "api");
+    expect(code).toBe(2);
+    expect(stderr).toContain("--rol");
+    expect(stderr).toContain(`\nUsage: ${COMMAND_LINES[0]}\n`);
+  });
+
+  it("lists in the README the commands it lists", async () => {
+    const readme = readFileSync("README.md", "utf8");
+    const block = /\nCLI:\n\n```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+    const documented = block
+      .split("\n")
+      .filter((line) => line.startsWith("npx agentdesk ") && !line.includes("--help"))
+      .map((line) => line.slice("npx ".length));
+    const listed = (await cli("--help")).stdout
+      .split("\n")
+      .filter((line) => line.startsWith("  agentdesk "))
+      .map((line) => line.trim());
+    expect(documented).toEqual(listed);
+    expect(listed).toEqual(COMMAND_LINES);
+  });
+});
+
+describe.skipIf(testDatabaseKind !== "pglite")("agentdesk CLI", OPENS_DATABASE, () => {
+  beforeAll(() => seedDataDir(dataDir));
+
   it("creates an organization and another key, printing JSON", async () => {
     const created = JSON.parse((await cli("org", "create", "--name", "Acme", "--json")).stdout);
     expect(created).toMatchObject({
@@ -43,6 +143,13 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk CLI", CHILD_PROCESS_TE
       stderr: expect.stringContaining("--name is required"),
     });
     await expect(cli("frobnicate")).rejects.toMatchObject({ code: 2 });
+  });
+
+  it("reports a failure in one line, without a stack trace, exit code 1", async () => {
+    const { code, stdout, stderr } = await failure("key", "create", "--org", "doesnotexist");
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toBe("error: Organization doesnotexist not found\n");
   });
 
   it("stops on a bad variable, naming it", async () => {
@@ -68,53 +175,52 @@ const serve = (env: Record<string, string>) =>
     env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: "0", SITE_PORT: "0", ...env },
   });
 
-describe.skipIf(testDatabaseKind !== "pglite")(
-  "servers that cannot be reached at boot",
-  CHILD_PROCESS_TEST,
-  () => {
-    it("stops with exit code 1, naming DATABASE_URL and where, never its password", async () => {
-      const port = await closedPort();
-      const failure = await serve({
-        DATABASE_URL: `postgres://agentdesk:pa55-w0rd@127.0.0.1:${port}/agentdesk`,
-      }).catch((error: unknown) => error as { code: number; stdout: string; stderr: string });
-      expect(failure).toMatchObject({ code: 1 });
-      expect(failure.stderr.trim()).toBe(
-        `DATABASE_URL: cannot connect to 127.0.0.1:${port} (connection refused)`,
-      );
-      expect(`${failure.stdout}${failure.stderr}`).not.toContain("pa55-w0rd");
-    });
-
-    it.skipIf(!process.env.TEST_DATABASE_URL)(
-      "says which database does not exist on a server that answers",
-      async () => {
-        const url = new URL(process.env.TEST_DATABASE_URL!);
-        url.pathname = "/agentdesk_no_such_database";
-        await expect(serve({ DATABASE_URL: url.toString() })).rejects.toMatchObject({
-          code: 1,
-          stderr: expect.stringContaining(
-            `DATABASE_URL: cannot connect to ${url.hostname}:${url.port || 5432} (database "agentdesk_no_such_database" does not exist)`,
-          ),
-        });
-      },
+describe.skipIf(testDatabaseKind !== "pglite")("servers that cannot be reached at boot", () => {
+  it("stops with exit code 1, naming DATABASE_URL and where, never its password", async () => {
+    const port = await closedPort();
+    const failure = await serve({
+      DATABASE_URL: `postgres://agentdesk:pa55-w0rd@127.0.0.1:${port}/agentdesk`,
+    }).catch((error: unknown) => error as { code: number; stdout: string; stderr: string });
+    expect(failure).toMatchObject({ code: 1 });
+    expect(failure.stderr.trim()).toBe(
+      `DATABASE_URL: cannot connect to 127.0.0.1:${port} (connection refused)`,
     );
+    expect(`${failure.stdout}${failure.stderr}`).not.toContain("pa55-w0rd");
+  });
 
-    it("stops with exit code 1, naming REDIS_URL, never its password", async () => {
-      const port = await closedPort();
-      const failure = await serve({ REDIS_URL: `redis://:r3d1s-pw@127.0.0.1:${port}` }).catch(
-        (error: unknown) => error as { code: number; stdout: string; stderr: string },
-      );
-      expect(failure).toMatchObject({ code: 1 });
-      expect(failure.stderr.trim()).toBe(
-        `REDIS_URL: cannot connect to 127.0.0.1:${port} (connection refused)`,
-      );
-      expect(`${failure.stdout}${failure.stderr}`).not.toContain("r3d1s-pw");
-    });
-  },
-);
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    "says which database does not exist on a server that answers",
+    async () => {
+      const url = new URL(process.env.TEST_DATABASE_URL!);
+      url.pathname = "/agentdesk_no_such_database";
+      await expect(serve({ DATABASE_URL: url.toString() })).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining(
+          `DATABASE_URL: cannot connect to ${url.hostname}:${url.port || 5432} (database "agentdesk_no_such_database" does not exist)`,
+        ),
+      });
+    },
+  );
 
-describe.skipIf(testDatabaseKind !== "pglite")("agentdesk serve", CHILD_PROCESS_TEST, () => {
-  it("prints both URLs and the Default key, serves, and exits cleanly on SIGTERM", async () => {
+  it("stops with exit code 1, naming REDIS_URL, never its password", async () => {
+    const port = await closedPort();
+    const failure = await serve({ REDIS_URL: `redis://:r3d1s-pw@127.0.0.1:${port}` }).catch(
+      (error: unknown) => error as { code: number; stdout: string; stderr: string },
+    );
+    expect(failure).toMatchObject({ code: 1 });
+    expect(failure.stderr.trim()).toBe(
+      `REDIS_URL: cannot connect to 127.0.0.1:${port} (connection refused)`,
+    );
+    expect(`${failure.stdout}${failure.stderr}`).not.toContain("r3d1s-pw");
+  });
+});
+
+describe.skipIf(testDatabaseKind !== "pglite")("agentdesk serve", OPENS_DATABASE, () => {
+  it("prints both URLs and the Default key, serves, and exits cleanly on SIGTERM", async ({
+    task,
+  }) => {
     const serveDir = mkdtempSync(join(tmpdir(), "agentdesk-serve-"));
+    seedDataDir(serveDir);
     const child = spawn(process.execPath, ["bin/agentdesk.js", "serve"], {
       env: {
         PATH: process.env.PATH,
@@ -130,7 +236,11 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk serve", CHILD_PROCESS_
         output += chunk.toString();
       });
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no banner: ${output}`)), 100_000);
+        // Before the test's own timeout, so that a failure shows what the process printed.
+        const timer = setTimeout(
+          () => reject(new Error(`no banner: ${output}`)),
+          task.timeout * 0.8,
+        );
         child.stdout.on("data", () => {
           if (output.includes("adk_")) {
             clearTimeout(timer);

@@ -32,8 +32,9 @@ type RequestInit = {
 const BANNER_TIMEOUT_MS = 60_000;
 
 /**
- * Starts `node bin/agentdesk.js serve` with only the given environment (plus PATH), and waits
- * for its banner. The logs go to the process's output, kept for failure messages.
+ * Starts `node bin/agentdesk.js serve` (the compiled dist/, which the test run's global setup
+ * rebuilt if a source changed) with only the given environment (plus PATH), and waits for its
+ * banner. The logs go to the process's output, kept for failure messages.
  */
 export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
   const child: ChildProcess = spawn(process.execPath, ["bin/agentdesk.js", "serve"], {

@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// Compiles src/ into dist/, which bin/agentdesk.js runs (`npm run build`). With --if-stale it
+// builds only when a source is newer than the last build: `npm start`, `npm ci` and the test
+// run call it that way, and it answers in tens of milliseconds when nothing changed.
+//
+// tsc emits without type checking (--noCheck): `npm run typecheck` checks src/ with the tests,
+// and checking again here would more than double the build's time (27.5 s instead of 11.1 s on
+// a busy two-core machine). isolatedModules guarantees each file compiles on its own.
+//
+// Why not esbuild, which transpiles src/ in 1.0 s? Without bundling it leaves the `.ts` in
+// relative imports, which node cannot load; bundling would move code away from the files it
+// finds by import.meta.url (the migrations) and add a direct dependency. The build runs only
+// when a source changed, and tsc is already installed and emits one file per source, so a stack
+// trace names the file to open.
+import { spawnSync } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const dist = join(root, "dist");
+const stampFile = join(dist, ".build-stamp");
+// What the output depends on. A file added to or deleted from src/ changes its directory's mtime.
+const INPUTS = ["src", "tsconfig.json", "tsconfig.build.json", "scripts/build.mjs"];
+// What the compiled code reads at run time, copied to the same place relative to it.
+const ASSETS = ["db/migrations"];
+
+function newestChange(path) {
+  const stats = statSync(path);
+  let newest = stats.mtimeMs;
+  if (stats.isDirectory()) {
+    for (const entry of readdirSync(path)) {
+      newest = Math.max(newest, newestChange(join(path, entry)));
+    }
+  }
+  return newest;
+}
+
+function isStale() {
+  if (!existsSync(stampFile)) return true;
+  const builtAt = statSync(stampFile).mtimeMs;
+  return INPUTS.some((input) => newestChange(join(root, input)) > builtAt);
+}
+
+function resolveTsc() {
+  try {
+    return createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  } catch {
+    return null;
+  }
+}
+
+function build() {
+  const startedAt = new Date();
+  const tsc = resolveTsc();
+  if (!tsc) {
+    // A production install (npm ci --omit=dev) has no compiler; it runs the dist/ it was given.
+    if (existsSync(join(dist, "main.js"))) {
+      process.stderr.write("agentdesk build: typescript is not installed; keeping dist/\n");
+      return;
+    }
+    throw new Error("typescript is not installed: run `npm ci` (with dev dependencies) first");
+  }
+  // Built aside and swapped in, so a process starting meanwhile never sees half a dist/.
+  const staging = join(root, `.dist-${process.pid}`);
+  const previous = join(root, `.dist-old-${process.pid}`);
+  try {
+    const compiled = spawnSync(
+      process.execPath,
+      [tsc, "-p", "tsconfig.build.json", "--noCheck", "--outDir", staging],
+      { cwd: root, stdio: "inherit" },
+    );
+    if (compiled.status !== 0) throw new Error(`tsc exited with ${compiled.status}`);
+    for (const asset of ASSETS) {
+      cpSync(join(root, "src", asset), join(staging, asset), { recursive: true });
+    }
+    writeFileSync(join(staging, ".build-stamp"), "");
+    // The build covers the sources as they were when it started.
+    utimesSync(join(staging, ".build-stamp"), startedAt, startedAt);
+    if (existsSync(dist)) renameSync(dist, previous);
+    renameSync(staging, dist);
+  } catch (error) {
+    // Another build swapped its dist/ in between our two renames: keep that one.
+    if (error.code !== "ENOTEMPTY" && error.code !== "EEXIST") throw error;
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+    rmSync(previous, { recursive: true, force: true });
+  }
+  const seconds = ((Date.now() - startedAt.getTime()) / 1000).toFixed(1);
+  process.stderr.write(`agentdesk build: compiled src/ into dist/ in ${seconds} s\n`);
+}
+
+try {
+  if (!process.argv.includes("--if-stale") || isStale()) build();
+} catch (error) {
+  process.stderr.write(`agentdesk build: ${error.message}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,55 @@
+import { parseArgs } from "node:util";
+import { createRuntime, type Role } from "../app/runtime.ts";
+import type { Env } from "../config/env-types.ts";
+import { parseConfig } from "../config/index.ts";
+import { createLogger } from "../lib/logger.ts";
+import { UsageError } from "./cli-commands.ts";
+
+const ROLES: Role[] = ["all", "api", "worker"];
+
+/** `agentdesk serve`: builds the runtime, listens, prints the banner, stops on SIGTERM/SIGINT. */
+export async function serve(args: string[], env: Env): Promise<void> {
+  const { values } = parseArgs({ args, options: { role: { type: "string", default: "all" } } });
+  const role = values.role as Role;
+  if (!ROLES.includes(role)) throw new UsageError(`Unknown role "${role}"`);
+  const config = parseConfig(env);
+  const logger = createLogger(config.server.logLevel);
+  const runtime = await createRuntime({ config, logger, role });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    const deadline = setTimeout(() => process.exit(1), config.server.shutdownTimeoutMs + 5_000);
+    deadline.unref();
+    await runtime.close();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+
+  const { host, port, sitePort } = config.server;
+  const lines: string[] = [];
+  if (runtime.api && runtime.site) {
+    const apiUrl = await runtime.api.listen({ host, port });
+    const siteUrl = await runtime.site.listen({ host, port: sitePort });
+    lines.push(`agentdesk dashboard API: ${apiUrl}  (docs: ${apiUrl}/api/docs)`);
+    lines.push(`agentdesk marketing site: ${siteUrl}`);
+  }
+  if (role !== "api") lines.push("agentdesk worker: running");
+  if (role !== "worker" && config.server.bootstrapDefaultOrganization) {
+    const created = await runtime.services.organizations.ensureDefaultOrganization();
+    if (created) {
+      lines.push(
+        "",
+        `Created the "Default" organization (${created.organization.id}).`,
+        "Its API key, shown only this once:",
+        "",
+        `  ${created.apiKey}`,
+        "",
+      );
+    }
+  }
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
