@@ -128,6 +128,7 @@ async function measure(
       hasPgvector: true,
       exactCacheBytes,
       exactVectorMaxValues: Number.POSITIVE_INFINITY,
+      vectorsFirst: true,
     });
   const inSql = search(0);
   const inApplication = search(4 * 1024 ** 3);

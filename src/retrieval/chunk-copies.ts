@@ -33,6 +33,11 @@ export type ChunkCopiesOptions = {
    * only its full text, and its vectors are ranked by the database.
    */
   maxVectorValues: number;
+  /**
+   * Which side gets the budget first, the one the database ranks more slowly: the vectors where
+   * it must score them exactly (no HNSW index, or one in WebAssembly), else the full text.
+   */
+  vectorsFirst: boolean;
 };
 
 type Loaded = {
@@ -61,7 +66,7 @@ const LOAD_PAGE_ROWS = 5_000;
 /** Rough per-chunk cost of ids and bookkeeping next to the vector and postings. */
 const ROW_OVERHEAD_BYTES = 200;
 
-export function createChunkCopies({ db, maxBytes, maxVectorValues }: ChunkCopiesOptions) {
+export function createChunkCopies({ db, ...limits }: ChunkCopiesOptions) {
   // Map order is recency order: a hit moves its entry to the end, eviction takes the first.
   const copies = new Map<string, Loaded | TooLarge>();
   const loads = new Map<string, Promise<Loaded | TooLarge>>();
@@ -73,7 +78,7 @@ export function createChunkCopies({ db, maxBytes, maxVectorValues }: ChunkCopies
     if ("tooLarge" in copy) return;
     heldBytes += copy.bytes;
     for (const oldKey of copies.keys()) {
-      if (heldBytes <= maxBytes) break;
+      if (heldBytes <= limits.maxBytes) break;
       if (oldKey !== key) forget(oldKey);
     }
   }
@@ -98,9 +103,7 @@ export function createChunkCopies({ db, maxBytes, maxVectorValues }: ChunkCopies
       // (unless the datastore was just deleted, when any copy will do).
       let pending = loads.get(key);
       if (!pending) {
-        pending = load(db, datastoreId, dimensions, { maxBytes, maxVectorValues }).finally(() =>
-          loads.delete(key),
-        );
+        pending = load(db, datastoreId, dimensions, limits).finally(() => loads.delete(key));
         loads.set(key, pending);
       }
       const copy = await pending;
@@ -265,7 +268,7 @@ async function load(
   db: Db,
   datastoreId: string,
   dimensions: number,
-  limits: { maxBytes: number; maxVectorValues: number },
+  limits: Omit<ChunkCopiesOptions, "db">,
 ): Promise<Loaded | TooLarge> {
   return db.transaction(
     async (tx) => {
@@ -286,13 +289,18 @@ async function load(
       const count = Number(head?.chunks ?? 0);
       const rowBytes = count * ROW_OVERHEAD_BYTES;
       const vectorBytes = count * dimensions * 4;
-      const withVectors =
-        count * dimensions <= limits.maxVectorValues && rowBytes + vectorBytes <= limits.maxBytes;
-      // The vectors come first: what ranks more slowly in the database. Postings that do not fit
-      // next to them leave the full text to SQL, where it costs less than vector scoring does.
-      const withText =
-        rowBytes + (withVectors ? vectorBytes : 0) + Number(head?.postings ?? 0) * POSTING_BYTES <=
-        limits.maxBytes;
+      const postingBytes = Number(head?.postings ?? 0) * POSTING_BYTES;
+      const fits = (bytes: number) => rowBytes + bytes <= limits.maxBytes;
+      const vectorsAllowed = count * dimensions <= limits.maxVectorValues;
+      let withVectors: boolean;
+      let withText: boolean;
+      if (limits.vectorsFirst) {
+        withVectors = vectorsAllowed && fits(vectorBytes);
+        withText = fits((withVectors ? vectorBytes : 0) + postingBytes);
+      } else {
+        withText = fits(postingBytes);
+        withVectors = vectorsAllowed && fits((withText ? postingBytes : 0) + vectorBytes);
+      }
       if (!withVectors && !withText) return { version, tooLarge: true };
 
       const ids: string[] = [];
@@ -325,19 +333,25 @@ async function load(
         if (page.length < LOAD_PAGE_ROWS) break;
         after = page.at(-1)!.id;
       }
-      const heldVectorBytes = vectors ? vectorBytes : 0;
+      // The postings' real size (their lexemes included) is known once they are read: when both
+      // sides no longer fit, the one that came first stays.
       const textBytes = text ? text.bytes() : 0;
-      const keepText = text !== null && rowBytes + heldVectorBytes + textBytes <= limits.maxBytes;
-      if (!vectors && !keepText) return { version, tooLarge: true };
+      let keepVectors = vectors !== null;
+      let keepText = text !== null && fits(textBytes);
+      if (keepVectors && keepText && !fits(vectorBytes + textBytes)) {
+        if (limits.vectorsFirst) keepText = false;
+        else keepVectors = false;
+      }
+      if (!keepVectors && !keepText) return { version, tooLarge: true };
       return {
         version,
-        bytes: rowBytes + heldVectorBytes + (keepText ? textBytes : 0),
+        bytes: rowBytes + (keepVectors ? vectorBytes : 0) + (keepText ? textBytes : 0),
         ids,
         datasourceIds,
         groupIds,
         customIds,
-        vectors,
-        text: keepText ? text.build() : null,
+        vectors: keepVectors ? vectors : null,
+        text: keepText ? text!.build() : null,
       };
     },
     { isolationLevel: "repeatable read", accessMode: "read only" },

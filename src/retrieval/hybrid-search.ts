@@ -66,6 +66,8 @@ export type HybridSearchOptions = {
    * is still ranked from the copy). Infinity where HNSW walks cost more than exact scoring.
    */
   exactVectorMaxValues: number;
+  /** Whether the copies' budget goes to vectors first (no fast HNSW index), else to full text. */
+  vectorsFirst: boolean;
 };
 
 /**
@@ -77,11 +79,17 @@ export function createHybridSearch({
   hasPgvector,
   exactCacheBytes,
   exactVectorMaxValues,
+  vectorsFirst,
 }: HybridSearchOptions) {
   const commonLexemes = createCommonLexemes(db);
   const copies =
     exactCacheBytes > 0
-      ? createChunkCopies({ db, maxBytes: exactCacheBytes, maxVectorValues: exactVectorMaxValues })
+      ? createChunkCopies({
+          db,
+          maxBytes: exactCacheBytes,
+          maxVectorValues: exactVectorMaxValues,
+          vectorsFirst,
+        })
       : null;
   return async function searchChunks(request: ChunkSearch): Promise<Passage[]> {
     const mode = request.mode ?? "hybrid";

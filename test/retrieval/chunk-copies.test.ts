@@ -107,6 +107,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
       db: database.db,
       maxBytes: 10 * 1024 * 1024,
       maxVectorValues: Infinity,
+      vectorsFirst: true,
     });
     const cases: Array<Omit<NearestRequest, "datastores" | "queryVector"> & { stores: string[] }> =
       [
@@ -150,6 +151,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
       db: database.db,
       maxBytes: 10 * 1024 * 1024,
       maxVectorValues: Infinity,
+      vectorsFirst: true,
     });
     const ids = await nearest(index, {
       datastores: await versionsOf("store-a"),
@@ -167,6 +169,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
       db: database.db,
       maxBytes: 10 * 1024 * 1024,
       maxVectorValues: Infinity,
+      vectorsFirst: true,
     });
     await addDatastore("store-c");
     await addDatasource("file-c", "store-c");
@@ -233,6 +236,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
         db: database.db,
         maxBytes: 10 * 1024 * 1024,
         maxVectorValues: Infinity,
+        vectorsFirst: true,
       });
       const copied = await roomy.of(await versionsOf(store), DIMENSIONS);
       expect(copied!.rankText(["chunk"], undefined, 5)).toHaveLength(5);
@@ -248,6 +252,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
       db: database.db,
       maxBytes: 55 * vectorBytes,
       maxVectorValues: Infinity,
+      vectorsFirst: true,
     });
     expect(
       await nearest(small, { ...request, datastores: await versionsOf("store-a") }),
@@ -262,6 +267,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
       db: database.db,
       maxBytes: sizeB - 1,
       maxVectorValues: Infinity,
+      vectorsFirst: true,
     });
     const copied = await vectorsOnly.of(await versionsOf("store-b"), DIMENSIONS);
     expect(copied!.nearest(request.queryVector, undefined, 5)).toHaveLength(5);
@@ -272,6 +278,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
       db: database.db,
       maxBytes: sizeA,
       maxVectorValues: Infinity,
+      vectorsFirst: true,
     });
     await nearest(tight, { ...request, datastores: await versionsOf("store-a") });
     expect(tight.heldBytes()).toBe(sizeA);
@@ -284,6 +291,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
       db: database.db,
       maxBytes: 10 * 1024 * 1024,
       maxVectorValues: 50 * DIMENSIONS,
+      vectorsFirst: false,
     });
     const request = { dimensions: DIMENSIONS, queryVector: unitVector(), limit: 5 };
     // store-a has 100 chunks: only its full text is copied.
@@ -297,6 +305,35 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
     // Together they are ranked as the larger one must be.
     const both = await copies.of(await versionsOf("store-a", "store-b"), DIMENSIONS);
     expect(both!.nearest(request.queryVector, undefined, 5)).toBeNull();
+
+    // With room for either side but not both, the full text goes first here, the vectors first
+    // elsewhere.
+    const heldBy = async (maxVectorValues: number) => {
+      const roomy = createChunkCopies({
+        db: database.db,
+        maxBytes: 10 * 1024 * 1024,
+        maxVectorValues,
+        vectorsFirst: true,
+      });
+      await roomy.of(await versionsOf("store-b"), DIMENSIONS);
+      return roomy.heldBytes();
+    };
+    const [textOnly, bothSides] = [await heldBy(0), await heldBy(Infinity)];
+    const vectorsOnly = 50 * (DIMENSIONS * 4 + 200);
+    const roomFor = (vectorsFirst: boolean) =>
+      createChunkCopies({
+        db: database.db,
+        maxBytes: Math.max(textOnly, vectorsOnly),
+        maxVectorValues: Infinity,
+        vectorsFirst,
+      });
+    expect(Math.max(textOnly, vectorsOnly)).toBeLessThan(bothSides);
+    const textFirst = await roomFor(false).of(await versionsOf("store-b"), DIMENSIONS);
+    expect(textFirst!.nearest(request.queryVector, undefined, 5)).toBeNull();
+    expect(textFirst!.rankText(["chunk"], undefined, 5)).toHaveLength(5);
+    const vectorsFirst = await roomFor(true).of(await versionsOf("store-b"), DIMENSIONS);
+    expect(vectorsFirst!.nearest(request.queryVector, undefined, 5)).toHaveLength(5);
+    expect(vectorsFirst!.rankText(["chunk"], undefined, 5)).toBeNull();
   });
 
   it("gives the same hybrid results with vectors ranked by the database and text here", async () => {
@@ -306,6 +343,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
         hasPgvector: database.hasPgvector,
         exactCacheBytes,
         exactVectorMaxValues,
+        vectorsFirst: false,
       });
     for (let round = 0; round < 3; round += 1) {
       const request = {
@@ -328,6 +366,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
         hasPgvector: database.hasPgvector,
         exactCacheBytes,
         exactVectorMaxValues: Number.POSITIVE_INFINITY,
+        vectorsFirst: true,
       });
     for (let round = 0; round < 3; round += 1) {
       const request = {

@@ -128,6 +128,7 @@ describe(`full-text ranking in the application (${testDatabaseKind})`, () => {
       db: database.db,
       maxBytes: 64 * 1024 * 1024,
       maxVectorValues: Infinity,
+      vectorsFirst: true,
     });
     const copied = (await copies.of(await datastoreVersion(), DIMENSIONS))!;
     for (const filters of [
@@ -160,6 +161,7 @@ describe(`full-text ranking in the application (${testDatabaseKind})`, () => {
       db: database.db,
       maxBytes: 64 * 1024 * 1024,
       maxVectorValues: Infinity,
+      vectorsFirst: true,
     });
     const copied = (await copies.of(await datastoreVersion(), DIMENSIONS))!;
     const lexemes = await questionLexemes(database.db, "Is two-factor sign-in 1.5 naïve?");
@@ -175,6 +177,7 @@ describe(`full-text ranking in the application (${testDatabaseKind})`, () => {
         hasPgvector: database.hasPgvector,
         exactCacheBytes,
         exactVectorMaxValues: Number.POSITIVE_INFINITY,
+        vectorsFirst: true,
       });
     const [withCopies, inDatabase] = [search(64 * 1024 * 1024), search(0)];
     for (const mode of ["text", "hybrid"] as const) {

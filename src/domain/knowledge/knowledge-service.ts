@@ -27,12 +27,13 @@ const PGLITE_INSERT_BATCH_ROWS = 8;
 const POSTGRES_INSERT_BATCH_ROWS = 500;
 
 /**
- * Exact scoring costs about one multiply-add per stored vector component (chunks × dimensions)
- * of the query's non-zero components; an HNSW walk on PostgreSQL costs about the same at any
- * size. Up to this many components exact scoring is the faster of the two, measured with dense
- * query vectors (the worst case; docs/knowledge-bench.md, "Exact or HNSW").
+ * Exact scoring costs one multiply-add per chunk and non-zero component of the query; an HNSW
+ * walk on PostgreSQL grows far more slowly with the datastore. Up to this many stored components
+ * (chunks × dimensions) a copy keeps the vectors and scores them exactly: about where the two
+ * cross with dense query vectors (bench/exact-or-hnsw.ts; docs/knowledge.md, "Exact or HNSW"),
+ * and far below it for the default embedder, whose questions set about 25 of 512 components.
  */
-export const EXACT_VECTOR_MAX_VALUES_WITH_HNSW = 10_000_000;
+export const EXACT_VECTOR_MAX_VALUES_WITH_HNSW = 5_000_000;
 
 export type KnowledgeServiceDeps = {
   database: Pick<Database, "db" | "hasPgvector" | "kind">;
@@ -58,6 +59,7 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
     embeddingsModel: config.embeddingsModel,
     embeddingsDimensions: config.embeddingsDimensions,
   });
+  const nativeHnsw = hasPgvector && deps.database.kind === "postgres";
   const ensureVectorIndex = async (dimensions: number) => {
     if (hasPgvector) await chunkRepo.ensureVectorIndex(dimensions);
   };
@@ -71,11 +73,12 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
       exactCacheBytes: config.exactCacheBytes,
       // Vectors are scored in the application where that beats the database: always without
       // pgvector and on the embedded database, whose HNSW walks run in WebAssembly; on
-      // PostgreSQL with pgvector up to the size where an HNSW walk gets cheaper.
-      exactVectorMaxValues:
-        hasPgvector && deps.database.kind === "postgres"
-          ? EXACT_VECTOR_MAX_VALUES_WITH_HNSW
-          : Number.POSITIVE_INFINITY,
+      // PostgreSQL with pgvector up to the size where an HNSW walk gets cheaper, and after the
+      // full text, which the database ranks more slowly there.
+      exactVectorMaxValues: nativeHnsw
+        ? EXACT_VECTOR_MAX_VALUES_WITH_HNSW
+        : Number.POSITIVE_INFINITY,
+      vectorsFirst: !nativeHnsw,
     }),
     chargeEmbedding,
   });
