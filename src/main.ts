@@ -14,7 +14,7 @@ async function serve(args: string[]): Promise<void> {
   const role = values.role as Role;
   if (!["all", "api", "worker"].includes(role)) throw new UsageError(`Unknown role "${role}"`);
   const config = parseConfig(process.env);
-  const logger = createLogger(config.server.logLevel);
+  const logger = createLogger(config.server.logLevel, config.server.logFormat);
   const runtime = await createRuntime({ config, logger, role });
 
   let stopping = false;
@@ -59,7 +59,7 @@ async function withIdentity<T>(
   run: (services: ReturnType<typeof createIdentityServices>) => Promise<T>,
 ): Promise<T> {
   const config = parseConfig(process.env);
-  const logger = createLogger("warn");
+  const logger = createLogger("warn", config.server.logFormat);
   const database = await openConfiguredDatabase(config, { poolSize: 2 });
   try {
     return await run(createIdentityServices(database.db, logger));
