@@ -1,5 +1,5 @@
 import { type FastifyReply, type FastifyRequest, LogController } from "fastify";
-import { ACCESS_LOG_MESSAGE } from "../../lib/logger.ts";
+import { ACCESS_LOG_MESSAGE, type Logger } from "../../lib/logger.ts";
 
 /** The organization a request acted for, where the listener knows its caller. */
 export type OrganizationOf = (request: FastifyRequest) => string | undefined;
@@ -24,15 +24,20 @@ function pathOf(url: string): string {
  * One access line per request (docs/contracts.md, *Logs*) in place of Fastify's two
  * ("incoming request", "request completed"). It is written when the response closes: after it
  * has finished, or when the client went away first (a stream it stopped reading, a body it never
- * sent), which Fastify's "request completed" never reported. The request's child logger adds
- * `reqId`; the line itself is a flat object of primitives with a constant message, so that it is
- * cheap to write.
+ * sent), which Fastify's "request completed" never reported. The line is a flat object of
+ * primitives with a constant message, so that it is cheap to write.
  */
 export class AccessLog extends LogController {
+  readonly #log: Logger;
   readonly #organizationOf: OrganizationOf | undefined;
 
-  constructor(organizationOf?: OrganizationOf) {
+  constructor(logger: Logger, organizationOf?: OrganizationOf) {
     super();
+    // The line's fields are primitives the service sets itself, none named as a secret. Pino 10
+    // runs every field of a line through the redaction's `*.…` paths (about 1 µs a field here,
+    // 5 of the line's 6 µs when measured), so the line is written by a child without them,
+    // with the request id as `reqId`, the key of the request's own logger.
+    this.#log = logger.child({}, { redact: [] });
     this.#organizationOf = organizationOf;
   }
 
@@ -48,6 +53,7 @@ export class AccessLog extends LogController {
     const aborted = !raw.writableEnded;
     const status = raw.headersSent ? reply.statusCode : undefined;
     const line = {
+      reqId: request.id,
       method: request.method,
       route: request.routeOptions.url ?? pathOf(request.url),
       status,
@@ -55,6 +61,6 @@ export class AccessLog extends LogController {
       organizationId: this.#organizationOf?.(request),
       aborted: aborted || undefined,
     };
-    request.log[accessLogLevel(status, aborted)](line, ACCESS_LOG_MESSAGE);
+    this.#log[accessLogLevel(status, aborted)](line, ACCESS_LOG_MESSAGE);
   }
 }

@@ -32,7 +32,7 @@ export function createFastify({
   const app = Fastify({
     loggerInstance: logger,
     // One access line per request instead of Fastify's two (incoming, completed).
-    logController: new AccessLog(organizationOf),
+    logController: new AccessLog(logger, organizationOf),
     genReqId: generateRequestId,
     trustProxy: trustProxy > 0 ? (_address: string, hop: number) => hop < trustProxy : false,
     bodyLimit: bodyLimitBytes,
