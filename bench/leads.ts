@@ -6,6 +6,7 @@ import { createRuntime } from "../src/app/runtime.ts";
 import { parseConfig } from "../src/config/index.ts";
 import type { Database } from "../src/db/client.ts";
 import { newId } from "../src/lib/ids.ts";
+import { createLogger } from "../src/lib/logger.ts";
 import { benchDatabases } from "./lib/databases.ts";
 import { formatTable, type LoadResult, runLoad } from "./lib/load.ts";
 
@@ -41,13 +42,13 @@ async function startBareServer(database: Database) {
 
 async function startAgentdesk(database: Database) {
   const config = parseConfig({
-    LOG_LEVEL: "silent",
     LEAD_RATE_LIMIT_PER_MINUTE: "1000000",
     BOOTSTRAP_DEFAULT_ORG: "false",
   });
   const runtime = await createRuntime({
     config,
-    logger: pino({ level: "silent" }),
+    // Logging as in production (info, JSON, SonicBoom's asynchronous writes), into /dev/null.
+    logger: createLogger("info", "json", pino.destination({ dest: "/dev/null", sync: false })),
     role: "api",
     database,
   });
@@ -103,7 +104,7 @@ export async function run(): Promise<void> {
   }
   const normalized = rows.map((entry) => ({ ratio: "", ...entry }));
   process.stdout.write(
-    `Lead capture over HTTP on 127.0.0.1, ${CONNECTIONS} connections, ${DURATION_MS / 1000} s per run, best of 2\n`,
+    `Lead capture over HTTP on 127.0.0.1, ${CONNECTIONS} connections, ${DURATION_MS / 1000} s per run, best of 2; agentdesk logs at info (JSON to /dev/null)\n`,
   );
   process.stdout.write(`${formatTable(normalized)}\n`);
   process.exit(0);

@@ -2,7 +2,7 @@ import type { AnnotationTagService } from "../domain/annotations/annotation-tag-
 import type { OrganizationService } from "../domain/organizations/organization-service.ts";
 import type { App } from "../http/app-types.ts";
 import { errorBody, registerApiErrors, toErrorBody } from "../http/plugins/api-errors.ts";
-import { registerAuth, SECURITY_SCHEMES } from "../http/plugins/auth.ts";
+import { organizationIdOf, registerAuth, SECURITY_SCHEMES } from "../http/plugins/auth.ts";
 import { registerOpenApi } from "../http/plugins/openapi.ts";
 import { createFastify } from "../http/plugins/server-options.ts";
 import { registerAccountRoutes } from "../http/routes/account/account-routes.ts";
@@ -75,7 +75,7 @@ export type ApiServerDeps = {
 
 /** The dashboard API as a Fastify instance; it never listens by itself. */
 export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
-  const app = createFastify({ ...deps, errorBody: toErrorBody });
+  const app = createFastify({ ...deps, errorBody: toErrorBody, organizationOf: organizationIdOf });
   registerApiErrors(app);
   registerAuth(app, { apiKeys: deps.apiKeys, adminToken: deps.admin?.adminToken ?? null });
   await registerOpenApi(app, {

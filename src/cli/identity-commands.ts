@@ -11,7 +11,7 @@ async function withIdentity<T>(
   run: (services: ReturnType<typeof createIdentityServices>) => Promise<T>,
 ): Promise<T> {
   const config = parseConfig(env);
-  const logger = createLogger("warn");
+  const logger = createLogger("warn", config.server.logFormat);
   const database = await openConfiguredDatabase(config, { poolSize: 2 });
   try {
     return await run(createIdentityServices(database.db, logger));

@@ -13,7 +13,7 @@ export async function serve(args: string[], env: Env): Promise<void> {
   const role = values.role as Role;
   if (!ROLES.includes(role)) throw new UsageError(`Unknown role "${role}"`);
   const config = parseConfig(env);
-  const logger = createLogger(config.server.logLevel);
+  const logger = createLogger(config.server.logLevel, config.server.logFormat);
   const runtime = await createRuntime({ config, logger, role });
 
   let stopping = false;

@@ -8,6 +8,9 @@ export const serverEnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   TRUST_PROXY: intVar(0, 0, 10).describe("Proxy hops whose X-Forwarded-For is trusted"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  LOG_FORMAT: optionalString()
+    .pipe(z.enum(["json", "pretty"]).optional())
+    .describe("json: one JSON object a line; pretty: for a terminal; unset: pretty on a terminal"),
   ADMIN_TOKEN: optionalString().describe("Enables /api/admin/* with this bearer token"),
   SHUTDOWN_TIMEOUT_MS: intVar(10_000, 0, 600_000),
   BOOTSTRAP_DEFAULT_ORG: boolVar(true).describe("Create a Default organization on first start"),
@@ -22,6 +25,8 @@ export function serverConfig(env: z.output<typeof serverEnvSchema>) {
     nodeEnv: env.NODE_ENV,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
+    /** Undefined when not set: the logger then picks by whether stdout is a terminal. */
+    logFormat: env.LOG_FORMAT,
     adminToken: env.ADMIN_TOKEN,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     bootstrapDefaultOrganization: env.BOOTSTRAP_DEFAULT_ORG,

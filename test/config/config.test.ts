@@ -56,6 +56,22 @@ describe("configuration", () => {
   });
 });
 
+describe("LOG_FORMAT", () => {
+  it("is json or pretty, and unset (or empty) leaves the choice to whether stdout is a terminal", () => {
+    expect(parseConfig({ LOG_FORMAT: "json" }).server.logFormat).toBe("json");
+    expect(parseConfig({ LOG_FORMAT: "pretty" }).server.logFormat).toBe("pretty");
+    expect(parseConfig({}).server.logFormat).toBeUndefined();
+    expect(parseConfig({ LOG_FORMAT: " " }).server.logFormat).toBeUndefined();
+  });
+
+  it.each(["text", "JSON", "pretty,json"])("refuses %s, naming the variable", (value) => {
+    expect(() => parseConfig({ LOG_FORMAT: value })).toThrow(ConfigError);
+    expect(() => parseConfig({ LOG_FORMAT: value })).toThrow(
+      `LOG_FORMAT: Invalid option: expected one of "json"|"pretty" (got ${JSON.stringify(value)})`,
+    );
+  });
+});
+
 describe("KNOWLEDGE_EXACT_CACHE_MB", () => {
   it("gives 256 MiB by default and 0 turns the in-application scorer off", () => {
     expect(parseConfig({}).knowledge.exactCacheBytes).toBe(256 * 1024 * 1024);

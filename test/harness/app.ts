@@ -4,6 +4,7 @@ import { createRuntime, type Role, type Runtime } from "../../src/app/runtime.ts
 import { type Config, parseConfig } from "../../src/config/index.ts";
 import type { Database } from "../../src/db/client.ts";
 import type { App } from "../../src/http/app-types.ts";
+import type { Logger } from "../../src/lib/logger.ts";
 import { type ApiClient, createClient, type Headers } from "./client.ts";
 import { createTestDatabase } from "./database.ts";
 
@@ -39,9 +40,11 @@ export type TestAppOptions = {
   role?: Role;
   /** Share one database between several app instances (e.g. two API processes). */
   database?: Database;
+  /** Where the app logs; silent when absent. */
+  logger?: Logger;
 };
 
-/** The whole service as one process, on a fresh database, with a silent logger. */
+/** The whole service as one process, on a fresh database, silent unless given a logger. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const config = parseConfig({
     NODE_ENV: "test",
@@ -54,7 +57,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = options.database ?? (await createTestDatabase());
   const runtime = await createRuntime({
     config,
-    logger: pino({ level: "silent" }),
+    logger: options.logger ?? pino({ level: "silent" }),
     role: options.role ?? "all",
     database,
   });

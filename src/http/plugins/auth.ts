@@ -134,6 +134,11 @@ export function callerOf(request: FastifyRequest): Caller {
   return { ...request.auth, requestId: request.id };
 }
 
+/** The organization of a request's API key, for the access log; undefined when it has none. */
+export function organizationIdOf(request: FastifyRequest): string | undefined {
+  return request.auth?.organizationId;
+}
+
 /** The caller of an `optional` route: null when anonymous. */
 export function optionalCallerOf(request: FastifyRequest): Caller | null {
   return request.auth ? callerOf(request) : null;

@@ -1,0 +1,66 @@
+import { type FastifyReply, type FastifyRequest, LogController } from "fastify";
+import { ACCESS_LOG_MESSAGE, type Logger } from "../../lib/logger.ts";
+
+/** The organization a request acted for, where the listener knows its caller. */
+export type OrganizationOf = (request: FastifyRequest) => string | undefined;
+
+/**
+ * 5xx is the service's fault (error); a 4xx is a refused request and an aborted one did not
+ * complete (warn); anything else is info. Without a status the client left before one was sent.
+ */
+function accessLogLevel(status: number | undefined, aborted: boolean): "info" | "warn" | "error" {
+  if (status !== undefined && status >= 500) return "error";
+  if (aborted || status === undefined || status >= 400) return "warn";
+  return "info";
+}
+
+/** The path of a URL without its query string, which may carry anything a client put there. */
+function pathOf(url: string): string {
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/**
+ * One access line per request (docs/contracts.md, *Logs*) in place of Fastify's two
+ * ("incoming request", "request completed"). It is written when the response closes: after it
+ * has finished, or when the client went away first (a stream it stopped reading, a body it never
+ * sent), which Fastify's "request completed" never reported. The line is a flat object of
+ * primitives with a constant message, so that it is cheap to write.
+ */
+export class AccessLog extends LogController {
+  readonly #log: Logger;
+  readonly #organizationOf: OrganizationOf | undefined;
+
+  constructor(logger: Logger, organizationOf?: OrganizationOf) {
+    super();
+    // The line's fields are primitives the service sets itself, none named as a secret. Pino 10
+    // runs every field of a line through the redaction's `*.…` paths (about 1 µs a field here,
+    // 5 of the line's 6 µs when measured), so the line is written by a child without them,
+    // with the request id as `reqId`, the key of the request's own logger.
+    this.#log = logger.child({}, { redact: [] });
+    this.#organizationOf = organizationOf;
+  }
+
+  /** Called by Fastify for every request it answers, the ones refused before routing too. */
+  override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
+    reply.raw.on("close", () => this.#write(request, reply));
+  }
+
+  override requestCompleted(): void {}
+
+  #write(request: FastifyRequest, reply: FastifyReply): void {
+    const { raw } = reply;
+    const aborted = !raw.writableEnded;
+    const status = raw.headersSent ? reply.statusCode : undefined;
+    const line = {
+      reqId: request.id,
+      method: request.method,
+      route: request.routeOptions.url ?? pathOf(request.url),
+      status,
+      durationMs: Math.round(reply.elapsedTime * 10) / 10,
+      organizationId: this.#organizationOf?.(request),
+      aborted: aborted || undefined,
+    };
+    this.#log[accessLogLevel(status, aborted)](line, ACCESS_LOG_MESSAGE);
+  }
+}
