@@ -28,6 +28,11 @@ export function createLogger(
       paths: [
         "req.headers.authorization",
         "req.headers.cookie",
+        "apiKey",
+        "password",
+        "token",
+        "prompt",
+        "systemPrompt",
         "*.apiKey",
         "*.password",
         "*.token",
