@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP, type LookupFunction } from "node:net";
-import { buildConnector } from "undici";
+import type { buildConnector } from "undici";
 import type { IpPolicy } from "./ip-policy.ts";
 import { FetchFailedError, UnsafeUrlError } from "./safe-fetch-errors.ts";
 
@@ -17,8 +17,11 @@ export interface UrlGuard {
   parse(raw: string): URL;
   /** Resolves a host name and refuses it when ANY answer is blocked; `subject` names it in errors. */
   resolveAllowed(hostname: string, subject: string): Promise<string[]>;
-  /** An undici connector that applies the address policy to the address it actually dials. */
-  connector: buildConnector.connector;
+  /**
+   * An undici connector, built with undici's `buildConnector`, that applies the address policy
+   * to the address it actually dials.
+   */
+  connector(build: typeof buildConnector): buildConnector.connector;
 }
 
 export function createUrlGuard(deps: {
@@ -83,20 +86,21 @@ export function createUrlGuard(deps: {
     );
   };
 
-  const dial = buildConnector({ lookup: guardedLookup, timeout: deps.connectTimeoutMs });
-
-  // net.connect skips the lookup for IP literals, so those are checked here.
-  const connector: buildConnector.connector = (options, callback) => {
-    const host = unbracket(options.hostname);
-    if (isIP(host) && !listed(host)) {
-      try {
-        refuseAddress(`${options.protocol}//${options.host ?? host}`, host);
-      } catch (error) {
-        callback(error as Error, null);
-        return;
+  const connector = (build: typeof buildConnector): buildConnector.connector => {
+    const dial = build({ lookup: guardedLookup, timeout: deps.connectTimeoutMs });
+    // net.connect skips the lookup for IP literals, so those are checked here.
+    return (options, callback) => {
+      const host = unbracket(options.hostname);
+      if (isIP(host) && !listed(host)) {
+        try {
+          refuseAddress(`${options.protocol}//${options.host ?? host}`, host);
+        } catch (error) {
+          callback(error as Error, null);
+          return;
+        }
       }
-    }
-    dial(options, callback);
+      dial(options, callback);
+    };
   };
 
   const parse = (raw: string): URL => {

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { Agent } from "undici";
+import type { Agent } from "undici";
 import { createIpPolicy } from "./ip-policy.ts";
 import { FetchFailedError, toFetchFailure, UnsafeUrlError } from "./safe-fetch-errors.ts";
 import {
@@ -98,10 +98,18 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
     connectTimeoutMs: defaultTimeoutMs,
     allowedHosts: new Set((options.allowedHosts ?? []).map(allowedHostName)),
   });
-  const agent = new Agent({ connect: guard.connector });
+  // undici is imported with the first request rather than at start, where loading it took
+  // 0.1 s of CPU: a process may run long, or for good, without fetching anything.
+  let agent: Promise<Agent> | null = null;
+  const agentOf = () => {
+    agent ??= import("undici").then(
+      (undici) => new undici.Agent({ connect: guard.connector(undici.buildConnector) }),
+    );
+    return agent;
+  };
 
-  const send = (url: URL, request: HopRequest, signal: AbortSignal) =>
-    agent.request({
+  const send = async (url: URL, request: HopRequest, signal: AbortSignal) =>
+    (await agentOf()).request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
       method: request.method,
@@ -179,7 +187,9 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
       }
     },
 
-    close: () => agent.close(),
+    async close() {
+      if (agent) await (await agent).close();
+    },
   };
 }
 

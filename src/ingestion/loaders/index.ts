@@ -1,9 +1,5 @@
 import { createLoadBudget, type LoadBudget } from "./load-budget.ts";
-import { loadCsv } from "./loader-csv.ts";
-import { loadDocx } from "./loader-docx.ts";
 import { loadJson } from "./loader-json.ts";
-import { loadPdf } from "./loader-pdf.ts";
-import { loadPptx } from "./loader-pptx.ts";
 import { loadMarkdown, loadPlainText } from "./loader-text.ts";
 import {
   type AcceptedMime,
@@ -12,11 +8,9 @@ import {
   type LoadInput,
   type LoadLimits,
 } from "./loader-types.ts";
-import { loadXlsx } from "./loader-xlsx.ts";
 
 export { detectFileType } from "./file-type.ts";
 export { DocumentLoadError, UnsupportedFileTypeError } from "./loader-errors.ts";
-export { htmlToMarkdown } from "./loader-html.ts";
 export {
   ACCEPTED_MIME_TYPES,
   type AcceptedMime,
@@ -27,15 +21,26 @@ export {
 
 type Loader = (bytes: Uint8Array, budget: LoadBudget) => Promise<LoadedSection[]>;
 
+// The loaders of binary and tabular formats are imported on their first file: their parsers
+// (exceljs, mammoth, unpdf, jszip, turndown…) took about 1 s of CPU to load, at every start of
+// every process, most of which never read such a file. Node keeps each module once loaded.
 const LOADERS: Readonly<Record<AcceptedMime, Loader>> = {
-  "text/csv": loadCsv,
+  "text/csv": async (bytes, budget) => (await import("./loader-csv.ts")).loadCsv(bytes, budget),
   "text/plain": loadPlainText,
   "text/markdown": loadMarkdown,
-  "application/pdf": loadPdf,
+  "application/pdf": async (bytes, budget) =>
+    (await import("./loader-pdf.ts")).loadPdf(bytes, budget),
   "application/json": loadJson,
-  "application/vnd.openxmlformats-officedocument.presentationml.presentation": loadPptx,
-  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": loadDocx,
-  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": loadXlsx,
+  "application/vnd.openxmlformats-officedocument.presentationml.presentation": async (
+    bytes,
+    budget,
+  ) => (await import("./loader-pptx.ts")).loadPptx(bytes, budget),
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": async (
+    bytes,
+    budget,
+  ) => (await import("./loader-docx.ts")).loadDocx(bytes, budget),
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": async (bytes, budget) =>
+    (await import("./loader-xlsx.ts")).loadXlsx(bytes, budget),
 };
 
 /**

@@ -1,4 +1,3 @@
-import { parseHTML } from "linkedom";
 import { fetchWebPage, type WebFetchOptions, type WebPage } from "./web-page.ts";
 import type { RobotsRules } from "./web-robots.ts";
 
@@ -56,7 +55,7 @@ export async function crawlSite(
     if (new URL(page.url).origin !== origin) continue;
     result.urls.push(url);
     result.pages.set(url, page);
-    for (const link of linksOf(page)) {
+    for (const link of await linksOf(page)) {
       const next = samePageUrl(link, origin, page.url);
       if (next && !queued.has(next) && !NON_PAGE_EXTENSIONS.test(new URL(next).pathname)) {
         queued.add(next);
@@ -67,8 +66,10 @@ export async function crawlSite(
   return result;
 }
 
-function linksOf(page: WebPage): string[] {
+async function linksOf(page: WebPage): Promise<string[]> {
   if (page.html === null) return [];
+  // Loaded with the first page rather than at start, like the file loaders (index.ts).
+  const { parseHTML } = await import("linkedom");
   const { document } = parseHTML(page.html) as unknown as { document: LinkDocument };
   const links: string[] = [];
   for (const anchor of Array.from(document.querySelectorAll("a[href]"))) {

@@ -1,5 +1,5 @@
 import type { SafeFetcher } from "../../lib/safe-fetch.ts";
-import { detectFileType, htmlToMarkdown, type LoadedSection, loadDocument } from "./index.ts";
+import { detectFileType, type LoadedSection, loadDocument } from "./index.ts";
 
 /** What every web fetch of the ingestion is bounded by. */
 export type WebFetchOptions = {
@@ -44,6 +44,8 @@ export async function fetchWebPage(url: string, options: WebFetchOptions): Promi
   const contentType = response.contentType ?? "";
   if (HTML_TYPES.test(contentType) || (contentType === "" && looksLikeHtml(response.body))) {
     const html = response.body.toString("utf8");
+    // linkedom, Readability and turndown are loaded with the first page (see LOADERS).
+    const { htmlToMarkdown } = await import("./loader-html.ts");
     const { title, markdown } = htmlToMarkdown(html, response.url);
     return {
       url: response.url,

@@ -1,5 +1,4 @@
 import { gunzipSync } from "node:zlib";
-import { XMLParser } from "fast-xml-parser";
 import type { WebFetchOptions } from "./web-page.ts";
 
 /** A sitemap that could not be read: HTTP error, not XML, neither a urlset nor an index. */
@@ -70,7 +69,12 @@ function decompress(body: Buffer, maxBytes: number, url: string): Buffer {
 }
 
 /** The `<loc>` entries of a sitemap document, resolved against its URL. */
-function parseSitemap(xml: string, url: string): { kind: "urlset" | "index"; locations: string[] } {
+async function parseSitemap(
+  xml: string,
+  url: string,
+): Promise<{ kind: "urlset" | "index"; locations: string[] }> {
+  // Loaded with the first sitemap rather than at start, like the file loaders (index.ts).
+  const { XMLParser } = await import("fast-xml-parser");
   let parsed: Record<string, unknown>;
   try {
     parsed = new XMLParser({

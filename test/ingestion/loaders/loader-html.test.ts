@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { htmlToMarkdown } from "../../../src/ingestion/loaders/index.ts";
+import { htmlToMarkdown } from "../../../src/ingestion/loaders/loader-html.ts";
 
 const paragraph = (topic: string) =>
   `<p>${`Our ${topic} guide explains every step in plain words so that customers can follow it. `.repeat(4)}</p>`;
