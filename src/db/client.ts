@@ -12,6 +12,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { acquireDataDirLock } from "./data-dir-lock.ts";
 import { type Channels, listenOnPostgres, type Subscription } from "./notifications.ts";
+import { DEFAULT_PARSERS, DRIVER_PARSERS, driverClient } from "./pglite-parsers.ts";
 import { prepareStatements } from "./prepared-statements.ts";
 import * as schema from "./schema/index.ts";
 import { SEARCH_SETTINGS_SQL, withSearchSettings } from "./search-settings.ts";
@@ -72,11 +73,14 @@ async function openPglite(dataDir: string | null, snapshot?: Blob): Promise<Data
     const client = await PGlite.create({
       dataDir: location,
       extensions: { vector },
+      parsers: DRIVER_PARSERS,
       ...(snapshot ? { loadDataDir: snapshot } : {}),
     });
     await client.exec("create extension if not exists vector");
     await client.exec(SEARCH_SETTINGS_SQL);
-    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    const db = drizzlePglite(driverClient(client) as unknown as PGlite, {
+      schema,
+    }) as unknown as Db;
     await migratePglite(drizzlePglite(client), { migrationsFolder });
     return {
       kind: "pglite",
@@ -85,9 +89,11 @@ async function openPglite(dataDir: string | null, snapshot?: Blob): Promise<Data
       soleProcess: dataDir !== null,
       jobExecutor: {
         async executeSql(text, values) {
-          if (values && values.length > 0) return client.query(text, values);
+          // pg-boss reads dates as node-postgres gives them: Date objects.
+          const options = { parsers: DEFAULT_PARSERS };
+          if (values && values.length > 0) return client.query(text, values, options);
           // pg-boss sends multi-statement scripts without parameters (its own migrations).
-          const results = await client.exec(text);
+          const results = await client.exec(text, options);
           return results.at(-1) ?? { rows: [] };
         },
       },

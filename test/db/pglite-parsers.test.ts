@@ -1,0 +1,85 @@
+import { PGlite } from "@electric-sql/pglite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, openDatabase } from "../../src/db/client.ts";
+import { DRIVER_PARSERS, driverClient } from "../../src/db/pglite-parsers.ts";
+import { leads } from "../../src/db/schema/index.ts";
+
+// drizzle passes its own parsers with every PGlite query; the instance has them instead, and
+// each of the instance's users must still read values as it did.
+
+describe("PGlite parsers", () => {
+  let client: PGlite;
+  const seen: unknown[] = [];
+
+  beforeAll(async () => {
+    client = await PGlite.create({ parsers: DRIVER_PARSERS });
+    const query = client.query.bind(client);
+    client.query = ((text: string, params?: unknown[], options?: unknown) => {
+      seen.push(options);
+      return query(text, params, options as never);
+    }) as typeof client.query;
+  });
+  afterAll(() => client?.close());
+
+  it("leaves drizzle's overrides out of each query and reads the same text", async () => {
+    const facade = driverClient(client);
+    seen.length = 0;
+    const drizzleOptions = { rowMode: "array", parsers: { ...DRIVER_PARSERS } };
+    const result = (await facade.query(
+      "select '2026-01-02 03:04:05+00'::timestamptz as at",
+      [],
+      drizzleOptions,
+    )) as { rows: unknown[][] };
+    expect(result.rows[0]![0]).toBe("2026-01-02 03:04:05+00");
+    expect(seen).toEqual([{ rowMode: "array" }]);
+  });
+
+  it("keeps a query's parsers when one of them is not the instance's own", async () => {
+    const facade = driverClient(client);
+    seen.length = 0;
+    const options = { parsers: { 23: (value: string) => Number(value) * 10 } };
+    const result = (await facade.query("select 4::int4 as n", [], options)) as {
+      rows: { n: number }[];
+    };
+    expect(result.rows[0]!.n).toBe(40);
+    expect(seen).toEqual([options]);
+  });
+
+  it("wraps the queries of a transaction the same way", async () => {
+    const facade = driverClient(client);
+    seen.length = 0;
+    const value = await facade.transaction(async (tx) => {
+      const result = (await tx.query("select now()::date as day", [], {
+        parsers: { ...DRIVER_PARSERS },
+      })) as { rows: { day: unknown }[] };
+      return result.rows[0]!.day;
+    });
+    expect(typeof value).toBe("string");
+  });
+});
+
+describe("the embedded database's users", () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openDatabase({ kind: "pglite", dataDir: null });
+  });
+  afterAll(() => database?.close());
+
+  it("gives drizzle its own mapping of dates", async () => {
+    await database.db.insert(leads).values({ id: "lead-1", name: "Jane", email: "j@example.com" });
+    const [row] = await database.db.select().from(leads);
+    expect(row!.createdAt).toBeInstanceOf(Date);
+    expect(Number.isNaN(row!.createdAt.getTime())).toBe(false);
+  });
+
+  it("gives the job queue dates as node-postgres does", async () => {
+    const withValues = await database.jobExecutor!.executeSql("select $1::timestamptz as at", [
+      "2026-01-02T03:04:05Z",
+    ]);
+    expect(withValues.rows[0]).toEqual({ at: new Date("2026-01-02T03:04:05Z") });
+    const script = await database.jobExecutor!.executeSql(
+      "select 1; select '2026-01-02 03:04:05+00'::timestamptz as at",
+    );
+    expect(script.rows[0]).toEqual({ at: new Date("2026-01-02T03:04:05Z") });
+  });
+});
