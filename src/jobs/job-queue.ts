@@ -131,12 +131,14 @@ export async function startJobRuntime(
   return {
     async send(name, data, options = {}) {
       const payload = jobCatalog[name].schema.parse(data) as object;
-      return boss.send(name, payload, {
+      const id = await boss.send(name, payload, {
         ...(options.startAfter === undefined
           ? {}
           : { startAfter: toStartAfter(options.startAfter) }),
         ...(options.singletonKey === undefined ? {} : { singletonKey: options.singletonKey }),
       });
+      if (id !== null && options.startAfter === undefined) workers?.wake(name);
+      return id;
     },
     async deletePending(name, field, values) {
       if (values.length === 0) return 0;
@@ -144,7 +146,7 @@ export async function startJobRuntime(
       return Number(result.rows[0]?.count ?? 0);
     },
     async work(handlers) {
-      workers = startJobWorkers({ boss, leases, handlers, logger });
+      workers = startJobWorkers({ boss, schema: SCHEMA, leases, handlers, logger });
       // The sweep renews this process's own leases first, so a stall of its event loop (a long
       // synchronous statement on PGlite) never expires the jobs it is still running.
       let sweeping = false;
