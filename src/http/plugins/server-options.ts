@@ -63,11 +63,10 @@ export function createFastify({
   }).withTypeProvider<ZodTypeProvider>() as unknown as App;
   echoRequestId(app);
   // A NUL can only arrive percent-encoded; PostgreSQL text cannot hold it, so refuse it up front.
-  app.addHook("onRequest", async (request, reply) => {
-    if (/%00/i.test(request.url)) {
-      const [status, body] = errorBody(new UnstorableInputError(UNSTORABLE_TEXT_MESSAGE), request);
-      return reply.code(status).send(body);
-    }
+  app.addHook("onRequest", (request, reply, done) => {
+    if (!/%00/i.test(request.url)) return done();
+    const [status, body] = errorBody(new UnstorableInputError(UNSTORABLE_TEXT_MESSAGE), request);
+    reply.code(status).send(body);
   });
   return app;
 }
