@@ -21,12 +21,13 @@ export const SEARCH_SETTINGS_SQL = Object.entries(SEARCH_SETTINGS)
 
 /**
  * The connection string with the settings added to its `options` parameter (PostgreSQL's
- * `-c name=value` startup options), after any the operator gave there.
+ * `-c name=value` startup options), before any the operator gave there: the last setting of a
+ * name wins, so `?options=-c%20hnsw.ef_search%3D400` in DATABASE_URL tunes the walk.
  */
 export function withSearchSettings(connectionString: string): string {
   const url = new URL(connectionString);
   const given = url.searchParams.get("options");
   const ours = Object.entries(SEARCH_SETTINGS).map(([name, value]) => `-c ${name}=${value}`);
-  url.searchParams.set("options", [given, ...ours].filter(Boolean).join(" "));
+  url.searchParams.set("options", [...ours, given].filter(Boolean).join(" "));
   return url.toString();
 }
