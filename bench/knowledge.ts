@@ -61,12 +61,11 @@ export async function run(args: string[]): Promise<void> {
       database: bench.database,
     });
     try {
-      // On PGlite only without copies; on PostgreSQL with pgvector above the exact threshold.
+      // Only PostgreSQL with pgvector keeps HNSW indexes: above the exact threshold, or always
+      // without copies. PGlite ranks exactly (copies, or a scan in SQL without them).
+      const nativeHnsw = bench.database.hasPgvector && bench.database.kind === "postgres";
       const walksHnsw = (chunks: number) =>
-        bench.database.hasPgvector &&
-        (bench.database.kind === "pglite"
-          ? exactCacheMb === "0"
-          : exactCacheMb === "0" || chunks * 512 > EXACT_VECTOR_MAX_VALUES_WITH_HNSW);
+        nativeHnsw && (exactCacheMb === "0" || chunks * 512 > EXACT_VECTOR_MAX_VALUES_WITH_HNSW);
       process.stdout.write(`\n## ${bench.label}\n\n`);
       const { organization, user, apiKeyId } =
         await runtime.services.organizations.createOrganization({ name: "bench", plan: "bench" });
@@ -79,7 +78,13 @@ export async function run(args: string[]): Promise<void> {
       if (!skipIngestion) {
         process.stdout.write(`${formatTable(await ingestionRows(runtime, context, files))}\n\n`);
       }
-      await queryRows(runtime, context, { sizes, queryCount, recallQueries, walksHnsw });
+      await queryRows(runtime, context, {
+        sizes,
+        queryCount,
+        recallQueries,
+        nativeHnsw,
+        walksHnsw,
+      });
     } finally {
       await runtime.close();
       await bench.dispose();
@@ -245,6 +250,7 @@ async function queryRows(
     sizes: number[];
     queryCount: number;
     recallQueries: number;
+    nativeHnsw: boolean;
     walksHnsw: (chunks: number) => boolean;
   },
 ) {
@@ -253,13 +259,13 @@ async function queryRows(
   const { database } = runtime;
   const store = await knowledge.datastores.create(context, { name: "queries" });
   // Exact scoring in SQL reads every chunk's vector: a few questions show its latency.
-  const scoresInSql = !database.hasPgvector && runtime.config.knowledge.exactCacheBytes === 0;
+  const scoresInSql = !options.nativeHnsw && runtime.config.knowledge.exactCacheBytes === 0;
   const count = scoresInSql ? Math.min(queryCount, EXACT_QUERIES) : queryCount;
   const questions = [...corpusQuestions(), ...passages(count, 1, 99)].slice(0, count);
   let loaded = 0;
   for (const size of sizes) {
     let started = performance.now();
-    if (database.hasPgvector) {
+    if (options.nativeHnsw) {
       // Bulk loads build the graph once, which is much faster than growing it row by row.
       await database.db.execute(sql`drop index if exists knowledge_chunks_embedding_512_idx`);
     }
@@ -267,7 +273,7 @@ async function queryRows(
     loaded = size;
     const loadSeconds = (performance.now() - started) / 1000;
     started = performance.now();
-    if (database.hasPgvector) {
+    if (options.nativeHnsw) {
       await database.db.execute(sql`set maintenance_work_mem = '512MB'`);
       await createChunkRepo(database.db).ensureVectorIndex(512);
     }
@@ -312,7 +318,11 @@ async function queryRows(
       "vector p50/p99 ms": `${vector.p50.toFixed(1)} / ${vector.p99.toFixed(1)}`,
       "text p50/p99 ms": `${text.p50.toFixed(1)} / ${text.p99.toFixed(1)}`,
       "hybrid+filter p50/p99 ms": `${filtered.p50.toFixed(1)} / ${filtered.p99.toFixed(1)}`,
-      vectors: options.walksHnsw(size) ? "HNSW" : "exact (application)",
+      vectors: options.walksHnsw(size)
+        ? "HNSW"
+        : runtime.config.knowledge.exactCacheBytes === 0
+          ? "exact (SQL)"
+          : "exact (application)",
       "recall@10 (vs exact)": recall,
     };
     process.stdout.write(`${formatTable([row])}\n\n`);

@@ -99,6 +99,22 @@ export function createChunkRepo(db: Db) {
       );
       return true;
     },
+
+    /**
+     * Drops every HNSW index of the chunks: the embedded database keeps none (migration `0003`
+     * creates the 512-dimension one wherever pgvector is installed, PGlite included).
+     */
+    async dropVectorIndexes(): Promise<void> {
+      const found = rowsOf<{ indexname: string }>(
+        await db.execute(
+          sql`select indexname from pg_indexes
+              where tablename = 'knowledge_chunks' and indexdef like '% USING hnsw %'`,
+        ),
+      );
+      for (const { indexname } of found) {
+        await db.execute(sql.raw(`drop index if exists ${indexname}`));
+      }
+    },
   };
 }
 
