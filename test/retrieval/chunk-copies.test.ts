@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
 import { type ChunkCopies, createChunkCopies } from "../../src/retrieval/chunk-copies.ts";
 import type { SearchFilters } from "../../src/retrieval/hybrid-search.ts";
-import { createHybridSearch } from "../../src/retrieval/hybrid-search.ts";
 import { encodeEmbedding } from "../../src/retrieval/vector-encoding.ts";
 import { createTestDatabase, testDatabaseKind } from "../harness/database.ts";
+import { searchOver } from "./search-over.ts";
 import { createUnitVectors } from "./unit-vectors.ts";
 
 // The in-application exact scorer against the database's own exact scoring (SQL over real[]),
@@ -338,13 +338,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
 
   it("gives the same hybrid results with vectors ranked by the database and text here", async () => {
     const search = (exactCacheBytes: number, exactVectorMaxValues: number) =>
-      createHybridSearch({
-        db: database.db,
-        hasPgvector: database.hasPgvector,
-        exactCacheBytes,
-        exactVectorMaxValues,
-        vectorsFirst: false,
-      });
+      searchOver(database, exactCacheBytes, { exactVectorMaxValues, vectorsFirst: false });
     for (let round = 0; round < 3; round += 1) {
       const request = {
         datastores: await versionsOf("store-a", "store-b"),
@@ -360,14 +354,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
   it("gives the hybrid search the same results as the database's own vector search", async () => {
     // Without the in-app scorer: pgvector's distance operator on PGlite, SQL over real[] here
     // when PostgreSQL has no pgvector.
-    const search = (exactCacheBytes: number) =>
-      createHybridSearch({
-        db: database.db,
-        hasPgvector: database.hasPgvector,
-        exactCacheBytes,
-        exactVectorMaxValues: Number.POSITIVE_INFINITY,
-        vectorsFirst: true,
-      });
+    const search = (exactCacheBytes: number) => searchOver(database, exactCacheBytes);
     for (let round = 0; round < 3; round += 1) {
       const request = {
         datastores: await versionsOf("store-a", "store-b"),

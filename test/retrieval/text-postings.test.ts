@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
 import { createChunkCopies } from "../../src/retrieval/chunk-copies.ts";
-import { type ChunkSearch, createHybridSearch } from "../../src/retrieval/hybrid-search.ts";
+import type { ChunkSearch } from "../../src/retrieval/hybrid-search.ts";
 import {
   isPlainLexeme,
   type TextPostings,
@@ -12,6 +12,7 @@ import {
 import { anyLexemeQuery, questionLexemes } from "../../src/retrieval/text-query.ts";
 import { encodeEmbedding } from "../../src/retrieval/vector-encoding.ts";
 import { createTestDatabase, testDatabaseKind } from "../harness/database.ts";
+import { searchOver } from "./search-over.ts";
 import { createUnitVectors } from "./unit-vectors.ts";
 
 // The application's ts_rank against the database's own, value for value, on the help-centre
@@ -171,14 +172,7 @@ describe(`full-text ranking in the application (${testDatabaseKind})`, () => {
   });
 
   it("returns the same hits with and without the copies, in every mode", async () => {
-    const search = (exactCacheBytes: number) =>
-      createHybridSearch({
-        db: database.db,
-        hasPgvector: database.hasPgvector,
-        exactCacheBytes,
-        exactVectorMaxValues: Number.POSITIVE_INFINITY,
-        vectorsFirst: true,
-      });
+    const search = (exactCacheBytes: number) => searchOver(database, exactCacheBytes);
     const [withCopies, inDatabase] = [search(64 * 1024 * 1024), search(0)];
     for (const mode of ["text", "hybrid"] as const) {
       for (const queryText of [
