@@ -62,7 +62,7 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
   const nativeHnsw = hasPgvector && deps.database.kind === "postgres";
   // HNSW indexes only where PostgreSQL walks them natively. On the embedded database every chunk
   // insert also went into the graph in WebAssembly (more than half of an ingestion's time: the
-  // 1,000 Markdown files of the benchmark took 95 s with it, about 45 s without), while its
+  // 1,000 Markdown files of the benchmark took 95 s with it, 35 s without), while its
   // searches rank vectors in the application from copies and scan in SQL, exactly, beyond them.
   const ensureVectorIndex = async (dimensions: number) => {
     if (nativeHnsw) await chunkRepo.ensureVectorIndex(dimensions);
