@@ -11,8 +11,8 @@ import { TopList } from "./top-list.ts";
 
 /**
  * Copies of datastores' chunks in the application, ranked there instead of in SQL: vectors
- * exactly (for a PostgreSQL without pgvector, for PGlite, whose HNSW walks run in WebAssembly,
- * and for datastores small enough that exact scoring beats an HNSW walk), and full text with
+ * exactly (for a PostgreSQL without pgvector, for PGlite, which keeps no HNSW index, and for
+ * datastores small enough that exact scoring beats an HNSW walk), and full text with
  * PostgreSQL's own ts_rank arithmetic (text-postings.ts).
  *
  * Scoring `real[]` vectors in SQL walks each array element by element (about 0.1 ms per chunk of
@@ -35,7 +35,7 @@ export type ChunkCopiesOptions = {
   maxVectorValues: number;
   /**
    * Which side gets the budget first, the one the database ranks more slowly: the vectors where
-   * it must score them exactly (no HNSW index, or one in WebAssembly), else the full text.
+   * it must score them exactly (no HNSW index), else the full text.
    */
   vectorsFirst: boolean;
 };

@@ -20,9 +20,9 @@ import { createKnowledgeSearch } from "./knowledge-search.ts";
 import { createSiteSync } from "./site-sync.ts";
 import { createUploadRepo } from "./upload-repo.ts";
 
-// New chunks per insert transaction. PGlite: its one connection is held for 5-10 ms per row (the
-// HNSW insert in WebAssembly), so 8 rows keep an API read from waiting more than ~0.1 s behind
-// ingestion. PostgreSQL serves reads on other connections: batches only bound the transaction.
+// New chunks per insert transaction. PGlite: its one connection is held for milliseconds per row
+// (the row's indexes, in WebAssembly; 5-10 ms while it also kept an HNSW index), so 8 rows keep
+// an API read from waiting more than ~0.1 s behind ingestion. PostgreSQL serves reads on other connections: batches only bound the transaction.
 const PGLITE_INSERT_BATCH_ROWS = 8;
 const POSTGRES_INSERT_BATCH_ROWS = 500;
 
@@ -77,7 +77,7 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
       hasPgvector,
       exactCacheBytes: config.exactCacheBytes,
       // Vectors are scored in the application where that beats the database: always without
-      // pgvector and on the embedded database, whose HNSW walks run in WebAssembly; on
+      // pgvector and on the embedded database, which keeps no HNSW index; on
       // PostgreSQL with pgvector up to the size where an HNSW walk gets cheaper, and after the
       // full text, which the database ranks more slowly there.
       exactVectorMaxValues: nativeHnsw
