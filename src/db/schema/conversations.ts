@@ -77,6 +77,8 @@ export const conversations = pgTable(
     ),
     index("conversations_agent_idx").on(table.organizationId, table.agentId, table.createdAt),
     index("conversations_external_idx").on(table.organizationId, table.channelExternalId),
+    // The retention sweep: an organization's conversations by last activity.
+    index("conversations_activity_idx").on(table.organizationId, table.updatedAt),
     check(
       "conversations_status_check",
       sql`${table.status} in ('UNRESOLVED', 'RESOLVED', 'HUMAN_REQUESTED')`,

@@ -40,6 +40,9 @@ export const DATASOURCE_STATUSES = [
 ] as const;
 
 export type DatasourceType = (typeof DATASOURCE_TYPES)[number];
+/** How often a web_page or web_site datasource is fetched again on its own. */
+export const SYNC_SCHEDULES = ["hourly", "daily", "weekly"] as const;
+export type SyncSchedule = (typeof SYNC_SCHEDULES)[number];
 export type DatasourceStatus = (typeof DATASOURCE_STATUSES)[number];
 
 /** A searchable collection of datasources; its embedder fixes the vector space of its chunks. */
@@ -113,16 +116,27 @@ export const datasources = pgTable(
     syncAttempt: integer("sync_attempt").notNull().default(0),
     /** While running: when the job's time is up; past it the datasource is reported as failed. */
     syncDeadlineAt: timestamp("sync_deadline_at", { withTimezone: true }),
+    /** Re-sync on a schedule (web_page and web_site only); null syncs only when asked. */
+    syncSchedule: text("sync_schedule", { enum: SYNC_SCHEDULES }),
+    /** When the scheduled re-sync is next due; null without a schedule. */
+    nextSyncAt: timestamp("next_sync_at", { withTimezone: true }),
     ...timestamps,
   },
   (table) => [
     index("datasources_datastore_idx").on(table.datastoreId, table.createdAt),
     index("datasources_organization_idx").on(table.organizationId),
     index("datasources_group_idx").on(table.groupId),
+    index("datasources_next_sync_idx")
+      .on(table.nextSyncAt)
+      .where(sql`${table.nextSyncAt} is not null`),
     uniqueIndex("datasources_group_url_idx")
       .on(table.groupId, table.sourceUrl)
       .where(sql`${table.groupId} is not null`),
     check("datasources_type_check", sql`${table.type} in ('file', 'web_page', 'web_site', 'text')`),
+    check(
+      "datasources_sync_schedule_check",
+      sql`${table.syncSchedule} is null or ${table.syncSchedule} in ('hourly', 'daily', 'weekly')`,
+    ),
     check(
       "datasources_status_check",
       sql`${table.status} in ('unsynched', 'pending', 'running', 'synched', 'error', 'usage_limit_reached')`,

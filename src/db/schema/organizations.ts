@@ -25,6 +25,8 @@ export const organizations = pgTable(
       .notNull()
       .default("none"),
     queryLimit: integer("query_limit"),
+    /** Conversations idle longer than this many days are deleted by a daily job; null keeps all. */
+    conversationRetentionDays: integer("conversation_retention_days"),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -33,6 +35,10 @@ export const organizations = pgTable(
     check(
       "organizations_subscription_status_check",
       sql`${table.subscriptionStatus} in ('active', 'past_due', 'none')`,
+    ),
+    check(
+      "organizations_conversation_retention_days_check",
+      sql`${table.conversationRetentionDays} is null or ${table.conversationRetentionDays} >= 1`,
     ),
   ],
 );
