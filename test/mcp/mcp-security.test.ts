@@ -116,7 +116,7 @@ describe("bad HTTP input never reaches the tools", () => {
     expect(await response.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 } });
   });
 
-  test("plain HTTP works: initialize as JSON with the request id, a notification 202", async ({
+  test("plain HTTP: initialize as JSON with the request id, a notification 202, a batch", async ({
     url,
     org,
   }) => {
@@ -140,6 +140,17 @@ describe("bad HTTP input never reaches the tools", () => {
       { ...MCP_HEADERS, ...org.auth },
     );
     expect(notification.status).toBe(202);
+    const batch = await post(
+      url,
+      JSON.stringify([
+        { jsonrpc: "2.0", id: "a", method: "ping" },
+        { jsonrpc: "2.0", id: "b", method: "tools/call", params: { name: "list_agents" } },
+      ]),
+      { ...MCP_HEADERS, ...org.auth },
+    );
+    expect(batch.status).toBe(200);
+    const answers = (await batch.json()) as Untyped[];
+    expect(answers.map((answer) => answer.id).sort()).toEqual(["a", "b"]);
   });
 });
 
