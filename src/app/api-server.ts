@@ -40,6 +40,7 @@ import {
   registerFollowUpRoutes,
 } from "../http/routes/follow-ups/follow-up-routes.ts";
 import { type HealthCheck, registerHealthRoutes } from "../http/routes/health/health-routes.ts";
+import { registerMcpRoutes } from "../http/routes/mcp/mcp-routes.ts";
 import {
   registerTranscriptionRoutes,
   type TranscriptionRouteDeps,
@@ -104,6 +105,11 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerTranscriptionRoutes(app, deps.transcription);
   registerWebhookRoutes(app, deps);
   registerFollowUpRoutes(app, deps);
+  registerMcpRoutes(app, {
+    agents: deps.agents.agents,
+    query: deps.agents.query,
+    datastores: deps.knowledge.datastores,
+  });
   if (deps.admin) registerAdminRoutes(app, deps.admin);
   return app;
 }

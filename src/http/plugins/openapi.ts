@@ -36,6 +36,7 @@ const TAGS: Record<string, string> = {
   transcription: "Speech to text for public agents",
   admin: "Operator endpoints, present only when ADMIN_TOKEN is set",
   leads: "Sales leads from the marketing site's forms",
+  mcp: "The Model Context Protocol server at /mcp, for MCP clients (Claude Desktop, IDEs, agents)",
   health: "Liveness, readiness and the caller's identity",
 };
 
