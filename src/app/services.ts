@@ -145,6 +145,9 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     "lead.notify": ({ leadId }) => notifyLead(leadId),
     "knowledge.ingest": (job, { signal }) => knowledge.runSync(job, signal),
     "knowledge.ingest.abandoned": (job) => knowledge.abandonSync(job),
+    "knowledge.sync-schedule": async () => {
+      await knowledge.runScheduledSyncs();
+    },
     "webhook.window": ({ organizationId, windowId }) =>
       webhookModule.webhookWindows.close(organizationId, windowId),
     "webhook.deliver": ({ organizationId, deliveryId, attempt }) =>

@@ -22,6 +22,8 @@ export type JobDefinition = {
    */
   workers?: number;
   batchSize?: number;
+  /** Sent by pg-boss's scheduler on this cron expression (UTC), with `{}` as its data. */
+  cron?: string;
 };
 
 const ingestJob = z.object({
@@ -61,6 +63,16 @@ export const jobCatalog = {
     retryDelaySeconds: 5,
     retryBackoff: true,
     timeoutSeconds: 60,
+  },
+  // Queues the re-sync of every datasource whose scheduled time has come (sync-scheduler.ts).
+  // No retry: the next minute's run takes whatever this one left due.
+  "knowledge.sync-schedule": {
+    schema: z.object({}),
+    retryLimit: 0,
+    retryDelaySeconds: 0,
+    retryBackoff: false,
+    timeoutSeconds: 300,
+    cron: "* * * * *",
   },
   // Closes one batching window of conversational mode: one model call for its messages, the
   // answer stored, the first delivery attempt. The handler is idempotent (the window is claimed

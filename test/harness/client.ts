@@ -162,6 +162,8 @@ export function createClient(app: App, headers: Headers = {}) {
           payload: form.payload,
         }),
       get: (id: string) => get<Datasource>(`/api/datasources/${id}`),
+      update: (id: string, body: z.input<typeof datasourceSchemas.updateDatasourceBody>) =>
+        send<Datasource>("PATCH", `/api/datasources/${id}`, body),
       delete: (id: string) => send<Datasource>("DELETE", `/api/datasources/${id}`),
       sync: (id: string) => send<Datasource>("POST", `/api/datasources/${id}/synch`),
     },

@@ -98,7 +98,9 @@ export function createDatasourceRepo(db: Db) {
     async update(
       organizationId: string,
       datasourceId: string,
-      changes: Partial<Pick<DatasourceRow, "name" | "type" | "config">>,
+      changes: Partial<
+        Pick<DatasourceRow, "name" | "type" | "config" | "syncSchedule" | "nextSyncAt">
+      >,
       tx: Db = db,
     ) {
       const [row] = await tx

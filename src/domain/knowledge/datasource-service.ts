@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client.ts";
+import type { SyncSchedule } from "../../db/schema/index.ts";
 import { detectFileType, UnsupportedFileTypeError } from "../../ingestion/loaders/index.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
 import { AppError, invalid, notFound } from "../../lib/errors.ts";
@@ -9,6 +10,7 @@ import type { Caller } from "../caller.ts";
 import type { DatasourceRepo, DatasourceRow } from "./datasource-repo.ts";
 import type { DatastoreRepo } from "./datastore-repo.ts";
 import { type DatasourceView, toDatasourceView } from "./knowledge-views.ts";
+import { SCHEDULABLE_TYPES, type SyncScheduleRepo } from "./sync-schedule-repo.ts";
 import type { UploadRepo } from "./upload-repo.ts";
 
 export type FileDatasourceInput = {
@@ -24,6 +26,8 @@ export type WebDatasourceInput = {
   type: "web_page" | "web_site";
   name?: string;
   customId?: string;
+  /** Re-sync on this schedule; null or absent syncs only when asked. */
+  syncSchedule?: SyncSchedule | null;
   config: { source_url?: string; sitemap?: string; [key: string]: unknown };
 };
 
@@ -38,6 +42,7 @@ export type DatasourceServiceDeps = {
   db: Db;
   datastores: Pick<DatastoreRepo, "find">;
   datasources: DatasourceRepo;
+  schedules: Pick<SyncScheduleRepo, "setSchedule">;
   uploads: Pick<UploadRepo, "save">;
   jobs: JobQueue;
   fetcher: Pick<SafeFetcher, "check">;
@@ -48,6 +53,13 @@ export type DatasourceServiceDeps = {
 /** Shown on a datasource whose job died or overran its time (the worker will not report back). */
 export const OVERDUE_MESSAGE =
   "Ingestion did not finish in time (the job timed out or its worker stopped)";
+
+/** Why a file or text datasource takes no schedule: its content only changes when sent again. */
+export const UNSCHEDULABLE_MESSAGE =
+  "syncSchedule applies only to web_page and web_site datasources (a file or text changes only when uploaded again)";
+
+const PAGE_SCHEDULE_MESSAGE =
+  "This page belongs to a web_site and is synced with it: set syncSchedule on the web_site";
 
 export function createDatasourceService(deps: DatasourceServiceDeps) {
   const { datasources } = deps;
@@ -175,17 +187,25 @@ export function createDatasourceService(deps: DatasourceServiceDeps) {
         throw invalid("config.sitemap or config.source_url is required for a web_site");
       }
       await assertFetchable(input.type === "web_page" ? [sourceUrl] : [sourceUrl, sitemap]);
-      const row = await datasources.insert({
-        id: newId(),
-        organizationId,
-        datastoreId: input.datastoreId,
-        type: input.type,
-        name: input.name ?? sourceUrl ?? sitemap ?? input.type,
-        customId: input.customId ?? null,
-        sourceUrl: input.type === "web_page" ? (sourceUrl ?? null) : null,
-        config: input.config,
+      const id = newId();
+      const schedule = input.syncSchedule;
+      await deps.db.transaction(async (tx) => {
+        await datasources.insert(
+          {
+            id,
+            organizationId,
+            datastoreId: input.datastoreId,
+            type: input.type,
+            name: input.name ?? sourceUrl ?? sitemap ?? input.type,
+            customId: input.customId ?? null,
+            sourceUrl: input.type === "web_page" ? (sourceUrl ?? null) : null,
+            config: input.config,
+          },
+          tx,
+        );
+        if (schedule) await deps.schedules.setSchedule(organizationId, id, schedule, tx);
       });
-      return toDatasourceView(await queueSync(organizationId, row.id));
+      return toDatasourceView(await queueSync(organizationId, id));
     },
 
     async get(caller: Caller, datasourceId: string): Promise<DatasourceView> {
@@ -210,6 +230,24 @@ export function createDatasourceService(deps: DatasourceServiceDeps) {
       if (!row) throw notFound("Datasource not found");
       await dropQueuedSyncs([row.id, ...pageIds]);
       return toDatasourceView(row);
+    },
+
+    /** PATCH /api/datasources/{id}: sets or removes the re-sync schedule of a web datasource. */
+    async setSchedule(
+      caller: Caller,
+      datasourceId: string,
+      schedule: SyncSchedule | null,
+    ): Promise<DatasourceView> {
+      const { organizationId } = caller;
+      const current = await requireDatasource(organizationId, datasourceId);
+      if (!(SCHEDULABLE_TYPES as readonly string[]).includes(current.type)) {
+        throw invalid(UNSCHEDULABLE_MESSAGE);
+      }
+      if (current.groupId !== null) throw invalid(PAGE_SCHEDULE_MESSAGE);
+      const updated = await deps.schedules.setSchedule(organizationId, datasourceId, schedule);
+      // Deleted, or turned into text by the deprecated update, since it was read.
+      if (!updated) throw notFound("Datasource not found");
+      return toDatasourceView(updated);
     },
 
     async resync(caller: Caller, datasourceId: string): Promise<DatasourceView> {
@@ -248,7 +286,13 @@ export function createDatasourceService(deps: DatasourceServiceDeps) {
       const config: Record<string, unknown> = { ...current.config };
       if (input.metadata !== undefined) config.metadata = input.metadata;
       await deps.db.transaction(async (tx) => {
-        await datasources.update(organizationId, current.id, { name, type: "text", config }, tx);
+        // Text only changes when sent again: a web page made text loses its schedule.
+        await datasources.update(
+          organizationId,
+          current.id,
+          { name, type: "text", config, syncSchedule: null, nextSyncAt: null },
+          tx,
+        );
         await deps.uploads.save(
           {
             datasourceId: current.id,

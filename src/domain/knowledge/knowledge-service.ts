@@ -18,6 +18,8 @@ import { createEmbedderResolver } from "./embedder-resolver.ts";
 import { createEmbeddingCharger } from "./embedding-charges.ts";
 import { createKnowledgeSearch } from "./knowledge-search.ts";
 import { createSiteSync } from "./site-sync.ts";
+import { createSyncScheduleRepo } from "./sync-schedule-repo.ts";
+import { createSyncScheduler } from "./sync-scheduler.ts";
 import { createUploadRepo } from "./upload-repo.ts";
 
 // New chunks per insert transaction. PGlite: its one connection is held for milliseconds per row
@@ -54,6 +56,7 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
   const datasourceRepo = createDatasourceRepo(db);
   const chunkRepo = createChunkRepo(db);
   const uploadRepo = createUploadRepo(db);
+  const scheduleRepo = createSyncScheduleRepo(db);
   const embedders = createEmbedderResolver({
     models: deps.models,
     embeddingsModel: config.embeddingsModel,
@@ -91,6 +94,7 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
     db,
     datastores: datastoreRepo,
     datasources: datasourceRepo,
+    schedules: scheduleRepo,
     uploads: uploadRepo,
     jobs: deps.jobs,
     fetcher: deps.fetcher,
@@ -135,6 +139,13 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
     logger: deps.logger,
   });
 
+  const scheduler = createSyncScheduler({
+    schedules: scheduleRepo,
+    datasources: datasourceRepo,
+    queueSync: datasources.queueSync,
+    logger: deps.logger,
+  });
+
   // Every vector space in use gets its HNSW index, including one created before pgvector was.
   const dimensionsInUse = new Set([
     embedders.defaultChoice().dimensions,
@@ -149,6 +160,8 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
     runSync: sync.runSync,
     /** The handler of the ingestion job's dead letter: a sync whose every run died. */
     abandonSync: sync.abandonSync,
+    /** The scheduled re-sync job's handler: queues the syncs whose scheduled time has come. */
+    runScheduledSyncs: scheduler.runDue,
     /**
      * Retrieval for agents: `search({organizationId, datastoreIds, query, topK, filters})` →
      * passages (Passage) best first. Datastores of other organizations are ignored unless

@@ -1,4 +1,4 @@
-import type { DatasourceStatus, DatasourceType } from "../../db/schema/index.ts";
+import type { DatasourceStatus, DatasourceType, SyncSchedule } from "../../db/schema/index.ts";
 import type { Passage } from "../../retrieval/passage.ts";
 import type { DatasourceRow } from "./datasource-repo.ts";
 import type { DatastoreRow } from "./datastore-repo.ts";
@@ -16,7 +16,10 @@ export type DatastoreView = {
   updatedAt: string;
 };
 
-/** The spec's Datasource object, plus datastoreId, customId, errorMessage and counts. */
+/**
+ * The spec's Datasource object, plus datastoreId, customId, errorMessage, counts and the re-sync
+ * schedule (`lastSynch` is the end of the last successful sync).
+ */
 export type DatasourceView = {
   id: string;
   datastoreId: string;
@@ -31,6 +34,9 @@ export type DatasourceView = {
   tokenCount: number;
   sizeBytes: number;
   lastSynch: string | null;
+  syncSchedule: SyncSchedule | null;
+  /** When the scheduled re-sync is next due; null without a schedule. */
+  nextSyncAt: string | null;
   createdAt: string;
   updatedAt: string;
 };
@@ -76,6 +82,8 @@ export function toDatasourceView(row: DatasourceRow): DatasourceView {
     tokenCount: row.tokenCount,
     sizeBytes: row.sizeBytes,
     lastSynch: row.lastSynch?.toISOString() ?? null,
+    syncSchedule: row.syncSchedule,
+    nextSyncAt: row.nextSyncAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -1,6 +1,9 @@
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
-import type { FileDatasourceInput } from "../../../domain/knowledge/datasource-service.ts";
+import {
+  type FileDatasourceInput,
+  UNSCHEDULABLE_MESSAGE,
+} from "../../../domain/knowledge/datasource-service.ts";
 import { invalid } from "../../../lib/errors.ts";
 import { readMultipartForm } from "../../plugins/multipart-form.ts";
 
@@ -41,6 +44,9 @@ export async function readFileForm(
       message: issue.message,
     }));
     throw invalid(`Invalid request: ${details[0]!.path} ${details[0]!.message}`, details);
+  }
+  if (fields.syncSchedule !== undefined) {
+    throw invalid(UNSCHEDULABLE_MESSAGE, [{ path: "body.syncSchedule", message: "not allowed" }]);
   }
   if (!file)
     throw invalid("Invalid request: body.file is required", [

@@ -11,6 +11,7 @@ import {
   datasourceResponse,
   datastoreIdParams,
   textUpdateBody,
+  updateDatasourceBody,
   webDatasourceBody,
 } from "./datasource-schemas.ts";
 
@@ -40,7 +41,8 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
             "Create a datasource: a file (multipart/form-data) or a web page / web site (JSON)",
           description:
             "multipart/form-data fields: file (required), type=file, datastoreId, fileName, custom_id. " +
-            "JSON: {datastoreId, type: web_page|web_site, name, config: {source_url} | {sitemap, source_url}}.",
+            "JSON: {datastoreId, type: web_page|web_site, name, config: {source_url} | {sitemap, source_url}, " +
+            "syncSchedule: hourly|daily|weekly|null}.",
           bodies: {
             "multipart/form-data": fileFormFields.extend({
               file: z.file().describe("The document to index"),
@@ -82,6 +84,27 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
       },
     },
     async (request) => deps.datasources.get(callerOf(request), request.params.id),
+  );
+
+  app.patch(
+    "/api/datasources/:id",
+    {
+      config: { auth: "key" },
+      schema: {
+        operationId: "updateDatasource",
+        tags: ["knowledge"],
+        "x-extension": true,
+        summary: "Set or remove the re-sync schedule of a web_page or web_site",
+        params: datasourceParams,
+        body: updateDatasourceBody,
+        response: { 200: datasourceResponse },
+        errors: {
+          400: "A bad syncSchedule, or a datasource that takes none (file, text, a web_site's page)",
+        },
+      },
+    },
+    async (request) =>
+      deps.datasources.setSchedule(callerOf(request), request.params.id, request.body.syncSchedule),
   );
 
   app.delete(
