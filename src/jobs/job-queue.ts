@@ -54,6 +54,11 @@ export type JobRuntimeOptions = {
    * active at start was left by a process that died, and is failed (so retried) at once.
    */
   soleProcess?: boolean;
+  /**
+   * This process sends the jobs of the catalog that have a `schedule` when they are due (any
+   * number of processes may: pg-boss sends each due job once). Off for API-only processes.
+   */
+  runSchedules?: boolean;
 };
 
 const jobNames = Object.keys(jobCatalog) as JobName[];
@@ -75,12 +80,13 @@ const ACTIVE_JOBS_SQL = `SELECT name, id FROM ${SCHEMA}.job WHERE state = 'activ
 
 const DEFAULT_SETTINGS: JobsConfig = { leaseSeconds: 30 };
 
-const BOSS_OPTIONS = {
-  schema: SCHEMA,
-  // No job is scheduled by cron: without this pg-boss would still create its cron queue, read
-  // the clock at start, then poll that queue every 5 s and check its schedules every 30 s.
-  schedule: false,
-};
+const BOSS_OPTIONS = { schema: SCHEMA };
+
+/** The jobs pg-boss sends on a cron schedule. */
+const scheduledJobs = jobNames.flatMap((name) => {
+  const cron = (jobCatalog[name] as JobDefinition).schedule;
+  return cron ? [{ name, cron }] : [];
+});
 
 /**
  * Starts pg-boss on the application database and makes every queue of the catalog match it
@@ -93,10 +99,14 @@ export async function startJobRuntime(
   options: JobRuntimeOptions = {},
 ): Promise<JobRuntime> {
   const { leaseSeconds } = options.settings ?? DEFAULT_SETTINGS;
+  // Only where schedules run: pg-boss's timekeeper creates its cron queue, reads the clock at
+  // start, then polls that queue every 5 s and checks the schedules every 30 s.
+  const runSchedules = Boolean(options.runSchedules) && scheduledJobs.length > 0;
+  const bossOptions = { ...BOSS_OPTIONS, schedule: runSchedules };
   const boss =
     database.kind === "pglite"
-      ? new PgBoss({ db: database.jobExecutor as PgBoss.Db, ...BOSS_OPTIONS })
-      : new PgBoss({ connectionString: database.connectionString, max: 4, ...BOSS_OPTIONS });
+      ? new PgBoss({ db: database.jobExecutor as PgBoss.Db, ...bossOptions })
+      : new PgBoss({ connectionString: database.connectionString, max: 4, ...bossOptions });
   boss.on("error", (error) => logger.error({ err: error }, "job queue error"));
   await boss.start();
   // One read instead of a create and an update per queue at every start (10 statements).
@@ -118,6 +128,9 @@ export async function startJobRuntime(
     else if (!queueMatches(current, queue)) await boss.updateQueue(name, queue);
   }
   if (options.soleProcess) await failOrphans(boss, logger);
+  if (runSchedules) {
+    for (const { name, cron } of scheduledJobs) await boss.schedule(name, cron, {}, { tz: "UTC" });
+  }
 
   const leases: JobLeases = createJobLeases({
     sql: boss.getDb(),

@@ -106,6 +106,7 @@ beforeAll(async () => {
     "agents.id": agentId,
     "annotations.id": annotation.json().id,
     "conversations.id": exchange.conversationId,
+    "contacts.id": exchange.contactId ?? "no-contact",
     "datastores.id": datastoreId,
     "datastores.datastoreId": datastoreId,
     "datasources.id": datasource.id,
