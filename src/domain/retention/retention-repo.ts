@@ -28,8 +28,10 @@ export function createRetentionRepo(db: Db) {
      * first, in one statement: the ledger's events about them lose their conversation and message
      * ids and all but KEPT_EVENT_METADATA, and the conversations go with everything that
      * references them (messages, annotations and their tag links, webhook windows, deliveries and
-     * attempts: foreign keys with on delete cascade). Rows another erasure holds are skipped, so
-     * two runs at once erase disjoint batches. Returns how many conversations it erased.
+     * attempts: foreign keys with on delete cascade). The sweep (`idleBefore`) skips rows another
+     * transaction holds, so two sweeps at once erase disjoint batches and a conversation being
+     * written to waits for the next run; an erasure on request waits for them instead, so it
+     * leaves nothing behind. Returns how many conversations it erased.
      */
     async eraseBatch(
       organizationId: string,
@@ -44,7 +46,7 @@ export function createRetentionRepo(db: Db) {
           where c.organization_id = ${organizationId} and ${targetCondition(target)}
           order by c.updated_at
           limit ${limit}
-          for update skip locked
+          for update ${"idleBefore" in target ? sql`skip locked` : sql``}
         ), scrubbed as (
           update consumption_events e set
             conversation_id = null,

@@ -90,7 +90,7 @@ export function createRetentionService(deps: {
         { conversationId: found.conversation.id },
         1,
       );
-      // Erased meanwhile by a concurrent request or the sweep: gone all the same, as a repeat is.
+      // Erased meanwhile by a concurrent request or the sweep: gone, as after a repeated delete.
       if (erased === 0) throw new AppError("CONVERSATION_NOT_FOUND", "Conversation not found");
       return { success: true };
     },
