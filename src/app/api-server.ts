@@ -1,5 +1,6 @@
 import type { AnnotationTagService } from "../domain/annotations/annotation-tag-service.ts";
 import type { OrganizationService } from "../domain/organizations/organization-service.ts";
+import type { RetentionService } from "../domain/retention/retention-service.ts";
 import type { App } from "../http/app-types.ts";
 import { errorBody, registerApiErrors, toErrorBody } from "../http/plugins/api-errors.ts";
 import { organizationIdOf, registerAuth, SECURITY_SCHEMES } from "../http/plugins/auth.ts";
@@ -7,6 +8,7 @@ import { registerOpenApi } from "../http/plugins/openapi.ts";
 import { createFastify } from "../http/plugins/server-options.ts";
 import { registerAccountRoutes } from "../http/routes/account/account-routes.ts";
 import { type AdminDeps, registerAdminRoutes } from "../http/routes/admin/admin-routes.ts";
+import { registerRetentionAdminRoutes } from "../http/routes/admin/retention-admin-routes.ts";
 import { type AgentRouteDeps, registerAgentRoutes } from "../http/routes/agents/agent-routes.ts";
 import { type ExportRouteDeps, registerExportRoutes } from "../http/routes/agents/export-routes.ts";
 import { type QueryRouteDeps, registerQueryRoutes } from "../http/routes/agents/query-routes.ts";
@@ -19,6 +21,7 @@ import {
   type ConsumptionEventRouteDeps,
   registerConsumptionEventRoutes,
 } from "../http/routes/consumption-events/consumption-event-routes.ts";
+import { registerContactRoutes } from "../http/routes/contacts/contact-routes.ts";
 import {
   type ConversationRouteDeps,
   registerConversationRoutes,
@@ -69,7 +72,12 @@ export type ApiServerDeps = {
   knowledge: DatastoreRouteDeps & DatasourceRouteDeps;
   transcription: TranscriptionRouteDeps;
   /** Agents, query, query-agent, export and conversations. */
-  agents: AgentRouteDeps & QueryRouteDeps & ExportRouteDeps & ConversationRouteDeps;
+  agents: AgentRouteDeps &
+    QueryRouteDeps &
+    ExportRouteDeps &
+    Omit<ConversationRouteDeps, "retention">;
+  /** Erasure of conversations and contacts, and the retention setting and sweep (admin). */
+  retention: RetentionService;
   webhookDeliveries: WebhookRouteDeps["webhookDeliveries"];
   followUps: FollowUpRouteDeps["followUps"];
 };
@@ -101,7 +109,8 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerAgentRoutes(app, deps.agents);
   registerQueryRoutes(app, deps.agents);
   registerExportRoutes(app, deps.agents);
-  registerConversationRoutes(app, deps.agents);
+  registerConversationRoutes(app, { ...deps.agents, retention: deps.retention });
+  registerContactRoutes(app, deps);
   registerTranscriptionRoutes(app, deps.transcription);
   registerWebhookRoutes(app, deps);
   registerFollowUpRoutes(app, deps);
@@ -110,6 +119,9 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
     query: deps.agents.query,
     datastores: deps.knowledge.datastores,
   });
-  if (deps.admin) registerAdminRoutes(app, deps.admin);
+  if (deps.admin) {
+    registerAdminRoutes(app, deps.admin);
+    registerRetentionAdminRoutes(app, deps);
+  }
   return app;
 }

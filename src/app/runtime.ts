@@ -111,6 +111,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const jobs = await startJobRuntime(database, logger, {
     settings: config.jobs,
     soleProcess: database.soleProcess,
+    runSchedules: role !== "api",
   });
   const services = await createServices({ config, database, jobs, fetcher, logger });
   if (role !== "api") await jobs.work(services.jobHandlers);
@@ -152,6 +153,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         conversations: services.conversations,
         ssePingIntervalMs: config.agents.ssePingIntervalMs,
       },
+      retention: services.retention,
       webhookDeliveries: services.webhookDeliveryReader,
       followUps: services.followUps,
       knowledge: {

@@ -8,6 +8,7 @@ import { createApiKeyService } from "../domain/api-keys/api-key-service.ts";
 import { createBillingModule } from "../domain/billing/billing-module.ts";
 import { createCreditBucketRepo } from "../domain/billing/credit-bucket-repo.ts";
 import { createCreditGrantService } from "../domain/billing/credit-grant-service.ts";
+import { createConversationRepo } from "../domain/conversations/conversation-repo.ts";
 import { createFollowUpModule } from "../domain/follow-ups/follow-up-module.ts";
 import { loadInstanceSecret } from "../domain/instance/instance-secret-repo.ts";
 import { createKnowledgeService } from "../domain/knowledge/knowledge-service.ts";
@@ -21,6 +22,8 @@ import {
 import { createOrganizationService } from "../domain/organizations/organization-service.ts";
 import { createAnswerPipeline, querySettingsOf } from "../domain/query/answer-pipeline.ts";
 import { createAttachmentReader } from "../domain/query/attachment-reader.ts";
+import { createRetentionRepo } from "../domain/retention/retention-repo.ts";
+import { createRetentionService } from "../domain/retention/retention-service.ts";
 import { createTranscriptionService } from "../domain/transcription/transcription-service.ts";
 import { createWebhookModule } from "../domain/webhooks/webhook-module.ts";
 import type { JobHandlers } from "../jobs/job-catalog.ts";
@@ -141,6 +144,14 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     logger,
   });
 
+  const retention = createRetentionService({
+    db,
+    retention: createRetentionRepo(db),
+    conversations: createConversationRepo(db),
+    settings: config.retention,
+    logger,
+  });
+
   const jobHandlers: JobHandlers = {
     "lead.notify": ({ leadId }) => notifyLead(leadId),
     "knowledge.ingest": (job, { signal }) => knowledge.runSync(job, signal),
@@ -152,6 +163,9 @@ export async function createServices({ config, database, jobs, fetcher, logger }
       webhookModule.webhookWindows.close(organizationId, windowId),
     "webhook.deliver": ({ organizationId, deliveryId, attempt }) =>
       webhookModule.webhookDeliveries.attempt(organizationId, deliveryId, attempt),
+    "retention.sweep": async (_data, { signal }) => {
+      await retention.sweep(signal);
+    },
   };
 
   const annotationModule = createAnnotationModule(db);
@@ -167,6 +181,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     models,
     knowledge,
     transcription,
+    retention,
     jobHandlers,
     ...annotationModule,
     ...agentModule,

@@ -7,6 +7,7 @@ import { jobsConfig, jobsEnvSchema } from "./jobs-config.ts";
 import { knowledgeConfig, knowledgeEnvSchema } from "./knowledge-config.ts";
 import { leadsConfig, leadsEnvSchema } from "./leads-config.ts";
 import { modelsConfig, modelsEnvSchema } from "./models-config.ts";
+import { retentionConfig, retentionEnvSchema } from "./retention-config.ts";
 import { serverConfig, serverEnvSchema } from "./server-config.ts";
 import { transcriptionConfig, transcriptionEnvSchema } from "./transcription-config.ts";
 import { webhooksConfig, webhooksEnvSchema } from "./webhooks-config.ts";
@@ -23,6 +24,7 @@ export const envSchema = z.object({
   ...annotationsEnvSchema.shape,
   ...transcriptionEnvSchema.shape,
   ...webhooksEnvSchema.shape,
+  ...retentionEnvSchema.shape,
 });
 
 /**
@@ -47,6 +49,7 @@ function buildConfig(env: z.output<typeof envSchema>) {
     annotations: annotationsConfig(env),
     transcription: transcriptionConfig(env),
     webhooks: webhooksConfig(env),
+    retention: retentionConfig(env),
   };
 }
 

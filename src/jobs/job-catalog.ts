@@ -22,8 +22,8 @@ export type JobDefinition = {
    */
   workers?: number;
   batchSize?: number;
-  /** Sent by pg-boss's scheduler on this cron expression (UTC), with `{}` as its data. */
-  cron?: string;
+  /** A cron expression in UTC: pg-boss sends the job (with empty data) on this schedule. */
+  schedule?: string;
 };
 
 const ingestJob = z.object({
@@ -72,7 +72,7 @@ export const jobCatalog = {
     retryDelaySeconds: 0,
     retryBackoff: false,
     timeoutSeconds: 300,
-    cron: "* * * * *",
+    schedule: "* * * * *",
   },
   // Closes one batching window of conversational mode: one model call for its messages, the
   // answer stored, the first delivery attempt. The handler is idempotent (the window is claimed
@@ -104,6 +104,16 @@ export const jobCatalog = {
     timeoutSeconds: 180,
     workers: 2,
     batchSize: 8,
+  },
+  // The retention sweep (docs/retention.md), daily at 03:15 UTC. It erases in short batches, and
+  // a second run at the same time takes disjoint ones, so a retry after a death is harmless.
+  "retention.sweep": {
+    schema: z.object({}),
+    retryLimit: 2,
+    retryDelaySeconds: 300,
+    retryBackoff: false,
+    timeoutSeconds: 3_600,
+    schedule: "15 3 * * *",
   },
 } satisfies Record<string, JobDefinition>;
 

@@ -54,6 +54,11 @@ export type JobRuntimeOptions = {
    * active at start was left by a process that died, and is failed (so retried) at once.
    */
   soleProcess?: boolean;
+  /**
+   * This process sends the jobs of the catalog that have a `schedule` when they are due (any
+   * number of processes may: pg-boss sends each due job once). Off for API-only processes.
+   */
+  runSchedules?: boolean;
 };
 
 const jobNames = Object.keys(jobCatalog) as JobName[];
@@ -75,17 +80,19 @@ const ACTIVE_JOBS_SQL = `SELECT name, id FROM ${SCHEMA}.job WHERE state = 'activ
 
 const DEFAULT_SETTINGS: JobsConfig = { leaseSeconds: 30 };
 
-const cronJobs = jobNames.filter((name) => (jobCatalog[name] as JobDefinition).cron);
-
 const BOSS_OPTIONS = {
   schema: SCHEMA,
-  // The cron jobs of the catalog: pg-boss checks its schedules every 30 s (one process sends
-  // each minute's jobs, whichever takes the database's cron lock) and moves them to their queues
-  // from its own queue, polled every 30 s rather than every 5 s: a cron job of the catalog may
-  // start up to that late, and an idle process costs two statements a minute less per second.
-  schedule: cronJobs.length > 0,
+  // Where schedules run, pg-boss moves due jobs from its own cron queue into the catalog's,
+  // polled every 30 s rather than every 5 s: a scheduled job may start up to that late, and an
+  // idle process spends a statement every 30 s instead of every 5 s.
   cronWorkerIntervalSeconds: 30,
 };
+
+/** The jobs pg-boss sends on a cron schedule. */
+const scheduledJobs = jobNames.flatMap((name) => {
+  const cron = (jobCatalog[name] as JobDefinition).schedule;
+  return cron ? [{ name, cron }] : [];
+});
 
 /**
  * Starts pg-boss on the application database and makes every queue of the catalog match it
@@ -98,10 +105,14 @@ export async function startJobRuntime(
   options: JobRuntimeOptions = {},
 ): Promise<JobRuntime> {
   const { leaseSeconds } = options.settings ?? DEFAULT_SETTINGS;
+  // Only where schedules run: pg-boss's timekeeper creates its cron queue, reads the clock at
+  // start, then polls that queue and checks the schedules every 30 s.
+  const runSchedules = Boolean(options.runSchedules) && scheduledJobs.length > 0;
+  const bossOptions = { ...BOSS_OPTIONS, schedule: runSchedules };
   const boss =
     database.kind === "pglite"
-      ? new PgBoss({ db: database.jobExecutor as PgBoss.Db, ...BOSS_OPTIONS })
-      : new PgBoss({ connectionString: database.connectionString, max: 4, ...BOSS_OPTIONS });
+      ? new PgBoss({ db: database.jobExecutor as PgBoss.Db, ...bossOptions })
+      : new PgBoss({ connectionString: database.connectionString, max: 4, ...bossOptions });
   boss.on("error", (error) => logger.error({ err: error }, "job queue error"));
   await boss.start();
   // One read instead of a create and an update per queue at every start (10 statements).
@@ -122,10 +133,10 @@ export async function startJobRuntime(
     if (!current) await boss.createQueue(name, queue);
     else if (!queueMatches(current, queue)) await boss.updateQueue(name, queue);
   }
-  for (const name of cronJobs) {
-    await boss.schedule(name, (jobCatalog[name] as JobDefinition).cron!, {}, { tz: "UTC" });
-  }
   if (options.soleProcess) await failOrphans(boss, logger);
+  if (runSchedules) {
+    for (const { name, cron } of scheduledJobs) await boss.schedule(name, cron, {}, { tz: "UTC" });
+  }
 
   const leases: JobLeases = createJobLeases({
     sql: boss.getDb(),

@@ -125,6 +125,12 @@ export function createClient(app: App, headers: Headers = {}) {
       get: (id: string, query?: Query) => get<Untyped>(`/api/conversations/${id}`, query),
       webhookDeliveries: (id: string, query?: Query) =>
         get<Untyped>(`/api/conversations/${id}/webhook-deliveries`, query),
+      delete: (id: string, query?: Query) =>
+        send<{ success: true }>("DELETE", withQuery(`/api/conversations/${id}`, query)),
+    },
+
+    contacts: {
+      delete: (id: string) => send<{ success: true }>("DELETE", `/api/contacts/${id}`),
     },
 
     datastores: {
@@ -227,6 +233,9 @@ export function createClient(app: App, headers: Headers = {}) {
         send<Untyped>("POST", `/api/admin/organizations/${organizationId}/credits`, body),
       updateBilling: (organizationId: string, body: UntypedBody) =>
         send<Untyped>("PATCH", `/api/admin/organizations/${organizationId}/billing`, body),
+      updateOrganization: (organizationId: string, body: UntypedBody) =>
+        send<Untyped>("PATCH", `/api/admin/organizations/${organizationId}`, body),
+      runRetention: () => send<Untyped>("POST", "/api/admin/retention/run"),
     },
   };
 }

@@ -299,6 +299,8 @@ beforeAll(async () => {
   routes = await documentedRoutes({
     "agents.id": agentId,
     "annotations.id": annotation.json().id,
+    "conversations.id": exchange.conversationId,
+    "contacts.id": exchange.contactId ?? "no-contact",
     "datastores.id": datastoreId,
     "datastores.datastoreId": datastoreId,
     "datasources.id": datasource.id,

@@ -104,6 +104,7 @@ function billingView(row: OrganizationRow) {
     plan: row.plan,
     subscriptionStatus: row.subscriptionStatus,
     queryLimit: row.queryLimit,
+    conversationRetentionDays: row.conversationRetentionDays,
   };
 }
 

@@ -37,6 +37,7 @@ const billingSettings = z.object({
   plan: z.string(),
   subscriptionStatus: z.enum(["active", "past_due", "none"]),
   queryLimit: z.number().int().nullable(),
+  conversationRetentionDays: z.number().int().nullable(),
 });
 
 const organizationNotFound = { 404: "No organization with this id" };

@@ -1,9 +1,13 @@
 import { z } from "zod";
 import type { ConversationService } from "../../../domain/conversations/conversation-service.ts";
+import type { RetentionService } from "../../../domain/retention/retention-service.ts";
 import type { App } from "../../app-types.ts";
 import { callerOf } from "../../plugins/auth.ts";
 
-export type ConversationRouteDeps = { conversations: ConversationService };
+export type ConversationRouteDeps = {
+  conversations: ConversationService;
+  retention: Pick<RetentionService, "deleteConversation">;
+};
 
 /** A conversation named by its id, with its agent where several agents use that id. */
 export const conversationParams = z.object({ id: z.string().min(1).max(200) });
@@ -58,7 +62,7 @@ const messageSchema = z.object({
   createdAt: z.string(),
 });
 
-/** GET /api/conversations and GET /api/conversations/{id} (extensions, docs/contracts.md). */
+/** GET /api/conversations, GET and DELETE /api/conversations/{id} (extensions, docs/contracts.md). */
 export function registerConversationRoutes(app: App, deps: ConversationRouteDeps): void {
   app.get(
     "/api/conversations",
@@ -100,5 +104,30 @@ export function registerConversationRoutes(app: App, deps: ConversationRouteDeps
     },
     async (request) =>
       deps.conversations.get(callerOf(request), request.params.id, request.query.agentId),
+  );
+
+  app.delete(
+    "/api/conversations/:id",
+    {
+      config: { auth: "key" },
+      schema: {
+        operationId: "deleteConversation",
+        tags: ["conversations"],
+        "x-extension": true,
+        summary:
+          "Erase a conversation: its messages, annotations and webhook records; its consumption " +
+          "events are kept without the conversation (docs/retention.md)",
+        params: conversationParams,
+        querystring: conversationAgentQuery,
+        response: { 200: z.object({ success: z.literal(true) }) },
+        errors: { 404: "No conversation with this id in the caller's organization" },
+      },
+    },
+    async (request) =>
+      deps.retention.deleteConversation(
+        callerOf(request),
+        request.params.id,
+        request.query.agentId,
+      ),
   );
 }

@@ -1,0 +1,122 @@
+import type { Db } from "../../db/client.ts";
+import { AppError, notFound } from "../../lib/errors.ts";
+import type { Logger } from "../../lib/logger.ts";
+import type { Caller } from "../caller.ts";
+import { findConversationOfOrganization } from "../conversations/conversation-lookup.ts";
+import type { ConversationRepo } from "../conversations/conversation-repo.ts";
+import type { ErasureTarget, RetentionRepo } from "./retention-repo.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export type RetentionSettings = {
+  /** Conversations per statement: bounds how long one statement holds its row locks. */
+  batchSize: number;
+};
+
+export type SweepResult = { organizations: number; conversationsDeleted: number };
+
+/**
+ * Retention and erasure (docs/retention.md): the daily sweep of conversations idle longer than
+ * their organization keeps them, and the erasure of one conversation or one contact on request.
+ */
+export function createRetentionService(deps: {
+  db: Db;
+  retention: RetentionRepo;
+  conversations: Pick<ConversationRepo, "findInOrganization">;
+  settings: RetentionSettings;
+  logger: Logger;
+}) {
+  const { batchSize } = deps.settings;
+
+  /** Erases every conversation matching `target`, a batch per statement; returns how many. */
+  async function eraseAll(
+    organizationId: string,
+    target: ErasureTarget,
+    signal?: AbortSignal,
+    tx: Db = deps.db,
+  ): Promise<number> {
+    let total = 0;
+    for (;;) {
+      signal?.throwIfAborted();
+      const erased = await deps.retention.eraseBatch(organizationId, target, batchSize, tx);
+      total += erased;
+      if (erased < batchSize) return total;
+    }
+  }
+
+  return {
+    /** Sets an organization's retention in days (null keeps conversations forever). */
+    async setRetentionDays(organizationId: string, days: number | null) {
+      const row = await deps.retention.setRetentionDays(organizationId, days);
+      if (!row) throw notFound(`Organization ${organizationId} not found`);
+      return row;
+    },
+
+    /**
+     * Erases, in every organization with a retention setting, the conversations whose last
+     * activity is older than it. Idempotent; two sweeps at once erase disjoint batches.
+     */
+    async sweep(signal?: AbortSignal): Promise<SweepResult> {
+      const limited = await deps.retention.organizationsWithRetention();
+      let conversationsDeleted = 0;
+      for (const organization of limited) {
+        const idleBefore = new Date(Date.now() - (organization.days ?? 0) * DAY_MS);
+        const erased = await eraseAll(organization.id, { idleBefore }, signal);
+        if (erased > 0) {
+          deps.logger.info(
+            { organizationId: organization.id, conversations: erased },
+            "retention: erased idle conversations",
+          );
+        }
+        conversationsDeleted += erased;
+      }
+      return { organizations: limited.length, conversationsDeleted };
+    },
+
+    /** DELETE /api/conversations/{id}: the conversation and everything stored about it. */
+    async deleteConversation(
+      caller: Caller,
+      conversationId: string,
+      agentId?: string,
+    ): Promise<{ success: true }> {
+      const found = await findConversationOfOrganization(
+        deps.conversations,
+        caller.organizationId,
+        conversationId,
+        agentId,
+      );
+      const erased = await deps.retention.eraseBatch(
+        caller.organizationId,
+        { conversationId: found.conversation.id },
+        1,
+      );
+      // Erased meanwhile by a concurrent request or the sweep: gone, as after a repeated delete.
+      if (erased === 0) throw new AppError("CONVERSATION_NOT_FOUND", "Conversation not found");
+      return { success: true };
+    },
+
+    /**
+     * DELETE /api/contacts/{id}: the contact and every conversation linked to it, a batch at a
+     * time; then, with the contact locked against new links, the rest and the contact itself in
+     * one transaction, so no conversation linked meanwhile is left behind with its link cut.
+     */
+    async deleteContact(caller: Caller, contactId: string): Promise<{ success: true }> {
+      const { organizationId } = caller;
+      const contactNotFound = () => notFound("Contact not found");
+      if (!(await deps.retention.hasContact(organizationId, contactId))) throw contactNotFound();
+      let erased = await eraseAll(organizationId, { contactId });
+      const deleted = await deps.db.transaction(async (tx) => {
+        if (!(await deps.retention.hasContact(organizationId, contactId, { lock: true }, tx))) {
+          return false;
+        }
+        erased += await eraseAll(organizationId, { contactId }, undefined, tx);
+        return deps.retention.deleteContact(organizationId, contactId, tx);
+      });
+      if (!deleted) throw contactNotFound();
+      deps.logger.info({ organizationId, conversations: erased }, "erased a contact");
+      return { success: true };
+    },
+  };
+}
+
+export type RetentionService = ReturnType<typeof createRetentionService>;

@@ -1,0 +1,119 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "../../src/db/client.ts";
+import { sendQuery } from "../harness/agents.ts";
+import type { TestOrganization } from "../harness/app.ts";
+import {
+  createConversationalAgent,
+  deliveriesOf,
+  eventually,
+  startWebhookTestApp,
+  type WebhookTestApp,
+  waitForPosts,
+} from "../webhooks/webhook-helpers.ts";
+
+/**
+ * A conversation of conversational mode leaves more behind than messages: its batching window,
+ * the webhook delivery with the answer in its payload, and every attempt with what the receiver
+ * said. Erasing the conversation removes all of them; the charge for the answer stays in the
+ * ledger, without the window it named.
+ */
+
+let t: WebhookTestApp;
+let org: TestOrganization;
+let agentId: string;
+beforeAll(async () => {
+  t = await startWebhookTestApp();
+  ({ org, agentId } = await createConversationalAgent(t.app, "Conversational"));
+});
+afterAll(() => t.close());
+
+async function countRows(table: "webhook_windows" | "webhook_deliveries", conversationId: string) {
+  const rows = rowsOf<{ count: number }>(
+    await t.app.database.db.execute(
+      sql`select count(*)::int as count from ${sql.identifier(table)} w
+          join conversations c on c.id = w.conversation_id
+          where c.organization_id = ${org.id} and c.external_id = ${conversationId}`,
+    ),
+  );
+  return rows[0]?.count ?? 0;
+}
+
+async function rowsWithText(text: string) {
+  const rows = rowsOf<{ count: number }>(
+    await t.app.database.db.execute(
+      sql`select (select count(*) from webhook_deliveries where payload like ${`%${text}%`})
+            + (select count(*) from webhook_delivery_attempts where response_snippet like ${`%${text}%`})
+            + (select count(*) from messages where text like ${`%${text}%`}) as count`,
+    ),
+  );
+  return Number(rows[0]?.count ?? 0);
+}
+
+describe("erasing a conversation of conversational mode", () => {
+  it("removes its window, deliveries and attempts; keeps the charge without the window", async () => {
+    t.fake.script({ text: "Parcel 7781 leaves the depot today." });
+    const queued = await sendQuery(t.app, org, agentId, {
+      query: "Where is parcel 7781?",
+      webhookUrl: `${t.receiver.url}/hook`,
+    });
+    expect(queued.statusCode).toBe(200);
+    const { conversationId } = queued.json();
+    await waitForPosts(t.receiver, 1);
+    const [delivery] = await eventually(async () => {
+      const deliveries = await deliveriesOf(t.app, org, conversationId);
+      expect(deliveries[0]?.state).toBe("delivered");
+      return deliveries;
+    });
+    expect(delivery?.attempts).toHaveLength(1);
+    expect(await countRows("webhook_windows", conversationId)).toBe(1);
+    expect(await countRows("webhook_deliveries", conversationId)).toBe(1);
+    expect(await rowsWithText("7781")).toBeGreaterThanOrEqual(3);
+    const [charge] = rowsOf<{ id: string; metadata: Record<string, unknown> }>(
+      await t.app.database.db.execute(
+        sql`select id, metadata from consumption_events
+            where organization_id = ${org.id} and conversation_id = ${conversationId}`,
+      ),
+    );
+    expect(charge?.metadata).toHaveProperty("conversational");
+
+    const response = await t.app.client(org.auth).conversations.delete(conversationId);
+    expect(response.status).toBe(200);
+
+    expect(await rowsWithText("7781")).toBe(0);
+    const attempts = rowsOf<{ count: number }>(
+      await t.app.database.db.execute(
+        sql`select count(*)::int as count from webhook_delivery_attempts
+            where delivery_id = ${delivery?.id as string}`,
+      ),
+    );
+    expect(attempts[0]?.count).toBe(0);
+    const windows = rowsOf<{ count: number }>(
+      await t.app.database.db.execute(
+        sql`select count(*)::int as count from webhook_windows where organization_id = ${org.id}`,
+      ),
+    );
+    expect(windows[0]?.count).toBe(0);
+    const deliveries = await t.app.api.inject({
+      url: `/api/conversations/${conversationId}/webhook-deliveries`,
+      headers: org.auth,
+    });
+    expect(deliveries.statusCode).toBe(404);
+
+    const [kept] = rowsOf<{
+      conversation_id: string | null;
+      message_id: string | null;
+      metadata: Record<string, unknown>;
+      credits_charged_micro: string | number;
+    }>(
+      await t.app.database.db.execute(
+        sql`select conversation_id, message_id, metadata, credits_charged_micro
+            from consumption_events where id = ${charge?.id as string}`,
+      ),
+    );
+    expect(kept).toMatchObject({ conversation_id: null, message_id: null });
+    expect(kept?.metadata).not.toHaveProperty("conversational");
+    expect(kept?.metadata).toHaveProperty("modelName");
+    expect(Number(kept?.credits_charged_micro)).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,258 @@
+import { eq, inArray, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "../../src/db/client.ts";
+import { annotations, conversations, messages, organizations } from "../../src/db/schema/index.ts";
+import { KEPT_EVENT_METADATA } from "../../src/domain/retention/retention-repo.ts";
+import { createSeeder, type SeededExchange } from "../annotations/seed.ts";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { HOOK_TIMEOUT_MS } from "../harness/timeouts.ts";
+
+/**
+ * The retention setting (PATCH /api/admin/organizations/{id}) and the sweep that applies it
+ * (POST /api/admin/retention/run, and the retention.sweep job): exactly the conversations idle
+ * longer than their organization's setting go, with everything stored about them; newer ones,
+ * organizations without a setting and the ledger stay.
+ */
+
+const BATCH_SIZE = 2;
+
+let app: TestApp;
+let seeder: ReturnType<typeof createSeeder>;
+
+beforeAll(async () => {
+  app = await startTestApp({ env: { RETENTION_BATCH_SIZE: String(BATCH_SIZE) } });
+  seeder = createSeeder(app);
+});
+afterAll(() => app.close());
+
+/** Makes a conversation look idle for `days` days: its last activity moved back. */
+async function idleFor(organizationId: string, conversationId: string, days: number) {
+  await app.database.db.execute(
+    sql`update conversations set updated_at = now() - make_interval(days => ${days})
+        where organization_id = ${organizationId} and external_id = ${conversationId}`,
+  );
+}
+
+async function conversationIdsOf(organization: TestOrganization): Promise<string[]> {
+  const rows = await app.database.db
+    .select({ id: conversations.externalId })
+    .from(conversations)
+    .where(eq(conversations.organizationId, organization.id));
+  return rows.map((row) => row.id).sort();
+}
+
+async function setRetention(organization: TestOrganization, days: number | null) {
+  const response = await app.admin.admin.updateOrganization(organization.id, {
+    conversationRetentionDays: days,
+  });
+  expect(response.status).toBe(200);
+  return response;
+}
+
+async function runSweep() {
+  const response = await app.admin.admin.runRetention();
+  expect(response.status).toBe(200);
+  return response.body as { organizations: number; conversationsDeleted: number };
+}
+
+/** `count` exchanges with one agent of the organization, through the query endpoint. */
+async function exchanges(organization: TestOrganization, count: number) {
+  const agentId = await seeder.agent(organization);
+  const seeded: SeededExchange[] = [];
+  for (let index = 0; index < count; index += 1) {
+    seeded.push(await seeder.exchange(organization, agentId));
+  }
+  return seeded;
+}
+
+describe("PATCH /api/admin/organizations/{id}", () => {
+  it("sets and clears conversationRetentionDays, shown where the organization is returned", async () => {
+    const organization = await app.createOrganization("Settings");
+    const set = await setRetention(organization, 30);
+    expect(set.body).toEqual({
+      organization: { id: organization.id, name: "Settings", conversationRetentionDays: 30 },
+    });
+    const billing = await app.admin.admin.updateBilling(organization.id, { plan: "pro" });
+    expect(billing.body.organization).toMatchObject({ conversationRetentionDays: 30 });
+
+    const cleared = await setRetention(organization, null);
+    expect(cleared.body.organization.conversationRetentionDays).toBeNull();
+    const [row] = await app.database.db
+      .select({ days: organizations.conversationRetentionDays })
+      .from(organizations)
+      .where(eq(organizations.id, organization.id));
+    expect(row).toEqual({ days: null });
+  });
+
+  it.each([
+    ["zero days", { conversationRetentionDays: 0 }],
+    ["negative days", { conversationRetentionDays: -5 }],
+    ["more than 36500 days", { conversationRetentionDays: 36_501 }],
+    ["a fraction", { conversationRetentionDays: 1.5 }],
+    ["a string", { conversationRetentionDays: "30" }],
+    ["no field", {}],
+    ["an unknown field", { conversationRetentionDays: 30, retentionDays: 30 }],
+  ])("answers 400 to %s and changes nothing", async (_label, body) => {
+    const organization = await app.createOrganization("Bad input");
+    await setRetention(organization, 10);
+    const response = await app.admin.admin.updateOrganization(organization.id, body);
+    expect(response.status).toBe(400);
+    expect(response.error).toMatchObject({
+      type: "INVALID_REQUEST",
+      details: expect.any(Array),
+      requestId: expect.any(String),
+    });
+    const billing = await app.admin.admin.updateBilling(organization.id, {});
+    expect(billing.body.organization.conversationRetentionDays).toBe(10);
+  });
+
+  it("answers 404 for an unknown organization, 401 without the admin token", async () => {
+    const missing = await app.admin.admin.updateOrganization("no-such-organization", {
+      conversationRetentionDays: 30,
+    });
+    expect(missing.status).toBe(404);
+    expect(missing.error.type).toBe("NOT_FOUND");
+
+    const organization = await app.createOrganization("Not the operator");
+    const withKey = await app
+      .client(organization.auth)
+      .admin.updateOrganization(organization.id, { conversationRetentionDays: 1 });
+    expect(withKey.status).toBe(401);
+    const anonymous = await app.client().admin.runRetention();
+    expect(anonymous.status).toBe(401);
+    const billing = await app.admin.admin.updateBilling(organization.id, {});
+    expect(billing.body.organization.conversationRetentionDays).toBeNull();
+  });
+});
+
+describe("the retention sweep", () => {
+  it("erases exactly the conversations idle longer than the setting, in batches", async () => {
+    const limited = await app.createOrganization("Keeps 30 days");
+    const unlimited = await app.createOrganization("Keeps everything");
+    const seeded = await exchanges(limited, 7);
+    const kept = await exchanges(unlimited, 2);
+    // Five conversations past 30 days (more than two batches), one just within, one fresh.
+    const old = seeded.slice(0, 5);
+    for (const [index, exchange] of old.entries()) {
+      await idleFor(limited.id, exchange.conversationId, 31 + index * 100);
+    }
+    await idleFor(limited.id, seeded[5]!.conversationId, 29);
+    for (const exchange of kept) await idleFor(unlimited.id, exchange.conversationId, 400);
+    const annotated = await app.client(limited.auth).annotations.create({
+      messageId: old[0]!.agentMessageId,
+      sentiment: "good",
+      comment: "Helpful",
+    });
+    expect(annotated.status).toBe(200);
+    const eventsBefore = await eventIds(limited.id);
+    await setRetention(limited, 30);
+
+    const result = await runSweep();
+    expect(result.conversationsDeleted).toBe(old.length);
+
+    const survivors = seeded.slice(5).map((exchange) => exchange.conversationId);
+    expect(await conversationIdsOf(limited)).toEqual(survivors.sort());
+    expect(await conversationIdsOf(unlimited)).toEqual(
+      kept.map((exchange) => exchange.conversationId).sort(),
+    );
+    const oldMessages = old.flatMap((exchange) => [
+      exchange.humanMessageId,
+      exchange.agentMessageId,
+    ]);
+    expect(
+      await app.database.db
+        .select({ id: messages.id })
+        .from(messages)
+        .where(inArray(messages.id, oldMessages)),
+    ).toEqual([]);
+    expect(
+      await app.database.db
+        .select({ id: annotations.id })
+        .from(annotations)
+        .where(eq(annotations.id, annotated.body.id)),
+    ).toEqual([]);
+    const exported = await app.client(limited.auth).agents.exportConversations(old[0]!.agentId);
+    for (const exchange of old) expect(exported.text).not.toContain(exchange.conversationId);
+    for (const id of survivors) expect(exported.text).toContain(id);
+
+    // The ledger keeps every event; those of erased conversations lost their personal fields.
+    const eventsAfter = await events(limited.id);
+    expect(eventsAfter.map((event) => event.id)).toEqual(eventsBefore);
+    const erased = new Set(old.map((exchange) => exchange.conversationId));
+    expect(eventsAfter.filter((event) => erased.has(event.conversation_id ?? ""))).toEqual([]);
+    const anonymised = eventsAfter.filter((event) => event.conversation_id === null);
+    expect(anonymised.length).toBeGreaterThanOrEqual(old.length);
+    for (const event of anonymised) {
+      expect(event.message_id).toBeNull();
+      expect(Object.keys(event.metadata).every((key) => KEPT_EVENT_METADATA.includes(key))).toBe(
+        true,
+      );
+    }
+
+    // Idempotent: a second run finds nothing more.
+    expect((await runSweep()).conversationsDeleted).toBe(0);
+    expect(await conversationIdsOf(limited)).toEqual(survivors.sort());
+  });
+
+  it("keeps everything of an organization whose setting is unset", async () => {
+    const organization = await app.createOrganization("Changed its mind");
+    const seeded = await exchanges(organization, 2);
+    for (const exchange of seeded) await idleFor(organization.id, exchange.conversationId, 3_000);
+    await setRetention(organization, 1);
+    await setRetention(organization, null);
+    await runSweep();
+    expect(await conversationIdsOf(organization)).toEqual(
+      seeded.map((exchange) => exchange.conversationId).sort(),
+    );
+  });
+
+  it("two sweeps at once erase each conversation once", async () => {
+    const organization = await app.createOrganization("Swept twice");
+    const seeded = await exchanges(organization, 6);
+    for (const exchange of seeded) await idleFor(organization.id, exchange.conversationId, 10);
+    await setRetention(organization, 7);
+    const [first, second] = await Promise.all([runSweep(), runSweep()]);
+    expect(first!.conversationsDeleted + second!.conversationsDeleted).toBe(seeded.length);
+    expect(await conversationIdsOf(organization)).toEqual([]);
+  });
+
+  it(
+    "runs as the retention.sweep job, scheduled daily in UTC",
+    async () => {
+      const organization = await app.createOrganization("Swept by the worker");
+      const [exchange] = await exchanges(organization, 1);
+      await idleFor(organization.id, exchange!.conversationId, 3);
+      await setRetention(organization, 2);
+      await app.runtime.jobs.send("retention.sweep", {});
+      // Polls the table until the worker erased it: the hook timeout bounds the wait.
+      while ((await conversationIdsOf(organization)).length > 0) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const schedules = rowsOf<{ name: string; cron: string; timezone: string }>(
+        await app.database.db.execute(
+          sql`select name, cron, timezone from pgboss.schedule where name = 'retention.sweep'`,
+        ),
+      );
+      expect(schedules).toEqual([{ name: "retention.sweep", cron: "15 3 * * *", timezone: "UTC" }]);
+    },
+    HOOK_TIMEOUT_MS,
+  );
+});
+
+async function events(organizationId: string) {
+  return rowsOf<{
+    id: string;
+    conversation_id: string | null;
+    message_id: string | null;
+    metadata: Record<string, unknown>;
+  }>(
+    await app.database.db.execute(
+      sql`select id, conversation_id, message_id, metadata from consumption_events
+          where organization_id = ${organizationId} order by id`,
+    ),
+  );
+}
+
+async function eventIds(organizationId: string): Promise<string[]> {
+  return (await events(organizationId)).map((event) => event.id);
+}
