@@ -44,7 +44,7 @@ function samplesOf(text: string): Sample[] {
 }
 
 /** The value of the one sample of `name` whose labels include `labels` (0 when there is none). */
-export function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}) {
+export function sampleValue(samples: Sample[], name: string, labels: Record<string, string> = {}) {
   const matching = samples.filter(
     (sample) =>
       sample.name === name &&

@@ -9,7 +9,7 @@ import {
   type WebhookTestApp,
   waitForPosts,
 } from "../webhooks/webhook-helpers.ts";
-import { expectFamilies, idLikeLabels, scrape, valueOf } from "./metrics-text.ts";
+import { expectFamilies, idLikeLabels, sampleValue, scrape } from "./metrics-text.ts";
 
 const LEAD_LIMIT = 2;
 
@@ -77,7 +77,7 @@ describe("GET /metrics on the API listener", () => {
     const scraped = await eventually(async () => {
       const result = await scrape(apiUrl, ADMIN_TOKEN);
       expect(
-        valueOf(result.samples, "agentdesk_webhook_deliveries_total", { outcome: "delivered" }),
+        sampleValue(result.samples, "agentdesk_webhook_deliveries_total", { outcome: "delivered" }),
       ).toBe(1);
       return result;
     });
@@ -102,21 +102,21 @@ describe("GET /metrics on the API listener", () => {
     const { samples } = scraped;
 
     expect(
-      valueOf(samples, "http_request_duration_seconds_count", {
+      sampleValue(samples, "http_request_duration_seconds_count", {
         method: "POST",
         route: "/api/agents/:id/query",
         status_code: "200",
       }),
     ).toBe(2);
     expect(
-      valueOf(samples, "http_request_duration_seconds_count", {
+      sampleValue(samples, "http_request_duration_seconds_count", {
         method: "GET",
         route: "unmatched",
         status_code: "404",
       }),
     ).toBe(1);
     expect(
-      valueOf(samples, "http_request_duration_seconds_count", {
+      sampleValue(samples, "http_request_duration_seconds_count", {
         route: "/api/leads",
         status_code: "429",
       }),
@@ -125,35 +125,48 @@ describe("GET /metrics on the API listener", () => {
     // Two answers from the fake OpenAI model: the direct one and the webhook's.
     const model = { provider: "openai", model: "gpt_4o_mini" };
     expect(
-      valueOf(samples, "agentdesk_model_call_duration_seconds_count", { ...model, outcome: "ok" }),
+      sampleValue(samples, "agentdesk_model_call_duration_seconds_count", {
+        ...model,
+        outcome: "ok",
+      }),
     ).toBe(2);
     expect(
-      valueOf(samples, "agentdesk_model_tokens_total", { ...model, direction: "input" }),
+      sampleValue(samples, "agentdesk_model_tokens_total", { ...model, direction: "input" }),
     ).toBeGreaterThan(0);
     expect(
-      valueOf(samples, "agentdesk_model_tokens_total", { ...model, direction: "output" }),
+      sampleValue(samples, "agentdesk_model_tokens_total", { ...model, direction: "output" }),
     ).toBeGreaterThan(0);
-    expect(valueOf(samples, "agentdesk_consumption_events_total", { feature: "chat" })).toBe(2);
+    expect(sampleValue(samples, "agentdesk_consumption_events_total", { feature: "chat" })).toBe(2);
     expect(
-      valueOf(samples, "agentdesk_credits_charged_total", { feature: "chat" }),
+      sampleValue(samples, "agentdesk_credits_charged_total", { feature: "chat" }),
     ).toBeGreaterThan(0);
-    expect(valueOf(samples, "agentdesk_ingestions_total", { outcome: "synched" })).toBe(1);
-    expect(valueOf(samples, "agentdesk_ingestions_total", { outcome: "error" })).toBe(0);
+    expect(sampleValue(samples, "agentdesk_ingestions_total", { outcome: "synched" })).toBe(1);
+    expect(sampleValue(samples, "agentdesk_ingestions_total", { outcome: "error" })).toBe(0);
     expect(
-      valueOf(samples, "agentdesk_jobs_total", { queue: "knowledge.ingest", outcome: "completed" }),
+      sampleValue(samples, "agentdesk_jobs_total", {
+        queue: "knowledge.ingest",
+        outcome: "completed",
+      }),
     ).toBe(1);
     expect(
-      valueOf(samples, "agentdesk_jobs_total", { queue: "webhook.window", outcome: "completed" }),
+      sampleValue(samples, "agentdesk_jobs_total", {
+        queue: "webhook.window",
+        outcome: "completed",
+      }),
     ).toBe(1);
-    expect(valueOf(samples, "agentdesk_job_queue_depth", { queue: "knowledge.ingest" })).toBe(0);
+    expect(sampleValue(samples, "agentdesk_job_queue_depth", { queue: "knowledge.ingest" })).toBe(
+      0,
+    );
     expect(
       samples.filter((sample) => sample.name === "agentdesk_job_queue_depth").map((s) => s.labels),
     ).toContainEqual({ queue: "webhook.deliver" });
-    expect(valueOf(samples, "agentdesk_lead_submissions_total", { outcome: "stored" })).toBe(1);
-    expect(valueOf(samples, "agentdesk_lead_submissions_total", { outcome: "invalid" })).toBe(1);
-    expect(valueOf(samples, "agentdesk_lead_submissions_total", { outcome: "rate_limited" })).toBe(
+    expect(sampleValue(samples, "agentdesk_lead_submissions_total", { outcome: "stored" })).toBe(1);
+    expect(sampleValue(samples, "agentdesk_lead_submissions_total", { outcome: "invalid" })).toBe(
       1,
     );
+    expect(
+      sampleValue(samples, "agentdesk_lead_submissions_total", { outcome: "rate_limited" }),
+    ).toBe(1);
 
     // Routes are patterns; nothing a client sent or an id the service made is a label value.
     const routes = new Set(
@@ -175,10 +188,12 @@ describe("GET /metrics on the API listener", () => {
     );
     expect(sent).not.toBeNull();
     const { samples } = await scrape(apiUrl, ADMIN_TOKEN);
-    expect(valueOf(samples, "agentdesk_job_queue_depth", { queue: "lead.notify" })).toBe(1);
+    expect(sampleValue(samples, "agentdesk_job_queue_depth", { queue: "lead.notify" })).toBe(1);
     await t.app.runtime.jobs.deletePending("lead.notify", "leadId", ["not-a-lead"]);
     const after = await scrape(apiUrl, ADMIN_TOKEN);
-    expect(valueOf(after.samples, "agentdesk_job_queue_depth", { queue: "lead.notify" })).toBe(0);
+    expect(sampleValue(after.samples, "agentdesk_job_queue_depth", { queue: "lead.notify" })).toBe(
+      0,
+    );
   });
 });
 
