@@ -125,10 +125,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const services = await createServices({ config, database, jobs, fetcher, logger, metrics });
   if (role !== "api") await jobs.work(services.jobHandlers);
 
-  const isHealthy = async () => {
-    await database.db.execute(sql`select 1`);
-    return true;
-  };
+  // A database that does not answer makes the liveness check a 503, never a 500.
+  const isHealthy = () =>
+    database.db.execute(sql`select 1`).then(
+      () => true,
+      () => false,
+    );
   const readiness = createReadinessCheck({ db: database.db, jobsRunning: jobs.isRunning });
   let api: App | null = null;
   let site: App | null = null;
