@@ -6,6 +6,7 @@ import {
   type LabelValues,
   Registry,
 } from "prom-client";
+import { registerRequestHistogram } from "./request-histogram.ts";
 
 /** The route label of a request no route matched: never the URL, which a client chooses. */
 export const UNMATCHED_ROUTE = "unmatched";
@@ -53,16 +54,11 @@ export function createMetrics() {
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
 
-  const httpDuration = new Histogram({
+  const httpRequest = registerRequestHistogram(registry, {
     name: "http_request_duration_seconds",
     help: "Time from a request's arrival to its response's end, by route pattern and status",
-    labelNames: ["method", "route", "status_code"] as const,
     buckets: HTTP_BUCKETS,
-    registers,
   });
-  // A request costs one map lookup: the labelled child is found by one string key, not by
-  // prom-client hashing a label object on every observation.
-  const httpChildren = new Map<string, { observe(value: number): void }>();
 
   const modelDuration = new Histogram({
     name: "agentdesk_model_call_duration_seconds",
@@ -143,15 +139,8 @@ export function createMetrics() {
     readQueueDepthsFrom(read: QueueDepths): void {
       queueDepths = read;
     },
-    httpRequest(method: string, route: string, statusCode: number, seconds: number): void {
-      const key = `${method} ${statusCode} ${route}`;
-      let child = httpChildren.get(key);
-      if (!child) {
-        child = httpDuration.labels(method, route, String(statusCode));
-        httpChildren.set(key, child);
-      }
-      child.observe(seconds);
-    },
+    /** One answered request: its method, route pattern (or UNMATCHED_ROUTE) and status. */
+    httpRequest,
     modelCall(call: ModelCall): void {
       const labels: LabelValues<"provider" | "model"> = {
         provider: call.provider,
