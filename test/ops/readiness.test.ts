@@ -1,13 +1,19 @@
+import { execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createRuntime, type Runtime } from "../../src/app/runtime.ts";
 import { parseConfig } from "../../src/config/index.ts";
 import { type Database, openDatabase } from "../../src/db/client.ts";
 import { startTcpProxy, type TcpProxy } from "../fakes/tcp-proxy.ts";
 import { ADMIN_TOKEN, startTestApp, type TestApp } from "../harness/app.ts";
 import { createTestDatabase, testDatabaseKind } from "../harness/database.ts";
+import { TEST_TIMEOUT_MS } from "../harness/timeouts.ts";
 import { eventually } from "../webhooks/webhook-helpers.ts";
 import { sampleValue, scrape } from "./metrics-text.ts";
 
@@ -238,6 +244,56 @@ describe("the worker role without ADMIN_TOKEN", () => {
     } finally {
       await worker.runtime.close();
       await database.close();
+    }
+  });
+});
+
+// The command line's own path to the listener; one database kind is enough, as in test/cli.
+describe.skipIf(testDatabaseKind !== "pglite")("agentdesk serve --role worker", () => {
+  it("listens on WORKER_PORT, prints its URL, and stops on SIGTERM", {
+    timeout: 3 * TEST_TIMEOUT_MS,
+  }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "agentdesk-worker-"));
+    // The run's migrated snapshot, so the process skips initdb (test/cli/cli.test.ts).
+    mkdirSync(join(dataDir, "pglite"));
+    execFileSync("tar", ["-xf", inject("pgliteSnapshot"), "-C", join(dataDir, "pglite")], {
+      stdio: "ignore",
+    });
+    const child = spawn(process.execPath, ["bin/agentdesk.js", "serve", "--role", "worker"], {
+      env: {
+        PATH: process.env.PATH,
+        DATA_DIR: dataDir,
+        WORKER_PORT: "0",
+        ADMIN_TOKEN,
+        LOG_LEVEL: "warn",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const exited = once(child, "exit");
+    let output = "";
+    child.stderr!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout!.on("data", (chunk: Buffer) => {
+          output += chunk.toString();
+          const match = /health and metrics: (http:\/\/\S+)\)/.exec(output);
+          if (match) resolve(match[1]!);
+        });
+        void exited.then(() => reject(new Error(`exited before its banner:\n${output}`)));
+      });
+      expect(output).not.toContain("dashboard API");
+      expect(await get(url, "/api/health/ready")).toEqual({ status: 200, body: ALL_OK });
+      const scraped = await scrape(url, ADMIN_TOKEN);
+      expect(scraped.status).toBe(200);
+      expect(scraped.families.map((family) => family.name)).toContain("agentdesk_jobs_total");
+      child.kill("SIGTERM");
+      const [code] = await exited;
+      expect(code).toBe(0);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
