@@ -120,6 +120,13 @@ describe("GET /api/health/ready on the API and site listeners", () => {
     expect(await get(siteUrl, "/api/health/ready")).toEqual(down);
     // The liveness check answers too, never with a 500.
     expect((await get(apiUrl, "/api/health")).status).toBe(503);
+    // Metrics are still served, without the queue depth the database would have given.
+    const scraped = await scrape(apiUrl, ADMIN_TOKEN);
+    expect(scraped.status).toBe(200);
+    expect(scraped.samples.some((sample) => sample.name === "agentdesk_job_queue_depth")).toBe(
+      false,
+    );
+    expect(sampleValue(scraped.samples, "process_cpu_seconds_total")).toBeGreaterThan(0);
     if (!cuttable.restore) return;
     cuttable.restore();
     await eventually(async () => {
