@@ -43,7 +43,9 @@ import {
   registerFollowUpRoutes,
 } from "../http/routes/follow-ups/follow-up-routes.ts";
 import { type HealthCheck, registerHealthRoutes } from "../http/routes/health/health-routes.ts";
+import { registerReadinessRoute } from "../http/routes/health/readiness-routes.ts";
 import { registerMcpRoutes } from "../http/routes/mcp/mcp-routes.ts";
+import { registerMetricsRoute } from "../http/routes/metrics/metrics-routes.ts";
 import {
   registerTranscriptionRoutes,
   type TranscriptionRouteDeps,
@@ -54,12 +56,16 @@ import {
   type WebhookRouteDeps,
 } from "../http/routes/webhooks/webhook-routes.ts";
 import type { Logger } from "../lib/logger.ts";
+import type { Metrics } from "../ops/metrics.ts";
+import type { Readiness } from "../ops/readiness.ts";
 
 export type ApiServerDeps = {
   logger: Logger;
   trustProxy: number;
   bodyLimitBytes: number;
   isHealthy: HealthCheck;
+  readiness: () => Promise<Readiness>;
+  metrics: Metrics;
   apiKeys: Parameters<typeof registerAuth>[1]["apiKeys"];
   /** Absent when ADMIN_TOKEN is not set: the admin API then does not exist. */
   admin: AdminDeps | null;
@@ -98,6 +104,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   });
 
   registerHealthRoutes(app, deps.isHealthy);
+  registerReadinessRoute(app, deps.readiness);
   registerAccountRoutes(app, deps);
   registerConsumptionEventRoutes(app, deps);
   registerCreditRoutes(app, deps);
@@ -123,5 +130,6 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
     registerAdminRoutes(app, deps.admin);
     registerRetentionAdminRoutes(app, deps);
   }
+  if (deps.admin) registerMetricsRoute(app, deps.metrics.registry);
   return app;
 }

@@ -10,9 +10,12 @@ import { type JobRuntime, startJobRuntime } from "../jobs/job-queue.ts";
 import { describeConnectionFailure } from "../lib/connection-errors.ts";
 import type { Logger } from "../lib/logger.ts";
 import { createSafeFetcher, type SafeFetcher } from "../lib/safe-fetch.ts";
+import { createMetrics, type Metrics } from "../ops/metrics.ts";
+import { createReadinessCheck } from "../ops/readiness.ts";
 import { buildApiServer } from "./api-server.ts";
 import { createServices, type Services } from "./services.ts";
 import { buildSiteServer } from "./site-server.ts";
+import { buildWorkerServer } from "./worker-server.ts";
 
 export type Role = "all" | "api" | "worker";
 
@@ -25,6 +28,10 @@ export type Runtime = {
   /** Present for the api and all roles. */
   api: App | null;
   site: App | null;
+  /** The worker role's listener (WORKER_PORT); in the all role the API listener serves it all. */
+  worker: App | null;
+  /** The process's one metrics registry, served at /metrics. */
+  metrics: Metrics;
   close(): Promise<void>;
 };
 
@@ -92,6 +99,7 @@ async function connectRedis(url: string, logger: Logger): Promise<Redis> {
 /** Builds every part of one process: database, job queue, services, listeners (not listening). */
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { config, logger, role } = options;
+  const metrics = createMetrics();
   // Redis only serves the API's rate limits; connected first, so a bad REDIS_URL stops boot early.
   const redis =
     config.database.redisUrl && role !== "worker"
@@ -112,16 +120,32 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     settings: config.jobs,
     soleProcess: database.soleProcess,
     runSchedules: role !== "api",
+    metrics,
   });
-  const services = await createServices({ config, database, jobs, fetcher, logger });
+  metrics.readQueueDepthsFrom(() => jobs.pendingCounts().catch(() => null));
+  const services = await createServices({ config, database, jobs, fetcher, logger, metrics });
   if (role !== "api") await jobs.work(services.jobHandlers);
 
-  const isHealthy = async () => {
-    await database.db.execute(sql`select 1`);
-    return true;
-  };
+  // A database that does not answer makes the liveness check a 503, never a 500.
+  const isHealthy = () =>
+    database.db.execute(sql`select 1`).then(
+      () => true,
+      () => false,
+    );
+  const readiness = createReadinessCheck({ db: database.db, jobsRunning: jobs.isRunning });
   let api: App | null = null;
   let site: App | null = null;
+  const worker =
+    role === "worker"
+      ? await buildWorkerServer({
+          logger,
+          trustProxy: config.server.trustProxy,
+          isHealthy,
+          readiness,
+          metrics,
+          adminToken: config.server.adminToken ?? null,
+        })
+      : null;
   let changes: Subscription | null = null;
   if (role !== "worker") {
     // What the API keeps in memory, told of changes made by any process.
@@ -134,6 +158,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       trustProxy: config.server.trustProxy,
       bodyLimitBytes: API_BODY_LIMIT_BYTES,
       isHealthy,
+      readiness,
+      metrics,
       apiKeys: services.apiKeys,
       organizations: services.organizations,
       consumption: services.consumption,
@@ -178,6 +204,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       logger,
       trustProxy: config.server.trustProxy,
       isHealthy,
+      readiness,
+      metrics,
       leads: services.leads,
       rateLimitPerMinute: config.leads.rateLimitPerMinute,
       allowedOrigins: config.leads.allowedOrigins,
@@ -193,9 +221,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     services,
     api,
     site,
+    worker,
+    metrics,
     /** Stops accepting, drains in-flight requests, lets jobs finish, closes the database. */
     async close() {
-      await Promise.all([api?.close(), site?.close()]);
+      await Promise.all([api?.close(), site?.close(), worker?.close()]);
       await changes?.close();
       await jobs.stop({ graceful: true, timeoutMs: config.server.shutdownTimeoutMs });
       redis?.disconnect();

@@ -31,6 +31,8 @@ import type { JobQueue } from "../jobs/job-queue.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { SafeFetcher } from "../lib/safe-fetch.ts";
 import { createModelRegistry } from "../models/model-registry.ts";
+import type { Metrics } from "../ops/metrics.ts";
+import { instrumentModels } from "../ops/model-call-metrics.ts";
 
 export type ServiceDeps = {
   config: Config;
@@ -38,6 +40,7 @@ export type ServiceDeps = {
   jobs: JobQueue;
   fetcher: SafeFetcher;
   logger: Logger;
+  metrics: Metrics;
 };
 
 /** Organizations, users and API keys: all the CLI needs, and the base of everything else. */
@@ -56,10 +59,11 @@ export function createIdentityServices(db: Db, logger: Logger) {
 }
 
 /** The composition root of the domain: every service, wired to its repositories. */
-export async function createServices({ config, database, jobs, fetcher, logger }: ServiceDeps) {
+export async function createServices(deps: ServiceDeps) {
+  const { config, database, jobs, fetcher, logger, metrics } = deps;
   const { db } = database;
   const { apiKeys, organizations } = createIdentityServices(db, logger);
-  const models = createModelRegistry(config.models.registry);
+  const models = instrumentModels(createModelRegistry(config.models.registry), metrics);
   const credits = createCreditGrantService({
     creditBuckets: createCreditBucketRepo(db),
     organizations,
@@ -68,6 +72,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     db,
     priceOf: models.priceOf,
     logger,
+    metrics,
   });
   const leadRepo = createLeadRepo(db);
   const leads = createLeadService({
@@ -89,6 +94,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     config: config.knowledge,
     billing,
     logger,
+    metrics,
   });
 
   // One answer pipeline for the direct query and conversational mode.
@@ -107,6 +113,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     jobs,
     fetcher,
     logger,
+    metrics,
     billing,
     answers,
     attachments,

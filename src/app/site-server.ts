@@ -21,8 +21,11 @@ import {
   toSiteErrorBody,
 } from "../http/plugins/site-errors.ts";
 import { type HealthCheck, registerHealthRoutes } from "../http/routes/health/health-routes.ts";
+import { registerReadinessRoute } from "../http/routes/health/readiness-routes.ts";
 import { registerLeadRoutes } from "../http/routes/leads/lead-routes.ts";
 import type { Logger } from "../lib/logger.ts";
+import type { Metrics } from "../ops/metrics.ts";
+import type { Readiness } from "../ops/readiness.ts";
 
 /** Site forms send a handful of short fields; anything bigger is not a form. */
 const SITE_BODY_LIMIT_BYTES = 16 * 1024;
@@ -31,6 +34,8 @@ export type SiteServerDeps = {
   logger: Logger;
   trustProxy: number;
   isHealthy: HealthCheck;
+  readiness: () => Promise<Readiness>;
+  metrics: Metrics;
   leads: LeadService;
   rateLimitPerMinute: number;
   allowedOrigins: string[];
@@ -110,6 +115,11 @@ export async function buildSiteServer(deps: SiteServerDeps): Promise<App> {
   });
 
   registerHealthRoutes(app, deps.isHealthy);
-  registerLeadRoutes(app, { leads: deps.leads, rateLimitPerMinute: deps.rateLimitPerMinute });
+  registerReadinessRoute(app, deps.readiness);
+  registerLeadRoutes(app, {
+    leads: deps.leads,
+    rateLimitPerMinute: deps.rateLimitPerMinute,
+    metrics: deps.metrics,
+  });
   return app;
 }

@@ -36,7 +36,8 @@ SIGINT stops accepting, finishes what is in flight and exits 0.
 
 Options:
   --role all|api|worker   all (the default): both listeners and the worker;
-                          api: the listeners only; worker: the background jobs only
+                          api: the listeners only; worker: the background jobs only,
+                          with health, readiness and /metrics on WORKER_PORT
 ${HELP_OPTION}`,
     load: async () => (await import("./serve-command.ts")).serve,
   },

@@ -29,7 +29,7 @@ export async function serve(args: string[], env: Env): Promise<void> {
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
 
-  const { host, port, sitePort } = config.server;
+  const { host, port, sitePort, workerPort } = config.server;
   const lines: string[] = [];
   if (runtime.api && runtime.site) {
     const apiUrl = await runtime.api.listen({ host, port });
@@ -37,7 +37,12 @@ export async function serve(args: string[], env: Env): Promise<void> {
     lines.push(`agentdesk dashboard API: ${apiUrl}  (docs: ${apiUrl}/api/docs)`);
     lines.push(`agentdesk marketing site: ${siteUrl}`);
   }
-  if (role !== "api") lines.push("agentdesk worker: running");
+  if (runtime.worker) {
+    const workerUrl = await runtime.worker.listen({ host, port: workerPort });
+    lines.push(`agentdesk worker: running (health and metrics: ${workerUrl})`);
+  } else if (role !== "api") {
+    lines.push("agentdesk worker: running");
+  }
   if (role !== "worker" && config.server.bootstrapDefaultOrganization) {
     const created = await runtime.services.organizations.ensureDefaultOrganization();
     if (created) {

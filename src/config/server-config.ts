@@ -4,6 +4,9 @@ import { boolVar, intVar, optionalString } from "./env-types.ts";
 export const serverEnvSchema = z.object({
   PORT: intVar(3000, 0, 65535).describe("Port of the dashboard API listener"),
   SITE_PORT: intVar(3001, 0, 65535).describe("Port of the marketing-site listener"),
+  WORKER_PORT: intVar(3002, 0, 65535).describe(
+    "Port of the worker role's listener: health, readiness and /metrics",
+  ),
   HOST: z.string().min(1).default("127.0.0.1").describe("Interface both listeners bind"),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   TRUST_PROXY: intVar(0, 0, 10).describe("Proxy hops whose X-Forwarded-For is trusted"),
@@ -20,6 +23,7 @@ export function serverConfig(env: z.output<typeof serverEnvSchema>) {
   return {
     port: env.PORT,
     sitePort: env.SITE_PORT,
+    workerPort: env.WORKER_PORT,
     host: env.HOST,
     production: env.NODE_ENV === "production",
     nodeEnv: env.NODE_ENV,

@@ -2,6 +2,7 @@ import PgBoss from "pg-boss";
 import type { JobsConfig } from "../config/jobs-config.ts";
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../lib/logger.ts";
+import type { Metrics } from "../ops/metrics.ts";
 import {
   type JobData,
   type JobDefinition,
@@ -45,6 +46,10 @@ export type JobRuntime = JobQueue & {
    */
   work(handlers: JobHandlers): Promise<void>;
   stop(options?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
+  /** Started and not stopped: what readiness reports as `jobs`. */
+  isRunning(): boolean;
+  /** Jobs waiting to run (queued or waiting for a retry) by queue, every queue of the catalog. */
+  pendingCounts(): Promise<Map<string, number>>;
 };
 
 export type JobRuntimeOptions = {
@@ -59,6 +64,8 @@ export type JobRuntimeOptions = {
    * number of processes may: pg-boss sends each due job once). Off for API-only processes.
    */
   runSchedules?: boolean;
+  /** Told of every job run that ended, with its queue, outcome and duration. */
+  metrics?: Pick<Metrics, "job">;
 };
 
 const jobNames = Object.keys(jobCatalog) as JobName[];
@@ -75,6 +82,10 @@ const DELETE_PENDING_SQL = `
     RETURNING 1
   )
   SELECT count(*)::int AS count FROM deleted`;
+
+// Walks pg-boss's partial index of jobs not yet active (job_i5), not the completed ones.
+const PENDING_JOBS_SQL = `
+  SELECT name, count(*)::int AS count FROM ${SCHEMA}.job WHERE state < 'active' GROUP BY name`;
 
 const ACTIVE_JOBS_SQL = `SELECT name, id FROM ${SCHEMA}.job WHERE state = 'active'`;
 
@@ -146,6 +157,7 @@ export async function startJobRuntime(
   });
   let workers: JobWorkers | null = null;
   let sweeper: NodeJS.Timeout | null = null;
+  let running = true;
 
   return {
     async send(name, data, options = {}) {
@@ -165,7 +177,14 @@ export async function startJobRuntime(
       return Number(result.rows[0]?.count ?? 0);
     },
     async work(handlers) {
-      workers = startJobWorkers({ boss, schema: SCHEMA, leases, handlers, logger });
+      workers = startJobWorkers({
+        boss,
+        schema: SCHEMA,
+        leases,
+        handlers,
+        logger,
+        ...(options.metrics ? { metrics: options.metrics } : {}),
+      });
       // The sweep renews this process's own leases first, so a stall of its event loop (a long
       // synchronous statement on PGlite) never expires the jobs it is still running.
       let sweeping = false;
@@ -187,10 +206,20 @@ export async function startJobRuntime(
       sweeper.unref();
     },
     async stop({ graceful = true, timeoutMs = 10_000 } = {}) {
+      running = false;
       if (sweeper) clearInterval(sweeper);
       await workers?.stop({ graceful, timeoutMs });
       leases.stop();
       await boss.stop({ graceful: false, wait: true, close: true });
+    },
+    isRunning: () => running,
+    async pendingCounts() {
+      const { rows } = await boss.getDb().executeSql(PENDING_JOBS_SQL, []);
+      const counts = new Map<string, number>(jobNames.map((name) => [name, 0]));
+      for (const { name, count } of rows as { name: string; count: number }[]) {
+        counts.set(name, Number(count));
+      }
+      return counts;
     },
   };
 }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type PgBoss from "pg-boss";
 import type { Logger } from "../lib/logger.ts";
+import type { Metrics } from "../ops/metrics.ts";
 import { type JobDefinition, type JobHandlers, type JobName, jobCatalog } from "./job-catalog.ts";
 import { JobLeaseLostError, type JobLeases } from "./job-leases.ts";
 
@@ -52,6 +53,7 @@ export function startJobWorkers(options: {
   leases: JobLeases;
   handlers: JobHandlers;
   logger: Logger;
+  metrics?: Pick<Metrics, "job">;
 }): JobWorkers {
   const { boss, leases, logger } = options;
   const shutdown = new AbortController();
@@ -133,8 +135,11 @@ export function startJobWorkers(options: {
     const definition = jobCatalog[name] as JobDefinition;
     await Promise.all(
       jobs.map(async (job) => {
+        const started = performance.now();
         const outcome = await runJob(name, definition, job);
         if (outcome === null) return;
+        const seconds = (performance.now() - started) / 1000;
+        options.metrics?.job(name, outcome.ok ? "completed" : "failed", seconds);
         try {
           if (outcome.ok) await boss.complete(name, job.id);
           else await boss.fail(name, job.id, { message: messageOf(outcome.error) });

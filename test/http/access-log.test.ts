@@ -96,7 +96,7 @@ describe("one access line per request, dashboard API", () => {
     expect(text).not.toContain(org.apiKey);
   });
 
-  it("404 of a known route: warn, the route's pattern, not the id in the URL", async () => {
+  it("404 of a known route: info (the client's business), the route's pattern, not the id in the URL", async () => {
     const { status, line, text } = await accessLine(app.api, {
       method: "GET",
       url: "/api/agents/agent-that-does-not-exist",
@@ -105,7 +105,7 @@ describe("one access line per request, dashboard API", () => {
     expect(status).toBe(404);
     expectAccessFields(line);
     expect(line).toMatchObject({
-      level: WARN,
+      level: INFO,
       route: "/api/agents/:id",
       status: 404,
       organizationId: org.id,
@@ -121,7 +121,7 @@ describe("one access line per request, dashboard API", () => {
     });
     expect(status).toBe(404);
     expectAccessFields(line);
-    expect(line).toMatchObject({ level: WARN, method: "DELETE", route: "/api/nothing-here/42" });
+    expect(line).toMatchObject({ level: INFO, method: "DELETE", route: "/api/nothing-here/42" });
     expect(line).not.toHaveProperty("organizationId");
     expect(text).not.toContain("abc123");
   });
@@ -140,7 +140,7 @@ describe("one access line per request, dashboard API", () => {
     expect(text.toLowerCase()).not.toContain("authorization");
   });
 
-  it("400: warn, and no error line besides it; the body is not logged", async () => {
+  it("400: info, and no error line besides it; the body is not logged", async () => {
     const { status, line, text } = await accessLine(app.api, {
       method: "POST",
       url: "/api/annotation-tags",
@@ -150,7 +150,7 @@ describe("one access line per request, dashboard API", () => {
     expect(status).toBe(400);
     expectAccessFields(line);
     expect(line).toMatchObject({
-      level: WARN,
+      level: INFO,
       method: "POST",
       route: "/api/annotation-tags",
       status: 400,
@@ -197,7 +197,7 @@ describe("requests that end early", () => {
       url: "/api/agents/%zz?token=abc123",
     });
     expect(status).toBe(400);
-    expect(line).toMatchObject({ level: WARN, route: "/api/agents/%zz", status: 400 });
+    expect(line).toMatchObject({ level: INFO, route: "/api/agents/%zz", status: 400 });
     expect(text).not.toContain("abc123");
   });
 
@@ -273,7 +273,7 @@ describe("one access line per request, marketing site", () => {
     }
   });
 
-  it("a body that is not JSON: warn, one line", async () => {
+  it("a body that is not JSON: info, one line", async () => {
     const { status, line } = await accessLine(app.site, {
       method: "POST",
       url: "/api/leads",
@@ -281,16 +281,16 @@ describe("one access line per request, marketing site", () => {
       payload: "{not json",
     });
     expect(status).toBe(400);
-    expect(line).toMatchObject({ level: WARN, route: "/api/leads", status: 400 });
+    expect(line).toMatchObject({ level: INFO, route: "/api/leads", status: 400 });
   });
 
-  it("an unknown path: warn, the path without its query string", async () => {
+  it("an unknown path: info, the path without its query string", async () => {
     const { status, line, text } = await accessLine(app.site, {
       method: "GET",
       url: "/contact?email=jane@example.com",
     });
     expect(status).toBe(404);
-    expect(line).toMatchObject({ level: WARN, route: "/contact", status: 404 });
+    expect(line).toMatchObject({ level: INFO, route: "/contact", status: 404 });
     expect(text).not.toContain("jane@example.com");
   });
 });

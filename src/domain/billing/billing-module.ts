@@ -1,5 +1,6 @@
 import type { Db } from "../../db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
+import type { Metrics } from "../../ops/metrics.ts";
 import { createBillingAccountRepo } from "./billing-account-repo.ts";
 import { createBillingService } from "./billing-service.ts";
 import { createConsumptionEventRepo } from "./consumption-event-repo.ts";
@@ -12,7 +13,12 @@ import type { PriceOf } from "./usage-pricing.ts";
  * The billing module wired to its repositories: `billing` (the `Billing` port plus canRun and
  * balance), `consumption` (ledger reads) and `usage` (the increment endpoint).
  */
-export function createBillingModule(deps: { db: Db; priceOf: PriceOf; logger: Logger }) {
+export function createBillingModule(deps: {
+  db: Db;
+  priceOf: PriceOf;
+  logger: Logger;
+  metrics: Pick<Metrics, "consumption">;
+}) {
   const accounts = createBillingAccountRepo(deps.db);
   const events = createConsumptionEventRepo(deps.db);
   const billing = createBillingService({
@@ -22,6 +28,7 @@ export function createBillingModule(deps: { db: Db; priceOf: PriceOf; logger: Lo
     priceOf: deps.priceOf,
     onUnpriced: (usage) =>
       deps.logger.warn(usage, "usage of a model without a price was recorded at 0 credits"),
+    onCharged: deps.metrics.consumption,
   });
   const consumption = createConsumptionService({
     events,

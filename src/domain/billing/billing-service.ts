@@ -41,6 +41,8 @@ export type BillingServiceDeps = {
   priceOf: PriceOf;
   /** Told when usage names a model no price table knows; it is recorded at 0 credits. */
   onUnpriced: (usage: { feature: string; provider: string; modelName: string }) => void;
+  /** Told of every ledger row written, with the credits it charged. */
+  onCharged: (feature: string, credits: number) => void;
   now?: () => Date;
 };
 
@@ -137,6 +139,7 @@ export function createBillingService(deps: BillingServiceDeps) {
             modelName: request.modelName,
           });
         }
+        deps.onCharged(entry.feature, microToCredits(chargedMicro));
         return { ...entry, creditsChargedMicro: chargedMicro };
       },
     };

@@ -3,6 +3,7 @@ import { type AcceptedMime, loadDocument } from "../../ingestion/loaders/index.t
 import { fetchWebPage, type WebFetchOptions } from "../../ingestion/loaders/web-page.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { SafeFetcher } from "../../lib/safe-fetch.ts";
+import type { IngestionOutcome, Metrics } from "../../ops/metrics.ts";
 import { type ChunkWriter, SyncAbortedError } from "./chunk-writer.ts";
 import type { DatasourceRepo, DatasourceRow, SyncRun } from "./datasource-repo.ts";
 import { OVERDUE_MESSAGE } from "./datasource-service.ts";
@@ -24,6 +25,7 @@ export type DatasourceSyncDeps = {
   fetcher: Pick<SafeFetcher, "fetch">;
   settings: { ingestTimeoutMs: number; fetchMaxBytes: number; fetchTimeoutMs: number };
   logger: Logger;
+  metrics: Pick<Metrics, "ingestion">;
 };
 
 const OVERDUE_GRACE_MS = 30_000;
@@ -69,10 +71,15 @@ export function createDatasourceSync(deps: DatasourceSyncDeps) {
     return { sections, sourceUrl: null, sizeBytes: upload.sizeBytes };
   }
 
-  async function work(row: DatasourceRow, run: SyncRun, signal: AbortSignal): Promise<void> {
+  /** Runs one sync; the outcome it recorded, or null when it recorded none (superseded). */
+  async function work(
+    row: DatasourceRow,
+    run: SyncRun,
+    signal: AbortSignal,
+  ): Promise<IngestionOutcome | null> {
     const organizationId = row.organizationId;
     const store = await deps.datastores.find(organizationId, row.datastoreId);
-    if (!store) return;
+    if (!store) return null;
     const embedder = deps.embedders.embedderFor(store);
     const fetch: WebFetchOptions = {
       fetcher: deps.fetcher,
@@ -83,20 +90,21 @@ export function createDatasourceSync(deps: DatasourceSyncDeps) {
     const guard = { datasourceId: row.id, run };
     if (row.type === "web_site") {
       const result = await deps.syncSite({ site: row, store, embedder, fetch, signal });
-      if (result.outcome === "superseded") return;
+      if (result.outcome === "superseded") return null;
       if (result.outcome === "synched") {
         await datasources.finishSite(organizationId, row.id, run, {
           chunkCount: result.chunkCount,
           sizeBytes: result.sizeBytes,
           embedderId: store.embedderId,
         });
-        return;
+        return "synched";
       }
       await datasources.fail(organizationId, row.id, run, result.outcome, result.message ?? "");
-      return;
+      return result.outcome;
     }
     const loaded = await load(row, fetch);
-    await deps.writeChunks({ row, store, embedder, guard, signal, ...loaded });
+    const outcome = await deps.writeChunks({ row, store, embedder, guard, signal, ...loaded });
+    return outcome === "superseded" ? null : outcome;
   }
 
   /**
@@ -131,7 +139,8 @@ export function createDatasourceSync(deps: DatasourceSyncDeps) {
     });
     try {
       // A step that ignores the signal (a stuck parser) must not keep the job running past its time.
-      await Promise.race([work(row, run, controller.signal), timedOut]);
+      const outcome = await Promise.race([work(row, run, controller.signal), timedOut]);
+      if (outcome) deps.metrics.ingestion(outcome);
     } catch (error) {
       if (stopped?.aborted) return;
       const message = controller.signal.aborted
@@ -147,6 +156,7 @@ export function createDatasourceSync(deps: DatasourceSyncDeps) {
         "error",
         message ?? UNEXPECTED_FAILURE,
       );
+      deps.metrics.ingestion("error");
     } finally {
       clearTimeout(timer);
       stopped?.removeEventListener("abort", stop);
@@ -166,7 +176,9 @@ export function createDatasourceSync(deps: DatasourceSyncDeps) {
         job.generation,
         ABANDONED_MESSAGE,
       );
-      if (ended) deps.logger.warn({ datasourceId: job.datasourceId }, "ingestion abandoned");
+      if (!ended) return;
+      deps.logger.warn({ datasourceId: job.datasourceId }, "ingestion abandoned");
+      deps.metrics.ingestion("abandoned");
     },
   };
 }

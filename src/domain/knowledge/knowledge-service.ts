@@ -4,6 +4,7 @@ import type { JobQueue } from "../../jobs/job-queue.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { SafeFetcher } from "../../lib/safe-fetch.ts";
 import type { ModelRegistry } from "../../models/model-registry.ts";
+import type { Metrics } from "../../ops/metrics.ts";
 import { createHybridSearch } from "../../retrieval/hybrid-search.ts";
 import type { Billing } from "../billing/billing-port.ts";
 import { createChunkRepo } from "./chunk-repo.ts";
@@ -46,6 +47,7 @@ export type KnowledgeServiceDeps = {
   /** Where paid embedding usage is recorded; absent until billing is wired. */
   billing?: Pick<Billing, "charge">;
   logger: Logger;
+  metrics: Pick<Metrics, "ingestion">;
 };
 
 /** Datastores, datasources, the ingestion job and the search agents use, over one database. */
@@ -137,6 +139,7 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
     fetcher: deps.fetcher,
     settings: config,
     logger: deps.logger,
+    metrics: deps.metrics,
   });
 
   const scheduler = createSyncScheduler({

@@ -3,6 +3,7 @@ import type { JobQueue } from "../../jobs/job-queue.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { type SafeFetcher, UnsafeUrlError } from "../../lib/safe-fetch.ts";
+import type { Metrics } from "../../ops/metrics.ts";
 import type {
   AttemptResult,
   NewWebhookAttemptRow,
@@ -21,6 +22,7 @@ export type WebhookDeliveryDeps = {
   fetcher: Pick<SafeFetcher, "fetch">;
   jobs: Pick<JobQueue, "send">;
   logger: Logger;
+  metrics: Pick<Metrics, "webhookAttempt">;
   settings: DeliverySettings & {
     /**
      * Headroom over the attempt's own timeout before another worker may take it over: one job
@@ -181,6 +183,7 @@ export function createWebhookDeliveryService(deps: WebhookDeliveryDeps) {
         startedAt,
       };
       await deps.deliveries.finishAttempt(record, result);
+      deps.metrics.webhookAttempt(result.state);
       deps.logger.info(
         { deliveryId, attempt, state: result.state, responseStatus: outcome.responseStatus },
         "webhook attempt",

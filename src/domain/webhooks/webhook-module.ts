@@ -3,6 +3,7 @@ import type { Db } from "../../db/client.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { SafeFetcher } from "../../lib/safe-fetch.ts";
+import type { Metrics } from "../../ops/metrics.ts";
 import { createAgentRepo } from "../agents/agent-repo.ts";
 import type { Billing } from "../billing/billing-port.ts";
 import { createContactRepo } from "../conversations/contact-repo.ts";
@@ -24,6 +25,7 @@ export type WebhookModuleDeps = {
   jobs: Pick<JobQueue, "send">;
   fetcher: SafeFetcher;
   logger: Logger;
+  metrics: Pick<Metrics, "webhookAttempt">;
   billing: Billing;
   answers: AnswerPipeline;
   attachments: Pick<AttachmentReader, "read">;
@@ -46,6 +48,7 @@ export function createWebhookModule(deps: WebhookModuleDeps) {
     fetcher: deps.fetcher,
     jobs: deps.jobs,
     logger: deps.logger,
+    metrics: deps.metrics,
     settings: { ...settings.webhooks, leaseMarginMs: settings.jobLeaseMs },
   });
   const windowService = createWebhookWindowService({

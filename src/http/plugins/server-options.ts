@@ -9,6 +9,7 @@ import {
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
 import type { Logger } from "../../lib/logger.ts";
+import type { Metrics } from "../../ops/metrics.ts";
 import type { App } from "../app-types.ts";
 import { AccessLog, type OrganizationOf } from "./access-log.ts";
 import { UNSTORABLE_TEXT_MESSAGE, UnstorableInputError } from "./json-body.ts";
@@ -23,6 +24,8 @@ export type ServerBasics = {
   bodyLimitBytes: number;
   /** The caller's organization for the access log; absent where callers are anonymous. */
   organizationOf?: OrganizationOf;
+  /** Receives every request's route pattern, status and duration. */
+  metrics: Pick<Metrics, "httpRequest">;
 };
 
 type CompilersFactory = NonNullable<
@@ -44,11 +47,12 @@ export function createFastify({
   bodyLimitBytes,
   errorBody,
   organizationOf,
+  metrics,
 }: ServerBasics): App {
   const app = Fastify({
     loggerInstance: logger,
     // One access line per request instead of Fastify's two (incoming, completed).
-    logController: new AccessLog(logger, organizationOf),
+    logController: new AccessLog(logger, metrics, organizationOf),
     genReqId: generateRequestId,
     trustProxy: trustProxy > 0 ? (_address: string, hop: number) => hop < trustProxy : false,
     bodyLimit: bodyLimitBytes,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { parseLeadInput } from "../../../domain/leads/lead-input.ts";
 import type { LeadService } from "../../../domain/leads/lead-service.ts";
+import type { Metrics } from "../../../ops/metrics.ts";
 import type { App } from "../../app-types.ts";
 import { SiteError } from "../../plugins/site-errors.ts";
 
@@ -27,7 +28,11 @@ const OTHER_METHODS = ["GET", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"] as co
 
 export function registerLeadRoutes(
   app: App,
-  deps: { leads: LeadService; rateLimitPerMinute: number },
+  deps: {
+    leads: LeadService;
+    rateLimitPerMinute: number;
+    metrics: Pick<Metrics, "leadSubmission">;
+  },
 ): void {
   app.post(
     "/api/leads",
@@ -53,6 +58,11 @@ export function registerLeadRoutes(
       // The handler builds `{success, id}` itself: checking it against the schema again on
       // every form post would only cost time (the schema still documents the answer).
       serializerCompiler: () => (data) => JSON.stringify(data),
+      // Every answer of this route counts, the rate limiter's and the body parser's included.
+      onResponse: (_request, reply, done) => {
+        deps.metrics.leadSubmission(reply.statusCode);
+        done();
+      },
     },
     async (request, reply) => {
       const parsed = parseLeadInput(request.body);
