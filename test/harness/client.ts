@@ -225,6 +225,12 @@ export function createClient(app: App, headers: Headers = {}) {
         send<Untyped>("POST", `/api/admin/organizations/${organizationId}/credits`, body),
       updateBilling: (organizationId: string, body: UntypedBody) =>
         send<Untyped>("PATCH", `/api/admin/organizations/${organizationId}/billing`, body),
+      listOrganizations: (query?: Query) => get<Untyped>("/api/admin/organizations", query),
+      listApiKeys: (organizationId: string) =>
+        get<Untyped>(`/api/admin/organizations/${organizationId}/api-keys`),
+      listLeads: (query?: Query) => get<Untyped>("/api/admin/leads", query),
+      exportLeads: (query?: Query) => get<Untyped>("/api/admin/leads/export", query),
+      deleteLead: (leadId: string) => send<Untyped>("DELETE", `/api/admin/leads/${leadId}`),
     },
   };
 }
