@@ -69,7 +69,7 @@ ${HELP_OPTION}`,
     synopsis: "[--limit N] [--cursor CURSOR] [--json]",
     summary: "Lists organizations, newest first, with their ids",
     help: `Lists organizations, newest first: id, creation time, plan, billing model and name. When
-more remain, prints on stderr the command that shows the next page.
+more remain, prints on stderr the --cursor of the next page.
 ${DATABASE_NOTE}
 
 Options:
@@ -140,8 +140,8 @@ ${HELP_OPTION}`,
     synopsis: `${LEAD_FILTERS} [--limit N] [--cursor CURSOR] [--json]`,
     summary: "Lists the marketing site's leads, newest first",
     help: `Lists stored leads, newest first: id, creation time, source, email, name and company
-(--json: every stored field). When more remain, prints on stderr the command that shows the
-next page.
+(--json: every stored field). When more remain, prints on stderr the --cursor of the next
+page.
 ${DATABASE_NOTE}
 
 Options:

@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { openConfiguredDatabase } from "../app/runtime.ts";
-import { createOperatorServices } from "../app/services.ts";
+import type { createOperatorServices } from "../app/services.ts";
 import type { Env } from "../config/env-types.ts";
 import { parseConfig } from "../config/index.ts";
 import { createLogger } from "../lib/logger.ts";
@@ -31,6 +30,11 @@ export async function withOperatorServices<T>(
         "(agentdesk serve), point DATA_DIR at its directory, or set DATABASE_URL.",
     );
   }
+  // Loaded only now: the database drivers and the domain take seconds, which a refusal need not pay.
+  const [{ openConfiguredDatabase }, { createOperatorServices }] = await Promise.all([
+    import("../app/runtime.ts"),
+    import("../app/services.ts"),
+  ]);
   const logger = createLogger("warn", config.server.logFormat);
   const database = await openConfiguredDatabase(config, { poolSize: 2 });
   try {

@@ -18,6 +18,6 @@ export function table(header: string[], rows: (string | number | null)[][]): str
 }
 
 /** Where a list stopped: printed on stderr so that stdout stays the list itself. */
-export function printMore(nextCursor: string | null, command: string): void {
-  if (nextCursor) process.stderr.write(`More: ${command} --cursor ${nextCursor}\n`);
+export function printMore(nextCursor: string | null): void {
+  if (nextCursor) process.stderr.write(`More: repeat the command with --cursor ${nextCursor}\n`);
 }

@@ -45,7 +45,7 @@ export async function orgList(args: string[], env: Env): Promise<void> {
       page.data.map((org) => [org.id, org.createdAt, org.plan, org.billingModel, org.name]),
     ),
   );
-  if (!values.json) printMore(page.nextCursor, "agentdesk org list");
+  if (!values.json) printMore(page.nextCursor);
 }
 
 /** `agentdesk key create`: another API key for an organization's owner. */

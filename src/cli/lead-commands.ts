@@ -68,7 +68,7 @@ export async function leadsList(args: string[], env: Env): Promise<void> {
       ]),
     ),
   );
-  if (!values.json) printMore(page.nextCursor, "agentdesk leads list");
+  if (!values.json) printMore(page.nextCursor);
 }
 
 /** `agentdesk leads export`: every selected lead as CSV, to stdout or `--output FILE`. */
