@@ -8,7 +8,7 @@ const TIMESTAMP_TEXT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** An opaque list cursor: base64url of the last item's exact createdAt and id. */
-export function encodePageCursor(cursor: PageCursor): string {
+function encodePageCursor(cursor: PageCursor): string {
   return Buffer.from(`${cursor.createdAt}|${cursor.id}`).toString("base64url");
 }
 
