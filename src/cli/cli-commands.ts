@@ -133,7 +133,7 @@ Options:
   --expires-at DATE_TIME  When the bucket expires (ISO 8601); never by default
   --json                  Prints {creditBucket} as JSON
 ${HELP_OPTION}`,
-    load: async () => (await import("./identity-commands.ts")).creditsGrant,
+    load: async () => (await import("./credit-commands.ts")).creditsGrant,
   },
   {
     words: ["leads", "list"],

@@ -1,6 +1,5 @@
 import { parseArgs } from "node:util";
 import type { Env } from "../config/env-types.ts";
-import { UsageError } from "./cli-commands.ts";
 import { withOperatorServices } from "./cli-database.ts";
 import { pageLimit, required } from "./cli-options.ts";
 import { print, printMore, table } from "./cli-output.ts";
@@ -94,38 +93,4 @@ export async function keyRevoke(args: string[], env: Env): Promise<void> {
     organizations.revokeApiKey(organizationId, apiKeyId),
   );
   process.stdout.write(`Revoked API key ${apiKeyId}\n`);
-}
-
-/** `agentdesk credits grant`: a bucket of credits, optionally expiring. */
-export async function creditsGrant(args: string[], env: Env): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      org: { type: "string" },
-      amount: { type: "string" },
-      "expires-at": { type: "string" },
-      json,
-    },
-  });
-  const organizationId = required(values.org, "--org");
-  const amount = Number(required(values.amount, "--amount"));
-  if (!Number.isFinite(amount) || amount <= 0 || amount > 1_000_000_000) {
-    throw new UsageError("--amount must be a number above 0 and at most 1000000000");
-  }
-  const expiresText = values["expires-at"];
-  const expiresAt = expiresText === undefined ? undefined : new Date(expiresText);
-  if (
-    expiresAt &&
-    (!/^\d{4}-\d{2}-\d{2}/.test(expiresText!) || Number.isNaN(expiresAt.getTime()))
-  ) {
-    throw new UsageError("--expires-at must be an ISO 8601 date-time, e.g. 2030-01-01T00:00:00Z");
-  }
-  const bucket = await withOperatorServices(env, ({ credits }) =>
-    credits.grant(organizationId, { amount, expiresAt }),
-  );
-  print(values.json, { creditBucket: bucket }, [
-    `Granted ${bucket.amount} credits to ${organizationId}` +
-      (bucket.expiresAt ? `, expiring ${bucket.expiresAt}` : "") +
-      ` (bucket ${bucket.id})`,
-  ]);
 }
