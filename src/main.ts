@@ -8,8 +8,8 @@ import {
 } from "./cli/cli-commands.ts";
 
 const HELP = new Set(["--help", "-h"]);
-/** Errors whose message is written for the operator (they name the variable or the lock). */
-const OPERATOR_ERRORS = new Set(["ConfigError", "DataDirLockedError"]);
+/** Errors whose message is written for the operator (they name the variable, lock or directory). */
+const OPERATOR_ERRORS = new Set(["ConfigError", "DataDirLockedError", "NoDatabaseError"]);
 
 class CommandLineError extends Error {
   constructor(

@@ -197,6 +197,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
             adminToken: config.server.adminToken,
             organizations: services.organizations,
             credits: services.credits,
+            directory: services.directory,
+            leadInbox: services.leadInbox,
           }
         : null,
     });

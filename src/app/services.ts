@@ -12,9 +12,13 @@ import { createConversationRepo } from "../domain/conversations/conversation-rep
 import { createFollowUpModule } from "../domain/follow-ups/follow-up-module.ts";
 import { loadInstanceSecret } from "../domain/instance/instance-secret-repo.ts";
 import { createKnowledgeService } from "../domain/knowledge/knowledge-service.ts";
+import { createLeadInboxRepo } from "../domain/leads/lead-inbox-repo.ts";
+import { createLeadInboxService } from "../domain/leads/lead-inbox-service.ts";
 import { createLeadNotifier } from "../domain/leads/lead-notifier.ts";
 import { createLeadRepo } from "../domain/leads/lead-repo.ts";
 import { createLeadService } from "../domain/leads/lead-service.ts";
+import { createOrganizationDirectory } from "../domain/organizations/organization-directory.ts";
+import { createOrganizationDirectoryRepo } from "../domain/organizations/organization-directory-repo.ts";
 import {
   createOrganizationRepo,
   createUserRepo,
@@ -43,7 +47,7 @@ export type ServiceDeps = {
   metrics: Metrics;
 };
 
-/** Organizations, users and API keys: all the CLI needs, and the base of everything else. */
+/** Organizations, users and API keys: the base of everything else. */
 export function createIdentityServices(db: Db, logger: Logger) {
   const apiKeys = createApiKeyService({
     apiKeys: createApiKeyRepo(db),
@@ -58,16 +62,30 @@ export function createIdentityServices(db: Db, logger: Logger) {
   return { apiKeys, organizations };
 }
 
-/** The composition root of the domain: every service, wired to its repositories. */
-export async function createServices(deps: ServiceDeps) {
-  const { config, database, jobs, fetcher, logger, metrics } = deps;
-  const { db } = database;
+/** Identity, credit grants, the directory and the leads inbox: what the admin API and CLI use. */
+export function createOperatorServices(db: Db, logger: Logger) {
   const { apiKeys, organizations } = createIdentityServices(db, logger);
-  const models = instrumentModels(createModelRegistry(config.models.registry), metrics);
   const credits = createCreditGrantService({
     creditBuckets: createCreditBucketRepo(db),
     organizations,
   });
+  const directory = createOrganizationDirectory({
+    directory: createOrganizationDirectoryRepo(db),
+    organizations,
+  });
+  const leadInbox = createLeadInboxService({ leads: createLeadInboxRepo(db) });
+  return { apiKeys, organizations, credits, directory, leadInbox };
+}
+
+/** The composition root of the domain: every service, wired to its repositories. */
+export async function createServices(deps: ServiceDeps) {
+  const { config, database, jobs, fetcher, logger, metrics } = deps;
+  const { db } = database;
+  const { apiKeys, organizations, credits, directory, leadInbox } = createOperatorServices(
+    db,
+    logger,
+  );
+  const models = instrumentModels(createModelRegistry(config.models.registry), metrics);
   const { billing, consumption, usage } = createBillingModule({
     db,
     priceOf: models.priceOf,
@@ -181,6 +199,8 @@ export async function createServices(deps: ServiceDeps) {
     apiKeys,
     organizations,
     credits,
+    directory,
+    leadInbox,
     billing,
     consumption,
     usage,

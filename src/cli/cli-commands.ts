@@ -24,6 +24,15 @@ export type Command = {
 };
 
 const HELP_OPTION = "  -h, --help              Shows this help";
+const DATABASE_NOTE = `
+Uses DATABASE_URL, else the embedded database in DATA_DIR, which must exist (the server
+creates it); stop the server first there: one process at a time may open DATA_DIR.`;
+const LEAD_FILTERS = "[--since DATE] [--until DATE] [--source SOURCE] [--email EMAIL]";
+const LEAD_FILTER_HELP = `  --since DATE            Leads created at or after this ISO 8601 date or date-time (UTC
+                          without an offset)
+  --until DATE            Leads created before this date-time; a date includes that day
+  --source SOURCE         Leads of this source only
+  --email EMAIL           Leads of this email address only (ignoring case)`;
 
 export const COMMANDS: Command[] = [
   {
@@ -46,8 +55,8 @@ ${HELP_OPTION}`,
     synopsis: "--name NAME [--owner-email EMAIL] [--json]",
     summary: "Creates an organization, its owner and its first API key",
     help: `Creates an organization with its owner and prints the organization's first API key (shown
-only this once). With the embedded database, stop the server first: one process at a
-time may open DATA_DIR.
+only this once).
+${DATABASE_NOTE}
 
 Options:
   --name NAME             The organization's name (required)
@@ -57,18 +66,107 @@ ${HELP_OPTION}`,
     load: async () => (await import("./identity-commands.ts")).orgCreate,
   },
   {
+    words: ["org", "list"],
+    synopsis: "[--limit N] [--cursor CURSOR] [--json]",
+    summary: "Lists organizations, newest first, with their ids",
+    help: `Lists organizations, newest first: id, creation time, plan, billing model and name. When
+more remain, prints on stderr the --cursor of the next page.
+${DATABASE_NOTE}
+
+Options:
+  --limit N               Organizations per page, 1 to 1000 (default 50)
+  --cursor CURSOR         Where the previous page stopped
+  --json                  Prints {data, nextCursor}, as GET /api/admin/organizations
+${HELP_OPTION}`,
+    load: async () => (await import("./identity-commands.ts")).orgList,
+  },
+  {
     words: ["key", "create"],
     synopsis: "--org ORGANIZATION_ID [--json]",
     summary: "Issues another API key to an organization's owner",
     help: `Issues another API key to the organization's owner and prints it (shown only this once).
-With the embedded database, stop the server first: one process at a time may open
-DATA_DIR.
+${DATABASE_NOTE}
 
 Options:
   --org ORGANIZATION_ID   The organization (required)
   --json                  Prints the key and its id as JSON
 ${HELP_OPTION}`,
     load: async () => (await import("./identity-commands.ts")).keyCreate,
+  },
+  {
+    words: ["key", "list"],
+    synopsis: "--org ORGANIZATION_ID [--json]",
+    summary: "Lists an organization's API keys (prefixes, never the keys)",
+    help: `Lists the organization's API keys, newest first: id, prefix, creation, last use (to the
+minute) and revocation times. The keys themselves are never stored, so never shown.
+${DATABASE_NOTE}
+
+Options:
+  --org ORGANIZATION_ID   The organization (required)
+  --json                  Prints {data}, as GET /api/admin/organizations/{id}/api-keys
+${HELP_OPTION}`,
+    load: async () => (await import("./identity-commands.ts")).keyList,
+  },
+  {
+    words: ["key", "revoke"],
+    synopsis: "--org ORGANIZATION_ID --key API_KEY_ID",
+    summary: "Revokes an API key",
+    help: `Revokes an API key (its id, as key list shows it): it stops authenticating at once. A key
+already revoked, or not of this organization, is an error.
+${DATABASE_NOTE}
+
+Options:
+  --org ORGANIZATION_ID   The organization (required)
+  --key API_KEY_ID        The key's id (required)
+${HELP_OPTION}`,
+    load: async () => (await import("./identity-commands.ts")).keyRevoke,
+  },
+  {
+    words: ["credits", "grant"],
+    synopsis: "--org ORGANIZATION_ID --amount CREDITS [--expires-at DATE_TIME] [--json]",
+    summary: "Grants an organization a bucket of credits",
+    help: `Grants the organization a bucket of credits, spent oldest-expiring first (docs/billing.md).
+${DATABASE_NOTE}
+
+Options:
+  --org ORGANIZATION_ID   The organization (required)
+  --amount CREDITS        Credits to grant, above 0 (required)
+  --expires-at DATE_TIME  When the bucket expires (ISO 8601); never by default
+  --json                  Prints {creditBucket} as JSON
+${HELP_OPTION}`,
+    load: async () => (await import("./credit-commands.ts")).creditsGrant,
+  },
+  {
+    words: ["leads", "list"],
+    synopsis: `${LEAD_FILTERS} [--limit N] [--cursor CURSOR] [--json]`,
+    summary: "Lists the marketing site's leads, newest first",
+    help: `Lists stored leads, newest first: id, creation time, source, email, name and company
+(--json: every stored field). When more remain, prints on stderr the --cursor of the next
+page.
+${DATABASE_NOTE}
+
+Options:
+${LEAD_FILTER_HELP}
+  --limit N               Leads per page, 1 to 1000 (default 50)
+  --cursor CURSOR         Where the previous page stopped
+  --json                  Prints {data, nextCursor}, as GET /api/admin/leads
+${HELP_OPTION}`,
+    load: async () => (await import("./lead-commands.ts")).leadsList,
+  },
+  {
+    words: ["leads", "export"],
+    synopsis: `${LEAD_FILTERS} [--output FILE]`,
+    summary: "Writes the marketing site's leads as CSV",
+    help: `Writes every lead the filters select as CSV, newest first, with every stored field: the
+file of GET /api/admin/leads/export (cells that a spreadsheet would run as a formula start
+with ').
+${DATABASE_NOTE}
+
+Options:
+${LEAD_FILTER_HELP}
+  --output FILE           Writes to FILE (created or replaced) instead of stdout
+${HELP_OPTION}`,
+    load: async () => (await import("./lead-commands.ts")).leadsExport,
   },
 ];
 

@@ -31,7 +31,13 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 const COMMAND_LINES = [
   "agentdesk serve [--role all|api|worker]",
   "agentdesk org create --name NAME [--owner-email EMAIL] [--json]",
+  "agentdesk org list [--limit N] [--cursor CURSOR] [--json]",
   "agentdesk key create --org ORGANIZATION_ID [--json]",
+  "agentdesk key list --org ORGANIZATION_ID [--json]",
+  "agentdesk key revoke --org ORGANIZATION_ID --key API_KEY_ID",
+  "agentdesk credits grant --org ORGANIZATION_ID --amount CREDITS [--expires-at DATE_TIME] [--json]",
+  "agentdesk leads list [--since DATE] [--until DATE] [--source SOURCE] [--email EMAIL] [--limit N] [--cursor CURSOR] [--json]",
+  "agentdesk leads export [--since DATE] [--until DATE] [--source SOURCE] [--email EMAIL] [--output FILE]",
 ];
 
 // Tests whose processes open the embedded database load the whole service: several seconds of
@@ -67,8 +73,8 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk help", () => {
       for (const [args, line] of [
         [["serve", "--help"], COMMAND_LINES[0]],
         [["org", "create", "--help"], COMMAND_LINES[1]],
-        [["key", "create", "-h"], COMMAND_LINES[2]],
-        [["help", "key", "create"], COMMAND_LINES[2]],
+        [["key", "create", "-h"], COMMAND_LINES[3]],
+        [["help", "key", "create"], COMMAND_LINES[3]],
       ] as const) {
         const { stdout } = await run(process.execPath, ["bin/agentdesk.js", ...args], {
           env: { PATH: process.env.PATH, DATA_DIR: join(helpDir, "data") },

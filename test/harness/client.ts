@@ -236,6 +236,12 @@ export function createClient(app: App, headers: Headers = {}) {
       updateOrganization: (organizationId: string, body: UntypedBody) =>
         send<Untyped>("PATCH", `/api/admin/organizations/${organizationId}`, body),
       runRetention: () => send<Untyped>("POST", "/api/admin/retention/run"),
+      listOrganizations: (query?: Query) => get<Untyped>("/api/admin/organizations", query),
+      listApiKeys: (organizationId: string) =>
+        get<Untyped>(`/api/admin/organizations/${organizationId}/api-keys`),
+      listLeads: (query?: Query) => get<Untyped>("/api/admin/leads", query),
+      exportLeads: (query?: Query) => get<Untyped>("/api/admin/leads/export", query),
+      deleteLead: (leadId: string) => send<Untyped>("DELETE", `/api/admin/leads/${leadId}`),
     },
   };
 }

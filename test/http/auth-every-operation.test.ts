@@ -201,7 +201,7 @@ describe("every operation that needs credentials", () => {
   it("is found in the document: every route declares its access", () => {
     const byAccess = (access: Access) => operations.filter((op) => op.access === access).length;
     expect(byAccess("key")).toBeGreaterThan(30);
-    expect(byAccess("admin")).toBe(7);
+    expect(byAccess("admin")).toBe(12);
     expect(byAccess("optional")).toBe(4);
   });
 

@@ -2,12 +2,18 @@ import { z } from "zod";
 import type { CreditGrantService } from "../../../domain/billing/credit-grant-service.ts";
 import type { OrganizationService } from "../../../domain/organizations/organization-service.ts";
 import type { App } from "../../app-types.ts";
+import { type LeadInboxRouteDeps, registerLeadInboxRoutes } from "./lead-inbox-routes.ts";
+import {
+  type OrganizationListRouteDeps,
+  registerOrganizationListRoutes,
+} from "./organization-list-routes.ts";
 
 export type AdminDeps = {
   adminToken: string;
   organizations: OrganizationService;
   credits: CreditGrantService;
-};
+} & OrganizationListRouteDeps &
+  LeadInboxRouteDeps;
 
 const organizationParams = z.object({ id: z.string().min(1).max(64) });
 
@@ -44,6 +50,9 @@ const organizationNotFound = { 404: "No organization with this id" };
 
 /** /api/admin/*: operator endpoints, enabled only when ADMIN_TOKEN is set. */
 export function registerAdminRoutes(app: App, deps: AdminDeps): void {
+  registerOrganizationListRoutes(app, deps);
+  registerLeadInboxRoutes(app, deps);
+
   app.post(
     "/api/admin/organizations",
     {
