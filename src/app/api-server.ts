@@ -40,6 +40,8 @@ import {
   registerFollowUpRoutes,
 } from "../http/routes/follow-ups/follow-up-routes.ts";
 import { type HealthCheck, registerHealthRoutes } from "../http/routes/health/health-routes.ts";
+import { openAiErrorBody } from "../http/routes/openai/openai-errors.ts";
+import { type OpenAiRouteDeps, registerOpenAiRoutes } from "../http/routes/openai/openai-routes.ts";
 import {
   registerTranscriptionRoutes,
   type TranscriptionRouteDeps,
@@ -69,6 +71,8 @@ export type ApiServerDeps = {
   transcription: TranscriptionRouteDeps;
   /** Agents, query, query-agent, export and conversations. */
   agents: AgentRouteDeps & QueryRouteDeps & ExportRouteDeps & ConversationRouteDeps;
+  /** The OpenAI-compatible API under /v1. */
+  openai: OpenAiRouteDeps;
   webhookDeliveries: WebhookRouteDeps["webhookDeliveries"];
   followUps: FollowUpRouteDeps["followUps"];
 };
@@ -85,6 +89,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
       description: "Agents, conversations, knowledge, annotations, usage and transcription.",
     },
     errors: { body: errorBody, refusesContentTypes: true },
+    components: { OpenAIError: openAiErrorBody },
     securitySchemes: SECURITY_SCHEMES,
   });
 
@@ -104,6 +109,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerTranscriptionRoutes(app, deps.transcription);
   registerWebhookRoutes(app, deps);
   registerFollowUpRoutes(app, deps);
+  await registerOpenAiRoutes(app, deps.openai);
   if (deps.admin) registerAdminRoutes(app, deps.admin);
   return app;
 }

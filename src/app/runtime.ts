@@ -152,6 +152,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         conversations: services.conversations,
         ssePingIntervalMs: config.agents.ssePingIntervalMs,
       },
+      openai: { openai: services.openai, ssePingIntervalMs: config.agents.ssePingIntervalMs },
       webhookDeliveries: services.webhookDeliveryReader,
       followUps: services.followUps,
       knowledge: {

@@ -14,6 +14,8 @@ import { createKnowledgeService } from "../domain/knowledge/knowledge-service.ts
 import { createLeadNotifier } from "../domain/leads/lead-notifier.ts";
 import { createLeadRepo } from "../domain/leads/lead-repo.ts";
 import { createLeadService } from "../domain/leads/lead-service.ts";
+import { createAnsweredMessageRepo } from "../domain/openai/answered-message-repo.ts";
+import { createOpenAiService } from "../domain/openai/openai-service.ts";
 import {
   createOrganizationRepo,
   createUserRepo,
@@ -132,6 +134,13 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     conversational: webhookModule.conversationalQueue,
   });
 
+  // The OpenAI-compatible API answers through the same query service.
+  const openai = createOpenAiService({
+    agents: agentModule.agents,
+    query: agentModule.query,
+    answeredMessages: createAnsweredMessageRepo(db),
+  });
+
   const transcription = createTranscriptionService({
     agents: createAgentRepo(db),
     billing,
@@ -164,6 +173,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     models,
     knowledge,
     transcription,
+    openai,
     jobHandlers,
     ...annotationModule,
     ...agentModule,
