@@ -46,6 +46,10 @@ test.beforeAll(async ({ app, org }) => {
 const clientOf = async (app: { listen(which: "api"): Promise<string> }, apiKey: string) =>
   new OpenAI({ baseURL: `${await app.listen("api")}/v1`, apiKey, maxRetries: 0 });
 
+type SentMessage = { role: string; content: string };
+const sentMessages = (body: Record<string, unknown> | undefined) =>
+  (body?.messages ?? []) as SentMessage[];
+
 type Extension = { agentdesk: { conversationId: string; messageId: string; cost: number } };
 
 describe("POST /v1/responses", () => {
@@ -81,7 +85,7 @@ describe("POST /v1/responses", () => {
       usage: { input_tokens: 90, output_tokens: 4, total_tokens: 94 },
     });
     expect(response.output_text).toBe("Within 30 days.");
-    const system = (fake.requests[0]?.body?.messages as Array<{ content: string }>)[0]?.content;
+    const system = sentMessages(fake.requests[0]?.body)[0]?.content;
     expect(system).toContain("Instructions from the organization:\nAnswer briefly.");
 
     const events = await api.consumptionEvents.list({ conversationId: agentdesk.conversationId });
@@ -113,8 +117,7 @@ describe("POST /v1/responses", () => {
     expect(second.previous_response_id).toBe(first.id);
     const conversationId = (first as unknown as Extension).agentdesk.conversationId;
     expect((second as unknown as Extension).agentdesk.conversationId).toBe(conversationId);
-    const sent = fake.requests[0]?.body?.messages as Array<{ role: string; content: string }>;
-    expect(sent.slice(1)).toEqual([
+    expect(sentMessages(fake.requests[0]?.body).slice(1)).toEqual([
       { role: "user", content: "Order 7 ships when?" },
       { role: "assistant", content: "Answer: Order 7 ships when?" },
       { role: "user", content: "And order 8?" },
@@ -130,7 +133,7 @@ describe("POST /v1/responses", () => {
   }) => {
     const openai = await clientOf(app, org.apiKey);
     fake.script(({ body }) => {
-      const system = (body?.messages as Array<{ content: string }>)[0]?.content ?? "";
+      const system = sentMessages(body)[0]?.content ?? "";
       const fileIndex = /<passage index="(\d+)" source="refunds\.md"/.exec(system)?.[1];
       return { text: `Refunds take 30 days [${fileIndex}].` };
     });
@@ -214,11 +217,10 @@ describe("POST /v1/responses", () => {
       input: "Thanks",
       previous_response_id: completed.response.id,
     });
-    const sent = fake.requests[0]?.body?.messages as Array<{ content: string }>;
-    expect(sent.map((message) => message.content).slice(1)).toEqual([
-      "When does it ship?",
-      "It ships Monday.",
-      "Thanks",
-    ]);
+    expect(
+      sentMessages(fake.requests[0]?.body)
+        .map((message) => message.content)
+        .slice(1),
+    ).toEqual(["When does it ship?", "It ships Monday.", "Thanks"]);
   });
 });

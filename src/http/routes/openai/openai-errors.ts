@@ -44,7 +44,8 @@ const paramOf = (path: string) => path.replace(/^(body|params|querystring|header
 export function toOpenAiError(error: unknown, request: FastifyRequest): [number, OpenAiErrorBody] {
   const [status, body] = toErrorBody(error, request);
   const kind = OPENAI_KINDS[body.type];
-  const detail = body.details?.[0];
+  // Field details name the param of a 400; other types carry details of their own.
+  const detail = body.type === "INVALID_REQUEST" ? body.details?.[0] : undefined;
   return [
     status,
     {
