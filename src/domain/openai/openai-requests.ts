@@ -25,7 +25,11 @@ const metadataField = z
       .describe("Continues this conversation of the agent (created with this id when unknown)"),
   })
   .catchall(z.string().max(512))
-  .refine((metadata) => Object.keys(metadata).length <= 16, "must have at most 16 keys")
+  .refine(
+    (metadata) =>
+      Object.keys(metadata).length <= 16 && Object.keys(metadata).every((key) => key.length <= 64),
+    "must have at most 16 keys of at most 64 characters",
+  )
   .nullish();
 
 const temperatureField = z.number().min(0).max(2).nullish();

@@ -17,7 +17,7 @@ export const openAiErrorBody = z.object({
 export type OpenAiErrorBody = z.infer<typeof openAiErrorBody>;
 
 /** OpenAI's `type` and `code` for each type of our error vocabulary. */
-const OPENAI_KINDS: Record<ErrorType, { type: string; code: string | null }> = {
+export const OPENAI_KINDS: Record<ErrorType, { type: string; code: string | null }> = {
   INVALID_REQUEST: { type: "invalid_request_error", code: null },
   UNAUTHORIZED: { type: "invalid_request_error", code: "invalid_api_key" },
   USAGE_LIMIT: { type: "insufficient_quota", code: "insufficient_quota" },
