@@ -3,13 +3,13 @@ import type { Passage } from "../../retrieval/passage.ts";
 type Span = { start_index: number; end_index: number };
 
 /** A web source of an answer (OpenAI's `url_citation` annotation). */
-export type UrlCitation = Span & { type: "url_citation"; url: string; title: string };
+type UrlCitation = Span & { type: "url_citation"; url: string; title: string };
 
 /**
  * A file source of an answer (OpenAI's `file_citation`): `file_id` is the datasource id, `index`
  * OpenAI's insertion point (the end of the span).
  */
-export type FileCitation = Span & {
+type FileCitation = Span & {
   type: "file_citation";
   file_id: string;
   filename: string;

@@ -16,7 +16,7 @@ export const modelSchema = z.object({
 export const modelListSchema = z.object({ object: z.literal("list"), data: z.array(modelSchema) });
 
 /** What agentdesk adds to OpenAI's objects; standard clients ignore it. */
-export const extensionSchema = z
+const extensionSchema = z
   .object({
     sources: z.array(z.object({ source: z.string(), chunk: z.string() })),
     conversationId: z.string(),
@@ -56,7 +56,7 @@ export const chatCompletionSchema = z.object({
 
 const span = { start_index: z.number().int(), end_index: z.number().int() };
 
-export const annotationSchema = z.union([
+const annotationSchema = z.union([
   z.object({ type: z.literal("url_citation"), url: z.string(), title: z.string(), ...span }),
   z.object({
     type: z.literal("file_citation"),
