@@ -46,6 +46,8 @@ import { type HealthCheck, registerHealthRoutes } from "../http/routes/health/he
 import { registerReadinessRoute } from "../http/routes/health/readiness-routes.ts";
 import { registerMcpRoutes } from "../http/routes/mcp/mcp-routes.ts";
 import { registerMetricsRoute } from "../http/routes/metrics/metrics-routes.ts";
+import { openAiErrorBody } from "../http/routes/openai/openai-errors.ts";
+import { type OpenAiRouteDeps, registerOpenAiRoutes } from "../http/routes/openai/openai-routes.ts";
 import {
   registerTranscriptionRoutes,
   type TranscriptionRouteDeps,
@@ -84,6 +86,8 @@ export type ApiServerDeps = {
     Omit<ConversationRouteDeps, "retention">;
   /** Erasure of conversations and contacts, and the retention setting and sweep (admin). */
   retention: RetentionService;
+  /** The OpenAI-compatible API under /v1. */
+  openai: OpenAiRouteDeps;
   webhookDeliveries: WebhookRouteDeps["webhookDeliveries"];
   followUps: FollowUpRouteDeps["followUps"];
 };
@@ -100,6 +104,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
       description: "Agents, conversations, knowledge, annotations, usage and transcription.",
     },
     errors: { body: errorBody, refusesContentTypes: true },
+    components: { OpenAIError: openAiErrorBody },
     securitySchemes: SECURITY_SCHEMES,
   });
 
@@ -121,6 +126,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerTranscriptionRoutes(app, deps.transcription);
   registerWebhookRoutes(app, deps);
   registerFollowUpRoutes(app, deps);
+  await registerOpenAiRoutes(app, deps.openai);
   registerMcpRoutes(app, {
     agents: deps.agents.agents,
     query: deps.agents.query,
@@ -129,7 +135,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   if (deps.admin) {
     registerAdminRoutes(app, deps.admin);
     registerRetentionAdminRoutes(app, deps);
+    registerMetricsRoute(app, deps.metrics.registry);
   }
-  if (deps.admin) registerMetricsRoute(app, deps.metrics.registry);
   return app;
 }

@@ -180,6 +180,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         ssePingIntervalMs: config.agents.ssePingIntervalMs,
       },
       retention: services.retention,
+      openai: { openai: services.openai, ssePingIntervalMs: config.agents.ssePingIntervalMs },
       webhookDeliveries: services.webhookDeliveryReader,
       followUps: services.followUps,
       knowledge: {

@@ -17,6 +17,8 @@ import { createLeadInboxService } from "../domain/leads/lead-inbox-service.ts";
 import { createLeadNotifier } from "../domain/leads/lead-notifier.ts";
 import { createLeadRepo } from "../domain/leads/lead-repo.ts";
 import { createLeadService } from "../domain/leads/lead-service.ts";
+import { createAnsweredMessageRepo } from "../domain/openai/answered-message-repo.ts";
+import { createOpenAiService } from "../domain/openai/openai-service.ts";
 import { createOrganizationDirectory } from "../domain/organizations/organization-directory.ts";
 import { createOrganizationDirectoryRepo } from "../domain/organizations/organization-directory-repo.ts";
 import {
@@ -160,6 +162,13 @@ export async function createServices(deps: ServiceDeps) {
     conversational: webhookModule.conversationalQueue,
   });
 
+  // The OpenAI-compatible API answers through the same query service.
+  const openai = createOpenAiService({
+    agents: agentModule.agents,
+    query: agentModule.query,
+    answeredMessages: createAnsweredMessageRepo(db),
+  });
+
   const transcription = createTranscriptionService({
     agents: createAgentRepo(db),
     billing,
@@ -209,6 +218,7 @@ export async function createServices(deps: ServiceDeps) {
     knowledge,
     transcription,
     retention,
+    openai,
     jobHandlers,
     ...annotationModule,
     ...agentModule,

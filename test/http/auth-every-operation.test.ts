@@ -37,6 +37,9 @@ const SPEC_REFUSALS: Record<string, Refusal> = {
 const refusalOf = (operation: Documented) => SPEC_REFUSALS[operation.name] ?? UNAUTHORIZED;
 
 const ERROR_REF = "#/components/schemas/Error";
+/** The OpenAI-compatible API (/v1) answers in OpenAI's error shape. */
+const OPENAI_ERROR_REF = "#/components/schemas/OpenAIError";
+const isOpenAi = (operation: Documented) => operation.path.startsWith("/v1/");
 const METHODS = new Set(["get", "post", "put", "patch", "delete"]);
 
 let app: TestApp;
@@ -104,6 +107,7 @@ beforeAll(async () => {
   });
   otherIds = {
     "agents.id": agentId,
+    "models.model": agentId,
     "annotations.id": annotation.json().id,
     "conversations.id": exchange.conversationId,
     "contacts.id": exchange.contactId ?? "no-contact",
@@ -182,9 +186,12 @@ async function refusals(
       contentType.startsWith(expected.media) &&
       (expected.media === "text/plain"
         ? response.body === "Forbidden"
-        : response.json().type === expected.type &&
-          typeof response.json().error === "string" &&
-          response.json().requestId === response.headers["x-request-id"]);
+        : isOpenAi(operation)
+          ? response.json().error?.code === "invalid_api_key" &&
+            typeof response.json().error?.message === "string"
+          : response.json().type === expected.type &&
+            typeof response.json().error === "string" &&
+            response.json().requestId === response.headers["x-request-id"]);
     if (!ok) {
       mismatches.push({
         operation: operation.name,
@@ -213,7 +220,9 @@ describe("every operation that needs credentials", () => {
       const schema = documented[expected.media]?.schema;
       const right =
         Object.keys(documented).join() === expected.media &&
-        (expected.media === "text/plain" ? schema?.type === "string" : schema?.$ref === ERROR_REF);
+        (expected.media === "text/plain"
+          ? schema?.type === "string"
+          : schema?.$ref === (isOpenAi(operation) ? OPENAI_ERROR_REF : ERROR_REF));
       // The 401 stays free for the services' own refusals (another organization) where the spec
       // answers a missing key with 403, but a 401 refusal never comes with a 403 beside it.
       const stray = expected.status === 401 && operation.op.responses["403"] !== undefined;

@@ -75,6 +75,14 @@ export type PromptOverrides = {
 
 export type HistoryMessage = { from: "human" | "agent"; text: string };
 
+/** What a request may change of how the model writes one answer (the OpenAI-compatible API). */
+export type Sampling = {
+  /** Replaces the agent's temperature. */
+  temperature?: number;
+  /** Lowers the configured most tokens per step; a larger value changes nothing. */
+  maxOutputTokens?: number;
+};
+
 export type AnswerRequest = {
   agent: AgentRow;
   overrides: PromptOverrides;
@@ -88,6 +96,7 @@ export type AnswerRequest = {
   /** Oldest first; read alongside retrieval and attachments when given as a promise. */
   history: Promise<readonly HistoryMessage[]> | readonly HistoryMessage[];
   attachmentUrls: string[];
+  sampling?: Sampling;
 };
 
 export type RunOptions = {
@@ -113,6 +122,8 @@ export type PreparedAnswer = {
  */
 export function createAnswerPipeline(deps: AnswerPipelineDeps) {
   const { settings } = deps;
+  const outputTokensOf = (sampling: Sampling | undefined) =>
+    Math.min(sampling?.maxOutputTokens ?? settings.maxOutputTokens, settings.maxOutputTokens);
   return {
     settings,
 
@@ -126,6 +137,7 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
       overrides: PromptOverrides;
       knownTexts: ReadonlyArray<string | undefined>;
       hasAttachments: boolean;
+      sampling?: Sampling;
     }): ReservationRequest {
       const { agent } = request;
       return turnReservation(deps.models, {
@@ -144,7 +156,7 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
             attachments: request.hasAttachments,
           },
         ),
-        maxOutputTokens: settings.maxOutputTokens,
+        maxOutputTokens: outputTokensOf(request.sampling),
         holdMs: settings.reservationHoldMs,
       });
     },
@@ -195,10 +207,10 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
             resolved,
             system: prompt.system,
             messages: prompt.messages,
-            temperature: agent.temperature,
+            temperature: request.sampling?.temperature ?? agent.temperature,
             timeoutMs: settings.modelTimeoutMs,
             maxRetries: settings.modelMaxRetries,
-            maxOutputTokens: settings.maxOutputTokens,
+            maxOutputTokens: outputTokensOf(request.sampling),
             signal: options.signal,
             onText: options.onText,
           }),

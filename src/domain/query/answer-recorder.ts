@@ -46,6 +46,8 @@ export type AnsweredTurn = {
   startedAt: Date;
   /** The customer asked for a person in this message. */
   humanRequested: boolean;
+  /** The answer's id when the caller chose it up front; a new one otherwise. */
+  messageId?: string;
 };
 
 /**
@@ -68,7 +70,7 @@ export function createAnswerRecorder(deps: {
           : turn.text;
       const usage = messageUsage(turn, resolved.prices);
       const sources = input.passages.map(toStoredSource);
-      const messageId = newId();
+      const messageId = input.messageId ?? newId();
       const answeredAt = new Date(Math.max(Date.now(), input.startedAt.getTime() + 1));
       const turnRecord: TurnRecord = {
         organizationId: caller.organizationId,

@@ -1,5 +1,6 @@
 import { AppError } from "../../lib/errors.ts";
 import { ModelProviderError } from "../../models/model-failure.ts";
+import type { Passage } from "../../retrieval/passage.ts";
 import type { AgentRow } from "../agents/agent-repo.ts";
 import type { AgentService } from "../agents/agent-service.ts";
 import { datastoreIdsOf } from "../agents/agent-tools.ts";
@@ -7,7 +8,13 @@ import { type Billing, type Reservation, releasingOnFailure } from "../billing/b
 import type { Caller } from "../caller.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
 import type { ConversationTurns, TurnTarget } from "../conversations/conversation-turns.ts";
-import { type AnswerPipeline, HISTORY_MESSAGES, type RunOptions } from "./answer-pipeline.ts";
+import {
+  type AnswerPipeline,
+  HISTORY_MESSAGES,
+  type HistoryMessage,
+  type RunOptions,
+  type Sampling,
+} from "./answer-pipeline.ts";
 import { createAnswerRecorder } from "./answer-recorder.ts";
 import { asksForHuman } from "./human-request.ts";
 import type { ModelTurnResult } from "./model-turn.ts";
@@ -26,10 +33,29 @@ export type QueryServiceDeps = {
   conversational?: ConversationalQueue;
 };
 
+/**
+ * What a caller other than the query endpoint sets for one answer (the OpenAI-compatible API);
+ * the query endpoint sets none of it.
+ */
+export type PrepareOptions = {
+  /** The conversation so far as the caller sent it: replaces the stored messages in the prompt. */
+  history?: readonly HistoryMessage[];
+  sampling?: Sampling;
+  /** Answer in this request even for an agent in conversational mode (no webhook to deliver to). */
+  inline?: boolean;
+  /** The id the answer is stored under, chosen up front so a stream can name it first. */
+  messageId?: string;
+};
+
 /** A query checked and ready: everything that can fail with a 4xx has been done. */
 export type PreparedQuery =
   | { kind: "queued"; response: QueuedQueryResponse }
-  | { kind: "answer"; run(options?: RunOptions): Promise<QueryResponse> };
+  | {
+      kind: "answer";
+      /** The knowledge passages the answer is given, best first (its `sources`). */
+      passages: readonly Passage[];
+      run(options?: RunOptions): Promise<QueryResponse>;
+    };
 
 function settled<Value>(result: PromiseSettledResult<Value>): Value {
   if (result.status === "rejected") throw result.reason;
@@ -44,7 +70,12 @@ export function createQueryService(deps: QueryServiceDeps) {
    * cannot run the query. For an agent with datastores the reservation is made in the statement
    * that reads them, and the datastores come back ready to search.
    */
-  async function reserveAnswer(caller: Caller, agent: AgentRow, request: QueryRequest) {
+  async function reserveAnswer(
+    caller: Caller,
+    agent: AgentRow,
+    request: QueryRequest,
+    sampling: Sampling | undefined,
+  ) {
     const datastoreIds = datastoreIdsOf(agent.tools);
     const reservation = deps.answers.reservation({
       organizationId: caller.organizationId,
@@ -52,6 +83,7 @@ export function createQueryService(deps: QueryServiceDeps) {
       overrides: request,
       knownTexts: [request.context, request.query, request.query],
       hasAttachments: (request.attachments ?? []).length > 0,
+      sampling,
     });
     if (datastoreIds.length === 0) {
       return { reservation: await deps.billing.reserve(reservation), knowledge: null };
@@ -67,9 +99,11 @@ export function createQueryService(deps: QueryServiceDeps) {
     caller: Caller,
     agentId: string,
     request: QueryRequest,
+    options: PrepareOptions = {},
   ): Promise<PreparedQuery> {
     const agent = await deps.agents.requireAgent(caller.organizationId, agentId);
     if (
+      !options.inline &&
       deps.conversational &&
       agent.useConversationalMode &&
       (request.channel ?? "api") === "api"
@@ -81,12 +115,16 @@ export function createQueryService(deps: QueryServiceDeps) {
     }
     // Both at once; their failures are reported in this order: 402, then 404/400.
     const [reserved, targetLookup] = await Promise.allSettled([
-      reserveAnswer(caller, agent, request),
+      reserveAnswer(caller, agent, request, options.sampling),
       deps.turns.resolveTarget(caller.organizationId, agentId, request),
     ]);
     const { reservation, knowledge } = settled(reserved);
     return releasingOnFailure(deps.billing, reservation, () =>
-      prepareAnswer(caller, agent, request, reservation, knowledge, settled(targetLookup)),
+      prepareAnswer(caller, agent, request, options, {
+        reservation,
+        knowledge,
+        target: settled(targetLookup),
+      }),
     );
   }
 
@@ -95,10 +133,10 @@ export function createQueryService(deps: QueryServiceDeps) {
     caller: Caller,
     agent: AgentRow,
     request: QueryRequest,
-    reservation: Reservation,
-    knowledge: OpenedKnowledge | null,
-    target: TurnTarget,
+    options: PrepareOptions,
+    reserved: { reservation: Reservation; knowledge: OpenedKnowledge | null; target: TurnTarget },
   ): Promise<PreparedQuery> {
+    const { reservation, knowledge, target } = reserved;
     const humanRequested = asksForHuman(request.query);
     const answer = await deps.answers.prepare({
       agent,
@@ -107,22 +145,26 @@ export function createQueryService(deps: QueryServiceDeps) {
       context: request.context,
       humanRequested,
       knowledge,
-      history: target.existing
-        ? deps.conversations.recentMessages(
-            caller.organizationId,
-            target.existing.id,
-            HISTORY_MESSAGES,
-          )
-        : [],
+      history:
+        options.history ??
+        (target.existing
+          ? deps.conversations.recentMessages(
+              caller.organizationId,
+              target.existing.id,
+              HISTORY_MESSAGES,
+            )
+          : []),
       attachmentUrls: (request.attachments ?? []).map((attachment) => attachment.url),
+      sampling: options.sampling,
     });
     return {
       kind: "answer",
-      async run(options: RunOptions = {}) {
+      passages: answer.passages,
+      async run(runOptions: RunOptions = {}) {
         const startedAt = new Date();
         let turn: ModelTurnResult;
         try {
-          turn = await releasingOnFailure(deps.billing, reservation, () => answer.run(options));
+          turn = await releasingOnFailure(deps.billing, reservation, () => answer.run(runOptions));
         } catch (error) {
           if (error instanceof ModelProviderError) throw new AppError("INTERNAL", error.message);
           throw error;
@@ -139,6 +181,7 @@ export function createQueryService(deps: QueryServiceDeps) {
           turn,
           startedAt,
           humanRequested,
+          messageId: options.messageId,
         });
         if (turn.error) throw new AppError("INTERNAL", turn.error.message);
         return response;

@@ -19,8 +19,13 @@ declare module "fastify" {
      * Documentation only; a description here replaces the generic one.
      */
     errors?: Partial<Record<ErrorStatus, string>>;
-    /** With `streaming: true` the 200 answer is a text/event-stream (documentation only). */
-    eventStream?: true;
+    /**
+     * With `streaming: true` the 200 answer is a text/event-stream (documentation only); a string
+     * describes a framing other than the query endpoint's.
+     */
+    eventStream?: true | string;
+    /** The component schema of the route's error body when it is not `Error` (documentation only). */
+    errorComponent?: string;
     /** The body per media type, where the handler reads several itself (documentation only). */
     bodies?: Record<string, z.ZodType>;
   }
@@ -38,6 +43,7 @@ const TAGS: Record<string, string> = {
   leads: "Sales leads from the marketing site's forms",
   mcp: "The Model Context Protocol server at /mcp, for MCP clients (Claude Desktop, IDEs, agents)",
   health: "Liveness, readiness and the caller's identity",
+  openai: "The OpenAI-compatible API: agents as models, chat completions and responses",
 };
 
 const GENERIC_ERRORS: Record<ErrorStatus, string> = {
@@ -78,6 +84,8 @@ type ErrorConventions = {
 export type OpenApiOptions = {
   info: { title: string; version: string; description: string };
   errors: ErrorConventions;
+  /** Further component schemas, such as the error body a route names in `errorComponent`. */
+  components?: Record<string, z.ZodType>;
   /** The listener's security schemes; none where no route reads credentials. */
   securitySchemes?: Record<string, { type: "http"; scheme: string; description: string }>;
 };
@@ -102,7 +110,10 @@ const errorResponse = (
 function documentRoutes(conventions: ErrorConventions): Transform {
   return (input) => {
     if (!input.schema) return jsonSchemaTransform(input);
-    const { errors: declared, eventStream, bodies, ...schema } = input.schema;
+    const { errors: declared, eventStream, bodies, errorComponent, ...schema } = input.schema;
+    const errorSchema = errorComponent
+      ? { $ref: `#/components/schemas/${errorComponent}` }
+      : ERROR_REF;
     const transformed = jsonSchemaTransform({ ...input, schema });
     if (transformed.schema.hide) return transformed;
     const documented: Record<string, unknown> = { ...transformed.schema };
@@ -124,11 +135,12 @@ function documentRoutes(conventions: ErrorConventions): Transform {
       };
     }
     if (eventStream && success[200]) {
+      const framing = eventStream === true ? SSE_FRAMING : eventStream;
       success[200] = {
-        description: `The answer as JSON, or as Server-Sent Events. ${SSE_FRAMING}`,
+        description: `The answer as JSON, or as Server-Sent Events. ${framing}`,
         content: {
           "application/json": { schema: success[200] },
-          "text/event-stream": { schema: { type: "string", description: SSE_FRAMING } },
+          "text/event-stream": { schema: { type: "string", description: framing } },
         },
       };
     }
@@ -144,7 +156,8 @@ function documentRoutes(conventions: ErrorConventions): Transform {
 
     const failures: Responses = {};
     for (const status of [...statuses].sort((a, b) => a - b)) {
-      failures[status] = errorResponse(declared?.[status] ?? GENERIC_ERRORS[status]);
+      const description = declared?.[status] ?? GENERIC_ERRORS[status];
+      failures[status] = errorResponse(description, "application/json", errorSchema);
     }
 
     const auth = input.route.config?.auth;
@@ -160,7 +173,7 @@ function documentRoutes(conventions: ErrorConventions): Transform {
         failures[refusal.status] =
           refusal.contentType === "text/plain"
             ? errorResponse(description, "text/plain", { type: "string", const: "Forbidden" })
-            : errorResponse(description);
+            : errorResponse(description, "application/json", errorSchema);
       }
     }
     documented.response = { ...success, ...failures };
@@ -198,7 +211,11 @@ export async function registerOpenApi(
       ...(options.securitySchemes ? {} : { security: [] }),
       components: {
         ...(options.securitySchemes ? { securitySchemes: options.securitySchemes } : {}),
-        schemas: { Error: z.toJSONSchema(options.errors.body) as Record<string, unknown> },
+        schemas: Object.fromEntries(
+          Object.entries({ Error: options.errors.body, ...options.components }).map(
+            ([name, schema]) => [name, z.toJSONSchema(schema) as Record<string, unknown>],
+          ),
+        ),
       },
     },
     transform: documentRoutes(options.errors),
