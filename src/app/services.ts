@@ -93,6 +93,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
   const answers = createAnswerPipeline({
     models,
     attachments,
+    logger,
     settings: querySettingsOf(config.agents, {
       timeoutMs: config.models.timeoutMs,
       maxOutputTokens: config.models.maxOutputTokens,
@@ -130,6 +131,7 @@ export async function createServices({ config, database, jobs, fetcher, logger }
     knowledge,
     answers,
     conversational: webhookModule.conversationalQueue,
+    logger,
   });
 
   const transcription = createTranscriptionService({
