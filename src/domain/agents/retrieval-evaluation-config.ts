@@ -18,7 +18,7 @@ const modelList = () =>
     .refine((names) => new Set(names).size === names.length, "must not repeat a model");
 const perModel = <Value extends z.ZodType>(value: Value) =>
   z.partialRecord(modelName(), value, {
-    error: "must map agent model names to values",
+    error: `must be keyed by agent model names (${AGENT_MODEL_NAMES.join(", ")})`,
   });
 
 /**
