@@ -3,9 +3,9 @@ import { AGENT_MODEL_NAMES, type AgentModelName } from "../../models/model-catal
 
 const LONG_TEXT = 100_000;
 /** Most rounds of super retrieval an agent may ask for: each round is two model calls. */
-export const MAX_RETRIEVAL_ROUNDS = 5;
+const MAX_RETRIEVAL_ROUNDS = 5;
 /** Most tokens an agent may allow one model to write (the catalog's largest outputs). */
-export const MAX_MODEL_OUTPUT_TOKENS = 32_768;
+const MAX_MODEL_OUTPUT_TOKENS = 32_768;
 
 const modelName = () =>
   z.enum(AGENT_MODEL_NAMES, {
@@ -57,13 +57,13 @@ export const retrievalEvaluationConfigSchema = z.looseObject({
   comparisonModels: modelList().optional(),
 });
 
-export const DEFAULT_GENERATE_QUERY_PROMPT = [
+const DEFAULT_GENERATE_QUERY_PROMPT = [
   "You help a search engine find passages of a knowledge base that answer a customer's question.",
   "Write 3 short search queries that say the question in other words: synonyms, the terms a help",
   "page would use, the implied topic. Write one query per line and nothing else.",
 ].join(" ");
 
-export const DEFAULT_EVALUATOR_PROMPT = [
+const DEFAULT_EVALUATOR_PROMPT = [
   "You judge whether passages of a knowledge base help answer a customer's question.",
   "Score each passage from 0 (unrelated) to 1 (answers the question).",
   "Reply with one line per passage in the form <passage number>: <score> and nothing else.",

@@ -15,7 +15,7 @@ const EVALUATED_PASSAGE_CHARS = 2_000;
 const HISTORY_MESSAGES_SHOWN = 6;
 const HISTORY_MESSAGE_CHARS = 500;
 /** Fewer passages than this at or above the threshold start another round. */
-export const ENOUGH_PASSAGES = 1;
+const ENOUGH_PASSAGES = 1;
 
 export type SuperRetrievalInput = {
   question: string;
@@ -51,7 +51,7 @@ function historyText(history: SuperRetrievalInput["history"]): string {
 }
 
 /** The queries of one answer of the query model: one per line, list markers and quotes removed. */
-export function parseQueries(text: string, known: ReadonlySet<string>): string[] {
+function parseQueries(text: string, known: ReadonlySet<string>): string[] {
   const queries: string[] = [];
   for (const line of text.split("\n")) {
     const query = line
@@ -68,7 +68,7 @@ export function parseQueries(text: string, known: ReadonlySet<string>): string[]
 }
 
 /** The evaluator's scores by passage number (1-based), clamped to 0..1; lines it cannot read are skipped. */
-export function parseScores(text: string): Map<number, number> {
+function parseScores(text: string): Map<number, number> {
   const scores = new Map<number, number>();
   for (const match of text.matchAll(/^\D*?(\d+)\s*\]?\s*[:=\-–]\s*(\d*\.?\d+)/gm)) {
     const index = Number(match[1]);
