@@ -3,10 +3,9 @@ import type { ResolvedLanguageModel } from "../../models/model-registry.ts";
 import type { Passage } from "../../retrieval/passage.ts";
 import type { AgentRow } from "../agents/agent-repo.ts";
 import { datastoreIdsOf } from "../agents/agent-tools.ts";
-import type { AnswerPipeline, HistoryMessage } from "../query/answer-pipeline.ts";
+import type { AnswerPipeline, AnswerTurn, HistoryMessage } from "../query/answer-pipeline.ts";
 import { asksForHuman } from "../query/human-request.ts";
 import type { MeteredCall } from "../query/model-calls.ts";
-import type { ModelTurnResult } from "../query/model-turn.ts";
 import type { KnowledgeLookup } from "../query/query-knowledge.ts";
 import type { WindowMessage } from "./window-message-repo.ts";
 
@@ -17,7 +16,7 @@ export type BatchedAnswerDeps = {
 };
 
 export type BatchedAnswer = {
-  turn: ModelTurnResult;
+  turn: AnswerTurn;
   resolved: ResolvedLanguageModel;
   passages: Passage[];
   /** Super retrieval's and comparison models' calls, charged after the answer. */

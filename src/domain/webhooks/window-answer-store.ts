@@ -95,6 +95,13 @@ export function createWindowAnswerStore(deps: WindowAnswerStoreDeps) {
               parts: parts.length,
               inputMessageIds,
             },
+            ...(index === 0 && turn.failedModels.length > 0
+              ? { failedModels: turn.failedModels }
+              : {}),
+            ...(index === 0 && turn.comparisons.length > 0
+              ? { comparisons: turn.comparisons }
+              : {}),
+            ...(index === 0 && turn.superRetrieval ? { superRetrieval: turn.superRetrieval } : {}),
             ...(generated.requestedHuman ? { requestedHuman: true } : {}),
             ...(turn.usageEstimated ? { usageEstimated: true } : {}),
             ...(generated.attachmentsTruncated ? { attachmentsTruncated: true } : {}),
