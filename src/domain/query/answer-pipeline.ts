@@ -12,12 +12,12 @@ import {
 } from "../agents/retrieval-evaluation-config.ts";
 import { RESERVATION_MARGIN_MS, type ReservationRequest } from "../billing/billing-port.ts";
 import { type ComparisonAnswer, type FailedModel, generateAnswer } from "./answer-generation.ts";
+import { createAnswerRetrieval, type SuperRetrievalTrace } from "./answer-retrieval.ts";
 import type { AttachmentReader, AttachmentText } from "./attachment-reader.ts";
 import type { MeteredCall } from "./model-calls.ts";
 import type { ModelTurnResult } from "./model-turn.ts";
-import { type OpenedKnowledge, selectPassages } from "./query-knowledge.ts";
+import type { OpenedKnowledge } from "./query-knowledge.ts";
 import { buildQueryPrompt, type PromptType } from "./query-prompt.ts";
-import { type SuperRetrievalResult, superRetrieve } from "./super-retrieval.ts";
 import { type PromptBudgets, promptCharsBound, turnReservation } from "./usage-bound.ts";
 
 /** The spec's context window: the last 24 messages of the conversation. */
@@ -107,12 +107,6 @@ export type RunOptions = {
   signal?: AbortSignal;
 };
 
-/** What super retrieval did for an answer, stored with it (docs/agents.md). */
-export type SuperRetrievalTrace = SuperRetrievalResult["trace"] & {
-  /** No language model for its helpers: plain retrieval ran instead. */
-  degraded?: true;
-};
-
 /** A model turn with who answered it and what else was called for it. */
 export type AnswerTurn = ModelTurnResult & {
   /** The model that answered: the first one, or the fallback that took over. */
@@ -158,76 +152,7 @@ function otherModelsOf(settings: SuperRetrievalSettings): AgentModelName[] {
  */
 export function createAnswerPipeline(deps: AnswerPipelineDeps) {
   const { settings } = deps;
-  let degradedLogged = false;
-
-  /** Super retrieval, or null when it cannot run (then plain retrieval answers). */
-  async function superPassages(
-    request: AnswerRequest,
-    superSettings: SuperRetrievalSettings,
-    history: readonly HistoryMessage[],
-  ): Promise<{ passages: Passage[]; calls: MeteredCall[]; trace: SuperRetrievalTrace } | null> {
-    const { knowledge } = request;
-    if (!knowledge?.searchQuery) return null;
-    const retrievalModel = deps.models.resolveLanguageModel(superSettings.retrievalModelName);
-    const evaluatorModel = deps.models.resolveLanguageModel(superSettings.evaluatorModelName);
-    if (retrievalModel.offline || evaluatorModel.offline) {
-      if (!degradedLogged) {
-        degradedLogged = true;
-        deps.logger?.warn(
-          { retrievalModel: retrievalModel.modelName, evaluatorModel: evaluatorModel.modelName },
-          "super retrieval needs a language model and its provider has no key: agents with useSuperRetrieval use plain retrieval",
-        );
-      }
-      return null;
-    }
-    const searchQuery = knowledge.searchQuery.bind(knowledge);
-    const found = await superRetrieve({
-      question: request.query,
-      history,
-      search: (query, topK) => searchQuery(query, { topK }),
-      topK: settings.knowledgeTopK,
-      settings: superSettings,
-      retrievalModel,
-      evaluatorModel,
-      timeoutMs: settings.modelTimeoutMs,
-      maxRetries: settings.modelMaxRetries,
-      onFailure: (step, error) =>
-        deps.logger?.warn({ step, err: error.message }, "a super retrieval model call failed"),
-    });
-    return {
-      passages: selectPassages(found.passages, {
-        minRelevance: 0,
-        tokenBudget: settings.knowledgeTokenBudget,
-      }),
-      calls: found.calls,
-      trace: found.trace,
-    };
-  }
-
-  async function plainPassages(request: AnswerRequest): Promise<Passage[]> {
-    if (!request.knowledge) return [];
-    const found = await request.knowledge.search({ topK: settings.knowledgeTopK });
-    return selectPassages(found, {
-      minRelevance: settings.knowledgeMinRelevance,
-      tokenBudget: settings.knowledgeTokenBudget,
-    });
-  }
-
-  async function retrieve(
-    request: AnswerRequest,
-    superSettings: SuperRetrievalSettings | null,
-  ): Promise<[readonly HistoryMessage[], Passage[], MeteredCall[], SuperRetrievalTrace?]> {
-    if (!superSettings || !request.knowledge) {
-      const [history, passages] = await Promise.all([request.history, plainPassages(request)]);
-      return [history, passages, []];
-    }
-    // The query model reads the conversation, so retrieval waits for the history.
-    const history = await request.history;
-    const found = await superPassages(request, superSettings, history);
-    if (found) return [history, found.passages, found.calls, found.trace];
-    const trace = { rounds: 0, queries: [], evaluated: 0, kept: 0, degraded: true as const };
-    return [history, await plainPassages(request), [], trace];
-  }
+  const retrieval = createAnswerRetrieval(deps);
 
   return {
     settings,
@@ -285,7 +210,7 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
       const { agent, overrides } = request;
       const superSettings = agent.useSuperRetrieval ? superRetrievalSettingsOf(agent) : null;
       const [[history, passages, retrievalCalls, trace], attachments] = await Promise.all([
-        retrieve(request, superSettings),
+        retrieval.retrieve(request, superSettings),
         deps.attachments.read(request.attachmentUrls),
       ]);
       const prompt = buildQueryPrompt({
