@@ -122,6 +122,7 @@ export async function createServices(deps: ServiceDeps) {
   const answers = createAnswerPipeline({
     models,
     attachments,
+    logger,
     settings: querySettingsOf(config.agents, {
       timeoutMs: config.models.timeoutMs,
       maxOutputTokens: config.models.maxOutputTokens,
@@ -160,6 +161,7 @@ export async function createServices(deps: ServiceDeps) {
     knowledge,
     answers,
     conversational: webhookModule.conversationalQueue,
+    logger,
   });
 
   // The OpenAI-compatible API answers through the same query service.

@@ -16,15 +16,31 @@ const STOPWORDS = new Set(
   ).split(" "),
 );
 
-/** Lower-case content words with accents folded and a plural "s" removed. */
+/**
+ * A light suffix stripper, so that "opening" meets "open" and "hours" meets "hour": plural and
+ * verb endings, then a final "e" ("closes", "closed", "close" all give "clos"). Deliberately
+ * crude: both sides are stripped alike, and a full stemmer would be a dependency for the one
+ * model that must work with nothing installed.
+ */
+function stem(word: string): string {
+  let stemmed = word;
+  if (stemmed.length > 4 && stemmed.endsWith("ies")) stemmed = `${stemmed.slice(0, -3)}y`;
+  else if (stemmed.length > 5 && stemmed.endsWith("ing")) stemmed = stemmed.slice(0, -3);
+  else if (stemmed.length > 4 && stemmed.endsWith("ed")) stemmed = stemmed.slice(0, -2);
+  else if (stemmed.length > 3 && stemmed.endsWith("s") && !stemmed.endsWith("ss")) {
+    stemmed = stemmed.slice(0, -1);
+  }
+  if (stemmed.length > 3 && stemmed.endsWith("e")) stemmed = stemmed.slice(0, -1);
+  return stemmed;
+}
+
+/** Lower-case content words with accents folded, stemmed. */
 function contentTerms(text: string): string[] {
   const folded = text.toLowerCase().normalize("NFKD").replace(/\p{M}/gu, "");
   const terms: string[] = [];
   for (const [word] of folded.matchAll(/[\p{L}\p{N}]+/gu)) {
     if (word.length < 2 || STOPWORDS.has(word)) continue;
-    terms.push(
-      word.length > 3 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word,
-    );
+    terms.push(stem(word));
   }
   return terms;
 }
@@ -59,6 +75,23 @@ function rankPassages(question: string, passages: ReadonlyArray<PromptPassage>):
     .map((candidate) => candidate.passage);
 }
 
+// A passage longer than this is quoted by its matching sentences only.
+const WHOLE_PASSAGE_CHARS = 600;
+
+/**
+ * The passage as quoted: whole when short, else the sentences that share a term with the question
+ * (in their order, gaps marked with an ellipsis), or whole when no single sentence does.
+ */
+function quotedText(question: string, text: string): string {
+  if (text.length <= WHOLE_PASSAGE_CHARS) return text;
+  const queryTerms = new Set(contentTerms(question));
+  const sentences = text.split(/(?<=[.!?])\s+|\n+/).filter((sentence) => sentence.trim() !== "");
+  const matching = sentences.filter((sentence) =>
+    contentTerms(sentence).some((term) => queryTerms.has(term)),
+  );
+  return matching.length === 0 ? text : matching.map((sentence) => sentence.trim()).join(" … ");
+}
+
 /** The offline responder's reply: quoted passages, or a plain statement that nothing matched. */
 export function composeOfflineAnswer(input: {
   question: string;
@@ -78,7 +111,8 @@ export function composeOfflineAnswer(input: {
   }
   const intro = `No language model is configured, so here ${quoted.length === 1 ? "is the passage" : "are the passages"} of the knowledge base that best ${quoted.length === 1 ? "matches" : "match"} your question, quoted as written:`;
   const entries = quoted.map(
-    (passage, index) => `[${index + 1}] ${passage.source || "(unnamed source)"}\n${passage.text}`,
+    (passage, index) =>
+      `[${index + 1}] ${passage.source || "(unnamed source)"}\n${quotedText(input.question, passage.text)}`,
   );
   const outro = `To get written answers, ${input.configureHint}.`;
   return { text: [intro, ...entries, outro].join("\n\n"), quoted };

@@ -29,6 +29,8 @@ export type FakeOpenAI = {
   requests: RecordedRequest[];
   /** Queues chat completion replies; each request takes the next one, then the default applies. */
   script(...replies: Array<Scripted<ChatReply>>): void;
+  /** Replaces the default chat reply (undefined restores the built-in one). */
+  setDefaultChat(reply: Scripted<ChatReply> | undefined): void;
   scriptEmbeddings(...replies: Array<Scripted<EmbeddingsReply>>): void;
   scriptTranscription(...replies: Array<Scripted<TranscriptionReply>>): void;
   /** Resolves with the first request that satisfies the predicate, now or once it does. */
@@ -94,6 +96,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     for (const waiter of [...waiters]) waiter();
   };
   let sequence = 0;
+  let defaultChat = options.defaultChat;
 
   const take = <Reply>(
     queue: Array<Scripted<Reply>>,
@@ -132,7 +135,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     const route = `${record.method} ${record.path}`;
     sequence += 1;
     if (route === "POST /v1/chat/completions") {
-      const reply = take(chatQueue, record, options.defaultChat);
+      const reply = take(chatQueue, record, defaultChat);
       await handleChat(record, reply, response, signal, `chatcmpl-fake-${sequence}`);
     } else if (route === "POST /v1/embeddings") {
       const reply = take(embeddingsQueue, record);
@@ -157,6 +160,9 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     script: (...replies) => chatQueue.push(...replies),
+    setDefaultChat: (reply) => {
+      defaultChat = reply;
+    },
     scriptEmbeddings: (...replies) => embeddingsQueue.push(...replies),
     scriptTranscription: (...replies) => transcriptionQueue.push(...replies),
     waitFor(predicate, timeoutMs = 5000) {

@@ -36,7 +36,8 @@ type Route = {
   url: string;
   /**
    * Where the deep value goes: the first free-form object of the documented body (an agent's
-   * `retrievalEvaluationConfig.additionalConfig`, usage `metadata`…), else its first property.
+   * `retrievalEvaluationConfig.additionalConfig.providerOptions`, usage `metadata`…), else its
+   * first property.
    */
   deepPath: Array<string | number>;
   /**
@@ -379,7 +380,11 @@ describe("bad bodies on every route that takes one", () => {
     expect(names.length).toBeGreaterThan(25);
     const deepPaths = Object.fromEntries(routes.map((route) => [route.name, route.deepPath]));
     expect(deepPaths).toMatchObject({
-      "PATCH /api/agents/{id}": ["retrievalEvaluationConfig", "additionalConfig"],
+      "PATCH /api/agents/{id}": [
+        "retrievalEvaluationConfig",
+        "additionalConfig",
+        "providerOptions",
+      ],
       "POST /api/usage/increment-agent-queries": ["metadata"],
       "POST /api/datastores/update/{datastoreId}": ["metadata"],
       "POST /api/leads": ["name"],

@@ -69,3 +69,47 @@ describe("the offline responder (no provider key)", () => {
     expect(response.body.answer).not.toContain("manufacturing defects");
   });
 });
+
+describe("the offline responder on the README's walkthrough", () => {
+  test("quotes the opening hours for a question worded differently from the passage", async ({
+    app,
+    api,
+    org,
+  }) => {
+    const datastore = await createDatastore(app, org, { name: "Help centre" });
+    const datasource = await addFile(app, org, datastore.id, {
+      fileName: "hours.txt",
+      contentType: "text/plain",
+      content: "We are open Monday to Friday, 9:00 to 17:00.\n",
+    });
+    expect((await waitForSync(app, org, datasource.id)).status).toBe("synched");
+    const agent = await createAgent(app, org, { name: "Desk", datastoreIds: [datastore.id] });
+    const response = await api.agents.query(agent.id, { query: "What are your opening hours?" });
+    expect(response.status).toBe(200);
+    expect(response.body.sources).toEqual([
+      { source: "hours.txt", chunk: expect.stringContaining("Monday to Friday") },
+    ]);
+    expect(response.body.answer).toContain("We are open Monday to Friday, 9:00 to 17:00.");
+    expect(response.body.answer).not.toContain("none of the knowledge");
+  });
+
+  test("quotes only the matching sentences of a long passage", async ({ app, api, org }) => {
+    const filler = Array.from(
+      { length: 12 },
+      (_, index) => `Our catalogue lists item number ${index + 1} with its colour and size.`,
+    );
+    const datastore = await createDatastore(app, org, { name: "Policies" });
+    const datasource = await addFile(app, org, datastore.id, {
+      fileName: "policies.txt",
+      contentType: "text/plain",
+      content: [...filler, "Deliveries to islands take ten working days."].join(" "),
+    });
+    expect((await waitForSync(app, org, datasource.id)).status).toBe("synched");
+    const agent = await createAgent(app, org, { name: "Islands", datastoreIds: [datastore.id] });
+    const response = await api.agents.query(agent.id, {
+      query: "How long do deliveries to islands take?",
+    });
+    expect(response.body.answer).toContain("Deliveries to islands take ten working days.");
+    expect(response.body.answer).not.toContain("item number 3");
+  });
+});

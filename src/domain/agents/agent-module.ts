@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client.ts";
+import type { Logger } from "../../lib/logger.ts";
 import type { Billing } from "../billing/billing-port.ts";
 import type { Caller } from "../caller.ts";
 import { createAgentMessageService } from "../conversations/agent-message-service.ts";
@@ -24,6 +25,7 @@ export type AgentModuleDeps = {
   };
   answers: AnswerPipeline;
   conversational?: ConversationalQueue;
+  logger?: Pick<Logger, "error">;
 };
 
 /** Agents, conversations, the query path, query-agent and the CSV export, wired together. */
@@ -49,6 +51,7 @@ export function createAgentModule(deps: AgentModuleDeps) {
     knowledge: deps.knowledge,
     answers: deps.answers,
     ...(deps.conversational ? { conversational: deps.conversational } : {}),
+    ...(deps.logger ? { logger: deps.logger } : {}),
   });
   return {
     agents,

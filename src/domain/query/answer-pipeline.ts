@@ -1,14 +1,22 @@
 import type { AgentsConfig } from "../../config/agents-config.ts";
+import type { Logger } from "../../lib/logger.ts";
 import type { AgentModelName } from "../../models/model-catalog.ts";
 import type { ModelRegistry, ResolvedLanguageModel } from "../../models/model-registry.ts";
 import { estimateTokens } from "../../models/token-estimate.ts";
 import type { Passage } from "../../retrieval/passage.ts";
 import type { AgentRow } from "../agents/agent-repo.ts";
 import { datastoreIdsOf } from "../agents/agent-tools.ts";
+import {
+  type SuperRetrievalSettings,
+  superRetrievalSettingsOf,
+} from "../agents/retrieval-evaluation-config.ts";
 import { RESERVATION_MARGIN_MS, type ReservationRequest } from "../billing/billing-port.ts";
+import { type ComparisonAnswer, type FailedModel, generateAnswer } from "./answer-generation.ts";
+import { createAnswerRetrieval, type SuperRetrievalTrace } from "./answer-retrieval.ts";
 import type { AttachmentReader, AttachmentText } from "./attachment-reader.ts";
-import { type ModelTurnResult, runModelTurn } from "./model-turn.ts";
-import { type OpenedKnowledge, selectPassages } from "./query-knowledge.ts";
+import type { MeteredCall } from "./model-calls.ts";
+import type { ModelTurnResult } from "./model-turn.ts";
+import type { OpenedKnowledge } from "./query-knowledge.ts";
 import { buildQueryPrompt, type PromptType } from "./query-prompt.ts";
 import { type PromptBudgets, promptCharsBound, turnReservation } from "./usage-bound.ts";
 
@@ -64,6 +72,8 @@ export type AnswerPipelineDeps = {
   models: Pick<ModelRegistry, "resolveLanguageModel">;
   attachments: Pick<AttachmentReader, "read">;
   settings: QuerySettings;
+  /** Where super retrieval says, once, that it runs as plain retrieval for want of a model. */
+  logger?: Pick<Logger, "warn">;
 };
 
 /** What a request (or a batching window) may change of the agent's prompt for one answer. */
@@ -106,14 +116,43 @@ export type RunOptions = {
   signal?: AbortSignal;
 };
 
+/** A model turn with who answered it and what else was called for it. */
+export type AnswerTurn = ModelTurnResult & {
+  /** The model that answered: the first one, or the fallback that took over. */
+  resolved: ResolvedLanguageModel;
+  /** True for an agent with useSuperRetrieval: its answers carry the extension fields. */
+  extended: boolean;
+  /** Models of `fallbackModels` (or the first one) that failed before the answering one. */
+  failedModels: FailedModel[];
+  comparisons: ComparisonAnswer[];
+  /** Query generation, evaluation and comparison calls: each metered and charged on its own. */
+  calls: MeteredCall[];
+  superRetrieval?: SuperRetrievalTrace;
+};
+
 /** An answer ready to be written: the prompt is built and its model chosen. */
 export type PreparedAnswer = {
   passages: Passage[];
   attachments: AttachmentText[];
+  /** The first model to ask; a fallback may answer instead (see AnswerTurn.resolved). */
   resolved: ResolvedLanguageModel;
-  /** Calls the model once with the prompt. */
-  run(options?: RunOptions): Promise<ModelTurnResult>;
+  /** Super retrieval's calls made while preparing: owed even when the answer then fails. */
+  retrievalCalls: MeteredCall[];
+  /** Calls the model with the prompt (then its fallbacks, as needed). */
+  run(options?: RunOptions): Promise<AnswerTurn>;
 };
+
+const uniqueNames = (names: readonly AgentModelName[]) => [...new Set(names)];
+
+/** Every model a super retrieval agent may call, besides its answering model. */
+function otherModelsOf(settings: SuperRetrievalSettings): AgentModelName[] {
+  return uniqueNames([
+    settings.retrievalModelName,
+    settings.evaluatorModelName,
+    ...settings.fallbackModels,
+    ...settings.comparisonModels,
+  ]);
+}
 
 /**
  * The one way an agent answers, for both the direct query and conversational mode: retrieve,
@@ -124,6 +163,8 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
   const { settings } = deps;
   const outputTokensOf = (sampling: Sampling | undefined) =>
     Math.min(sampling?.maxOutputTokens ?? settings.maxOutputTokens, settings.maxOutputTokens);
+  const retrieval = createAnswerRetrieval(deps);
+
   return {
     settings,
 
@@ -140,10 +181,26 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
       sampling?: Sampling;
     }): ReservationRequest {
       const { agent } = request;
+      const superSettings = agent.useSuperRetrieval ? superRetrievalSettingsOf(agent) : null;
+      // Super retrieval: two helper calls a round, the answer and its fallbacks, the comparisons.
+      const calls = superSettings
+        ? 2 * superSettings.retrievalRounds +
+          1 +
+          superSettings.fallbackModels.length +
+          superSettings.comparisonModels.length
+        : 1;
+      const sequentialCalls = superSettings
+        ? 2 * superSettings.retrievalRounds + 1 + superSettings.fallbackModels.length
+        : 1;
+      const maxOutputTokens = Math.max(
+        settings.maxOutputTokens,
+        ...Object.values(superSettings?.modelMaxTokens ?? {}),
+      );
       return turnReservation(deps.models, {
         organizationId: request.organizationId,
         feature: "chat",
-        modelName: agent.modelName as AgentModelName,
+        modelName: (superSettings?.generationModelName ?? agent.modelName) as AgentModelName,
+        ...(superSettings ? { otherModelNames: otherModelsOf(superSettings), calls } : {}),
         promptChars: promptCharsBound(
           [
             request.overrides.systemPrompt || agent.systemPrompt,
@@ -156,23 +213,19 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
             attachments: request.hasAttachments,
           },
         ),
-        maxOutputTokens: outputTokensOf(request.sampling),
-        holdMs: settings.reservationHoldMs,
+        maxOutputTokens: Math.min(
+          request.sampling?.maxOutputTokens ?? maxOutputTokens,
+          maxOutputTokens,
+        ),
+        holdMs: settings.reservationHoldMs + (sequentialCalls - 1) * settings.modelTimeoutMs,
       });
     },
 
     async prepare(request: AnswerRequest): Promise<PreparedAnswer> {
       const { agent, overrides } = request;
-      const [history, passages, attachments] = await Promise.all([
-        request.history,
-        request.knowledge
-          ? request.knowledge.search({ topK: settings.knowledgeTopK }).then((found) =>
-              selectPassages(found, {
-                minRelevance: settings.knowledgeMinRelevance,
-                tokenBudget: settings.knowledgeTokenBudget,
-              }),
-            )
-          : [],
+      const superSettings = agent.useSuperRetrieval ? superRetrievalSettingsOf(agent) : null;
+      const [[history, passages, retrievalCalls, trace], attachments] = await Promise.all([
+        retrieval.retrieve(request, superSettings),
         deps.attachments.read(request.attachmentUrls),
       ]);
       const prompt = buildQueryPrompt({
@@ -195,25 +248,44 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
           (sum, message) => sum + estimateTokens(String(message.content)) + 4,
           4,
         );
-      const resolved = deps.models.resolveLanguageModel(agent.modelName as AgentModelName, {
-        promptTokens,
-      });
+      const resolve = (modelName: string) =>
+        deps.models.resolveLanguageModel(modelName as AgentModelName, { promptTokens });
+      const resolved = resolve(superSettings?.generationModelName ?? agent.modelName);
+      // A fallback without a provider key would only hand over to the offline responder.
+      const fallbacks = (superSettings?.fallbackModels ?? [])
+        .filter((modelName) => modelName !== resolved.requestedModelName)
+        .map(resolve)
+        .filter((fallback) => resolved.offline || !fallback.offline);
+      const comparisons = (superSettings?.comparisonModels ?? []).map(resolve);
       return {
         passages,
         attachments,
         resolved,
-        run: (options = {}) =>
-          runModelTurn({
-            resolved,
+        retrievalCalls,
+        async run(options = {}) {
+          const generated = await generateAnswer({
             system: prompt.system,
             messages: prompt.messages,
+            candidates: [resolved, ...fallbacks],
+            comparisons,
+            settings: superSettings,
             temperature: request.sampling?.temperature ?? agent.temperature,
             timeoutMs: settings.modelTimeoutMs,
             maxRetries: settings.modelMaxRetries,
             maxOutputTokens: outputTokensOf(request.sampling),
             signal: options.signal,
             onText: options.onText,
-          }),
+          });
+          return {
+            ...generated.turn,
+            resolved: generated.resolved,
+            extended: superSettings !== null,
+            failedModels: generated.failedModels,
+            comparisons: generated.comparisons,
+            calls: [...retrievalCalls, ...generated.comparisonCalls],
+            ...(trace ? { superRetrieval: trace } : {}),
+          };
+        },
       };
     },
   };

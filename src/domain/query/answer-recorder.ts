@@ -1,6 +1,6 @@
 import { isRejectedByDatabase } from "../../db/statement-parts.ts";
 import { newId } from "../../lib/ids.ts";
-import type { ResolvedLanguageModel } from "../../models/model-registry.ts";
+import type { Logger } from "../../lib/logger.ts";
 import type { Passage } from "../../retrieval/passage.ts";
 import type { Billing, ChargeRequest, Reservation } from "../billing/billing-port.ts";
 import type { Caller } from "../caller.ts";
@@ -10,9 +10,9 @@ import type {
   TurnRecord,
   TurnTarget,
 } from "../conversations/conversation-turns.ts";
-import { HANDOVER_TEXT } from "./answer-pipeline.ts";
+import { type AnswerTurn, HANDOVER_TEXT } from "./answer-pipeline.ts";
 import type { AttachmentText } from "./attachment-reader.ts";
-import type { ModelTurnResult } from "./model-turn.ts";
+import { chargeModelCalls } from "./model-calls.ts";
 import { toSource, toStoredSource } from "./query-knowledge.ts";
 import type { QueryRequest } from "./query-request.ts";
 import type { QueryResponse } from "./query-types.ts";
@@ -41,8 +41,8 @@ export type AnsweredTurn = {
   target: TurnTarget;
   passages: Passage[];
   attachments: AttachmentText[];
-  resolved: ResolvedLanguageModel;
-  turn: ModelTurnResult;
+  /** The model's turn; its `resolved` is the model that answered. */
+  turn: AnswerTurn;
   startedAt: Date;
   /** The customer asked for a person in this message. */
   humanRequested: boolean;
@@ -59,10 +59,12 @@ export function createAnswerRecorder(deps: {
   turns: Pick<ConversationTurns, "recordTurnWith">;
   conversations: Pick<ConversationRepo, "setMessageUsage">;
   billing: Pick<Billing, "charge" | "chargePart">;
+  logger?: Pick<Logger, "error">;
 }) {
   return {
     async record(input: AnsweredTurn): Promise<QueryResponse> {
-      const { caller, agentId, request, turn, resolved } = input;
+      const { caller, agentId, request, turn } = input;
+      const { resolved } = turn;
       const requestHuman = input.humanRequested || turn.requestedHuman;
       const answer =
         turn.text === "" && turn.requestedHuman && turn.outcome === "complete"
@@ -103,6 +105,9 @@ export function createAnswerRecorder(deps: {
                 provider: resolved.provider,
                 providerModelId: resolved.providerModelId,
               },
+              ...(turn.failedModels.length > 0 ? { failedModels: turn.failedModels } : {}),
+              ...(turn.comparisons.length > 0 ? { comparisons: turn.comparisons } : {}),
+              ...(turn.superRetrieval ? { superRetrieval: turn.superRetrieval } : {}),
               ...(turn.requestedHuman ? { requestedHuman: true } : {}),
               ...(turn.usageEstimated ? { usageEstimated: true } : {}),
               ...(turn.outcome !== "complete" ? { interrupted: turn.outcome } : {}),
@@ -143,6 +148,13 @@ export function createAnswerRecorder(deps: {
         usage.cost = cost;
         await deps.conversations.setMessageUsage(caller.organizationId, messageId, usage);
       }
+      await chargeModelCalls(deps.billing, turn.calls, {
+        organizationId: caller.organizationId,
+        agentId,
+        conversationId: input.target.conversationId,
+        messageId,
+        onError: (error) => deps.logger?.error({ err: error }, "charging a model call failed"),
+      });
       return {
         answer,
         sources: input.passages.map(toSource),
@@ -153,6 +165,12 @@ export function createAnswerRecorder(deps: {
         status: conversation.status,
         usage,
         approvals: [],
+        ...(turn.extended
+          ? {
+              model: resolved.modelName,
+              ...(turn.comparisons.length > 0 ? { comparisons: turn.comparisons } : {}),
+            }
+          : {}),
       };
     },
   };

@@ -20,6 +20,8 @@ export type ModelTurnInput = {
   signal?: AbortSignal;
   /** Called with each text fragment, in order; awaited, so a slow reader slows the model. */
   onText?: (fragment: string) => Promise<void> | void;
+  /** Further AI SDK call settings (an agent's `additionalConfig`: topP, seed, providerOptions…). */
+  extra?: Record<string, unknown>;
 };
 
 export type ModelTurnResult = {
@@ -52,6 +54,7 @@ const handoverInput = zodSchema(z.object({ reason: z.string().optional() }));
 
 function callSettings(input: ModelTurnInput, onHandover: () => void) {
   return {
+    ...input.extra,
     model: input.resolved.model,
     system: input.system === "" ? undefined : input.system,
     messages: input.messages,

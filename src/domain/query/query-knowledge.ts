@@ -7,7 +7,12 @@ import type { Passage } from "../../retrieval/passage.ts";
 type KnowledgeRequest = { organizationId: string; datastoreIds: string[]; query: string };
 
 /** The agent's datastores, read and ready to search. */
-export type OpenedKnowledge = { search(options: { topK: number }): Promise<Passage[]> };
+export type OpenedKnowledge = {
+  /** Searches for the customer's question. */
+  search(options: { topK: number }): Promise<Passage[]>;
+  /** Searches for another query (super retrieval's); without it super retrieval cannot run. */
+  searchQuery?(query: string, options: { topK: number }): Promise<Passage[]>;
+};
 
 /**
  * The knowledge search the query paths need (implemented by the knowledge module). `open` reads

@@ -1,4 +1,5 @@
 import { AppError } from "../../lib/errors.ts";
+import type { Logger } from "../../lib/logger.ts";
 import { ModelProviderError } from "../../models/model-failure.ts";
 import type { Passage } from "../../retrieval/passage.ts";
 import type { AgentRow } from "../agents/agent-repo.ts";
@@ -10,6 +11,7 @@ import type { ConversationRepo } from "../conversations/conversation-repo.ts";
 import type { ConversationTurns, TurnTarget } from "../conversations/conversation-turns.ts";
 import {
   type AnswerPipeline,
+  type AnswerTurn,
   HISTORY_MESSAGES,
   type HistoryMessage,
   type RunOptions,
@@ -17,7 +19,7 @@ import {
 } from "./answer-pipeline.ts";
 import { createAnswerRecorder } from "./answer-recorder.ts";
 import { asksForHuman } from "./human-request.ts";
-import type { ModelTurnResult } from "./model-turn.ts";
+import { chargeModelCalls } from "./model-calls.ts";
 import type { KnowledgeLookup, OpenedKnowledge } from "./query-knowledge.ts";
 import type { QueryRequest } from "./query-request.ts";
 import type { ConversationalQueue, QueryResponse, QueuedQueryResponse } from "./query-types.ts";
@@ -31,6 +33,8 @@ export type QueryServiceDeps = {
   answers: AnswerPipeline;
   /** Conversational mode (the webhooks module); without it such agents answer synchronously. */
   conversational?: ConversationalQueue;
+  /** Where a failed charge of a helper model call is reported. */
+  logger?: Pick<Logger, "error">;
 };
 
 /**
@@ -88,11 +92,21 @@ export function createQueryService(deps: QueryServiceDeps) {
     if (datastoreIds.length === 0) {
       return { reservation: await deps.billing.reserve(reservation), knowledge: null };
     }
-    const knowledge = await deps.knowledge.open(
+    const opened = await deps.knowledge.open(
       { organizationId: caller.organizationId, datastoreIds, query: request.query },
       deps.billing.reservePart(reservation),
     );
-    return { reservation: await knowledge.along(), knowledge };
+    const knowledge: OpenedKnowledge = {
+      search: (options) => opened.search(options),
+      searchQuery: (query, options) =>
+        deps.knowledge.search({
+          organizationId: caller.organizationId,
+          datastoreIds,
+          query,
+          topK: options.topK,
+        }),
+    };
+    return { reservation: await opened.along(), knowledge };
   }
 
   async function prepare(
@@ -162,10 +176,19 @@ export function createQueryService(deps: QueryServiceDeps) {
       passages: answer.passages,
       async run(runOptions: RunOptions = {}) {
         const startedAt = new Date();
-        let turn: ModelTurnResult;
+        let turn: AnswerTurn;
         try {
           turn = await releasingOnFailure(deps.billing, reservation, () => answer.run(runOptions));
         } catch (error) {
+          // Super retrieval's calls were made whether or not an answer followed.
+          await chargeModelCalls(deps.billing, answer.retrievalCalls, {
+            organizationId: caller.organizationId,
+            agentId: agent.id,
+            conversationId: null,
+            messageId: null,
+            onError: (chargeError) =>
+              deps.logger?.error({ err: chargeError }, "charging a model call failed"),
+          });
           if (error instanceof ModelProviderError) throw new AppError("INTERNAL", error.message);
           throw error;
         }
@@ -177,7 +200,6 @@ export function createQueryService(deps: QueryServiceDeps) {
           target,
           passages: answer.passages,
           attachments: answer.attachments,
-          resolved: answer.resolved,
           turn,
           startedAt,
           humanRequested,

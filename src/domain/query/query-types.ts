@@ -1,5 +1,6 @@
 import type { AgentRow } from "../agents/agent-repo.ts";
 import type { Caller } from "../caller.ts";
+import type { ComparisonAnswer } from "./answer-generation.ts";
 import type { Source } from "./query-knowledge.ts";
 import type { QueryRequest } from "./query-request.ts";
 
@@ -21,6 +22,10 @@ export type QueryResponse = {
   status: string;
   usage: QueryUsage;
   approvals: unknown[];
+  /** Extension, for agents with useSuperRetrieval: the model that answered (a fallback, maybe). */
+  model?: string;
+  /** Extension: the comparison models' answers (enableModelComparison). */
+  comparisons?: ComparisonAnswer[];
 };
 
 /** The spec's webhook (conversational) mode response, returned at once. */

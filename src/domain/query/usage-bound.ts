@@ -47,17 +47,24 @@ export function turnReservation(
     promptChars: number;
     maxOutputTokens: number;
     holdMs: number;
+    /** Other models the turn may call (super retrieval's helpers, fallbacks, comparisons). */
+    otherModelNames?: readonly AgentModelName[];
+    /** Model calls the turn makes at most, each bounded like the answer (default 1). */
+    calls?: number;
   },
 ): ReservationRequest {
-  const inputTokens = MODEL_STEPS * (request.promptChars + request.maxOutputTokens);
-  const outputTokens = MODEL_STEPS * request.maxOutputTokens;
+  const calls = request.calls ?? 1;
+  const inputTokens = calls * MODEL_STEPS * (request.promptChars + request.maxOutputTokens);
+  const outputTokens = calls * MODEL_STEPS * request.maxOutputTokens;
   const costOf = (prices: { input: number; output: number }) =>
     inputTokens * prices.input + outputTokens * prices.output;
   // model_route sends short prompts to one model and long ones to another.
-  const [dearest] = [
-    models.resolveLanguageModel(request.modelName, { promptTokens: 0 }),
-    models.resolveLanguageModel(request.modelName, { promptTokens: request.promptChars }),
-  ].sort((left, right) => costOf(right.prices) - costOf(left.prices));
+  const [dearest] = [request.modelName, ...(request.otherModelNames ?? [])]
+    .flatMap((modelName) => [
+      models.resolveLanguageModel(modelName, { promptTokens: 0 }),
+      models.resolveLanguageModel(modelName, { promptTokens: request.promptChars }),
+    ])
+    .sort((left, right) => costOf(right.prices) - costOf(left.prices));
   return {
     organizationId: request.organizationId,
     feature: request.feature,

@@ -3,9 +3,9 @@ import type { ResolvedLanguageModel } from "../../models/model-registry.ts";
 import type { Passage } from "../../retrieval/passage.ts";
 import type { AgentRow } from "../agents/agent-repo.ts";
 import { datastoreIdsOf } from "../agents/agent-tools.ts";
-import type { AnswerPipeline, HistoryMessage } from "../query/answer-pipeline.ts";
+import type { AnswerPipeline, AnswerTurn, HistoryMessage } from "../query/answer-pipeline.ts";
 import { asksForHuman } from "../query/human-request.ts";
-import type { ModelTurnResult } from "../query/model-turn.ts";
+import type { MeteredCall } from "../query/model-calls.ts";
 import type { KnowledgeLookup } from "../query/query-knowledge.ts";
 import type { WindowMessage } from "./window-message-repo.ts";
 
@@ -16,9 +16,11 @@ export type BatchedAnswerDeps = {
 };
 
 export type BatchedAnswer = {
-  turn: ModelTurnResult;
+  turn: AnswerTurn;
   resolved: ResolvedLanguageModel;
   passages: Passage[];
+  /** Super retrieval's and comparison models' calls, charged after the answer. */
+  calls: MeteredCall[];
   /** The customer asked for a person in one of the messages, or the model handed over. */
   requestedHuman: boolean;
   attachmentsTruncated: boolean;
@@ -68,6 +70,13 @@ export async function generateBatchedAnswer(
         ? {
             search: ({ topK }) =>
               knowledge.search({ organizationId: input.organizationId, datastoreIds, query, topK }),
+            searchQuery: (alternative, { topK }) =>
+              knowledge.search({
+                organizationId: input.organizationId,
+                datastoreIds,
+                query: alternative,
+                topK,
+              }),
           }
         : null,
     history: input.history,
@@ -76,7 +85,8 @@ export async function generateBatchedAnswer(
   const turn = await answer.run();
   return {
     turn,
-    resolved: answer.resolved,
+    resolved: turn.resolved,
+    calls: turn.calls,
     passages: answer.passages,
     requestedHuman: humanRequested || turn.requestedHuman,
     attachmentsTruncated: answer.attachments.some((file) => file.truncated),

@@ -4,6 +4,7 @@ import type { Logger } from "../../lib/logger.ts";
 import type { Billing, Reservation } from "../billing/billing-port.ts";
 import type { ConversationRepo, ConversationRow } from "../conversations/conversation-repo.ts";
 import { messageUsage, roundCredits } from "../query/answer-recorder.ts";
+import { chargeModelCalls } from "../query/model-calls.ts";
 import { toSource, toStoredSource } from "../query/query-knowledge.ts";
 import { maxPartsForChannel, splitAnswer } from "./answer-split.ts";
 import type { BatchedAnswer } from "./batched-answer.ts";
@@ -94,6 +95,13 @@ export function createWindowAnswerStore(deps: WindowAnswerStoreDeps) {
               parts: parts.length,
               inputMessageIds,
             },
+            ...(index === 0 && turn.failedModels.length > 0
+              ? { failedModels: turn.failedModels }
+              : {}),
+            ...(index === 0 && turn.comparisons.length > 0
+              ? { comparisons: turn.comparisons }
+              : {}),
+            ...(index === 0 && turn.superRetrieval ? { superRetrieval: turn.superRetrieval } : {}),
             ...(generated.requestedHuman ? { requestedHuman: true } : {}),
             ...(turn.usageEstimated ? { usageEstimated: true } : {}),
             ...(generated.attachmentsTruncated ? { attachmentsTruncated: true } : {}),
@@ -168,6 +176,14 @@ export function createWindowAnswerStore(deps: WindowAnswerStoreDeps) {
           cost,
         });
       }
+      await chargeModelCalls(deps.billing, answer.generated.calls, {
+        organizationId: window.organizationId,
+        agentId: answer.agentId,
+        conversationId: conversation.externalId,
+        messageId,
+        onError: (error) =>
+          deps.logger.error({ err: error, windowId: window.id }, "charging a model call failed"),
+      });
     } catch (error) {
       // The answer is stored and owed to the receiver; a ledger failure must not withhold it.
       deps.logger.error(

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { retrievalEvaluationConfigSchema } from "../../../domain/agents/retrieval-evaluation-config.ts";
 import { AGENT_MODEL_NAMES } from "../../../models/model-catalog.ts";
 
 const LONG_TEXT = 100_000;
@@ -19,22 +20,6 @@ const toolSchema = z.object({
   datastoreId: id().optional(),
   formId: id().optional(),
   serviceProviderId: id().optional(),
-});
-
-const retrievalEvaluationConfigSchema = z.looseObject({
-  evaluatorPrompt: z.string().max(LONG_TEXT).optional(),
-  generateQueryPrompt: z.string().max(LONG_TEXT).optional(),
-  evaluatorModelName: z.string().max(100).optional(),
-  retrievalRounds: z.number().int().min(0).max(100).optional(),
-  evaluationThreshold: z.number().optional(),
-  additionalConfig: freeObject().optional(),
-  retrievalModelName: z.string().max(100).optional(),
-  generationModelName: z.string().max(100).optional(),
-  fallbackModels: z.array(z.string().max(100)).max(50).optional(),
-  modelTemperatures: freeObject().optional(),
-  modelMaxTokens: freeObject().optional(),
-  enableModelComparison: z.boolean().optional(),
-  comparisonModels: z.array(z.string().max(100)).max(50).optional(),
 });
 
 const followUpConfigSchema = z.looseObject({

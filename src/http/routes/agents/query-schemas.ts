@@ -24,6 +24,21 @@ export const queryResponse = z.union([
     status: z.string(),
     usage: usageSchema,
     approvals: z.array(z.unknown()),
+    model: z
+      .string()
+      .optional()
+      .describe("Extension (useSuperRetrieval agents): the model that answered"),
+    comparisons: z
+      .array(
+        z.object({
+          model: z.string(),
+          answer: z.string().optional(),
+          usage: usageSchema.optional(),
+          error: z.string().optional(),
+        }),
+      )
+      .optional()
+      .describe("Extension (enableModelComparison): the comparison models' answers"),
   }),
   z.object({
     status: z.literal("queued"),

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/lib/logger.ts";
+import { createAgent } from "../harness/agents.ts";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { addFile, createDatastore, waitForSync } from "../knowledge/knowledge-helpers.ts";
+
+// No provider key at all, as a fresh install; every line the app logs is kept.
+const written: string[] = [];
+const logger = createLogger("info", "json", { write: (line: string) => written.push(line) });
+
+let app: TestApp;
+let org: TestOrganization;
+let datastoreId: string;
+beforeAll(async () => {
+  app = await startTestApp({ logger });
+  org = await app.createOrganization("Keyless");
+  datastoreId = (await createDatastore(app, org, { name: "Help centre" })).id;
+  const datasource = await addFile(app, org, datastoreId, {
+    fileName: "hours.txt",
+    contentType: "text/plain",
+    content: "We are open Monday to Friday, 9:00 to 17:00.\n",
+  });
+  expect((await waitForSync(app, org, datasource.id)).status).toBe("synched");
+});
+afterAll(() => app.close());
+
+const degradedLines = () =>
+  written.filter((line) => line.includes("super retrieval needs a language model"));
+
+describe("super retrieval without a provider key", () => {
+  it("answers with plain retrieval, says so once in the logs, and records it", async () => {
+    const agent = await createAgent(app, org, {
+      datastoreIds: [datastoreId],
+      useSuperRetrieval: true,
+      retrievalEvaluationConfig: { retrievalRounds: 3, fallbackModels: ["gpt_4o"] },
+    });
+    const api = app.client(org.auth);
+    const first = await api.agents.query(agent.id, { query: "What are your opening hours?" });
+    const second = await api.agents.query(agent.id, { query: "When are you open?" });
+    for (const response of [first, second]) {
+      expect(response.status).toBe(200);
+      expect(response.body.answer).toContain("We are open Monday to Friday, 9:00 to 17:00.");
+      expect(response.body.model).toBe("gpt_4o_mini");
+    }
+    expect(degradedLines()).toHaveLength(1);
+    expect(JSON.parse(degradedLines()[0]!)).toMatchObject({ level: 40 });
+    expect(degradedLines()[0]).not.toContain("opening hours");
+
+    const stored = await api.conversations.get(first.body.conversationId);
+    expect(stored.body.messages[1].metadata.superRetrieval).toEqual({
+      rounds: 0,
+      queries: [],
+      evaluated: 0,
+      kept: 0,
+      degraded: true,
+    });
+    const events = await api.consumptionEvents.list({
+      conversationId: first.body.conversationId,
+    });
+    expect(events.body.data.map((event) => event.feature)).toEqual(["chat"]);
+  });
+});
