@@ -40,9 +40,22 @@ describe("GET /api/admin/organizations", () => {
         plan: "free",
         subscriptionStatus: "none",
         queryLimit: null,
+        conversationRetentionDays: null,
         createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       },
       expect.objectContaining({ id: first.id, name: "Older", plan: "pro", billingModel: "legacy" }),
+    ]);
+  });
+
+  it("shows each organization's conversation retention", async () => {
+    const kept = await app.createOrganization("Keeps a month");
+    const set = await app.admin.admin.updateOrganization(kept.id, {
+      conversationRetentionDays: 30,
+    });
+    expect(set.status).toBe(200);
+    const response = await app.admin.admin.listOrganizations({ limit: 1 });
+    expect(response.body.data).toEqual([
+      expect.objectContaining({ id: kept.id, conversationRetentionDays: 30 }),
     ]);
   });
 

@@ -217,6 +217,7 @@ describe.skipIf(testDatabaseKind !== "pglite")(
             plan: "free",
             subscriptionStatus: "none",
             queryLimit: null,
+            conversationRetentionDays: null,
             createdAt: expect.any(String),
           },
         ],

@@ -26,6 +26,7 @@ export function createOrganizationDirectoryRepo(db: Db) {
           plan: organizations.plan,
           subscriptionStatus: organizations.subscriptionStatus,
           queryLimit: organizations.queryLimit,
+          conversationRetentionDays: organizations.conversationRetentionDays,
           createdAt: organizations.createdAt,
           cursorAt: sql<string>`${organizations.createdAt}::text`,
         })

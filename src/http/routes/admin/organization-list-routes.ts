@@ -15,6 +15,7 @@ const organizationSummary = z.object({
   plan: z.string(),
   subscriptionStatus: z.enum(["active", "past_due", "none"]),
   queryLimit: z.number().int().nullable(),
+  conversationRetentionDays: z.number().int().nullable(),
   createdAt: z.string(),
 });
 
