@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../db/client.ts";
 import { PLAN_PER_VALUE } from "../db/prepared-statements.ts";
+import { BM25_B, BM25_K1 } from "./bm25.ts";
 import { createChunkCopies } from "./chunk-copies.ts";
 import type { Passage } from "./passage.ts";
 import {
@@ -40,13 +41,15 @@ export type ChunkSearch = {
 };
 
 /**
- * Reciprocal rank fusion constant (Cormack et al., 2009): a chunk at rank r of a list earns
- * 1 / (RRF_K + r). The score sums what it earns in each list used and divides by the best
- * possible sum (rank 1 everywhere), so 1 means "first for every retriever" and a chunk first in
- * only one of the two hybrid lists scores 0.5. Scores rank chunks of one query; they are not
- * probabilities and are not comparable across queries.
+ * Reciprocal rank fusion (Cormack et al., 2009): a chunk at rank r of a list earns
+ * weight / (RRF_K + r). The score sums what it earns in each list used and divides by the best
+ * possible sum (rank 1 everywhere), so 1 means "first for every retriever". Scores rank chunks of
+ * one query; they are not probabilities and are not comparable across queries. The constant and
+ * the weights were chosen on the project's own question set (docs/decisions/bm25-ranking.md).
  */
 const RRF_K = 60;
+/** What a rank of the vector list and of the full-text list weigh, in that order. */
+const FUSION_WEIGHTS = [1, 1] as const;
 const MIN_CANDIDATES = 50;
 const MAX_CANDIDATES = 400;
 
@@ -114,7 +117,8 @@ export function createHybridSearch({
     ]);
     const useText = lexemes !== null;
     if (!useVector && !useText) return [];
-    const maxScore = ((useVector ? 1 : 0) + (useText ? 1 : 0)) / (RRF_K + 1);
+    const maxScore =
+      ((useVector ? FUSION_WEIGHTS[0] : 0) + (useText ? FUSION_WEIGHTS[1] : 0)) / (RRF_K + 1);
     const encoded = useVector ? encodeEmbedding(request.queryVector) : [];
     // Rankings made in the application are fused here, or enter the statement as ranked ids.
     const vectorIds =
@@ -135,7 +139,7 @@ export function createHybridSearch({
       ? noHits
       : textIds
         ? rankedIds(textIds)
-        : textRanksInSql(anyLexemeQuery(lexemes), filter, candidates);
+        : textRanksInSql({ lexemes, request, filter, candidates });
 
     // Fused and cut to topK before the chunks are read, so only the chunks returned are.
     const statement = sql`
@@ -179,13 +183,46 @@ function vectorRanksInSql(options: {
 }
 
 /**
- * The chunks matching the tsquery, ranked by the database's ts_rank, as (id, rank) rows. Planned
- * for each tsquery: how many chunks it matches decides whether the GIN index pays.
+ * The chunks matching any of the lexemes, ranked by BM25 (bm25.ts) in the database, as (id, rank)
+ * rows. The GIN index finds the chunks; the datastores' kept statistics give N, avgdl and each
+ * lexeme's df; each matching chunk's tsvector gives its length and term frequencies. The terms
+ * are added in the order the application adds them (by lexeme, bytewise). Planned for each
+ * query: how many chunks it matches decides whether the GIN index pays.
  */
-function textRanksInSql(tsquery: string, filter: SQL, candidates: number): SQL {
+function textRanksInSql(options: {
+  lexemes: readonly string[];
+  request: ChunkSearch;
+  filter: SQL;
+  candidates: number;
+}): SQL {
+  const { lexemes, request, filter, candidates } = options;
+  const tsquery = anyLexemeQuery(lexemes);
+  const storeIds = request.datastores.map((store) => store.id);
+  const dimensions = request.dimensions;
+  const [k1, b] = [BM25_K1, BM25_B];
   return sql`select id, row_number() over (order by relevance desc, id) as rank from (${sql.raw(PLAN_PER_VALUE)}
-    select c.id, ts_rank(c.search, to_tsquery('simple', ${tsquery}), 1) as relevance
+    with totals as (
+      select sum(t.chunks)::float8 as chunks, sum(t.positions)::float8 / sum(t.chunks) as average_length
+      from knowledge_text_totals t
+      where t.datastore_id in ${storeIds} and t.dimensions = ${dimensions}),
+    terms as (
+      select l.lexeme, ln(1 + (totals.chunks - sum(l.chunks) + 0.5) / (sum(l.chunks) + 0.5)) as idf
+      from knowledge_lexeme_statistics l cross join totals
+      where l.datastore_id in ${storeIds} and l.dimensions = ${dimensions}
+        and l.lexeme in ${[...new Set(lexemes)]}
+      group by l.lexeme, totals.chunks)
+    select c.id, coalesce(score.relevance, 0) as relevance
     from knowledge_chunks c
+    cross join totals
+    cross join lateral (
+      select sum(coalesce(array_length(f.positions, 1), 1)) as positions
+      from unnest(c.search) f) size
+    cross join lateral (
+      select sum(w.idf * coalesce(array_length(f.positions, 1), 1) * ${k1 + 1}::float8
+                 / (coalesce(array_length(f.positions, 1), 1)
+                    + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * size.positions / totals.average_length))
+                 order by f.lexeme collate "C") as relevance
+      from unnest(c.search) f join terms w on w.lexeme = f.lexeme) score
     where ${filter} and c.search @@ to_tsquery('simple', ${tsquery})
     order by relevance desc, c.id limit ${candidates}) t`;
 }
@@ -197,8 +234,8 @@ function textRanksInSql(tsquery: string, filter: SQL, candidates: number): SQL {
 export function fusedRanks(vectorHits: SQL, textHits: SQL, topK: number): SQL {
   return sql`
     select coalesce(v.id, t.id) as id,
-           coalesce(1::float8 / (${RRF_K} + v.rank), 0)
-             + coalesce(1::float8 / (${RRF_K} + t.rank), 0) as rrf
+           coalesce(${FUSION_WEIGHTS[0]}::float8 / (${RRF_K} + v.rank), 0)
+             + coalesce(${FUSION_WEIGHTS[1]}::float8 / (${RRF_K} + t.rank), 0) as rrf
     from (${vectorHits}) v full outer join (${textHits}) t on t.id = v.id
     order by rrf desc, coalesce(v.id, t.id) collate "C"
     limit ${topK}`;
@@ -213,9 +250,10 @@ type Fused = { id: string; rrf: number };
  */
 export function fuseRankings(rankings: ReadonlyArray<readonly string[]>, topK: number): Fused[] {
   const sums = new Map<string, number>();
-  for (const ranking of rankings) {
+  for (const [list, ranking] of rankings.entries()) {
+    const weight = FUSION_WEIGHTS[list] ?? 1;
     ranking.forEach((id, index) => {
-      sums.set(id, (sums.get(id) ?? 0) + 1 / (RRF_K + index + 1));
+      sums.set(id, (sums.get(id) ?? 0) + weight / (RRF_K + index + 1));
     });
   }
   const best = new TopList(topK);
