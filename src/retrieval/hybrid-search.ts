@@ -42,14 +42,19 @@ export type ChunkSearch = {
 
 /**
  * Reciprocal rank fusion (Cormack et al., 2009): a chunk at rank r of a list earns
- * weight / (RRF_K + r). The score sums what it earns in each list used and divides by the best
- * possible sum (rank 1 everywhere), so 1 means "first for every retriever". Scores rank chunks of
- * one query; they are not probabilities and are not comparable across queries. The constant and
- * the weights were chosen on the project's own question set (docs/decisions/bm25-ranking.md).
+ * weight / (k + r), with the list's own constant k. The score sums what it earns in each list used
+ * and divides by the best possible sum (rank 1 everywhere), so 1 means "first for every
+ * retriever". Scores rank chunks of one query; they are not probabilities and are not comparable
+ * across queries. The smaller constant of the full-text list lets its first ranks count more
+ * than the vector list's: chosen on the project's own question set
+ * (docs/decisions/bm25-ranking.md).
  */
-const RRF_K = 60;
-/** What a rank of the vector list and of the full-text list weigh, in that order. */
-const FUSION_WEIGHTS = [1, 1] as const;
+const FUSION = [
+  { k: 60, weight: 1 },
+  { k: 20, weight: 1 },
+] as const;
+const [VECTOR_LIST, TEXT_LIST] = FUSION;
+
 const MIN_CANDIDATES = 50;
 const MAX_CANDIDATES = 400;
 
@@ -118,7 +123,8 @@ export function createHybridSearch({
     const useText = lexemes !== null;
     if (!useVector && !useText) return [];
     const maxScore =
-      ((useVector ? FUSION_WEIGHTS[0] : 0) + (useText ? FUSION_WEIGHTS[1] : 0)) / (RRF_K + 1);
+      (useVector ? VECTOR_LIST.weight / (VECTOR_LIST.k + 1) : 0) +
+      (useText ? TEXT_LIST.weight / (TEXT_LIST.k + 1) : 0);
     const encoded = useVector ? encodeEmbedding(request.queryVector) : [];
     // Rankings made in the application are fused here, or enter the statement as ranked ids.
     const vectorIds =
@@ -234,8 +240,8 @@ function textRanksInSql(options: {
 export function fusedRanks(vectorHits: SQL, textHits: SQL, topK: number): SQL {
   return sql`
     select coalesce(v.id, t.id) as id,
-           coalesce(${FUSION_WEIGHTS[0]}::float8 / (${RRF_K} + v.rank), 0)
-             + coalesce(${FUSION_WEIGHTS[1]}::float8 / (${RRF_K} + t.rank), 0) as rrf
+           coalesce(${VECTOR_LIST.weight}::float8 / (${VECTOR_LIST.k} + v.rank), 0)
+             + coalesce(${TEXT_LIST.weight}::float8 / (${TEXT_LIST.k} + t.rank), 0) as rrf
     from (${vectorHits}) v full outer join (${textHits}) t on t.id = v.id
     order by rrf desc, coalesce(v.id, t.id) collate "C"
     limit ${topK}`;
@@ -251,9 +257,9 @@ type Fused = { id: string; rrf: number };
 export function fuseRankings(rankings: ReadonlyArray<readonly string[]>, topK: number): Fused[] {
   const sums = new Map<string, number>();
   for (const [list, ranking] of rankings.entries()) {
-    const weight = FUSION_WEIGHTS[list] ?? 1;
+    const { k, weight } = FUSION[list]!;
     ranking.forEach((id, index) => {
-      sums.set(id, (sums.get(id) ?? 0) + weight / (RRF_K + index + 1));
+      sums.set(id, (sums.get(id) ?? 0) + weight / (k + index + 1));
     });
   }
   const best = new TopList(topK);
