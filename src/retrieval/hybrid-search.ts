@@ -191,9 +191,16 @@ function vectorRanksInSql(options: {
 /**
  * The chunks matching any of the lexemes, ranked by BM25 (bm25.ts) in the database, as (id, rank)
  * rows. The GIN index finds the chunks; the datastores' kept statistics give N, avgdl and each
- * lexeme's df; each matching chunk's tsvector gives its length and term frequencies. The terms
- * are added in the order the application adds them (by lexeme, bytewise). Planned for each
- * query: how many chunks it matches decides whether the GIN index pays.
+ * lexeme's df. A chunk's term frequencies and length are read with `ts_rank`, whose C code walks
+ * the tsvector without building rows (unnesting the tsvector instead cost four times as much,
+ * docs/decisions/bm25-ranking.md), which holds because `to_tsvector` gives every position
+ * weight D:
+ * - tf of a lexeme: `ts_rank(search, lexeme, 0)` is a fixed single-precision function of the
+ *   lexeme's position count (tsRankValues), so the count is its index in that table;
+ * - length: `ts_rank(search, query, 0)` divided by `ts_rank(search, query, 2)` (normalisation 2
+ *   divides by the positions) is the positions within single precision, rounded.
+ * The terms are added in the application's order (by lexeme, bytewise). Planned for each query:
+ * how many chunks it matches decides whether the GIN index pays.
  */
 function textRanksInSql(options: {
   lexemes: readonly string[];
@@ -203,35 +210,79 @@ function textRanksInSql(options: {
 }): SQL {
   const { lexemes, request, filter, candidates } = options;
   const tsquery = anyLexemeQuery(lexemes);
+  const distinct = [...new Set(lexemes)].sort();
   const storeIds = request.datastores.map((store) => store.id);
   const dimensions = request.dimensions;
   const [k1, b] = [BM25_K1, BM25_B];
+  // Each lexeme as a tsquery operand taken as it is (no parser), its idf and its tf per chunk as
+  // columns of their own, so that the score is one expression: no subquery per chunk.
+  const queried = sql.join(
+    distinct.map((lexeme, index) => sql`(${index}, ${lexeme})`),
+    sql`, `,
+  );
+  const idfs = sql.join(
+    distinct.map(
+      (_, index) =>
+        sql`max(ln(1 + (totals.chunks - s.chunks + 0.5) / (s.chunks + 0.5))) filter (where q.position = ${index}) as ${sql.raw(`idf${index}`)}`,
+    ),
+    sql`, `,
+  );
+  const frequencies = sql.join(
+    distinct.map(
+      (lexeme, index) =>
+        sql`array_position(${tsRankValues}::real[], ts_rank(c.search, ${anyLexemeQuery([lexeme])}::tsquery, 0)) as ${sql.raw(`tf${index}`)}`,
+    ),
+    sql`, `,
+  );
+  // Added in the application's order; a lexeme the chunk lacks adds an exact zero.
+  const score = sql.join(
+    distinct.map((_, index) => {
+      const [idf, tf] = [sql.raw(`terms.idf${index}`), sql.raw(`m.tf${index}`)];
+      return sql`coalesce(${idf} * ${tf} * ${k1 + 1}::float8 / (${tf} + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * m.positions / terms.average_length)), 0)`;
+    }),
+    sql` + `,
+  );
   return sql`select id, row_number() over (order by relevance desc, id) as rank from (${sql.raw(PLAN_PER_VALUE)}
     with totals as (
       select sum(t.chunks)::float8 as chunks, sum(t.positions)::float8 / sum(t.chunks) as average_length
       from knowledge_text_totals t
       where t.datastore_id in ${storeIds} and t.dimensions = ${dimensions}),
     terms as (
-      select l.lexeme, ln(1 + (totals.chunks - sum(l.chunks) + 0.5) / (sum(l.chunks) + 0.5)) as idf
-      from knowledge_lexeme_statistics l cross join totals
-      where l.datastore_id in ${storeIds} and l.dimensions = ${dimensions}
-        and l.lexeme in ${[...new Set(lexemes)]}
-      group by l.lexeme, totals.chunks)
-    select c.id, coalesce(score.relevance, 0) as relevance
-    from knowledge_chunks c
-    cross join totals
-    cross join lateral (
-      select sum(coalesce(array_length(f.positions, 1), 1)) as positions
-      from unnest(c.search) f) size
-    cross join lateral (
-      select sum(w.idf * coalesce(array_length(f.positions, 1), 1) * ${k1 + 1}::float8
-                 / (coalesce(array_length(f.positions, 1), 1)
-                    + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * size.positions / totals.average_length))
-                 order by f.lexeme collate "C") as relevance
-      from unnest(c.search) f join terms w on w.lexeme = f.lexeme) score
-    where ${filter} and c.search @@ to_tsquery('simple', ${tsquery})
-    order by relevance desc, c.id limit ${candidates}) t`;
+      select ${idfs}, max(totals.average_length) as average_length
+      from (values ${queried}) q(position, lexeme)
+      join (select l.lexeme, sum(l.chunks) as chunks
+            from knowledge_lexeme_statistics l
+            where l.datastore_id in ${storeIds} and l.dimensions = ${dimensions}
+              and l.lexeme in ${distinct}
+            group by l.lexeme) s on s.lexeme = q.lexeme
+      cross join totals)
+    select m.id, ${score} as relevance
+    from (
+      select c.id, ${frequencies},
+        round(ts_rank(c.search, ${anyLexemeQuery(distinct)}::tsquery, 0)::float8
+              / nullif(ts_rank(c.search, ${anyLexemeQuery(distinct)}::tsquery, 2), 0)::float8) as positions
+      from knowledge_chunks c
+      where ${filter} and c.search @@ to_tsquery('simple', ${tsquery})) m
+    cross join terms
+    order by relevance desc, m.id limit ${candidates}) t`;
 }
+
+/**
+ * `ts_rank(search, lexeme, 0)` for a lexeme with 1, 2, … 256 positions of weight D (all that
+ * to_tsvector makes; a tsvector keeps at most 256 per lexeme), as PostgreSQL computes it in
+ * single precision (calc_rank_or in tsrank.c): Σ_{j ≤ n} 0.1 / j², less the first term's 0.1
+ * added back, over π²/6 as written there. A lexeme stored without positions counts as one.
+ */
+const tsRankValues = (() => {
+  const weightD = Math.fround(0.1);
+  const values: number[] = [];
+  let sum = 0;
+  for (let count = 1; count <= 256; count += 1) {
+    sum = Math.fround(sum + Math.fround(weightD / (count * count)));
+    values.push(Math.fround(Math.fround(Math.fround(weightD + sum) - weightD) / 1.64493406685));
+  }
+  return `{${values.join(",")}}`;
+})();
 
 /**
  * Reciprocal rank fusion of two (id, rank) lists in SQL, as (id, rrf) rows: best first, ties by
