@@ -2,12 +2,7 @@ import { sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../db/client.ts";
 import { type Bm25Term, bm25Idf } from "./bm25.ts";
 import type { SearchFilters } from "./hybrid-search.ts";
-import {
-  isPlainLexeme,
-  POSTING_BYTES,
-  type TextPostings,
-  TextPostingsBuilder,
-} from "./text-postings.ts";
+import { POSTING_BYTES, type TextPostings, TextPostingsBuilder } from "./text-postings.ts";
 import { TopList } from "./top-list.ts";
 
 /**
@@ -163,10 +158,10 @@ export class CopiedChunks {
   /**
    * Ids of the `limit` chunks that contain any of the lexemes, best first by BM25 (bm25.ts) with
    * the statistics of all the copies together (ties by id), after the filters: the ranking the
-   * database's statement makes. Null when it cannot be replicated here (see isPlainLexeme).
+   * database's statement makes. Null when a copy holds no postings.
    */
   rankText(lexemes: readonly string[], filters: SearchFilters | undefined, limit: number) {
-    if (!lexemes.every(isPlainLexeme) || this.copies.some((copy) => copy.text === null)) {
+    if (this.copies.some((copy) => copy.text === null)) {
       return null;
     }
     const texts = this.copies.map((copy) => copy.text!);

@@ -209,13 +209,13 @@ function textRanksInSql(options: {
   candidates: number;
 }): SQL {
   const { lexemes, request, filter, candidates } = options;
-  const tsquery = anyLexemeQuery(lexemes);
   const distinct = [...new Set(lexemes)].sort();
+  const tsquery = anyLexemeQuery(distinct);
   const storeIds = request.datastores.map((store) => store.id);
   const dimensions = request.dimensions;
   const [k1, b] = [BM25_K1, BM25_B];
-  // Each lexeme as a tsquery operand taken as it is (no parser), its idf and its tf per chunk as
-  // columns of their own, so that the score is one expression: no subquery per chunk.
+  // Each lexeme's idf and its tf per chunk as columns of their own, so that the score is one
+  // expression: no subquery per chunk.
   const queried = sql.join(
     distinct.map((lexeme, index) => sql`(${index}, ${lexeme})`),
     sql`, `,
@@ -259,10 +259,10 @@ function textRanksInSql(options: {
     select m.id, ${score} as relevance
     from (
       select c.id, ${frequencies},
-        round(ts_rank(c.search, ${anyLexemeQuery(distinct)}::tsquery, 0)::float8
-              / nullif(ts_rank(c.search, ${anyLexemeQuery(distinct)}::tsquery, 2), 0)::float8) as positions
+        round(ts_rank(c.search, ${tsquery}::tsquery, 0)::float8
+              / nullif(ts_rank(c.search, ${tsquery}::tsquery, 2), 0)::float8) as positions
       from knowledge_chunks c
-      where ${filter} and c.search @@ to_tsquery('simple', ${tsquery})) m
+      where ${filter} and c.search @@ ${tsquery}::tsquery) m
     cross join terms
     order by relevance desc, m.id limit ${candidates}) t`;
 }

@@ -12,14 +12,6 @@
  */
 import { type Bm25Term, bm25TermScore } from "./bm25.ts";
 
-/** Whether the database would read this lexeme back as the same single operand in a `simple`
- * tsquery. Other lexemes (hyphenated words, e-mail addresses, decimals, non-ASCII words) may
- * become phrases or change there, so queries containing one are ranked by the database.
- */
-export function isPlainLexeme(lexeme: string): boolean {
-  return /^[a-z0-9]+$/.test(lexeme);
-}
-
 /** Bytes a posting takes (row and position count), for cache budgets. */
 export const POSTING_BYTES = 6;
 /** Rough cost of one distinct lexeme: the map entry, its string and its offsets. */

@@ -68,7 +68,9 @@ export function chosenLexemes(lexemes: string[], common: string[]): string[] | n
 }
 
 /**
- * A `simple` tsquery matching ANY of the lexemes. It is sent as a value, not computed in the
+ * A tsquery matching ANY of the lexemes, each taken as it is (cast with `::tsquery`, no parser,
+ * so a hyphenated word or an e-mail address stays one operand and matches the chunks containing
+ * that lexeme, as the application's postings do). It is sent as a value, not computed in the
  * statement, so the planner sees it: it then knows how many chunks match and whether the GIN
  * index pays.
  */
