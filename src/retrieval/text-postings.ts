@@ -1,7 +1,7 @@
 /**
  * Full-text ranking in the application: an inverted index over a datastore's `search` tsvectors
  * that ranks by BM25 (bm25.ts) as the database's statement does (hybrid-search.ts,
- * textRanksInSql), for the queries the hybrid search sends (an OR of plain lexemes).
+ * textRanksInSql), for the queries the hybrid search sends (an OR of lexemes).
  *
  * Ranking in SQL walks the tsvector of every matching chunk: a question sharing a word with 800
  * of 1,400 chunks costs PostgreSQL several milliseconds, the largest part of a retrieval. Here
