@@ -1,22 +1,18 @@
 import { sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../db/client.ts";
+import { type Bm25Term, bm25Idf } from "./bm25.ts";
 import type { SearchFilters } from "./hybrid-search.ts";
-import {
-  isPlainLexeme,
-  POSTING_BYTES,
-  type TextPostings,
-  TextPostingsBuilder,
-} from "./text-postings.ts";
+import { POSTING_BYTES, type TextPostings, TextPostingsBuilder } from "./text-postings.ts";
 import { TopList } from "./top-list.ts";
 
 /**
  * Copies of datastores' chunks in the application, ranked there instead of in SQL: vectors
  * exactly (for a PostgreSQL without pgvector, for PGlite, which keeps no HNSW index, and for
- * datastores small enough that exact scoring beats an HNSW walk), and full text with
- * PostgreSQL's own ts_rank arithmetic (text-postings.ts).
+ * datastores small enough that exact scoring beats an HNSW walk), and full text by BM25 as the
+ * database's statement computes it (text-postings.ts).
  *
  * Scoring `real[]` vectors in SQL walks each array element by element (about 0.1 ms per chunk of
- * 512 dimensions, so 140 ms for a 1,400-chunk datastore), and ts_rank decompresses the tsvector
+ * 512 dimensions, so 140 ms for a 1,400-chunk datastore), and BM25 in SQL walks the tsvector
  * of every matching chunk. Here a datastore's vectors are read once into one Float32Array and its
  * tsvectors into an inverted index. The copy is labelled with the datastore's `knowledge_version`,
  * which a trigger raises with every change to its chunks, so a query that sees a newer version
@@ -53,10 +49,7 @@ type Loaded = {
    * to the database (too many, or over the budget).
    */
   vectors: Float32Array | null;
-  /**
-   * Null when the postings did not fit the budget next to the vectors, or when a tsvector carries
-   * weights this ranking does not replicate (to_tsvector makes none).
-   */
+  /** Null when the postings did not fit the budget next to the vectors. */
   text: TextPostings | null;
 };
 
@@ -163,17 +156,25 @@ export class CopiedChunks {
   }
 
   /**
-   * Ids of the `limit` chunks that contain any of the lexemes, best first by
-   * `ts_rank(search, query, 1)` (ties by id), after the filters: the database's own ranking for
-   * an OR of those lexemes. Null when it cannot be replicated here (see isPlainLexeme).
+   * Ids of the `limit` chunks that contain any of the lexemes, best first by BM25 (bm25.ts) with
+   * the statistics of all the copies together (ties by id), after the filters: the ranking the
+   * database's statement makes. Null when a copy holds no postings.
    */
   rankText(lexemes: readonly string[], filters: SearchFilters | undefined, limit: number) {
-    if (!lexemes.every(isPlainLexeme) || this.copies.some((copy) => copy.text === null)) {
+    if (this.copies.some((copy) => copy.text === null)) {
       return null;
+    }
+    const texts = this.copies.map((copy) => copy.text!);
+    const chunks = texts.reduce((sum, text) => sum + text.rowCount, 0);
+    const averageLength = texts.reduce((sum, text) => sum + text.totalLength, 0) / chunks;
+    const terms: Bm25Term[] = [];
+    for (const lexeme of [...new Set(lexemes)].sort()) {
+      const frequency = texts.reduce((sum, text) => sum + text.documentFrequency(lexeme), 0);
+      if (frequency > 0) terms.push({ lexeme, idf: bm25Idf(chunks, frequency) });
     }
     const best = new TopList(limit);
     for (const copy of this.copies) {
-      copy.text!.rank(lexemes, rowFilter(copy, filters), (row, relevance) =>
+      copy.text!.rank(terms, averageLength, rowFilter(copy, filters), (row, relevance) =>
         best.offer(relevance, copy.ids[row]!),
       );
     }

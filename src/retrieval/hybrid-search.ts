@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../db/client.ts";
 import { PLAN_PER_VALUE } from "../db/prepared-statements.ts";
+import { BM25_B, BM25_K1 } from "./bm25.ts";
 import { createChunkCopies } from "./chunk-copies.ts";
 import type { Passage } from "./passage.ts";
 import {
@@ -40,13 +41,20 @@ export type ChunkSearch = {
 };
 
 /**
- * Reciprocal rank fusion constant (Cormack et al., 2009): a chunk at rank r of a list earns
- * 1 / (RRF_K + r). The score sums what it earns in each list used and divides by the best
- * possible sum (rank 1 everywhere), so 1 means "first for every retriever" and a chunk first in
- * only one of the two hybrid lists scores 0.5. Scores rank chunks of one query; they are not
- * probabilities and are not comparable across queries.
+ * Reciprocal rank fusion (Cormack et al., 2009): a chunk at rank r of a list earns
+ * weight / (k + r), with the list's own constant k. The score sums what it earns in each list used
+ * and divides by the best possible sum (rank 1 everywhere), so 1 means "first for every
+ * retriever". Scores rank chunks of one query; they are not probabilities and are not comparable
+ * across queries. The smaller constant of the full-text list lets its first ranks count more
+ * than the vector list's: chosen on the project's own question set
+ * (docs/decisions/bm25-ranking.md).
  */
-const RRF_K = 60;
+const FUSION = [
+  { k: 60, weight: 1 },
+  { k: 20, weight: 1 },
+] as const;
+const [VECTOR_LIST, TEXT_LIST] = FUSION;
+
 const MIN_CANDIDATES = 50;
 const MAX_CANDIDATES = 400;
 
@@ -114,7 +122,9 @@ export function createHybridSearch({
     ]);
     const useText = lexemes !== null;
     if (!useVector && !useText) return [];
-    const maxScore = ((useVector ? 1 : 0) + (useText ? 1 : 0)) / (RRF_K + 1);
+    const maxScore =
+      (useVector ? VECTOR_LIST.weight / (VECTOR_LIST.k + 1) : 0) +
+      (useText ? TEXT_LIST.weight / (TEXT_LIST.k + 1) : 0);
     const encoded = useVector ? encodeEmbedding(request.queryVector) : [];
     // Rankings made in the application are fused here, or enter the statement as ranked ids.
     const vectorIds =
@@ -135,7 +145,7 @@ export function createHybridSearch({
       ? noHits
       : textIds
         ? rankedIds(textIds)
-        : textRanksInSql(anyLexemeQuery(lexemes), filter, candidates);
+        : textRanksInSql({ lexemes, request, filter, candidates });
 
     // Fused and cut to topK before the chunks are read, so only the chunks returned are.
     const statement = sql`
@@ -179,16 +189,100 @@ function vectorRanksInSql(options: {
 }
 
 /**
- * The chunks matching the tsquery, ranked by the database's ts_rank, as (id, rank) rows. Planned
- * for each tsquery: how many chunks it matches decides whether the GIN index pays.
+ * The chunks matching any of the lexemes, ranked by BM25 (bm25.ts) in the database, as (id, rank)
+ * rows. The GIN index finds the chunks; the datastores' kept statistics give N, avgdl and each
+ * lexeme's df. A chunk's term frequencies and length are read with `ts_rank`, whose C code walks
+ * the tsvector without building rows (unnesting the tsvector instead cost four times as much,
+ * docs/decisions/bm25-ranking.md), which holds because `to_tsvector` gives every position
+ * weight D:
+ * - tf of a lexeme: `ts_rank(search, lexeme, 0)` is a fixed single-precision function of the
+ *   lexeme's position count (tsRankValues), so the count is its index in that table;
+ * - length: `ts_rank(search, query, 0)` divided by `ts_rank(search, query, 2)` (normalisation 2
+ *   divides by the positions) is the positions within single precision, rounded.
+ * The terms are added in the application's order (by lexeme, bytewise). Planned for each query:
+ * how many chunks it matches decides whether the GIN index pays.
  */
-function textRanksInSql(tsquery: string, filter: SQL, candidates: number): SQL {
+function textRanksInSql(options: {
+  lexemes: readonly string[];
+  request: ChunkSearch;
+  filter: SQL;
+  candidates: number;
+}): SQL {
+  const { lexemes, request, filter, candidates } = options;
+  const distinct = [...new Set(lexemes)].sort();
+  const tsquery = anyLexemeQuery(distinct);
+  const storeIds = request.datastores.map((store) => store.id);
+  const dimensions = request.dimensions;
+  const [k1, b] = [BM25_K1, BM25_B];
+  // Each lexeme's idf and its tf per chunk as columns of their own, so that the score is one
+  // expression: no subquery per chunk.
+  const queried = sql.join(
+    distinct.map((lexeme, index) => sql`(${index}, ${lexeme})`),
+    sql`, `,
+  );
+  const idfs = sql.join(
+    distinct.map(
+      (_, index) =>
+        sql`max(ln(1 + (totals.chunks - s.chunks + 0.5) / (s.chunks + 0.5))) filter (where q.position = ${index}) as ${sql.raw(`idf${index}`)}`,
+    ),
+    sql`, `,
+  );
+  const frequencies = sql.join(
+    distinct.map(
+      (lexeme, index) =>
+        sql`array_position(${tsRankValues}::real[], ts_rank(c.search, ${anyLexemeQuery([lexeme])}::tsquery, 0)) as ${sql.raw(`tf${index}`)}`,
+    ),
+    sql`, `,
+  );
+  // Added in the application's order; a lexeme the chunk lacks adds an exact zero.
+  const score = sql.join(
+    distinct.map((_, index) => {
+      const [idf, tf] = [sql.raw(`terms.idf${index}`), sql.raw(`m.tf${index}`)];
+      return sql`coalesce(${idf} * ${tf} * ${k1 + 1}::float8 / (${tf} + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * m.positions / terms.average_length)), 0)`;
+    }),
+    sql` + `,
+  );
   return sql`select id, row_number() over (order by relevance desc, id) as rank from (${sql.raw(PLAN_PER_VALUE)}
-    select c.id, ts_rank(c.search, to_tsquery('simple', ${tsquery}), 1) as relevance
-    from knowledge_chunks c
-    where ${filter} and c.search @@ to_tsquery('simple', ${tsquery})
-    order by relevance desc, c.id limit ${candidates}) t`;
+    with totals as (
+      select sum(t.chunks)::float8 as chunks, sum(t.positions)::float8 / sum(t.chunks) as average_length
+      from knowledge_text_totals t
+      where t.datastore_id in ${storeIds} and t.dimensions = ${dimensions}),
+    terms as (
+      select ${idfs}, max(totals.average_length) as average_length
+      from (values ${queried}) q(position, lexeme)
+      join (select l.lexeme, sum(l.chunks) as chunks
+            from knowledge_lexeme_statistics l
+            where l.datastore_id in ${storeIds} and l.dimensions = ${dimensions}
+              and l.lexeme in ${distinct}
+            group by l.lexeme) s on s.lexeme = q.lexeme
+      cross join totals)
+    select m.id, ${score} as relevance
+    from (
+      select c.id, ${frequencies},
+        round(ts_rank(c.search, ${tsquery}::tsquery, 0)::float8
+              / nullif(ts_rank(c.search, ${tsquery}::tsquery, 2), 0)::float8) as positions
+      from knowledge_chunks c
+      where ${filter} and c.search @@ ${tsquery}::tsquery) m
+    cross join terms
+    order by relevance desc, m.id limit ${candidates}) t`;
 }
+
+/**
+ * `ts_rank(search, lexeme, 0)` for a lexeme with 1, 2, … 256 positions of weight D (all that
+ * to_tsvector makes; a tsvector keeps at most 256 per lexeme), as PostgreSQL computes it in
+ * single precision (calc_rank_or in tsrank.c): Σ_{j ≤ n} 0.1 / j², less the first term's 0.1
+ * added back, over π²/6 as written there. A lexeme stored without positions counts as one.
+ */
+const tsRankValues = (() => {
+  const weightD = Math.fround(0.1);
+  const values: number[] = [];
+  let sum = 0;
+  for (let count = 1; count <= 256; count += 1) {
+    sum = Math.fround(sum + Math.fround(weightD / (count * count)));
+    values.push(Math.fround(Math.fround(Math.fround(weightD + sum) - weightD) / 1.64493406685));
+  }
+  return `{${values.join(",")}}`;
+})();
 
 /**
  * Reciprocal rank fusion of two (id, rank) lists in SQL, as (id, rrf) rows: best first, ties by
@@ -197,8 +291,8 @@ function textRanksInSql(tsquery: string, filter: SQL, candidates: number): SQL {
 export function fusedRanks(vectorHits: SQL, textHits: SQL, topK: number): SQL {
   return sql`
     select coalesce(v.id, t.id) as id,
-           coalesce(1::float8 / (${RRF_K} + v.rank), 0)
-             + coalesce(1::float8 / (${RRF_K} + t.rank), 0) as rrf
+           coalesce(${VECTOR_LIST.weight}::float8 / (${VECTOR_LIST.k} + v.rank), 0)
+             + coalesce(${TEXT_LIST.weight}::float8 / (${TEXT_LIST.k} + t.rank), 0) as rrf
     from (${vectorHits}) v full outer join (${textHits}) t on t.id = v.id
     order by rrf desc, coalesce(v.id, t.id) collate "C"
     limit ${topK}`;
@@ -213,9 +307,10 @@ type Fused = { id: string; rrf: number };
  */
 export function fuseRankings(rankings: ReadonlyArray<readonly string[]>, topK: number): Fused[] {
   const sums = new Map<string, number>();
-  for (const ranking of rankings) {
+  for (const [list, ranking] of rankings.entries()) {
+    const { k, weight } = FUSION[list]!;
     ranking.forEach((id, index) => {
-      sums.set(id, (sums.get(id) ?? 0) + 1 / (RRF_K + index + 1));
+      sums.set(id, (sums.get(id) ?? 0) + weight / (k + index + 1));
     });
   }
   const best = new TopList(topK);

@@ -7,7 +7,7 @@ export type Passage = {
   chunkId: string;
   text: string;
   /**
-   * Normalised reciprocal-rank fusion score in 0..1 (see RRF_K in hybrid-search.ts): higher is
+   * Normalised reciprocal-rank fusion score in 0..1 (see FUSION in hybrid-search.ts): higher is
    * better, compared only within one query.
    */
   score: number;

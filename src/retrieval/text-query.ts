@@ -5,7 +5,7 @@ import { type Db, rowsOf } from "../db/client.ts";
  * Lexemes estimated to occur in more chunks than this are left out of the full-text query, like a
  * stopword list learnt from the data: ranking every chunk that contains them is what makes a
  * full-text query slow on a large table, and such frequent words say little about relevance
- * anyway (the IDF idea of BM25). Small tables keep every lexeme.
+ * anyway (BM25 gives them a small idf). Small tables keep every lexeme.
  */
 const COMMON_LEXEME_MATCHES = 5_000;
 const STATISTICS_TTL_MS = 5 * 60_000;
@@ -56,9 +56,9 @@ export async function questionLexemes(db: Db, queryText: string): Promise<string
 
 /**
  * The lexemes the full-text side searches for: ANY of them may match, since questions rarely
- * contain every word of the passage that answers them (ts_rank then favours passages with more of
- * them). Common lexemes are left out, unless the question has nothing else; null when there is
- * no lexeme.
+ * contain every word of the passage that answers them (BM25 then favours passages with more of
+ * them, the rarer the more). Common lexemes are left out, unless the question has nothing else;
+ * null when there is no lexeme.
  */
 export function chosenLexemes(lexemes: string[], common: string[]): string[] | null {
   const commonSet = new Set(common);
@@ -68,7 +68,9 @@ export function chosenLexemes(lexemes: string[], common: string[]): string[] | n
 }
 
 /**
- * A `simple` tsquery matching ANY of the lexemes. It is sent as a value, not computed in the
+ * A tsquery matching ANY of the lexemes, each taken as it is (cast with `::tsquery`, no parser,
+ * so a hyphenated word or an e-mail address stays one operand and matches the chunks containing
+ * that lexeme, as the application's postings do). It is sent as a value, not computed in the
  * statement, so the planner sees it: it then knows how many chunks match and whether the GIN
  * index pays.
  */

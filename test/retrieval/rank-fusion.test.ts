@@ -46,15 +46,16 @@ describe("reciprocal rank fusion", () => {
   });
 
   it("breaks exact ties by id in byte order, as the statement does", async () => {
-    // 1/70 + 1/105 = 1/63 + 1/126: vector rank 10 and text rank 45 tie with ranks 3 and 66.
+    // With the vector list's constant 60 and the text list's 20, vector rank 10 + text rank 45
+    // (1/70 + 1/65) ties with vector rank 5 + text rank 50 (1/65 + 1/70).
     const filler = (prefix: string, count: number) =>
       Array.from({ length: count }, (_, index) => `${prefix}${String(index).padStart(3, "0")}`);
-    const vector = [...filler("v", 2), "a-tie", ...filler("v", 9).slice(3), "Z_tie"];
-    const text = [...filler("t", 44), "Z_tie", ...filler("u", 20), "a-tie"];
+    const vector = [...filler("v", 4), "a-tie", ...filler("w", 4), "Z_tie"];
+    const text = [...filler("t", 44), "Z_tie", ...filler("u", 4), "a-tie"];
     expect(vector.indexOf("Z_tie") + 1).toBe(10);
-    expect(vector.indexOf("a-tie") + 1).toBe(3);
+    expect(vector.indexOf("a-tie") + 1).toBe(5);
     expect(text.indexOf("Z_tie") + 1).toBe(45);
-    expect(text.indexOf("a-tie") + 1).toBe(66);
+    expect(text.indexOf("a-tie") + 1).toBe(50);
 
     const fused = fuseRankings([vector, text], 100);
     expect(fused).toEqual(await fusedInSql(vector, text, 100));

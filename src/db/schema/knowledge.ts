@@ -8,6 +8,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   real,
   smallint,
   text,
@@ -199,4 +200,41 @@ export const knowledgeChunks = pgTable(
     index("knowledge_chunks_datastore_idx").on(table.datastoreId, table.customId),
     index("knowledge_chunks_search_idx").using("gin", table.search),
   ],
+);
+
+/**
+ * BM25's document frequencies: how many chunks of a datastore (of one vector size) contain each
+ * lexeme of their `search` tsvectors. Kept by triggers on knowledge_chunks (migration 0023) in
+ * the statement that inserts, updates or deletes the chunks; a lexeme no chunk contains any more
+ * has no row.
+ */
+export const knowledgeLexemeStatistics = pgTable(
+  "knowledge_lexeme_statistics",
+  {
+    datastoreId: text("datastore_id")
+      .notNull()
+      .references(() => datastores.id, { onDelete: "cascade" }),
+    dimensions: smallint("dimensions").notNull(),
+    lexeme: text("lexeme").notNull(),
+    chunks: integer("chunks").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.datastoreId, table.dimensions, table.lexeme] })],
+);
+
+/**
+ * BM25's collection figures per datastore and vector size: the chunks and the sum of their
+ * lengths (positions in `search`, a lexeme without positions counting one), kept by the same
+ * triggers as knowledgeLexemeStatistics.
+ */
+export const knowledgeTextTotals = pgTable(
+  "knowledge_text_totals",
+  {
+    datastoreId: text("datastore_id")
+      .notNull()
+      .references(() => datastores.id, { onDelete: "cascade" }),
+    dimensions: smallint("dimensions").notNull(),
+    chunks: integer("chunks").notNull(),
+    positions: bigint("positions", { mode: "number" }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.datastoreId, table.dimensions] })],
 );
