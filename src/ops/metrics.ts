@@ -12,7 +12,15 @@ import { registerRequestHistogram } from "./request-histogram.ts";
 export const UNMATCHED_ROUTE = "unmatched";
 
 /** Features the service meters itself; any other (the usage increment's free text) is `other`. */
-const KNOWN_FEATURES = new Set(["chat", "agent_run", "follow_up", "transcription", "embeddings"]);
+const KNOWN_FEATURES = new Set([
+  "chat",
+  "agent_run",
+  "follow_up",
+  "super_retrieval",
+  "model_comparison",
+  "transcription",
+  "embeddings",
+]);
 
 const featureLabel = (feature: string) => (KNOWN_FEATURES.has(feature) ? feature : "other");
 
