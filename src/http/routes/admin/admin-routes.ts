@@ -7,6 +7,7 @@ import {
   type OrganizationListRouteDeps,
   registerOrganizationListRoutes,
 } from "./organization-list-routes.ts";
+import { billingSettings } from "./organization-schemas.ts";
 
 export type AdminDeps = {
   adminToken: string;
@@ -34,16 +35,6 @@ const creditBucket = z.object({
   remaining: z.number(),
   expiresAt: z.string().nullable(),
   createdAt: z.string(),
-});
-
-const billingSettings = z.object({
-  id: z.string(),
-  name: z.string(),
-  billingModel: z.enum(["credits", "legacy"]),
-  plan: z.string(),
-  subscriptionStatus: z.enum(["active", "past_due", "none"]),
-  queryLimit: z.number().int().nullable(),
-  conversationRetentionDays: z.number().int().nullable(),
 });
 
 const organizationNotFound = { 404: "No organization with this id" };

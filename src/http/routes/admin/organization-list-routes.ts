@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { OrganizationDirectory } from "../../../domain/organizations/organization-directory.ts";
 import type { App } from "../../app-types.ts";
+import { billingSettings } from "./organization-schemas.ts";
 
 export type OrganizationListRouteDeps = { directory: OrganizationDirectory };
 
@@ -8,16 +9,7 @@ export type OrganizationListRouteDeps = { directory: OrganizationDirectory };
 const PAGE_MAX = 1_000;
 const PAGE_DEFAULT = 50;
 
-const organizationSummary = z.object({
-  id: z.string(),
-  name: z.string(),
-  billingModel: z.enum(["credits", "legacy"]),
-  plan: z.string(),
-  subscriptionStatus: z.enum(["active", "past_due", "none"]),
-  queryLimit: z.number().int().nullable(),
-  conversationRetentionDays: z.number().int().nullable(),
-  createdAt: z.string(),
-});
+const organizationSummary = billingSettings.extend({ createdAt: z.string() });
 
 const apiKeySummary = z.object({
   id: z.string(),

@@ -3,6 +3,7 @@ import {
   type ConversationExportService,
   EXPORT_MAX_LIMIT,
 } from "../../../domain/conversations/conversation-export-service.ts";
+import { endOf, isoInstant } from "../../../lib/iso-instant.ts";
 import type { App } from "../../app-types.ts";
 import { callerOf } from "../../plugins/auth.ts";
 import { agentIdParams } from "./agent-schemas.ts";
@@ -22,21 +23,6 @@ const EXPORT_CHANNELS = [
   "chatwoot",
   "crmchatsappai",
 ] as const;
-
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const HAS_OFFSET = /(Z|[+-]\d{2}:\d{2})$/i;
-
-/** An ISO 8601 date or date-time; without an offset it is read as UTC. */
-const isoInstant = z
-  .union([z.iso.date(), z.iso.datetime({ offset: true, local: true })], {
-    error: "must be an ISO 8601 date (2024-05-01) or date-time (2024-05-01T12:00:00Z)",
-  })
-  .transform((value) => ({
-    date: new Date(DATE_ONLY.test(value) || HAS_OFFSET.test(value) ? value : `${value}Z`),
-    dateOnly: DATE_ONLY.test(value),
-  }));
-
-const DAY_MS = 86_400_000;
 
 const exportQuery = z.object({
   from: isoInstant.optional(),
@@ -101,7 +87,7 @@ export function registerExportRoutes(app: App, deps: ExportRouteDeps): void {
       } = request.query;
       const csv = await deps.exports.exportCsv(callerOf(request), request.params.id, {
         from: from?.date,
-        to: to ? (to.dateOnly ? new Date(to.date.getTime() + DAY_MS) : to.date) : undefined,
+        to: to ? endOf(to) : undefined,
         toExclusive: to?.dateOnly ?? false,
         conversationIds: conversationId,
         include,
