@@ -180,11 +180,17 @@ describe("failures are tool errors with a clear message", () => {
     expect(await failure(mcp, "no_such_tool", {})).toMatch(/Tool no_such_tool not found/);
   });
 
-  test("an agent in conversational mode, which answers by webhook", async ({ mcp, app, org }) => {
+  test("an agent in conversational mode answers in the request", async ({
+    mcp,
+    app,
+    org,
+    fake,
+  }) => {
     const agent = await createAgent(app, org, { name: "Batcher", useConversationalMode: true });
-    expect(await failure(mcp, "query_agent", { agentId: agent.id, query: "hi" })).toBe(
-      "This agent uses conversational mode: it answers by webhook, which MCP cannot deliver",
-    );
+    fake.script({ text: "Batched elsewhere, answered here." });
+    const result = await callTool(mcp, "query_agent", { agentId: agent.id, query: "hi" });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toBe("Batched elsewhere, answered here.");
   });
 
   test("a provider failure stores nothing and charges nothing", async ({

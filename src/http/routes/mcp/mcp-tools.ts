@@ -6,7 +6,7 @@ import type { AgentService } from "../../../domain/agents/agent-service.ts";
 import type { Caller } from "../../../domain/caller.ts";
 import type { DatastoreService } from "../../../domain/knowledge/datastore-service.ts";
 import type { QueryService } from "../../../domain/query/query-service.ts";
-import { AppError, invalid } from "../../../lib/errors.ts";
+import { AppError } from "../../../lib/errors.ts";
 import { agentIdParams } from "../agents/agent-schemas.ts";
 import { clientIdSchema, queryBody, queryResponse } from "../agents/query-schemas.ts";
 import {
@@ -15,7 +15,7 @@ import {
 } from "../datastores/datastore-schemas.ts";
 
 export type McpToolDeps = {
-  agents: Pick<AgentService, "list" | "get">;
+  agents: Pick<AgentService, "list">;
   query: Pick<QueryService, "prepare">;
   datastores: Pick<DatastoreService, "query">;
 };
@@ -52,9 +52,6 @@ const searchDatastoreInput = {
     .optional()
     .describe("How many passages to return, 1 to 100 (default 5)"),
 };
-
-const CONVERSATIONAL_MESSAGE =
-  "This agent uses conversational mode: it answers by webhook, which MCP cannot deliver";
 
 const text = (value: string): CallToolResult["content"] => [{ type: "text", text: value }];
 
@@ -130,15 +127,19 @@ export function createMcpServer(deps: McpToolDeps, context: McpRequestContext): 
     },
     ({ agentId, query, conversationId }) =>
       asTool(context, "query_agent", async () => {
-        // Such an agent answers later, by webhook, which an MCP client cannot receive.
-        const agent = await deps.agents.get(caller, agentId);
-        if (agent.useConversationalMode) throw invalid(CONVERSATIONAL_MESSAGE);
-        const prepared = await deps.query.prepare(caller, agentId, {
-          query,
-          streaming: false,
-          ...(conversationId === undefined ? {} : { conversationId }),
-        });
-        if (prepared.kind === "queued") throw invalid(CONVERSATIONAL_MESSAGE);
+        // Answered in the request even for an agent in conversational mode, whose answers
+        // otherwise go by webhook, which an MCP client cannot receive.
+        const prepared = await deps.query.prepare(
+          caller,
+          agentId,
+          {
+            query,
+            streaming: false,
+            ...(conversationId === undefined ? {} : { conversationId }),
+          },
+          { inline: true },
+        );
+        if (prepared.kind === "queued") throw new Error("An inline query was queued");
         const answer = await prepared.run();
         return { content: text(answer.answer), structuredContent: answer };
       }),
