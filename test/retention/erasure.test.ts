@@ -1,10 +1,10 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rowsOf } from "../../src/db/client.ts";
 import { contacts, messages } from "../../src/db/schema/index.ts";
 import { KEPT_EVENT_METADATA } from "../../src/domain/retention/retention-repo.ts";
 import { createSeeder } from "../annotations/seed.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { ledgerOf } from "./ledger.ts";
 
 /**
  * DELETE /api/conversations/{id} and DELETE /api/contacts/{id}: what a caller erases is gone from
@@ -29,21 +29,6 @@ beforeAll(async () => {
   otherAgentId = await seeder.agent(other);
 });
 afterAll(() => app.close());
-
-/** Events of the ledger (the organization's), as the table holds them. */
-async function eventsOf(organizationId: string) {
-  return rowsOf<{
-    id: string;
-    conversation_id: string | null;
-    message_id: string | null;
-    metadata: Record<string, unknown>;
-  }>(
-    await app.database.db.execute(
-      sql`select id, conversation_id, message_id, metadata from consumption_events
-          where organization_id = ${organizationId} order by id`,
-    ),
-  );
-}
 
 async function messageCount(messageIds: string[]): Promise<number> {
   const rows = await app.database.db
@@ -72,7 +57,7 @@ describe("DELETE /api/conversations/{id}", () => {
       sql`update consumption_events set metadata = metadata || '{"customerEmail": "erase.me@example.com"}'
           where organization_id = ${org.id} and conversation_id = ${erased.conversationId}`,
     );
-    const before = await eventsOf(org.id);
+    const before = await ledgerOf(app.database.db, org.id);
     const aboutErased = before.filter((event) => event.conversation_id === erased.conversationId);
     expect(aboutErased.length).toBeGreaterThanOrEqual(2);
     const exportBefore = await client.agents.exportConversations(agentId);
@@ -95,7 +80,7 @@ describe("DELETE /api/conversations/{id}", () => {
     );
 
     // Every event is still there; those of the erased conversation lost the personal fields.
-    const after = await eventsOf(org.id);
+    const after = await ledgerOf(app.database.db, org.id);
     expect(after.map((event) => event.id)).toEqual(before.map((event) => event.id));
     for (const event of after.filter((row) => aboutErased.some((gone) => gone.id === row.id))) {
       expect(event.conversation_id).toBeNull();
@@ -209,7 +194,7 @@ describe("DELETE /api/contacts/{id}", () => {
     const bystander = await seeder.exchange(org, agentId, {
       contact: { email: "stays@example.com" },
     });
-    const eventsBefore = await eventsOf(org.id);
+    const eventsBefore = await ledgerOf(app.database.db, org.id);
 
     const response = await client.contacts.delete(contactId);
     expect(response.status).toBe(200);
@@ -229,7 +214,7 @@ describe("DELETE /api/contacts/{id}", () => {
     const kept = await client.conversations.get(bystander.conversationId);
     expect(kept.status).toBe(200);
     expect(kept.body.contact.email).toBe("stays@example.com");
-    const eventsAfter = await eventsOf(org.id);
+    const eventsAfter = await ledgerOf(app.database.db, org.id);
     expect(eventsAfter.map((event) => event.id)).toEqual(eventsBefore.map((event) => event.id));
     const erasedIds = new Set(linked.map((exchange) => exchange.conversationId));
     expect(eventsAfter.filter((event) => erasedIds.has(event.conversation_id ?? ""))).toEqual([]);

@@ -6,6 +6,7 @@ import { KEPT_EVENT_METADATA } from "../../src/domain/retention/retention-repo.t
 import { createSeeder, type SeededExchange } from "../annotations/seed.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { HOOK_TIMEOUT_MS } from "../harness/timeouts.ts";
+import { ledgerOf } from "./ledger.ts";
 
 /**
  * The retention setting (PATCH /api/admin/organizations/{id}) and the sweep that applies it
@@ -176,7 +177,7 @@ describe("the retention sweep", () => {
     for (const id of survivors) expect(exported.text).toContain(id);
 
     // The ledger keeps every event; those of erased conversations lost their personal fields.
-    const eventsAfter = await events(limited.id);
+    const eventsAfter = await ledgerOf(app.database.db, limited.id);
     expect(eventsAfter.map((event) => event.id)).toEqual(eventsBefore);
     const erased = new Set(old.map((exchange) => exchange.conversationId));
     expect(eventsAfter.filter((event) => erased.has(event.conversation_id ?? ""))).toEqual([]);
@@ -239,20 +240,6 @@ describe("the retention sweep", () => {
   );
 });
 
-async function events(organizationId: string) {
-  return rowsOf<{
-    id: string;
-    conversation_id: string | null;
-    message_id: string | null;
-    metadata: Record<string, unknown>;
-  }>(
-    await app.database.db.execute(
-      sql`select id, conversation_id, message_id, metadata from consumption_events
-          where organization_id = ${organizationId} order by id`,
-    ),
-  );
-}
-
 async function eventIds(organizationId: string): Promise<string[]> {
-  return (await events(organizationId)).map((event) => event.id);
+  return (await ledgerOf(app.database.db, organizationId)).map((event) => event.id);
 }
