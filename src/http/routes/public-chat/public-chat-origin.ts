@@ -8,7 +8,7 @@ import type { App } from "../../app-types.ts";
 function agentIdOf(request: FastifyRequest): string | null {
   const params = request.params as { agentId?: string; "*"?: string } | undefined;
   if (params?.agentId) return params.agentId;
-  const match = /^agents\/([^/]+)/.exec(params?.["*"] ?? "");
+  const match = /^\/?agents\/([^/]+)/.exec(params?.["*"] ?? "");
   return match ? match[1]! : null;
 }
 

@@ -1,5 +1,5 @@
 import rateLimit from "@fastify/rate-limit";
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
 import type { PublicChatService } from "../../../domain/public-chat/public-chat-service.ts";
 import { AppError } from "../../../lib/errors.ts";
@@ -48,27 +48,38 @@ export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): v
           ? { redis: deps.rateLimit.redis, nameSpace: "agentdesk:rate-limit:" }
           : { store: MemoryRateLimitStore }),
       });
-      // Both run after the body is validated, so the visitor id is a valid one.
-      const perIp = scope.rateLimit({
-        max: deps.rateLimit.perIpPerMinute,
-        timeWindow: 60_000,
-        keyGenerator: (request) => `public-chat:ip:${request.ip}`,
-        errorResponseBuilder: (_request, context) =>
-          new AppError(
-            "RATE_LIMITED",
-            `Too many messages from this address; retry in ${context.after}`,
-          ),
-      });
-      const perVisitor = scope.rateLimit({
-        max: deps.rateLimit.perVisitorPerMinute,
-        timeWindow: 60_000,
-        keyGenerator: (request) => `public-chat:visitor:${visitorIdOf(request)}`,
-        errorResponseBuilder: (_request, context) =>
-          new AppError(
-            "RATE_LIMITED",
-            `Too many messages from this visitor; retry in ${context.after}`,
-          ),
-      });
+      // The plugin's own hooks apply one limit per request; these two counters are checked in
+      // turn instead. A preHandler: the body is validated, so the visitor id is a valid one.
+      const limits = [
+        {
+          count: scope.createRateLimit({
+            max: deps.rateLimit.perIpPerMinute,
+            timeWindow: 60_000,
+            keyGenerator: (request) => `public-chat:ip:${request.ip}`,
+          }),
+          refusal: "Too many messages from this address",
+        },
+        {
+          count: scope.createRateLimit({
+            max: deps.rateLimit.perVisitorPerMinute,
+            timeWindow: 60_000,
+            keyGenerator: (request) => `public-chat:visitor:${visitorIdOf(request)}`,
+          }),
+          refusal: "Too many messages from this visitor",
+        },
+      ];
+      const withinLimits = async (request: FastifyRequest, reply: FastifyReply) => {
+        for (const limit of limits) {
+          const counted = await limit.count(request);
+          if (!counted.isAllowed && counted.isExceeded) {
+            reply.header("Retry-After", String(counted.ttlInSeconds));
+            throw new AppError(
+              "RATE_LIMITED",
+              `${limit.refusal}; retry in ${counted.ttlInSeconds} seconds`,
+            );
+          }
+        }
+      };
 
       scope.get(
         "/agents/:agentId",
@@ -93,7 +104,7 @@ export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): v
         "/agents/:agentId/chat",
         {
           config: { auth: "public" },
-          preHandler: [perIp, perVisitor],
+          preHandler: withinLimits,
           schema: {
             operationId: "publicChat",
             tags: ["public-chat"],
