@@ -49,6 +49,10 @@ import { registerMetricsRoute } from "../http/routes/metrics/metrics-routes.ts";
 import { openAiErrorBody } from "../http/routes/openai/openai-errors.ts";
 import { type OpenAiRouteDeps, registerOpenAiRoutes } from "../http/routes/openai/openai-routes.ts";
 import {
+  type PublicChatRouteDeps,
+  registerPublicChatRoutes,
+} from "../http/routes/public-chat/public-chat-routes.ts";
+import {
   registerTranscriptionRoutes,
   type TranscriptionRouteDeps,
 } from "../http/routes/transcription/transcription-routes.ts";
@@ -79,6 +83,8 @@ export type ApiServerDeps = {
   annotationTags: AnnotationTagService;
   knowledge: DatastoreRouteDeps & DatasourceRouteDeps;
   transcription: TranscriptionRouteDeps;
+  /** The public chat of public agents under /api/public (no API key). */
+  publicChat: PublicChatRouteDeps;
   /** Agents, query, query-agent, export and conversations. */
   agents: AgentRouteDeps &
     QueryRouteDeps &
@@ -124,6 +130,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerConversationRoutes(app, { ...deps.agents, retention: deps.retention });
   registerContactRoutes(app, deps);
   registerTranscriptionRoutes(app, deps.transcription);
+  registerPublicChatRoutes(app, deps.publicChat);
   registerWebhookRoutes(app, deps);
   registerFollowUpRoutes(app, deps);
   await registerOpenAiRoutes(app, deps.openai);

@@ -188,6 +188,16 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         datasources: services.knowledge.datasources,
         uploadMaxBytes: config.knowledge.uploadMaxBytes,
       },
+      publicChat: {
+        publicChat: services.publicChat,
+        ssePingIntervalMs: config.agents.ssePingIntervalMs,
+        maxQuestionChars: config.publicChat.maxQuestionChars,
+        rateLimit: {
+          perVisitorPerMinute: config.publicChat.visitorRateLimitPerMinute,
+          perIpPerMinute: config.publicChat.ipRateLimitPerMinute,
+          redis,
+        },
+      },
       transcription: {
         transcription: services.transcription,
         maxBytes: config.transcription.maxBytes,

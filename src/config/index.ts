@@ -7,6 +7,7 @@ import { jobsConfig, jobsEnvSchema } from "./jobs-config.ts";
 import { knowledgeConfig, knowledgeEnvSchema } from "./knowledge-config.ts";
 import { leadsConfig, leadsEnvSchema } from "./leads-config.ts";
 import { modelsConfig, modelsEnvSchema } from "./models-config.ts";
+import { publicChatConfig, publicChatEnvSchema } from "./public-chat-config.ts";
 import { retentionConfig, retentionEnvSchema } from "./retention-config.ts";
 import { serverConfig, serverEnvSchema } from "./server-config.ts";
 import { transcriptionConfig, transcriptionEnvSchema } from "./transcription-config.ts";
@@ -21,6 +22,7 @@ export const envSchema = z.object({
   ...knowledgeEnvSchema.shape,
   ...modelsEnvSchema.shape,
   ...agentsEnvSchema.shape,
+  ...publicChatEnvSchema.shape,
   ...annotationsEnvSchema.shape,
   ...transcriptionEnvSchema.shape,
   ...webhooksEnvSchema.shape,
@@ -46,6 +48,7 @@ function buildConfig(env: z.output<typeof envSchema>) {
     knowledge: knowledgeConfig(env),
     models: modelsConfig(env),
     agents: agentsConfig(env),
+    publicChat: publicChatConfig(env),
     annotations: annotationsConfig(env),
     transcription: transcriptionConfig(env),
     webhooks: webhooksConfig(env),

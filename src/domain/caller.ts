@@ -9,3 +9,9 @@ export type Caller = {
   apiKeyId: string;
   requestId: string;
 };
+
+/**
+ * Whom an answer is for and charged to: a key's caller, or the organization of a public agent
+ * for a visitor without a key (the public chat).
+ */
+export type AnswerCaller = Pick<Caller, "organizationId">;

@@ -51,6 +51,8 @@ export const agents = pgTable(
     >(),
     followUpConfig: jsonb("follow_up_config").$type<Record<string, unknown>>(),
     tools: jsonb("tools").$type<AgentTool[]>().notNull().default([]),
+    /** Origins a browser may call the public chat from; empty means any origin. */
+    allowedOrigins: jsonb("allowed_origins").$type<string[]>().notNull().default([]),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -9,6 +9,7 @@ import { createConversationExportService } from "../conversations/conversation-e
 import { createConversationRepo } from "../conversations/conversation-repo.ts";
 import { createConversationService } from "../conversations/conversation-service.ts";
 import { createConversationTurns } from "../conversations/conversation-turns.ts";
+import { createPublicChatService } from "../public-chat/public-chat-service.ts";
 import type { AnswerPipeline } from "../query/answer-pipeline.ts";
 import type { KnowledgeLookup } from "../query/query-knowledge.ts";
 import { createQueryService } from "../query/query-service.ts";
@@ -55,6 +56,7 @@ export function createAgentModule(deps: AgentModuleDeps) {
   });
   return {
     agents,
+    publicChat: createPublicChatService({ agents, conversations: conversationRepo, query }),
     conversations: createConversationService({ conversations: conversationRepo }),
     conversationTurns: turns,
     query,

@@ -63,8 +63,25 @@ export function createAgentService(deps: { agents: AgentRepo; datastores: Datast
     return agent;
   }
 
+  /**
+   * A public agent, whatever its organization, for the endpoints a visitor uses without a key;
+   * null for a private or unknown id alike.
+   */
+  async function findPublic(agentId: string): Promise<AgentRow | null> {
+    let agent = kept.get(agentId);
+    if (!agent) {
+      const ticket = kept.ticket();
+      const found = await deps.agents.findByIdInAnyOrganization(agentId);
+      if (!found) return null;
+      agent = frozen(found);
+      kept.keep(agentId, agent, ticket);
+    }
+    return agent.visibility === "public" ? agent : null;
+  }
+
   return {
     requireAgent,
+    findPublic,
     /** To be told of changes to agents made by any process (AGENTS_CHANGED_CHANNEL). */
     agentChanges: kept.events,
 

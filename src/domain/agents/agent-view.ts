@@ -22,6 +22,8 @@ export type AgentView = {
   retrievalEvaluationConfig: Record<string, unknown>;
   followUpConfig: Record<string, unknown>;
   tools: AgentTool[];
+  /** Origins allowed to use the public chat; empty means any. */
+  allowedOrigins: string[];
   createdAt: string;
   updatedAt: string;
 };
@@ -46,6 +48,7 @@ export function toAgentView(row: AgentRow): AgentView {
     retrievalEvaluationConfig: row.retrievalEvaluationConfig ?? {},
     followUpConfig: row.followUpConfig ?? {},
     tools: row.tools,
+    allowedOrigins: row.allowedOrigins,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -3,7 +3,7 @@ import { newId } from "../../lib/ids.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { Passage } from "../../retrieval/passage.ts";
 import type { Billing, ChargeRequest, Reservation } from "../billing/billing-port.ts";
-import type { Caller } from "../caller.ts";
+import type { AnswerCaller } from "../caller.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
 import type {
   ConversationTurns,
@@ -33,7 +33,9 @@ export function messageUsage(
 }
 
 export type AnsweredTurn = {
-  caller: Caller;
+  caller: AnswerCaller;
+  /** The caller has no API key: a conversation this turn starts is marked startedAnonymously. */
+  anonymous?: boolean;
   /** What billing holds for this answer: its charge settles it. */
   reservation: Reservation;
   agentId: string;
@@ -80,6 +82,7 @@ export function createAnswerRecorder(deps: {
         target: input.target,
         status: requestHuman ? "human_requested" : "reopen",
         contact: request.contact,
+        anonymous: input.anonymous ?? false,
         messages: [
           {
             id: newId(),

@@ -6,7 +6,7 @@ import type { AgentRow } from "../agents/agent-repo.ts";
 import type { AgentService } from "../agents/agent-service.ts";
 import { datastoreIdsOf } from "../agents/agent-tools.ts";
 import { type Billing, type Reservation, releasingOnFailure } from "../billing/billing-port.ts";
-import type { Caller } from "../caller.ts";
+import type { AnswerCaller } from "../caller.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
 import type { ConversationTurns, TurnTarget } from "../conversations/conversation-turns.ts";
 import {
@@ -49,6 +49,8 @@ export type PrepareOptions = {
   inline?: boolean;
   /** The id the answer is stored under, chosen up front so a stream can name it first. */
   messageId?: string;
+  /** A visitor without an API key asks (the public chat): a new conversation is bound to it. */
+  anonymous?: boolean;
 };
 
 /** A query checked and ready: everything that can fail with a 4xx has been done. */
@@ -75,7 +77,7 @@ export function createQueryService(deps: QueryServiceDeps) {
    * that reads them, and the datastores come back ready to search.
    */
   async function reserveAnswer(
-    caller: Caller,
+    caller: AnswerCaller,
     agent: AgentRow,
     request: QueryRequest,
     sampling: Sampling | undefined,
@@ -110,7 +112,7 @@ export function createQueryService(deps: QueryServiceDeps) {
   }
 
   async function prepare(
-    caller: Caller,
+    caller: AnswerCaller,
     agentId: string,
     request: QueryRequest,
     options: PrepareOptions = {},
@@ -144,7 +146,7 @@ export function createQueryService(deps: QueryServiceDeps) {
 
   /** After the reservation: reads and builds what the model needs; runs it when asked. */
   async function prepareAnswer(
-    caller: Caller,
+    caller: AnswerCaller,
     agent: AgentRow,
     request: QueryRequest,
     options: PrepareOptions,
@@ -204,6 +206,7 @@ export function createQueryService(deps: QueryServiceDeps) {
           startedAt,
           humanRequested,
           messageId: options.messageId,
+          anonymous: options.anonymous,
         });
         if (turn.error) throw new AppError("INTERNAL", turn.error.message);
         return response;

@@ -1,5 +1,5 @@
 import type { AgentRow } from "../agents/agent-repo.ts";
-import type { Caller } from "../caller.ts";
+import type { AnswerCaller } from "../caller.ts";
 import type { ComparisonAnswer } from "./answer-generation.ts";
 import type { Source } from "./query-knowledge.ts";
 import type { QueryRequest } from "./query-request.ts";
@@ -45,7 +45,7 @@ export type QueuedQueryResponse = {
  */
 export type ConversationalQueue = {
   enqueue(input: {
-    caller: Caller;
+    caller: AnswerCaller;
     agent: AgentRow;
     request: QueryRequest;
   }): Promise<QueuedQueryResponse>;

@@ -39,6 +39,7 @@ const TAGS: Record<string, string> = {
   annotations: "Reviews of agent messages, their tags and statuses",
   usage: "Credits, the consumption ledger and reported usage",
   transcription: "Speech to text for public agents",
+  "public-chat": "A public agent's chat for a site's visitors, without an API key (the widget)",
   admin: "Operator endpoints, present only when ADMIN_TOKEN is set",
   leads: "Sales leads from the marketing site's forms",
   mcp: "The Model Context Protocol server at /mcp, for MCP clients (Claude Desktop, IDEs, agents)",

@@ -33,6 +33,21 @@ const followUpConfigSchema = z.looseObject({
   config: freeObject().optional(),
 });
 
+/** `scheme://host[:port]` exactly as a browser sends it in `Origin` (lowercase, no path). */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+const originSchema = z
+  .string()
+  .max(300)
+  .refine(isOrigin, "must be an origin: scheme://host[:port], lowercase, without a path");
+
 /** Every field of the spec's Agent except id, plus the extensions; all optional (PATCH). */
 export const agentFieldsSchema = z.object({
   name: z.string().trim().min(1).max(200).optional(),
@@ -61,6 +76,13 @@ export const agentFieldsSchema = z.object({
     .max(50)
     .optional()
     .describe("Shorthand: one datastore tool per id (replaces the agent's datastore tools)"),
+  allowedOrigins: z
+    .array(originSchema)
+    .max(50)
+    .optional()
+    .describe(
+      "Extension: origins whose pages may use the public chat of this (public) agent; empty: any",
+    ),
 });
 
 export const createAgentBody = agentFieldsSchema.extend({
@@ -95,6 +117,7 @@ export const agentSchema = z.object({
       serviceProviderId: z.string().optional(),
     }),
   ),
+  allowedOrigins: z.array(z.string()),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { clientIdSchema, messageText } from "../../../domain/conversations/message-fields.ts";
+
+export { queryResponse as publicChatResponse } from "../agents/query-schemas.ts";
+
+export const publicAgentParams = z.object({ agentId: z.string().min(1).max(200) });
+
+export const publicConversationParams = publicAgentParams.extend({
+  conversationId: clientIdSchema,
+});
+
+/** Chosen by the browser once and kept (localStorage): it binds the visitor's conversations. */
+const visitorIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8 to 64 characters of A-Z, a-z, 0-9, _ and -")
+  .describe("The browser's own random id for this visitor, kept across page loads");
+
+export const visitorQuery = z.strictObject({ visitorId: visitorIdSchema });
+
+/**
+ * A visitor's message. Strict: the query endpoint's other fields (systemPrompt, attachments,
+ * contact, channel, context…) are refused with 400, never ignored.
+ */
+export const publicChatBody = (maxQuestionChars: number) =>
+  z.strictObject({
+    query: messageText(maxQuestionChars).describe(
+      `The visitor's question, at most PUBLIC_CHAT_MAX_QUESTION_CHARS characters (default 2000)`,
+    ),
+    visitorId: visitorIdSchema,
+    conversationId: clientIdSchema
+      .optional()
+      .describe("Continue this conversation: only one this visitor started here"),
+    streaming: z.boolean().default(false),
+  });
+
+export const publicAgentResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  iconUrl: z.string().nullable(),
+});
+
+export const publicConversationResponse = z.object({
+  conversationId: z.string(),
+  messages: z.array(
+    z.object({
+      id: z.string(),
+      from: z.enum(["human", "agent"]),
+      text: z.string(),
+      sources: z.array(z.object({ source: z.string(), chunk: z.string() })),
+      createdAt: z.string(),
+    }),
+  ),
+});
