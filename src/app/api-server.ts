@@ -61,6 +61,7 @@ import {
   registerWebhookRoutes,
   type WebhookRouteDeps,
 } from "../http/routes/webhooks/webhook-routes.ts";
+import { registerWidgetRoutes } from "../http/routes/widget/widget-routes.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../ops/metrics.ts";
 import type { Readiness } from "../ops/readiness.ts";
@@ -120,6 +121,8 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerConsumptionEventRoutes(app, deps);
   registerCreditRoutes(app, deps);
   registerUsageRoutes(app, deps);
+  // Before the annotation routes: its CORS hook must reach their scope.
+  registerWidgetRoutes(app, deps.publicChat);
   registerAnnotationRoutes(app, deps.annotations);
   registerAnnotationTagRoutes(app, deps);
   registerDatastoreRoutes(app, deps.knowledge);
