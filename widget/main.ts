@@ -340,10 +340,12 @@ function mount(options: Options): void {
         if (failure instanceof ApiError && failure.status === 404) store.setConversationId(null);
       }
     },
-    (failure) => {
+    () => {
+      // Private or unknown (404), or this page's origin is refused (403: the browser sees a
+      // CORS failure); either way this chat is not for this page.
       available = false;
       refreshControls();
-      showError(messageFor(failure));
+      showError(strings.unavailable);
     },
   );
   if (options.page) textarea.focus();

@@ -1,10 +1,10 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { appTest } from "../harness/fixtures.ts";
-import { HOOK_TIMEOUT_MS } from "../harness/timeouts.ts";
+import { TEST_TIMEOUT_MS } from "../harness/timeouts.ts";
 import { hasChromium, launchChromium, startHostSite } from "./browser.ts";
 
-/** Generous: Playwright waits up to this long for an element before failing the test. */
-const BROWSER_WAIT_MS = HOOK_TIMEOUT_MS / 2;
+/** Playwright waits up to this long for an element: generous, and a clear error before the test times out. */
+const BROWSER_WAIT_MS = TEST_TIMEOUT_MS / 2;
 
 /**
  * `appTest` with a Chromium (`browser`), the API listening on 127.0.0.1 (`apiUrl`) and a
