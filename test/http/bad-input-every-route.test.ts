@@ -272,6 +272,8 @@ beforeAll(async () => {
       LEAD_RATE_LIMIT_PER_MINUTE: "1000000",
       ANNOTATION_ANONYMOUS_RATE_LIMIT_PER_MINUTE: "1000000",
       TRANSCRIBE_RATE_LIMIT_PER_MINUTE: "1000000",
+      PUBLIC_CHAT_RATE_LIMIT_PER_MINUTE: "1000000",
+      PUBLIC_CHAT_IP_RATE_LIMIT_PER_MINUTE: "1000000",
     },
   });
   org = await app.createOrganization("Every route");
@@ -299,6 +301,7 @@ beforeAll(async () => {
   });
   routes = await documentedRoutes({
     "agents.id": agentId,
+    "public.agentId": agentId,
     "annotations.id": annotation.json().id,
     "conversations.id": exchange.conversationId,
     "contacts.id": exchange.contactId ?? "no-contact",

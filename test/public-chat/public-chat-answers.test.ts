@@ -1,6 +1,8 @@
 import { describe, expect } from "vitest";
+import { createAgent } from "../harness/agents.ts";
 import { appTest } from "../harness/fixtures.ts";
 import { postSse, summarize } from "../harness/sse-client.ts";
+import { addFile, createDatastore, waitForSync } from "../knowledge/knowledge-helpers.ts";
 import {
   publicChat,
   readPublicAgent,
@@ -177,5 +179,43 @@ describe("a conversation read again after a reload", () => {
         },
       ],
     });
+  });
+});
+
+describe("an agent with knowledge", () => {
+  test("answers with sources, and the conversation read shows the same sources", async ({
+    app,
+    org,
+    api,
+    fake,
+  }) => {
+    const datastoreId = (await createDatastore(app, org, { name: "Help centre" })).id;
+    const datasource = await addFile(app, org, datastoreId, {
+      fileName: "refunds.md",
+      contentType: "text/markdown",
+      content: "# Refunds\n\nRefunds are paid back within 30 days of the return reaching us.",
+    });
+    expect((await waitForSync(app, org, datasource.id)).status).toBe("synched");
+    const agent = await createAgent(app, org, {
+      visibility: "public",
+      datastoreIds: [datastoreId],
+    });
+    fake.script({ text: "Within 30 days." }, { text: "Within 30 days." });
+
+    const byKey = await api.agents.query(agent.id, { query: "When are refunds paid?" });
+    const answer = await publicChat(app, agent.id, {
+      query: "When are refunds paid?",
+      visitorId: VISITOR,
+    });
+    expect(answer.statusCode).toBe(200);
+    const body = answer.json();
+    expect(body.sources).toEqual([
+      { source: "refunds.md", chunk: expect.stringContaining("within 30 days") },
+    ]);
+    expect(body.sources).toEqual((byKey.body as { sources: unknown }).sources);
+
+    const read = await readPublicConversation(app, agent.id, body.conversationId, VISITOR);
+    expect(read.statusCode).toBe(200);
+    expect(read.json().messages[1]).toMatchObject({ from: "agent", sources: body.sources });
   });
 });
