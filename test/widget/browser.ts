@@ -21,7 +21,7 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-export type HostPage = {
+type HostPage = {
   agentId: string;
   /** data- attributes of the script tag besides data-agent-id. */
   data?: Record<string, string>;

@@ -57,15 +57,8 @@ export function registerWidgetRoutes(app: App, deps: WidgetRouteDeps): void {
     "/widget.js",
     {
       config: { auth: "public" },
-      schema: {
-        operationId: "getWidget",
-        tags: ["public-chat"],
-        summary: "The chat widget: one script for a public agent on any site",
-        description:
-          'Embed it as `<script src="https://HOST/widget.js" data-agent-id="AGENT_ID" defer>`. ' +
-          `Cached for ${WIDGET_MAX_AGE_SECONDS} s, then revalidated with its ETag (304).`,
-        errors: { 503: "The widget has not been built (run `npm run build`)" },
-      },
+      // A script and a page, not JSON: documented in docs/widget.md, not in the OpenAPI document.
+      schema: { hide: true },
     },
     async (request, reply) => {
       const widget = bundle();
@@ -86,12 +79,7 @@ export function registerWidgetRoutes(app: App, deps: WidgetRouteDeps): void {
     "/chat/:agentId",
     {
       config: { auth: "public" },
-      schema: {
-        operationId: "getChatPage",
-        tags: ["public-chat"],
-        summary: "A public agent's chat as a full page (HTML), for a link or an iframe",
-        params: z.object({ agentId: z.string().max(100) }),
-      },
+      schema: { hide: true, params: z.object({ agentId: z.string().max(100) }) },
     },
     async (request, reply) => {
       reply.header("content-security-policy", CHAT_PAGE_CSP);
