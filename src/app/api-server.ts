@@ -85,7 +85,7 @@ export type ApiServerDeps = {
   knowledge: DatastoreRouteDeps & DatasourceRouteDeps;
   transcription: TranscriptionRouteDeps;
   /** The public chat of public agents under /api/public (no API key). */
-  publicChat: PublicChatRouteDeps;
+  publicChat: Omit<PublicChatRouteDeps, "annotations" | "transcription">;
   /** Agents, query, query-agent, export and conversations. */
   agents: AgentRouteDeps &
     QueryRouteDeps &
@@ -133,7 +133,11 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerConversationRoutes(app, { ...deps.agents, retention: deps.retention });
   registerContactRoutes(app, deps);
   registerTranscriptionRoutes(app, deps.transcription);
-  registerPublicChatRoutes(app, deps.publicChat);
+  registerPublicChatRoutes(app, {
+    ...deps.publicChat,
+    annotations: deps.annotations.annotations,
+    transcription: deps.transcription,
+  });
   registerWebhookRoutes(app, deps);
   registerFollowUpRoutes(app, deps);
   await registerOpenAiRoutes(app, deps.openai);

@@ -61,7 +61,11 @@ type BadBody = {
 
 const BODY_METHODS = new Set(["post", "put", "patch", "delete"]);
 /** The routes that read multipart/form-data; every other route refuses it as a content type. */
-const MULTIPART_ROUTES = new Set(["POST /api/datasources", "POST /api/transcribe-audio"]);
+const MULTIPART_ROUTES = new Set([
+  "POST /api/datasources",
+  "POST /api/transcribe-audio",
+  "POST /api/public/agents/{agentId}/transcribe-audio",
+]);
 const API_BODY_LIMIT = 1024 * 1024;
 const SITE_BODY_LIMIT = 16 * 1024;
 const TOO_DEEP = `The JSON body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`;
@@ -302,6 +306,8 @@ beforeAll(async () => {
   routes = await documentedRoutes({
     "agents.id": agentId,
     "public.agentId": agentId,
+    "public.conversationId": exchange.conversationId,
+    "public.messageId": exchange.agentMessageId,
     "annotations.id": annotation.json().id,
     "conversations.id": exchange.conversationId,
     "contacts.id": exchange.contactId ?? "no-contact",

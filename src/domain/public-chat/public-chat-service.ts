@@ -118,6 +118,25 @@ export function createPublicChatService(deps: {
       );
     },
 
+    /**
+     * Checks that the message is an answer of the agent in a conversation this visitor started
+     * here, before a visitor annotates it; else the conversation's or the message's 404.
+     */
+    async requireOwnAnswer(
+      agentId: string,
+      conversationId: string,
+      visitorId: string,
+      messageId: string,
+    ): Promise<void> {
+      const agent = await requirePublicAgent(agentId);
+      const conversation = await requireOwnConversation(agent, conversationId, visitorId);
+      const messages = await deps.conversations.allMessages(agent.organizationId, conversation.id);
+      const answer = messages.find((message) => message.id === messageId);
+      if (answer?.from !== "agent" || answer.isDraft) {
+        throw notFound("Message not found");
+      }
+    },
+
     /** The visitor's conversation as the widget shows it again: oldest first, no drafts. */
     async conversation(
       agentId: string,

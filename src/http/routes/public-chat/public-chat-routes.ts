@@ -1,15 +1,27 @@
+import multipart from "@fastify/multipart";
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
+import { z } from "zod";
+import type { AnnotationService } from "../../../domain/annotations/annotation-service.ts";
 import type { PublicChatService } from "../../../domain/public-chat/public-chat-service.ts";
 import { AppError } from "../../../lib/errors.ts";
 import type { App } from "../../app-types.ts";
 import { MemoryRateLimitStore } from "../../plugins/memory-rate-limit-store.ts";
 import { streamAnswer } from "../agents/query-stream.ts";
+import { annotationResponse } from "../annotations/annotation-schemas.ts";
+import {
+  clientGone,
+  documentationOnly,
+  type TranscriptionRouteDeps,
+} from "../transcription/transcription-routes.ts";
+import { readAudioUpload } from "../transcription/transcription-upload.ts";
 import { registerPublicChatCors } from "./public-chat-origin.ts";
 import {
   publicAgentParams,
   publicAgentResponse,
+  publicAnnotationBody,
+  publicAnswerParams,
   publicChatBody,
   publicChatResponse,
   publicConversationParams,
@@ -27,7 +39,14 @@ export type PublicChatRouteDeps = {
     /** Shared counters across API processes; in memory when absent. */
     redis: Redis | null;
   };
+  /** The spec's annotation, for a visitor's verdict on an answer. */
+  annotations: Pick<AnnotationService, "upsert">;
+  /** The spec's transcription, for a visitor's voice message. */
+  transcription: Pick<TranscriptionRouteDeps, "transcription" | "maxBytes">;
 };
+
+/** What an annotation says when the visitor wrote nothing. */
+const VERDICTS = { good: "Helpful (site visitor)", bad: "Not helpful (site visitor)" } as const;
 
 const NOT_FOUND = "No public agent with this id (a private agent answers the same)";
 
@@ -68,18 +87,22 @@ export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): v
           refusal: "Too many messages from this visitor",
         },
       ];
-      const withinLimits = async (request: FastifyRequest, reply: FastifyReply) => {
-        for (const limit of limits) {
-          const counted = await limit.count(request);
-          if (!counted.isAllowed && counted.isExceeded) {
-            reply.header("Retry-After", String(counted.ttlInSeconds));
-            throw new AppError(
-              "RATE_LIMITED",
-              `${limit.refusal}; retry in ${counted.ttlInSeconds} seconds`,
-            );
+      const withinLimitsOf =
+        (checked: typeof limits) => async (request: FastifyRequest, reply: FastifyReply) => {
+          for (const limit of checked) {
+            const counted = await limit.count(request);
+            if (!counted.isAllowed && counted.isExceeded) {
+              reply.header("Retry-After", String(counted.ttlInSeconds));
+              throw new AppError(
+                "RATE_LIMITED",
+                `${limit.refusal}; retry in ${counted.ttlInSeconds} seconds`,
+              );
+            }
           }
-        }
-      };
+        };
+      const withinLimits = withinLimitsOf(limits);
+      // A multipart body is read by the handler, so only the address is known before.
+      const withinAddressLimit = withinLimitsOf(limits.slice(0, 1));
 
       scope.get(
         "/agents/:agentId",
@@ -165,6 +188,89 @@ export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): v
             request.query.visitorId,
           ),
       );
+
+      scope.post(
+        "/agents/:agentId/conversations/:conversationId/messages/:messageId/annotation",
+        {
+          config: { auth: "public" },
+          preHandler: withinLimits,
+          schema: {
+            operationId: "annotatePublicAnswer",
+            tags: ["public-chat"],
+            summary: "A visitor marks an answer helpful or not (the spec's annotation, no API key)",
+            description:
+              "Creates or replaces the annotation of an answer of the agent, in a conversation " +
+              "this visitor started here, as POST /api/annotations does for a public agent.",
+            params: publicAnswerParams,
+            body: publicAnnotationBody,
+            response: { 200: annotationResponse },
+            errors: {
+              400: "Invalid body: an unknown field, a bad visitorId or sentiment",
+              403: "The request's Origin is not in the agent's allowedOrigins",
+              404:
+                `${NOT_FOUND}; or the conversation is not this visitor's (type ` +
+                "CONVERSATION_NOT_FOUND); or the message is not an answer in it",
+              429: "Too many requests from this visitor or this address (Retry-After)",
+            },
+          },
+        },
+        async (request) => {
+          const { agentId, conversationId, messageId } = request.params;
+          const { visitorId, sentiment, comment } = request.body;
+          await deps.publicChat.requireOwnAnswer(agentId, conversationId, visitorId, messageId);
+          return deps.annotations.upsert(null, {
+            messageId,
+            sentiment,
+            comment: comment ?? VERDICTS[sentiment],
+          });
+        },
+      );
+
+      // The multipart parser in a scope of its own: the JSON routes beside it keep refusing
+      // multipart bodies with 415.
+      await scope.register(async (upload: App) => {
+        await upload.register(multipart);
+        upload.post(
+          "/agents/:agentId/transcribe-audio",
+          {
+            config: { auth: "public" },
+            preHandler: withinAddressLimit,
+            validatorCompiler: documentationOnly,
+            schema: {
+              operationId: "transcribePublicAudio",
+              tags: ["public-chat"],
+              summary: "A visitor's voice message as text (POST /api/transcribe-audio, no API key)",
+              description:
+                "multipart/form-data with `file` (audio/wav or audio/webm); the agent is the one " +
+                "of the path. Charged to the agent's organization per second of audio.",
+              consumes: ["multipart/form-data"],
+              params: publicAgentParams,
+              body: z.object({ file: z.file().describe("The audio, audio/wav or audio/webm") }),
+              response: { 200: z.object({ text: z.string() }) },
+              errors: {
+                400: "No file, a file that is not audio/wav or audio/webm, or a malformed form",
+                402: "Usage limit: the agent's organization cannot pay for this audio",
+                403: "The request's Origin is not in the agent's allowedOrigins",
+                404: NOT_FOUND,
+                413: "The audio file is larger than TRANSCRIBE_MAX_BYTES",
+                429: "Too many requests from this address (Retry-After)",
+                500: "Transcription failed, or speech-to-text is not configured",
+              },
+            },
+          },
+          async (request, reply) => {
+            const { agentId } = request.params;
+            await deps.publicChat.profile(agentId);
+            const upload = await readAudioUpload(request, deps.transcription.maxBytes);
+            return deps.transcription.transcription.transcribe({
+              file: upload.file,
+              agentId,
+              requestId: request.id,
+              signal: clientGone(reply),
+            });
+          },
+        );
+      });
     },
     { prefix: "/api/public" },
   );

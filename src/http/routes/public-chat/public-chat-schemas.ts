@@ -17,6 +17,23 @@ const visitorIdSchema = z
 
 export const visitorQuery = z.strictObject({ visitorId: visitorIdSchema });
 
+export const publicAnswerParams = publicConversationParams.extend({
+  messageId: z.string().min(1).max(64),
+});
+
+/** A visitor's verdict on an answer: the widget's "Helpful" and "Not helpful". */
+export const publicAnnotationBody = z.strictObject({
+  visitorId: visitorIdSchema,
+  sentiment: z.enum(["good", "bad"]),
+  comment: z
+    .string()
+    .trim()
+    .min(1)
+    .max(2_000)
+    .optional()
+    .describe("What the visitor wrote; without it the annotation says which button was used"),
+});
+
 /**
  * A visitor's message. Strict: the query endpoint's other fields (systemPrompt, attachments,
  * contact, channel, context…) are refused with 400, never ignored.

@@ -21,7 +21,7 @@ export type TranscriptionRouteDeps = {
 };
 
 /** Aborts when the client disconnects before the answer is written, to stop the provider call. */
-function clientGone(reply: FastifyReply): AbortSignal {
+export function clientGone(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
   reply.raw.on("close", () => {
     if (!reply.raw.writableFinished) controller.abort();
@@ -34,7 +34,7 @@ const formFields = z.object({
   file: z.file().describe("The audio, audio/wav or audio/webm"),
   agentId: z.string().describe("Id of a public agent"),
 });
-const documentationOnly = () => (value: unknown) => ({ value });
+export const documentationOnly = () => (value: unknown) => ({ value });
 
 const description =
   "multipart/form-data with `file` (audio/wav or audio/webm, recognised from its own bytes) " +
