@@ -1,4 +1,4 @@
-/** The widget's calls to its own origin: the public chat, annotations and transcription. */
+/** The widget's calls to its own origin, all under /api/public/agents/{agentId} (no API key). */
 
 export type Source = { source: string; chunk?: string };
 export type Answer = {
@@ -75,18 +75,25 @@ export function createApi(base: string, agentId: string) {
       return answer;
     },
 
-    annotate: (messageId: string, sentiment: "good" | "bad", comment: string) =>
-      fetch(`${base}/api/annotations`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ messageId, sentiment, comment }),
-      }).then((r) => json<unknown>(r)),
+    /** "Helpful" / "Not helpful": the annotation of an answer in the visitor's conversation. */
+    annotate: (
+      answer: { conversationId: string; messageId: string; visitorId: string },
+      sentiment: "good" | "bad",
+      comment: string,
+    ) =>
+      fetch(
+        `${agentUrl}/conversations/${encodeURIComponent(answer.conversationId)}/messages/${encodeURIComponent(answer.messageId)}/annotation`,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ visitorId: answer.visitorId, sentiment, comment }),
+        },
+      ).then((r) => json<unknown>(r)),
 
     transcribe(audio: Blob): Promise<{ text: string }> {
       const form = new FormData();
-      form.append("agentId", agentId);
       form.append("file", audio, "voice-message.webm");
-      return fetch(`${base}/api/transcribe-audio`, { method: "POST", body: form }).then((r) =>
+      return fetch(`${agentUrl}/transcribe-audio`, { method: "POST", body: form }).then((r) =>
         json<{ text: string }>(r),
       );
     },

@@ -187,7 +187,11 @@ function mount(options: Options): void {
     return { message, body };
   }
 
-  function finishAnswer(message: HTMLElement, messageId: string, sources: Source[]) {
+  function finishAnswer(
+    message: HTMLElement,
+    answer: { messageId: string; conversationId: string },
+    sources: Source[],
+  ) {
     const list = sourceList(sources, strings);
     if (list) message.append(list);
     const rate = (sentiment: "good" | "bad", label: string) => {
@@ -195,7 +199,7 @@ function mount(options: Options): void {
       button.addEventListener("click", async () => {
         for (const other of feedback.querySelectorAll("button")) other.disabled = true;
         try {
-          await api.annotate(messageId, sentiment, label);
+          await api.annotate({ ...answer, visitorId: store.visitorId }, sentiment, label);
           button.setAttribute("aria-pressed", "true");
           button.title = strings.thanks;
         } catch (failure) {
@@ -215,10 +219,12 @@ function mount(options: Options): void {
     scrollDown();
   }
 
-  function render(messages: StoredMessage[]) {
+  function render(conversationId: string, messages: StoredMessage[]) {
     for (const stored of messages) {
       const { message } = addMessage(stored.from, stored.text);
-      if (stored.from === "agent") finishAnswer(message, stored.id, stored.sources ?? []);
+      if (stored.from === "agent") {
+        finishAnswer(message, { messageId: stored.id, conversationId }, stored.sources ?? []);
+      }
     }
   }
 
@@ -243,7 +249,7 @@ function mount(options: Options): void {
       );
       body.textContent = answer.answer;
       store.setConversationId(answer.conversationId);
-      finishAnswer(message, answer.messageId, answer.sources ?? []);
+      finishAnswer(message, answer, answer.sources ?? []);
     } catch (failure) {
       message.remove();
       showError(messageFor(failure));
@@ -265,7 +271,7 @@ function mount(options: Options): void {
     }
   });
 
-  // Voice: MediaRecorder (webm) → POST /api/transcribe-audio → the transcript into the textarea.
+  // Voice: MediaRecorder (webm) → POST …/transcribe-audio → the transcript into the textarea.
   let recorder: MediaRecorder | null = null;
   mic.addEventListener("click", async () => {
     if (recorder) {
@@ -334,7 +340,7 @@ function mount(options: Options): void {
       const conversationId = store.conversationId();
       if (!conversationId) return;
       try {
-        render((await api.conversation(conversationId, store.visitorId)).messages);
+        render(conversationId, (await api.conversation(conversationId, store.visitorId)).messages);
       } catch (failure) {
         // Gone (erased, or another visitor's): start a new one.
         if (failure instanceof ApiError && failure.status === 404) store.setConversationId(null);

@@ -121,8 +121,6 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerConsumptionEventRoutes(app, deps);
   registerCreditRoutes(app, deps);
   registerUsageRoutes(app, deps);
-  // Before the annotation routes: its CORS hook must reach their scope.
-  registerWidgetRoutes(app, deps.publicChat);
   registerAnnotationRoutes(app, deps.annotations);
   registerAnnotationTagRoutes(app, deps);
   registerDatastoreRoutes(app, deps.knowledge);
@@ -138,6 +136,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
     annotations: deps.annotations.annotations,
     transcription: deps.transcription,
   });
+  registerWidgetRoutes(app, deps.publicChat);
   registerWebhookRoutes(app, deps);
   registerFollowUpRoutes(app, deps);
   await registerOpenAiRoutes(app, deps.openai);

@@ -127,7 +127,7 @@ describe.skipIf(!hasChromium)("who may use the widget, and how", () => {
     // The visitor speaks for a moment (Chromium's fake microphone plays a tone).
     await page.waitForTimeout(1_000);
     const uploaded = page.waitForResponse((response) =>
-      response.url().endsWith("/api/transcribe-audio"),
+      response.url().endsWith(`/api/public/agents/${created.body.id}/transcribe-audio`),
     );
     await stop.click();
     const response = await uploaded;

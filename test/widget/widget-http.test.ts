@@ -73,32 +73,3 @@ describe("GET /chat/{agentId}", () => {
     expect(privateAgent.body).not.toContain("Secret");
   });
 });
-
-describe("the spec endpoints the widget calls", () => {
-  test("answer a preflight from any page and let it read the answer", async ({ app }) => {
-    const preflight = await app.api.inject({
-      method: "OPTIONS",
-      url: "/api/annotations",
-      headers: {
-        origin: "https://shop.example",
-        "access-control-request-method": "POST",
-        "access-control-request-headers": "content-type",
-      },
-    });
-    expect(preflight.statusCode).toBe(204);
-    expect(preflight.headers["access-control-allow-origin"]).toBe("https://shop.example");
-    expect(preflight.headers["access-control-allow-headers"]).toMatch(/content-type/i);
-
-    const transcription = await app.api.inject({
-      method: "POST",
-      url: "/api/transcribe-audio",
-      headers: {
-        origin: "https://shop.example",
-        "content-type": "multipart/form-data; boundary=x",
-      },
-      payload: "--x--\r\n",
-    });
-    expect(transcription.statusCode).toBeGreaterThanOrEqual(400);
-    expect(transcription.headers["access-control-allow-origin"]).toBe("https://shop.example");
-  });
-});

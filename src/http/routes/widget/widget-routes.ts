@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { PublicChatService } from "../../../domain/public-chat/public-chat-service.ts";
 import { AppError } from "../../../lib/errors.ts";
@@ -11,13 +10,7 @@ export type WidgetRouteDeps = { publicChat: Pick<PublicChatService, "profile"> }
 /** How long browsers and proxies may reuse /widget.js before asking again (ETag then 304). */
 const WIDGET_MAX_AGE_SECONDS = 300;
 
-/**
- * The spec's endpoints the widget calls besides the public chat: anonymous annotations and
- * transcription take a public agent's id or message and no key. Their answers are readable by a
- * page of any origin, as the public chat's are.
- */
-const WIDGET_CALLS = new Set(["/api/annotations", "/api/transcribe-audio"]);
-
+/** Whether an If-None-Match header names this ETag (weak or strong, or `*`). */
 function matches(entityTag: string | undefined, etag: string): boolean {
   if (!entityTag) return false;
   return entityTag
@@ -26,32 +19,12 @@ function matches(entityTag: string | undefined, etag: string): boolean {
     .some((tag) => tag === etag || tag === "*");
 }
 
-function allowOrigin(request: FastifyRequest, reply: FastifyReply): void {
-  const origin = request.headers.origin;
-  if (origin === undefined) return;
-  reply.header("access-control-allow-origin", origin);
-  reply.header("vary", "Origin");
-}
-
 /**
- * GET /widget.js (the chat widget, for a script tag on any site), GET /chat/{agentId} (the same
- * widget as a full page), and CORS for the two spec endpoints the widget calls.
+ * GET /widget.js (the chat widget, for a script tag on any site) and GET /chat/{agentId} (the
+ * same widget as a full page). The widget calls only the public chat's routes (/api/public).
  */
 export function registerWidgetRoutes(app: App, deps: WidgetRouteDeps): void {
   const bundle = loadWidgetBundle();
-
-  app.addHook("onRequest", async (request, reply) => {
-    if (request.method !== "POST" && request.method !== "OPTIONS") return;
-    if (WIDGET_CALLS.has(request.url.split("?")[0]!)) allowOrigin(request, reply);
-  });
-  for (const url of WIDGET_CALLS) {
-    app.options(url, { config: { auth: "public" }, schema: { hide: true } }, async (_, reply) => {
-      reply.header("access-control-allow-methods", "POST");
-      reply.header("access-control-allow-headers", "Content-Type");
-      reply.header("access-control-max-age", "600");
-      return reply.code(204).send();
-    });
-  }
 
   app.get(
     "/widget.js",
