@@ -1,4 +1,6 @@
 import { describe, expect, onTestFinished } from "vitest";
+import { htmlPage, startFakeWebSite } from "../fakes/web-site.ts";
+import { unchecked } from "../harness/client.ts";
 import { addFile, createDatastore, waitForSync } from "../knowledge/knowledge-helpers.ts";
 import { hasChromium, visitor, waitForFocus, widgetTest } from "./widget-fixtures.ts";
 
@@ -36,6 +38,54 @@ const chatRequests = (fake: { requests: Array<{ path: string }> }) =>
   fake.requests.filter((request) => request.path === "/v1/chat/completions");
 
 describe.skipIf(!hasChromium)("the widget on a customer's site", () => {
+  test("lists a web page source as a link to the page", async ({
+    app,
+    org,
+    api,
+    browser,
+    host,
+    fake,
+  }) => {
+    const web = await startFakeWebSite({
+      "/delivery": htmlPage(
+        "Delivery",
+        "Parcels leave our warehouse in Rotterdam every weekday at noon.",
+      ),
+    });
+    onTestFinished(() => web.close());
+    const datastoreId = (await createDatastore(app, org, { name: "Web site" })).id;
+    const page = await api.datasources.create(
+      unchecked({
+        datastoreId,
+        type: "web_page",
+        name: "Delivery",
+        config: { source_url: `${web.base}/delivery` },
+      }),
+    );
+    expect(page.status).toBe(201);
+    expect((await waitForSync(app, org, (page.body as { id: string }).id)).status).toBe("synched");
+    const created = await api.agents.create({
+      name: "Delivery desk",
+      modelName: "gpt_4o_mini",
+      visibility: "public",
+      datastoreIds: [datastoreId],
+    });
+    expect(created.status).toBe(201);
+
+    const visit = await visitor(browser, onTestFinished);
+    await visit.page.goto(host.page({ agentId: created.body.id }));
+    await visit.page.getByRole("button", { name: "Open chat" }).click();
+    fake.script({ text: "Every weekday at noon." });
+    await visit.page.getByRole("textbox", { name: "Message" }).fill("When do parcels leave?");
+    await visit.page.getByRole("button", { name: "Send" }).click();
+    const link = visit.page
+      .getByRole("list", { name: "Sources" })
+      .getByRole("link", { name: `${web.base}/delivery` });
+    await link.waitFor();
+    expect(await link.getAttribute("href")).toBe(`${web.base}/delivery`);
+    expect(await link.getAttribute("rel")).toBe("noopener noreferrer");
+  });
+
   test("answers a question with streamed text and its sources, takes feedback, survives a reload", async ({
     browser,
     host,
