@@ -235,7 +235,7 @@ function mount(options: Options): void {
     refreshControls();
     showError(null);
     textarea.value = "";
-    addMessage("human", query);
+    const question = addMessage("human", query).message;
     const { message, body } = addMessage("agent", "");
     message.setAttribute("aria-busy", "true");
     try {
@@ -251,7 +251,10 @@ function mount(options: Options): void {
       store.setConversationId(answer.conversationId);
       finishAnswer(message, answer, answer.sources ?? []);
     } catch (failure) {
+      // Not answered: the question goes back into the box, to send again.
       message.remove();
+      question.remove();
+      if (!textarea.value) textarea.value = query;
       showError(messageFor(failure));
     } finally {
       message.removeAttribute("aria-busy");

@@ -1,7 +1,8 @@
 import { describe, expect, onTestFinished } from "vitest";
 import { hasChromium, visitor, waitForMessageText, widgetTest } from "./widget-fixtures.ts";
 
-const test = widgetTest();
+// Two messages a minute per visitor: each test's visitor is new, the limit test sends a third.
+const test = widgetTest({ env: { PUBLIC_CHAT_RATE_LIMIT_PER_MINUTE: "2" } });
 
 type Fake = { requests: Array<{ path: string }> };
 const requestsTo = (fake: Fake, path: string) =>
@@ -174,5 +175,67 @@ describe.skipIf(!hasChromium)("who may use the widget, and how", () => {
     const dialog = page.getByRole("dialog", { name: "Service client" });
     await dialog.getByRole("button", { name: "Envoyer" }).waitFor();
     await dialog.getByRole("button", { name: "Enregistrer un message vocal" }).waitFor();
+  });
+
+  test("tells the visitor when the rate limit or the model refuses, and keeps the question", async ({
+    browser,
+    host,
+    api,
+    fake,
+  }) => {
+    const created = await api.agents.create({
+      name: "Busy desk",
+      modelName: "gpt_4o_mini",
+      visibility: "public",
+    });
+    expect(created.status).toBe(201);
+    const { page } = await visitor(browser, onTestFinished);
+    await page.goto(host.page({ agentId: created.body.id }));
+    await page.getByRole("button", { name: "Open chat" }).click();
+    const message = page.getByRole("textbox", { name: "Message" });
+    const log = page.getByRole("log");
+
+    fake.script({ status: 400, errorMessage: "The model refused" });
+    await message.fill("First question");
+    await message.press("Enter");
+    await page.getByRole("alert").getByText("The message could not be sent").waitFor();
+    expect(await message.inputValue()).toBe("First question");
+    expect(await log.getByText("First question").count()).toBe(0);
+
+    fake.script({ text: "Second answer." });
+    await message.fill("Second question");
+    await message.press("Enter");
+    await log.getByText("Second answer.").waitFor();
+    expect(await page.getByRole("alert").isHidden()).toBe(true);
+
+    const modelCalls = requestsTo(fake, "/v1/chat/completions").length;
+    await message.fill("Third question");
+    await message.press("Enter");
+    await page.getByRole("alert").getByText("Too many messages").waitFor();
+    expect(await message.inputValue()).toBe("Third question");
+    expect(requestsTo(fake, "/v1/chat/completions")).toHaveLength(modelCalls);
+  });
+
+  test("GET /chat/{agentId} works for an agent whose allowedOrigins lists the service's own", async ({
+    browser,
+    apiUrl,
+    api,
+    fake,
+  }) => {
+    const created = await api.agents.create({
+      name: "Listed desk",
+      modelName: "gpt_4o_mini",
+      visibility: "public",
+      allowedOrigins: [new URL(apiUrl).origin],
+    });
+    expect(created.status).toBe(201);
+    const { page } = await visitor(browser, onTestFinished);
+    await page.goto(`${apiUrl}/chat/${created.body.id}`);
+    const main = page.getByRole("main", { name: "Listed desk" });
+    await main.waitFor();
+    fake.script({ text: "Answered on the service's own page." });
+    await main.getByRole("textbox", { name: "Message" }).fill("Hello?");
+    await main.getByRole("textbox", { name: "Message" }).press("Enter");
+    await main.getByRole("log").getByText("Answered on the service's own page.").waitFor();
   });
 });
