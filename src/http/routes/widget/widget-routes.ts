@@ -57,6 +57,7 @@ export function registerWidgetRoutes(app: App, deps: WidgetRouteDeps): void {
     async (request, reply) => {
       reply.header("content-security-policy", CHAT_PAGE_CSP);
       reply.type("text/html; charset=utf-8");
+      // A browser's page, not the JSON error envelope: the one 404 becomes an HTML page here.
       try {
         const agent = await deps.publicChat.profile(request.params.agentId);
         return reply.send(chatPage(agent));
