@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Compiles src/ into dist/, which bin/agentdesk.js runs (`npm run build`). With --if-stale it
+// Compiles src/ into dist/, which bin/agentdesk.js runs (`npm run build`), and bundles the chat
+// widget (widget/, browser code) with esbuild into dist/public/widget.js. With --if-stale it
 // builds only when a source is newer than the last build: `npm start`, `npm ci` and the test
 // run call it that way, and it answers in tens of milliseconds when nothing changed.
 //
@@ -31,7 +32,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist");
 const stampFile = join(dist, ".build-stamp");
 // What the output depends on. A file added to or deleted from src/ changes its directory's mtime.
-const INPUTS = ["src", "tsconfig.json", "tsconfig.build.json", "scripts/build.mjs"];
+const INPUTS = ["src", "widget", "tsconfig.json", "tsconfig.build.json", "scripts/build.mjs"];
 // What the compiled code reads at run time, copied to the same place relative to it.
 const ASSETS = ["db/migrations"];
 
@@ -60,16 +61,41 @@ function resolveTsc() {
   }
 }
 
-function build() {
+function resolveEsbuild() {
+  try {
+    return createRequire(import.meta.url).resolve("esbuild");
+  } catch {
+    return null;
+  }
+}
+
+/** The chat widget (widget/), one minified script for browsers: dist/public/widget.js. */
+async function bundleWidget(staging) {
+  const esbuild = await import("esbuild");
+  await esbuild.build({
+    entryPoints: [join(root, "widget", "main.ts")],
+    outfile: join(staging, "public", "widget.js"),
+    bundle: true,
+    minify: true,
+    format: "iife",
+    target: ["chrome100", "firefox100", "safari15"],
+    legalComments: "none",
+    logLevel: "warning",
+  });
+}
+
+async function build() {
   const startedAt = new Date();
   const tsc = resolveTsc();
-  if (!tsc) {
+  if (!tsc || !resolveEsbuild()) {
     // A production install (npm ci --omit=dev) has no compiler; it runs the dist/ it was given.
     if (existsSync(join(dist, "main.js"))) {
-      process.stderr.write("agentdesk build: typescript is not installed; keeping dist/\n");
+      process.stderr.write("agentdesk build: no typescript or esbuild; keeping dist/\n");
       return;
     }
-    throw new Error("typescript is not installed: run `npm ci` (with dev dependencies) first");
+    throw new Error(
+      "typescript or esbuild is not installed: run `npm ci` (with dev dependencies) first",
+    );
   }
   // Built aside and swapped in, so a process starting meanwhile never sees half a dist/.
   const staging = join(root, `.dist-${process.pid}`);
@@ -81,6 +107,7 @@ function build() {
       { cwd: root, stdio: "inherit" },
     );
     if (compiled.status !== 0) throw new Error(`tsc exited with ${compiled.status}`);
+    await bundleWidget(staging);
     for (const asset of ASSETS) {
       cpSync(join(root, "src", asset), join(staging, asset), { recursive: true });
     }
@@ -101,7 +128,7 @@ function build() {
 }
 
 try {
-  if (!process.argv.includes("--if-stale") || isStale()) build();
+  if (!process.argv.includes("--if-stale") || isStale()) await build();
 } catch (error) {
   process.stderr.write(`agentdesk build: ${error.message}\n`);
   process.exit(1);

@@ -61,6 +61,7 @@ import {
   registerWebhookRoutes,
   type WebhookRouteDeps,
 } from "../http/routes/webhooks/webhook-routes.ts";
+import { registerWidgetRoutes } from "../http/routes/widget/widget-routes.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../ops/metrics.ts";
 import type { Readiness } from "../ops/readiness.ts";
@@ -135,6 +136,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
     annotations: deps.annotations.annotations,
     transcription: deps.transcription,
   });
+  registerWidgetRoutes(app, deps.publicChat);
   registerWebhookRoutes(app, deps);
   registerFollowUpRoutes(app, deps);
   await registerOpenAiRoutes(app, deps.openai);
