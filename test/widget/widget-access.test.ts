@@ -1,5 +1,11 @@
 import { describe, expect, onTestFinished } from "vitest";
-import { hasChromium, visitor, waitForMessageText, widgetTest } from "./widget-fixtures.ts";
+import {
+  answerFinished,
+  hasChromium,
+  visitor,
+  waitForMessageText,
+  widgetTest,
+} from "./widget-fixtures.ts";
 
 // Two messages a minute per visitor: each test's visitor is new, the limit test sends a third.
 const test = widgetTest({ env: { PUBLIC_CHAT_RATE_LIMIT_PER_MINUTE: "2" } });
@@ -206,6 +212,7 @@ describe.skipIf(!hasChromium)("who may use the widget, and how", () => {
     await message.fill("Second question");
     await message.press("Enter");
     await log.getByText("Second answer.").waitFor();
+    await answerFinished(log);
     expect(await page.getByRole("alert").isHidden()).toBe(true);
 
     const modelCalls = requestsTo(fake, "/v1/chat/completions").length;

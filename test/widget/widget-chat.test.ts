@@ -2,7 +2,13 @@ import { describe, expect, onTestFinished } from "vitest";
 import { htmlPage, startFakeWebSite } from "../fakes/web-site.ts";
 import { unchecked } from "../harness/client.ts";
 import { addFile, createDatastore, waitForSync } from "../knowledge/knowledge-helpers.ts";
-import { hasChromium, visitor, waitForFocus, widgetTest } from "./widget-fixtures.ts";
+import {
+  answerFinished,
+  hasChromium,
+  visitor,
+  waitForFocus,
+  widgetTest,
+} from "./widget-fixtures.ts";
 
 const test = widgetTest();
 
@@ -117,6 +123,7 @@ describe.skipIf(!hasChromium)("the widget on a customer's site", () => {
 
     const log = dialog.getByRole("log");
     await log.getByText("Refunds are accepted within 30 days.").waitFor();
+    await answerFinished(log);
     await log.getByText("Hello\nhow long do refunds take?").waitFor();
     const sources = log.getByRole("list", { name: "Sources" });
     expect(await sources.getByRole("listitem").allTextContents()).toEqual(["refunds.md"]);

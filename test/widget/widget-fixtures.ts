@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { appTest } from "../harness/fixtures.ts";
 import { TEST_TIMEOUT_MS } from "../harness/timeouts.ts";
 import { hasChromium, launchChromium, startHostSite } from "./browser.ts";
@@ -62,6 +62,15 @@ export async function waitForMessageText(page: Page): Promise<string> {
     return value || null;
   })()`);
   return (await handle.jsonValue()) as string;
+}
+
+/**
+ * Waits until the answer on screen is finished: its sources and feedback are shown, and the
+ * widget takes the next question (it ignores one sent while an answer is still arriving). Call it
+ * once the answer's text is visible, so the answer is there to wait for.
+ */
+export async function answerFinished(log: Locator): Promise<void> {
+  await log.locator('[aria-busy="true"]').waitFor({ state: "detached" });
 }
 
 export { hasChromium };
