@@ -10,7 +10,7 @@ import {
   TOO_DEEP_MESSAGE,
   UNSTORABLE_TEXT_MESSAGE,
 } from "../http/plugins/json-body.ts";
-import { MemoryRateLimitStore } from "../http/plugins/memory-rate-limit-store.ts";
+import { rateLimitStorage } from "../http/plugins/memory-rate-limit-store.ts";
 import { registerOpenApi } from "../http/plugins/openapi.ts";
 import { createFastify } from "../http/plugins/server-options.ts";
 import {
@@ -100,9 +100,7 @@ export async function buildSiteServer(deps: SiteServerDeps): Promise<App> {
   });
   await app.register(rateLimit, {
     global: false,
-    ...(deps.redis
-      ? { redis: deps.redis, nameSpace: "agentdesk:rate-limit:" }
-      : { store: MemoryRateLimitStore }),
+    ...rateLimitStorage(deps.redis),
     errorResponseBuilder: () => rateLimitedError(),
   });
   await registerOpenApi(app, {

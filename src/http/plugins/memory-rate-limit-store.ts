@@ -1,3 +1,5 @@
+import type { Redis } from "ioredis";
+
 type Window = { count: number; startedAt: number };
 type IncrCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
@@ -10,7 +12,7 @@ const MAX_TRACKED_KEYS = 10_000;
  * arrive in the same tick all read the final count and are all refused. This store answers each
  * increment with a snapshot, which keeps "5 allowed, the rest refused" exact under concurrency.
  */
-export class MemoryRateLimitStore {
+class MemoryRateLimitStore {
   private readonly windows = new Map<string, Window>();
 
   /** The plugin passes each route's window as a third argument (its typings omit it). */
@@ -39,4 +41,12 @@ export class MemoryRateLimitStore {
       this.windows.delete(oldest);
     }
   }
+}
+
+/**
+ * Where @fastify/rate-limit keeps its counters: in Redis, shared by every API process, when the
+ * service has one; else in this process's memory.
+ */
+export function rateLimitStorage(redis: Redis | null) {
+  return redis ? { redis, nameSpace: "agentdesk:rate-limit:" } : { store: MemoryRateLimitStore };
 }

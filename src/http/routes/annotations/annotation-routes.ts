@@ -7,7 +7,7 @@ import type { AnnotationStatusService } from "../../../domain/annotations/annota
 import { AppError } from "../../../lib/errors.ts";
 import type { App } from "../../app-types.ts";
 import { callerOf, optionalCallerOf } from "../../plugins/auth.ts";
-import { MemoryRateLimitStore } from "../../plugins/memory-rate-limit-store.ts";
+import { rateLimitStorage } from "../../plugins/memory-rate-limit-store.ts";
 import {
   annotationBody,
   annotationDetailResponse,
@@ -41,9 +41,7 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
   app.register(async (scope: App) => {
     await scope.register(rateLimit, {
       global: false,
-      ...(deps.anonymousRateLimit.redis
-        ? { redis: deps.anonymousRateLimit.redis, nameSpace: "agentdesk:rate-limit:" }
-        : { store: MemoryRateLimitStore }),
+      ...rateLimitStorage(deps.anonymousRateLimit.redis),
       errorResponseBuilder: (_request, context) =>
         new AppError(
           "RATE_LIMITED",

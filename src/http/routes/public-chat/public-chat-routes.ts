@@ -7,7 +7,7 @@ import type { AnnotationService } from "../../../domain/annotations/annotation-s
 import type { PublicChatService } from "../../../domain/public-chat/public-chat-service.ts";
 import { AppError } from "../../../lib/errors.ts";
 import type { App } from "../../app-types.ts";
-import { MemoryRateLimitStore } from "../../plugins/memory-rate-limit-store.ts";
+import { rateLimitStorage } from "../../plugins/memory-rate-limit-store.ts";
 import { streamAnswer } from "../agents/query-stream.ts";
 import { annotationResponse } from "../annotations/annotation-schemas.ts";
 import {
@@ -63,9 +63,7 @@ export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): v
       await registerPublicChatCors(scope, deps.publicChat);
       await scope.register(rateLimit, {
         global: false,
-        ...(deps.rateLimit.redis
-          ? { redis: deps.rateLimit.redis, nameSpace: "agentdesk:rate-limit:" }
-          : { store: MemoryRateLimitStore }),
+        ...rateLimitStorage(deps.rateLimit.redis),
       });
       // The plugin's own hooks apply one limit per request; these two counters are checked in
       // turn instead. A preHandler: the body is validated, so the visitor id is a valid one.

@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { TranscriptionService } from "../../../domain/transcription/transcription-service.ts";
 import { AppError } from "../../../lib/errors.ts";
 import type { App } from "../../app-types.ts";
-import { MemoryRateLimitStore } from "../../plugins/memory-rate-limit-store.ts";
+import { rateLimitStorage } from "../../plugins/memory-rate-limit-store.ts";
 import { readAudioUpload } from "./transcription-upload.ts";
 
 export type TranscriptionRouteDeps = {
@@ -50,9 +50,7 @@ export function registerTranscriptionRoutes(app: App, deps: TranscriptionRouteDe
     if (!scope.hasDecorator("rateLimit")) {
       await scope.register(rateLimit, {
         global: false,
-        ...(deps.rateLimit.redis
-          ? { redis: deps.rateLimit.redis, nameSpace: "agentdesk:rate-limit:" }
-          : { store: MemoryRateLimitStore }),
+        ...rateLimitStorage(deps.rateLimit.redis),
       });
     }
 
