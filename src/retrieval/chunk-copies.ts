@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../db/client.ts";
 import { type Bm25Term, bm25Idf } from "./bm25.ts";
 import type { SearchFilters } from "./hybrid-search.ts";
+import type { Passage } from "./passage.ts";
 import { POSTING_BYTES, type TextPostings, TextPostingsBuilder } from "./text-postings.ts";
 import { TopList } from "./top-list.ts";
 
@@ -18,7 +19,10 @@ import { TopList } from "./top-list.ts";
  * which a trigger raises with every change to its chunks, so a query that sees a newer version
  * reloads before ranking: results are never staler than the datastore row the query read. Copies
  * are kept within a byte budget, least recently used first out; what does not fit is ranked in
- * SQL (a copy may hold the full text without the vectors).
+ * SQL (a copy may hold the full text without the vectors). Where the budget allows after both
+ * rankings, a copy also holds what a passage shows (texts, datasource names), so that a query
+ * ranked here reads nothing more from the database; a rename of a datasource raises the version
+ * too (migration 0025).
  */
 export type ChunkCopiesOptions = {
   db: Db;
@@ -37,6 +41,7 @@ export type ChunkCopiesOptions = {
 };
 
 type Loaded = {
+  datastoreId: string;
   version: number;
   bytes: number;
   ids: string[];
@@ -51,6 +56,18 @@ type Loaded = {
   vectors: Float32Array | null;
   /** Null when the postings did not fit the budget next to the vectors. */
   text: TextPostings | null;
+  /** What the passages of these chunks show; null when it did not fit next to the rankings. */
+  shown: ShownChunks | null;
+};
+
+/** By row, what a passage shows of a chunk and its datasource. */
+type ShownChunks = {
+  rowOf: Map<string, number>;
+  texts: string[];
+  datasourceNames: string[];
+  pages: Array<number | null>;
+  sections: Array<string | null>;
+  sources: string[];
 };
 
 type TooLarge = { version: number; tooLarge: true };
@@ -58,6 +75,8 @@ type TooLarge = { version: number; tooLarge: true };
 const LOAD_PAGE_ROWS = 5_000;
 /** Rough per-chunk cost of ids and bookkeeping next to the vector and postings. */
 const ROW_OVERHEAD_BYTES = 200;
+/** Per-chunk cost of the id-to-row map entry and the arrays of what passages show. */
+const SHOWN_ROW_OVERHEAD_BYTES = 120;
 
 export function createChunkCopies({ db, ...limits }: ChunkCopiesOptions) {
   // Map order is recency order: a hit moves its entry to the end, eviction takes the first.
@@ -180,7 +199,41 @@ export class CopiedChunks {
     }
     return best.ids();
   }
+
+  /**
+   * The passages of these chunks, in the order given, as the copies show them; null when a copy
+   * does not hold what passages show, and the caller must read them from the database. A chunk
+   * no copy holds is left out.
+   */
+  passages(chunks: readonly ScoredId[]): Passage[] | null {
+    if (this.copies.some((copy) => copy.shown === null)) return null;
+    return chunks.flatMap(({ id, score }) => {
+      for (const copy of this.copies) {
+        const shown = copy.shown!;
+        const row = shown.rowOf.get(id);
+        if (row === undefined) continue;
+        return [
+          {
+            chunkId: id,
+            text: shown.texts[row]!,
+            score,
+            datasourceId: copy.datasourceIds[row]!,
+            datasourceName: shown.datasourceNames[row]!,
+            datastoreId: copy.datastoreId,
+            customId: copy.customIds[row]!,
+            page: shown.pages[row]!,
+            section: shown.sections[row]!,
+            source: shown.sources[row]!,
+          },
+        ];
+      }
+      return [];
+    });
+  }
 }
+
+/** A chunk the fusion kept, with its fused score already scaled to 0..1. */
+export type ScoredId = { id: string; score: number };
 
 function rowFilter(copy: Loaded, filters: SearchFilters | undefined) {
   const datasources = nonEmptySet(filters?.datasourceIds);
@@ -261,9 +314,10 @@ function dotProducts(vectors: Float32Array, rows: number, query: SparseLanes): F
 }
 
 /**
- * Reads one datastore's vectors and tsvectors in a single snapshot, labelled with the version of
- * that snapshot. Both travel in PostgreSQL's binary formats (`array_send`, `tsvectorsend`), which
- * are several times smaller and faster to decode than their text forms.
+ * Reads one datastore's vectors, tsvectors and (budget allowing) what its passages show in a
+ * single snapshot, labelled with the version of that snapshot. Vectors and tsvectors travel in
+ * PostgreSQL's binary formats (`array_send`, `tsvectorsend`), which are several times smaller
+ * and faster to decode than their text forms.
  */
 async function load(
   db: Db,
@@ -277,10 +331,13 @@ async function load(
         version: string | number;
         chunks: string | number;
         postings: string | number;
+        shown: string | number;
       }>(
         await tx.execute(sql`
           select d.knowledge_version as version, count(c.id) as chunks,
-                 coalesce(sum(length(c.search)), 0) as postings
+                 coalesce(sum(length(c.search)), 0) as postings,
+                 coalesce(sum(octet_length(c.text) + coalesce(octet_length(c.section), 0)
+                              + coalesce(octet_length(c.source_url), 0)), 0) as shown
           from datastores d
           left join knowledge_chunks c on c.datastore_id = d.id and c.dimensions = ${dimensions}
           where d.id = ${datastoreId}
@@ -303,6 +360,11 @@ async function load(
         withVectors = vectorsAllowed && fits((withText ? postingBytes : 0) + vectorBytes);
       }
       if (!withVectors && !withText) return { version, tooLarge: true };
+      // What passages show is copied last, and only next to both rankings: without one of them
+      // the query reads chunks from the database anyway.
+      const estimatedShownBytes = shownBytes(count, Number(head?.shown ?? 0));
+      const withShown =
+        withVectors && withText && fits(vectorBytes + postingBytes + estimatedShownBytes);
 
       const ids: string[] = [];
       const datasourceIds: string[] = [];
@@ -310,13 +372,17 @@ async function load(
       const customIds: Array<string | null> = [];
       const vectors = withVectors ? new Float32Array(count * dimensions) : null;
       const text = withText ? new TextPostingsBuilder() : null;
+      const shown: ShownChunks | null = withShown
+        ? { rowOf: new Map(), texts: [], datasourceNames: [], pages: [], sections: [], sources: [] }
+        : null;
       let after = "";
       for (;;) {
         const page = rowsOf<ChunkCopyRow>(
           await tx.execute(sql`
             select c.id, c.datasource_id, s.group_id, c.custom_id,
                    ${withVectors ? sql`array_send(c.embedding)` : sql`null`} as embedding,
-                   ${withText ? sql`tsvectorsend(c.search)` : sql`null`} as search
+                   ${withText ? sql`tsvectorsend(c.search)` : sql`null`} as search,
+                   ${withShown ? sql`c.text, s.name as datasource_name, c.page, c.section, coalesce(c.source_url, s.name) as source` : sql`null as text`}
             from knowledge_chunks c join datasources s on s.id = c.datasource_id
             where c.datastore_id = ${datastoreId} and c.dimensions = ${dimensions} and c.id > ${after}
             order by c.id
@@ -326,6 +392,14 @@ async function load(
           if (ids.length === count) throw new Error("The datastore's chunks changed in a snapshot");
           if (vectors) decodeFloat4Array(row.embedding!, vectors, ids.length, count, dimensions);
           if (text) text.add(row.search!);
+          if (shown) {
+            shown.rowOf.set(row.id, ids.length);
+            shown.texts.push(row.text!);
+            shown.datasourceNames.push(row.datasource_name!);
+            shown.pages.push(row.page ?? null);
+            shown.sections.push(row.section ?? null);
+            shown.sources.push(row.source!);
+          }
           ids.push(row.id);
           datasourceIds.push(row.datasource_id);
           groupIds.push(row.group_id);
@@ -335,7 +409,7 @@ async function load(
         after = page.at(-1)!.id;
       }
       // The postings' real size (their lexemes included) is known once they are read: when both
-      // sides no longer fit, the one that came first stays.
+      // sides no longer fit, the one that came first stays, and what passages show goes first.
       const textBytes = text ? text.bytes() : 0;
       let keepVectors = vectors !== null;
       let keepText = text !== null && fits(textBytes);
@@ -344,19 +418,32 @@ async function load(
         else keepVectors = false;
       }
       if (!keepVectors && !keepText) return { version, tooLarge: true };
+      const rankingBytes = (keepVectors ? vectorBytes : 0) + (keepText ? textBytes : 0);
+      const keepShown =
+        shown !== null && keepVectors && keepText && fits(rankingBytes + estimatedShownBytes);
       return {
+        datastoreId,
         version,
-        bytes: rowBytes + (keepVectors ? vectorBytes : 0) + (keepText ? textBytes : 0),
+        bytes: rowBytes + rankingBytes + (keepShown ? estimatedShownBytes : 0),
         ids,
         datasourceIds,
         groupIds,
         customIds,
         vectors: keepVectors ? vectors : null,
         text: keepText ? text!.build() : null,
+        shown: keepShown ? shown : null,
       };
     },
     { isolationLevel: "repeatable read", accessMode: "read only" },
   );
+}
+
+/**
+ * Memory held by what passages show: the strings (two bytes a character at most, which their
+ * UTF-8 size bounds), the datasource names and sources largely shared, and a map entry per row.
+ */
+function shownBytes(chunks: number, utf8Bytes: number): number {
+  return 2 * utf8Bytes + chunks * SHOWN_ROW_OVERHEAD_BYTES;
 }
 
 type ChunkCopyRow = {
@@ -366,6 +453,11 @@ type ChunkCopyRow = {
   custom_id: string | null;
   embedding: Uint8Array | null;
   search: Uint8Array | null;
+  text: string | null;
+  datasource_name?: string;
+  page?: number | null;
+  section?: string | null;
+  source?: string;
 };
 
 /**

@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../db/client.ts";
 import { PLAN_PER_VALUE } from "../db/prepared-statements.ts";
 import { BM25_B, BM25_K1 } from "./bm25.ts";
-import { createChunkCopies } from "./chunk-copies.ts";
+import { createChunkCopies, type ScoredId } from "./chunk-copies.ts";
 import type { Passage } from "./passage.ts";
 import {
   anyLexemeQuery,
@@ -132,9 +132,12 @@ export function createHybridSearch({
     const textIds =
       useText && copied ? copied.rankText(lexemes, request.filters, candidates) : null;
     if ((!useVector || vectorIds) && (!useText || textIds)) {
-      // Both rankings are in hand: fuse them here and read only the chunks returned.
-      const fused = fuseRankings([vectorIds ?? [], textIds ?? []], request.topK);
-      return readChunks(db, fused, maxScore);
+      // Both rankings are in hand: fuse them here, and show the chunks returned from the copies
+      // or, where they do not hold them, read only those chunks.
+      const fused = fuseRankings([vectorIds ?? [], textIds ?? []], request.topK).map(
+        ({ id, rrf }) => ({ id, score: passageScore(rrf / maxScore) }),
+      );
+      return copied?.passages(fused) ?? readChunks(db, fused);
     }
     const vectorHits = !useVector
       ? noHits
@@ -323,7 +326,7 @@ export function fuseRankings(rankings: ReadonlyArray<readonly string[]>, topK: n
  * with as many parameters as rows, PostgreSQL's generic plan costs what a custom one does, so it
  * is planned once per count instead of at every execution (an array would look like ten rows).
  */
-async function readChunks(db: Db, fused: Fused[], maxScore: number): Promise<Passage[]> {
+async function readChunks(db: Db, fused: ScoredId[]): Promise<Passage[]> {
   if (fused.length === 0) return [];
   const rows = rowsOf<Omit<PassageRow, "score">>(
     await db.execute(sql`
@@ -333,10 +336,10 @@ async function readChunks(db: Db, fused: Fused[], maxScore: number): Promise<Pas
       where c.id in ${fused.map((hit) => hit.id)}`),
   );
   const byId = new Map(rows.map((row) => [row.chunk_id, row]));
-  return fused.flatMap(({ id, rrf }) => {
+  return fused.flatMap(({ id, score }) => {
     const row = byId.get(id);
     // A chunk deleted since its datastore's copy was read is left out, as the join leaves it out.
-    return row ? [toPassage({ ...row, score: rrf / maxScore })] : [];
+    return row ? [toPassage({ ...row, score })] : [];
   });
 }
 
@@ -357,11 +360,16 @@ type PassageRow = {
   source: string;
 };
 
+/** A fused score divided by the best possible one, as passages give it: six decimals, at most 1. */
+function passageScore(score: number): number {
+  return Math.min(1, Math.round(score * 1e6) / 1e6);
+}
+
 function toPassage(row: PassageRow): Passage {
   return {
     chunkId: row.chunk_id,
     text: row.text,
-    score: Math.min(1, Math.round(Number(row.score) * 1e6) / 1e6),
+    score: passageScore(Number(row.score)),
     datasourceId: row.datasource_id,
     datasourceName: row.datasource_name,
     datastoreId: row.datastore_id,

@@ -265,7 +265,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
     // Room for the vectors of store-b but not its postings: its full text is ranked in SQL.
     const vectorsOnly = createChunkCopies({
       db: database.db,
-      maxBytes: sizeB - 1,
+      maxBytes: 50 * vectorBytes + 10,
       maxVectorValues: Infinity,
       vectorsFirst: true,
     });
@@ -348,6 +348,40 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
         topK: 8,
       };
       expect(await search(10 * 1024 * 1024, 0)(request)).toEqual(await search(0, 0)(request));
+    }
+  });
+
+  it("shows passages as the database reads them, and a renamed datasource at the next query", async () => {
+    const queryVector = unitVector();
+    const request = async () => ({
+      datastores: await versionsOf("store-a", "store-b"),
+      dimensions: DIMENSIONS,
+      queryVector,
+      queryText: "chunk store",
+      topK: 8,
+    });
+    const copied = searchOver(database, 10 * 1024 * 1024);
+    const inDatabase = searchOver(database, 0);
+    const before = await copied(await request());
+    expect(before).toHaveLength(8);
+    expect(before).toEqual(await inDatabase(await request()));
+
+    const renamed = before[0]!.datasourceId;
+    await database.db.execute(
+      sql`update datasources set name = 'Renamed guide' where id = ${renamed}`,
+    );
+    try {
+      const after = await copied(await request());
+      const shown = after.filter((passage) => passage.datasourceId === renamed);
+      expect(shown.length).toBeGreaterThan(0);
+      for (const passage of shown) {
+        expect(passage).toMatchObject({ datasourceName: "Renamed guide", source: "Renamed guide" });
+      }
+      expect(after).toEqual(await inDatabase(await request()));
+    } finally {
+      await database.db.execute(
+        sql`update datasources set name = ${renamed} where id = ${renamed}`,
+      );
     }
   });
 
