@@ -1,10 +1,9 @@
-import type { ModelMessage } from "ai";
 import type { AgentModelName } from "../../models/model-catalog.ts";
 import { ModelProviderError } from "../../models/model-failure.ts";
 import type { ResolvedLanguageModel } from "../../models/model-registry.ts";
 import type { SuperRetrievalSettings } from "../agents/retrieval-evaluation-config.ts";
 import { type MeteredCall, tuningFor } from "./model-calls.ts";
-import { type ModelTurnResult, runModelTurn } from "./model-turn.ts";
+import { type ModelTurnInput, type ModelTurnResult, runModelTurn } from "./model-turn.ts";
 
 /** One comparison model's answer to the same prompt, or why it has none. */
 export type ComparisonAnswer = {
@@ -17,20 +16,13 @@ export type ComparisonAnswer = {
 /** A model that failed before the answering one took over. */
 export type FailedModel = { model: AgentModelName; error: string };
 
-export type GenerationInput = {
-  system: string;
-  messages: ModelMessage[];
+/** One model turn's input, with the models to try in place of the one that answers. */
+export type GenerationInput = Omit<ModelTurnInput, "resolved" | "extra"> & {
   /** The answering model first, then the fallbacks to try in order. */
   candidates: readonly ResolvedLanguageModel[];
   comparisons: readonly ResolvedLanguageModel[];
   /** Present for super retrieval agents: their per-model temperatures, max tokens, extras. */
   settings: SuperRetrievalSettings | null;
-  temperature: number;
-  timeoutMs: number;
-  maxRetries: number;
-  maxOutputTokens: number;
-  signal?: AbortSignal;
-  onText?: (fragment: string) => Promise<void> | void;
 };
 
 export type GenerationResult = {

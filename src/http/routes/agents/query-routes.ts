@@ -4,7 +4,7 @@ import type { App } from "../../app-types.ts";
 import { callerOf, optionalCallerOf } from "../../plugins/auth.ts";
 import { agentIdParams } from "./agent-schemas.ts";
 import { queryAgentBody, queryAgentResponse, queryBody, queryResponse } from "./query-schemas.ts";
-import { streamAnswer } from "./query-stream.ts";
+import { replyWithAnswer, streamAnswer } from "./query-stream.ts";
 
 export type QueryRouteDeps = {
   query: QueryService;
@@ -37,10 +37,13 @@ export function registerQueryRoutes(app: App, deps: QueryRouteDeps): void {
     },
     async (request, reply) => {
       const prepared = await deps.query.prepare(callerOf(request), request.params.id, request.body);
-      if (prepared.kind === "queued") return prepared.response;
-      if (!request.body.streaming) return prepared.run();
-      await streamAnswer(request, reply, deps.ssePingIntervalMs, prepared.run);
-      return reply;
+      return replyWithAnswer(
+        request,
+        reply,
+        deps.ssePingIntervalMs,
+        prepared,
+        request.body.streaming,
+      );
     },
   );
 

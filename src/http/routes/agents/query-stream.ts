@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { PreparedQuery } from "../../../domain/query/query-service.ts";
 import { AppError } from "../../../lib/errors.ts";
 import { openSseStream } from "../../sse.ts";
 
@@ -38,4 +39,21 @@ export async function streamAnswer<Response>(
   } finally {
     stream.end();
   }
+}
+
+/**
+ * The reply to a prepared query as the client asked for it: the queued answer of a
+ * conversational agent, the answer as JSON, or the answer streamed (`streaming: true`).
+ */
+export async function replyWithAnswer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  pingIntervalMs: number,
+  prepared: PreparedQuery,
+  streaming: boolean | undefined,
+) {
+  if (prepared.kind === "queued") return prepared.response;
+  if (!streaming) return prepared.run();
+  await streamAnswer(request, reply, pingIntervalMs, prepared.run);
+  return reply;
 }

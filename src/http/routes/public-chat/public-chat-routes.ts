@@ -8,7 +8,7 @@ import type { PublicChatService } from "../../../domain/public-chat/public-chat-
 import { AppError } from "../../../lib/errors.ts";
 import type { App } from "../../app-types.ts";
 import { rateLimitStorage } from "../../plugins/memory-rate-limit-store.ts";
-import { streamAnswer } from "../agents/query-stream.ts";
+import { replyWithAnswer } from "../agents/query-stream.ts";
 import { annotationResponse } from "../annotations/annotation-schemas.ts";
 import {
   clientGone,
@@ -153,10 +153,13 @@ export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): v
         },
         async (request, reply) => {
           const prepared = await deps.publicChat.prepare(request.params.agentId, request.body);
-          if (prepared.kind === "queued") return prepared.response;
-          if (!request.body.streaming) return prepared.run();
-          await streamAnswer(request, reply, deps.ssePingIntervalMs, prepared.run);
-          return reply;
+          return replyWithAnswer(
+            request,
+            reply,
+            deps.ssePingIntervalMs,
+            prepared,
+            request.body.streaming,
+          );
         },
       );
 
