@@ -97,6 +97,33 @@ describe("POST /api/leads (happy path)", () => {
     expect(a?.ipHash).not.toBe(c?.ipHash);
   });
 
+  it("stores each of many simultaneous forms with its own fields (several to an INSERT)", async () => {
+    // More forms than one INSERT takes, all in flight at once: they are written in batches, and
+    // every row must still hold the fields of the form that got its id.
+    const forms = Array.from({ length: 75 }, (_, index) => ({
+      name: `Batch ${index}`,
+      email: `batch${index}@example.com`,
+      company: index % 3 === 0 ? `Company ${index}` : undefined,
+      score: index,
+    }));
+    const responses = await Promise.all(
+      forms.map((form, index) => post(form, { "user-agent": `agent ${index}` })),
+    );
+    expect(responses.map((response) => response.statusCode)).toEqual(forms.map(() => 201));
+    const ids = responses.map((response) => response.json().id as string);
+    expect(new Set(ids).size).toBe(forms.length);
+    const rows = await Promise.all(ids.map((id) => storedLead(id)));
+    rows.forEach((row, index) => {
+      expect(row).toMatchObject({
+        name: forms[index]!.name,
+        email: forms[index]!.email,
+        company: forms[index]!.company ?? null,
+        score: index,
+        userAgent: `agent ${index}`,
+      });
+    });
+  });
+
   it("sends CORS headers only to allowed origins", async () => {
     const corsApp = await startTestApp({
       env: { SITE_ALLOWED_ORIGINS: "https://www.example.com" },
