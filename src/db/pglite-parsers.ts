@@ -1,4 +1,5 @@
 import { type PGlite, types } from "@electric-sql/pglite";
+import { preparedQuery } from "./pglite-prepared.ts";
 
 type Parser = (value: string, typeId?: number) => unknown;
 type Parsers = Record<number, Parser>;
@@ -60,7 +61,7 @@ export function driverClient(client: PGlite): DriverClient {
     query: (text, params, options) => target.query(text, params, withoutKnownParsers(options)),
   });
   return {
-    ...wrap(client as unknown as Queryable),
+    ...wrap({ query: preparedQuery(client) } as Queryable),
     transaction: (run) => client.transaction((tx) => run(wrap(tx as unknown as Queryable))),
   };
 }

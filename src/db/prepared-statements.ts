@@ -6,8 +6,8 @@ import type pg from "pg";
  * (values always travel as parameters), so this is a guard, not a cache size: texts past it run
  * unnamed, as they would without preparation.
  */
-const MAX_PREPARED_PER_CONNECTION = 500;
-const MAX_PREPARED_TEXT_LENGTH = 32_768;
+export const MAX_PREPARED_PER_CONNECTION = 500;
+export const MAX_PREPARED_TEXT_LENGTH = 32_768;
 const names = new Map<string, string>();
 
 /**
