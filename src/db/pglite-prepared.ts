@@ -15,16 +15,6 @@ const { serialize } = protocol;
 
 type Statement = { name: string; parameterTypes: number[] };
 
-function joined(messages: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(messages.reduce((length, message) => length + message.length, 0));
-  let offset = 0;
-  for (const message of messages) {
-    out.set(message, offset);
-    offset += message.length;
-  }
-  return out;
-}
-
 /**
  * `query` for the embedded database that runs each parameterised statement as a named prepared
  * statement of its single session, as `prepareStatements` does on every PostgreSQL connection:
@@ -43,7 +33,7 @@ export function preparedQuery(client: PGlite) {
   async function prepare(text: string): Promise<Statement> {
     const name = `p${statements.size}`;
     const { messages } = await client.execProtocol(
-      joined([
+      Buffer.concat([
         serialize.parse({ name, text }),
         serialize.describe({ type: "S", name }),
         serialize.sync(),
@@ -77,7 +67,7 @@ export function preparedQuery(client: PGlite) {
           return serializer ? serializer(value) : String(value);
         });
         const { messages } = await client.execProtocol(
-          joined([
+          Buffer.concat([
             serialize.bind({ statement: statement.name, values }),
             serialize.describe({ type: "P" }),
             serialize.execute({}),
