@@ -1,6 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { agents } from "../../db/schema/index.ts";
+import { creationTime } from "../../lib/creation-time.ts";
 
 export type AgentRow = typeof agents.$inferSelect;
 export type NewAgentRow = typeof agents.$inferInsert;
@@ -9,7 +10,10 @@ export type AgentChanges = Partial<Omit<NewAgentRow, "id" | "organizationId" | "
 export function createAgentRepo(db: Db) {
   return {
     async insert(row: NewAgentRow, tx: Db = db): Promise<AgentRow> {
-      const [inserted] = await tx.insert(agents).values(row).returning();
+      const [inserted] = await tx
+        .insert(agents)
+        .values({ createdAt: creationTime(), ...row })
+        .returning();
       return inserted!;
     },
 

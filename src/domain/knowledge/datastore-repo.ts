@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { type Db, rowsOf, tableRowOf } from "../../db/client.ts";
 import { datastores } from "../../db/schema/index.ts";
 import { type StatementPart, withClause } from "../../db/statement-parts.ts";
+import { creationTime } from "../../lib/creation-time.ts";
 import { questionLexemesSql } from "../../retrieval/text-query.ts";
 
 export type DatastoreRow = typeof datastores.$inferSelect;
@@ -12,7 +13,10 @@ export type DatastoreChanges = Partial<
 export function createDatastoreRepo(db: Db) {
   return {
     async insert(row: typeof datastores.$inferInsert, tx: Db = db): Promise<DatastoreRow> {
-      const [inserted] = await tx.insert(datastores).values(row).returning();
+      const [inserted] = await tx
+        .insert(datastores)
+        .values({ createdAt: creationTime(), ...row })
+        .returning();
       return inserted!;
     },
 
