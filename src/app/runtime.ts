@@ -10,6 +10,7 @@ import { type JobRuntime, startJobRuntime } from "../jobs/job-queue.ts";
 import { describeConnectionFailure } from "../lib/connection-errors.ts";
 import type { Logger } from "../lib/logger.ts";
 import { createSafeFetcher, type SafeFetcher } from "../lib/safe-fetch.ts";
+import { createModelTransport } from "../models/model-transport.ts";
 import { createMetrics, type Metrics } from "../ops/metrics.ts";
 import { createReadinessCheck } from "../ops/readiness.ts";
 import { buildApiServer } from "./api-server.ts";
@@ -116,6 +117,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     allowPrivateNetworks: !config.server.production,
     allowedHosts: config.knowledge.fetchAllowedHosts,
   });
+  const modelTransport = createModelTransport();
   const jobs = await startJobRuntime(database, logger, {
     settings: config.jobs,
     soleProcess: database.soleProcess,
@@ -123,7 +125,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     metrics,
   });
   metrics.readQueueDepthsFrom(() => jobs.pendingCounts().catch(() => null));
-  const services = await createServices({ config, database, jobs, fetcher, logger, metrics });
+  const services = await createServices({
+    config,
+    database,
+    jobs,
+    fetcher,
+    modelFetch: modelTransport.fetch,
+    logger,
+    metrics,
+  });
   if (role !== "api") await jobs.work(services.jobHandlers);
 
   // A database that does not answer makes the liveness check a 503, never a 500.
@@ -242,7 +252,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       await changes?.close();
       await jobs.stop({ graceful: true, timeoutMs: config.server.shutdownTimeoutMs });
       redis?.disconnect();
-      await fetcher.close();
+      await Promise.all([fetcher.close(), modelTransport.close()]);
       if (!options.database) await database.close();
     },
   };

@@ -45,6 +45,8 @@ export type ServiceDeps = {
   database: Database;
   jobs: JobQueue;
   fetcher: SafeFetcher;
+  /** The HTTP client of every model call (model-transport.ts). */
+  modelFetch: typeof fetch;
   logger: Logger;
   metrics: Metrics;
 };
@@ -81,13 +83,14 @@ export function createOperatorServices(db: Db, logger: Logger) {
 
 /** The composition root of the domain: every service, wired to its repositories. */
 export async function createServices(deps: ServiceDeps) {
-  const { config, database, jobs, fetcher, logger, metrics } = deps;
+  const { config, database, jobs, fetcher, modelFetch, logger, metrics } = deps;
+  const providerOptions = { ...config.models.registry, fetch: modelFetch };
   const { db } = database;
   const { apiKeys, organizations, credits, directory, leadInbox } = createOperatorServices(
     db,
     logger,
   );
-  const models = instrumentModels(createModelRegistry(config.models.registry), metrics);
+  const models = instrumentModels(createModelRegistry(providerOptions), metrics);
   const { billing, consumption, usage } = createBillingModule({
     db,
     priceOf: models.priceOf,
@@ -150,7 +153,7 @@ export async function createServices(deps: ServiceDeps) {
     models,
     billing,
     followUpModel: config.models.followUpModel,
-    providerOptions: config.models.registry,
+    providerOptions,
     modelTimeoutMs: config.models.timeoutMs,
     modelMaxOutputTokens: config.models.maxOutputTokens,
   });

@@ -3,27 +3,36 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { toModelProviderError } from "../../src/models/model-failure.ts";
 import { createModelRegistry } from "../../src/models/model-registry.ts";
+import { createModelTransport } from "../../src/models/model-transport.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
 
 let fake: FakeOpenAI;
+const transport = createModelTransport();
 
 beforeAll(async () => {
   fake = await startFakeOpenAI({ apiKey: "sk-test" });
 });
 afterAll(async () => {
-  await fake.close();
+  await Promise.all([fake.close(), transport.close()]);
 });
 beforeEach(() => {
   fake.requests.length = 0;
 });
 
-const openaiModel = (modelName: "gpt_4o" | "gpt_41_mini" = "gpt_4o") =>
-  createModelRegistry({
-    providerKeys: { openai: "sk-test" },
-    openaiBaseUrl: fake.url,
-  }).resolveLanguageModel(modelName).model;
+/** Each wire test runs over the platform's fetch and over the transport the service uses. */
+const clients = [
+  ["the platform's fetch", undefined],
+  ["the model transport", transport.fetch],
+] as const;
 
-describe("OpenAI models through the registry against the fake server", () => {
+describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) => {
+  const openaiModel = (modelName: "gpt_4o" | "gpt_41_mini" = "gpt_4o") =>
+    createModelRegistry({
+      providerKeys: { openai: "sk-test" },
+      openaiBaseUrl: fake.url,
+      fetch,
+    }).resolveLanguageModel(modelName).model;
+
   it("generates text with the provider's usage and sends key, model and prompt", async () => {
     const result = await generateText({
       model: openaiModel(),

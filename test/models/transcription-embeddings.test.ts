@@ -2,6 +2,7 @@ import { cosineSimilarity, embed, embedMany, experimental_transcribe as transcri
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { toModelProviderError } from "../../src/models/model-failure.ts";
 import { createModelRegistry } from "../../src/models/model-registry.ts";
+import { createModelTransport } from "../../src/models/model-transport.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
 
 /** A mono 16-bit PCM WAV file of a 440 Hz tone, header written by hand. */
@@ -31,19 +32,26 @@ function wavFile(seconds: number, sampleRate = 8000): Uint8Array {
 }
 
 let fake: FakeOpenAI;
+const transport = createModelTransport();
 beforeAll(async () => {
   fake = await startFakeOpenAI({ embeddingDimensions: 64 });
 });
 afterAll(async () => {
-  await fake.close();
+  await Promise.all([fake.close(), transport.close()]);
 });
+
+/** Each test runs over the platform's fetch and over the transport the service uses. */
+const clients = [
+  ["the platform's fetch", undefined],
+  ["the model transport", transport.fetch],
+] as const;
 beforeEach(() => {
   fake.requests.length = 0;
 });
 
-describe("transcription through the registry", () => {
+describe.each(clients)("transcription through the registry over %s", (_, fetch) => {
   const registry = () =>
-    createModelRegistry({ providerKeys: { openai: "sk-openai" }, openaiBaseUrl: fake.url });
+    createModelRegistry({ providerKeys: { openai: "sk-openai" }, openaiBaseUrl: fake.url, fetch });
 
   it("uploads the audio as multipart and returns the provider's text", async () => {
     const audio = wavFile(0.5);
@@ -108,11 +116,12 @@ describe("transcription through the registry", () => {
   });
 });
 
-describe("embeddings through the registry", () => {
+describe.each(clients)("embeddings through the registry over %s", (_, fetch) => {
   const model = () =>
     createModelRegistry({
       providerKeys: { openai: "sk" },
       openaiBaseUrl: fake.url,
+      fetch,
     }).resolveEmbeddingModel("openai:text-embedding-3-small");
 
   it("returns deterministic unit vectors that rank related texts higher, with usage", async () => {
@@ -139,7 +148,7 @@ describe("embeddings through the registry", () => {
   });
 
   it("sends embeddings to LLM_BASE_URL when it is set", async () => {
-    const local = createModelRegistry({ providerKeys: {}, llmBaseUrl: fake.url });
+    const local = createModelRegistry({ providerKeys: {}, llmBaseUrl: fake.url, fetch });
     const result = await embed({
       model: local.resolveEmbeddingModel("openai:nomic-embed-text"),
       value: "hi",
