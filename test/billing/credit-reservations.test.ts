@@ -118,6 +118,36 @@ describe("credits reserved for an answer", () => {
     expect(await reservationsOf(org)).toEqual([]);
   });
 
+  it("once settled are not read again by the next reservations", async () => {
+    const { app } = harness;
+    const { db } = app.database;
+    const org = await app.createOrganization("Many settled");
+    await grantCredits(app, org.id, 100);
+    const agent = await createAgent(app, org);
+    for (let turn = 0; turn < 60; turn += 1) {
+      const answered = await sendQuery(app, org, agent.id, { query: `question ${turn}` });
+      expect(answered.statusCode, answered.body).toBe(200);
+    }
+    // Index entries the reservations of the organization have read so far, every scan kind
+    // counted; one statement makes the reservation and flushes its backend's statistics.
+    const entriesRead = async () => {
+      const [row] = rowsOf<{ read: string }>(
+        await db.execute(sql`select idx_tup_read::text as read from pg_stat_user_indexes
+          where indexrelname = 'credit_reservations_organization_idx'`),
+      );
+      return Number(row?.read);
+    };
+    const reserve = (id: string) =>
+      db.execute(sql`select (select count(*) from billing_reserve(${id}, ${org.id}, 0, true,
+        now(), now() + interval '1 minute')), pg_stat_force_next_flush()`);
+    await reserve(newId());
+    const before = await entriesRead();
+    await reserve(newId());
+    // The live reservation of the first call, not the 60 settled ones.
+    expect((await entriesRead()) - before).toBeLessThanOrEqual(2);
+    await db.execute(sql`delete from credit_reservations where organization_id = ${org.id}`);
+  });
+
   it("count as used messages on the free plan", async () => {
     const { app } = harness;
     const org = await app.createOrganization("Free, all held");
