@@ -1,5 +1,5 @@
 import { STATUS_CODES } from "node:http";
-import { Readable, type Transform } from "node:stream";
+import { pipeline, Readable, type Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import type { Agent, Dispatcher } from "undici";
 
@@ -64,8 +64,8 @@ async function responseBody(
     headers.delete("content-encoding");
     headers.delete("content-length");
   }
-  const decoded: Readable = decoder ? body.pipe(decoder()) : body;
-  if (decoder) body.on("error", (error) => decoded.destroy(error));
+  // A failure on either side destroys both; it reaches the reader through the decoder.
+  const decoded: Readable = decoder ? pipeline(body, decoder(), () => {}) : body;
   if ((headers.get("content-type") ?? "").includes("text/event-stream")) {
     return Readable.toWeb(decoded) as ReadableStream<Uint8Array>;
   }

@@ -106,6 +106,16 @@ describe("the model transport", () => {
     expect(await response.json()).toEqual({ answer: "unpacked" });
   });
 
+  it("rejects a body that does not decode instead of waiting for it", async () => {
+    handler = (_, response) => {
+      response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+      response.end("not gzip at all");
+    };
+    await expect(transport.fetch(`${base}/corrupt`)).rejects.toMatchObject({
+      code: "Z_DATA_ERROR",
+    });
+  });
+
   it("follows redirects as fetch does: the body again after a 307, a GET after a 303", async () => {
     handler = (request, response) => {
       if (request.url === "/old") response.writeHead(307, { location: "/moved" }).end();
