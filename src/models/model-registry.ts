@@ -24,6 +24,7 @@ import {
 import { MODEL_ROUTE_LONG_PROMPT_TOKENS, routeModel } from "./model-route.ts";
 import type { EmbeddingModelV3, LanguageModelV3, TranscriptionModelV3 } from "./model-types.ts";
 import { createOfflineResponder } from "./offline-responder.ts";
+import { settlePromptSchema } from "./prompt-validation.ts";
 import { createProviderFactory, type ProviderFactoryOptions } from "./provider-factory.ts";
 
 export type ModelRegistryOptions = ProviderFactoryOptions & {
@@ -79,6 +80,7 @@ export function parseModelSpec(spec: string): ModelSpec {
 
 /** The registry every model call goes through: catalog + overrides + credentials → AI SDK models. */
 export function createModelRegistry(options: ModelRegistryOptions) {
+  settlePromptSchema();
   const catalog = options.overrides
     ? applyModelCatalogOverrides(
         DEFAULT_MODEL_CATALOG,
