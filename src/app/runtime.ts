@@ -3,6 +3,7 @@ import type { Redis } from "ioredis";
 import { type Config, ConfigError } from "../config/index.ts";
 import { type Database, openDatabase } from "../db/client.ts";
 import type { Subscription } from "../db/notifications.ts";
+import { startPgliteVacuum } from "../db/pglite-vacuum.ts";
 import { AGENTS_CHANGED_CHANNEL } from "../domain/agents/agent-service.ts";
 import { API_KEYS_CHANGED_CHANNEL } from "../domain/api-keys/api-key-service.ts";
 import type { App } from "../http/app-types.ts";
@@ -118,6 +119,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     allowedHosts: config.knowledge.fetchAllowedHosts,
   });
   const modelTransport = createModelTransport();
+  const vacuum = database.kind === "pglite" ? startPgliteVacuum(database.db, logger) : null;
   const jobs = await startJobRuntime(database, logger, {
     settings: config.jobs,
     soleProcess: database.soleProcess,
@@ -252,7 +254,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       await changes?.close();
       await jobs.stop({ graceful: true, timeoutMs: config.server.shutdownTimeoutMs });
       redis?.disconnect();
-      await Promise.all([fetcher.close(), modelTransport.close()]);
+      await Promise.all([fetcher.close(), modelTransport.close(), vacuum?.stop()]);
       if (!options.database) await database.close();
     },
   };
