@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Logger } from "../lib/logger.ts";
 import type { Db } from "./client.ts";
 
-/** How often the embedded database's churned tables are vacuumed. */
+/** How often the embedded database's credit reservations are vacuumed. */
 const PGLITE_VACUUM_INTERVAL_MS = 10 * 60_000;
 
 /**
