@@ -75,8 +75,7 @@ async function responseBody(
 }
 
 /** The request a redirect asks for: 303, and 301 or 302 after a POST, become a bodiless GET. */
-function nextHopInit(status: number, init: RequestInit): RequestInit {
-  const method = (init.method ?? "GET").toUpperCase();
+function nextHopInit(status: number, method: string, init: RequestInit): RequestInit {
   const toGet =
     (status === 303 && method !== "GET" && method !== "HEAD") ||
     ((status === 301 || status === 302) && method === "POST");
@@ -104,11 +103,12 @@ export function createModelTransport(): ModelTransport {
     const body = sentBodyOf(init.body);
     if (input instanceof Request || body === null) return fetch(input, init);
     const url = new URL(input);
+    const method = (init.method ?? "GET").toUpperCase() as Dispatcher.HttpMethod;
     const signal = init.signal ?? undefined;
     const response = await (await agentOf()).request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
-      method: (init.method ?? "GET").toUpperCase() as Dispatcher.HttpMethod,
+      method,
       headers: headerRecord(init.headers),
       body: body ?? null,
       ...(signal ? { signal } : {}),
@@ -117,11 +117,11 @@ export function createModelTransport(): ModelTransport {
     const location = response.headers.location;
     if (REDIRECT_STATUSES.has(status) && typeof location === "string") {
       await response.body.dump();
-      return fetch(new URL(location, url), nextHopInit(status, init));
+      return fetch(new URL(location, url), nextHopInit(status, method, init));
     }
     const headers = responseHeaders(response.headers);
     const responseInit = { status, statusText: STATUS_CODES[status] ?? "", headers };
-    if (NULL_BODY_STATUSES.has(status) || (init.method ?? "GET").toUpperCase() === "HEAD") {
+    if (NULL_BODY_STATUSES.has(status) || method === "HEAD") {
       await response.body.dump();
       return new Response(null, responseInit);
     }
