@@ -148,6 +148,34 @@ describe("credits reserved for an answer", () => {
     await db.execute(sql`delete from credit_reservations where organization_id = ${org.id}`);
   });
 
+  it("are made by a statement that keeps its generic plan", async () => {
+    const { app } = harness;
+    const { db } = app.database;
+    const org = await app.createOrganization("Planned once");
+    // As the agent query reserves: the question's lexemes beside the reservation, one row.
+    const plans = await db.transaction(async (tx) => {
+      await tx.execute(
+        sql.raw(`prepare reserve_with_lexemes(text, text, text) as
+          select r.reserved, tsvector_to_array(to_tsvector('english', $3)) as lexemes
+          from billing_reserve($1, $2, 0, true, now(), now() + interval '1 minute') as r`),
+      );
+      for (let run = 0; run < 8; run += 1) {
+        await tx.execute(
+          sql.raw(`execute reserve_with_lexemes('${newId()}', '${org.id}', 'parcel ${run}')`),
+        );
+      }
+      const [row] = rowsOf<{ generic_plans: string; custom_plans: string }>(
+        await tx.execute(sql`select generic_plans::text, custom_plans::text
+          from pg_prepared_statements where name = 'reserve_with_lexemes'`),
+      );
+      await tx.execute(sql`deallocate reserve_with_lexemes`);
+      return row;
+    });
+    // The first five executions are planned for their values, as PostgreSQL always does.
+    expect(plans).toEqual({ generic_plans: "3", custom_plans: "5" });
+    await db.execute(sql`delete from credit_reservations where organization_id = ${org.id}`);
+  });
+
   it("count as used messages on the free plan", async () => {
     const { app } = harness;
     const org = await app.createOrganization("Free, all held");
