@@ -153,22 +153,21 @@ describe("credits reserved for an answer", () => {
     const { db } = app.database;
     const org = await app.createOrganization("Planned once");
     // As the agent query reserves: the question's lexemes beside the reservation, one row.
+    const name = `reserve_with_lexemes_${newId()}`;
     const plans = await db.transaction(async (tx) => {
       await tx.execute(
-        sql.raw(`prepare reserve_with_lexemes(text, text, text) as
+        sql.raw(`prepare ${name}(text, text, text) as
           select r.reserved, tsvector_to_array(to_tsvector('english', $3)) as lexemes
           from billing_reserve($1, $2, 0, true, now(), now() + interval '1 minute') as r`),
       );
       for (let run = 0; run < 8; run += 1) {
-        await tx.execute(
-          sql.raw(`execute reserve_with_lexemes('${newId()}', '${org.id}', 'parcel ${run}')`),
-        );
+        await tx.execute(sql.raw(`execute ${name}('${newId()}', '${org.id}', 'parcel ${run}')`));
       }
       const [row] = rowsOf<{ generic_plans: string; custom_plans: string }>(
         await tx.execute(sql`select generic_plans::text, custom_plans::text
-          from pg_prepared_statements where name = 'reserve_with_lexemes'`),
+          from pg_prepared_statements where name = ${name}`),
       );
-      await tx.execute(sql`deallocate reserve_with_lexemes`);
+      await tx.execute(sql.raw(`deallocate ${name}`));
       return row;
     });
     // The first five executions are planned for their values, as PostgreSQL always does.
