@@ -13,12 +13,13 @@ afterAll(() => database.close());
 
 const silent = { warn: () => {} };
 
-/** Pages of the reservations table and its indexes. */
-async function storedBytes(db: Db): Promise<number> {
-  const [row] = rowsOf<{ bytes: string }>(
-    await db.execute(sql`select pg_total_relation_size('credit_reservations')::text as bytes`),
+/** Bytes of the reservations table's rows (`heap`) and of the table with its indexes (`total`). */
+async function storedBytes(db: Db): Promise<{ heap: number; total: number }> {
+  const [row] = rowsOf<{ heap: string; total: string }>(
+    await db.execute(sql`select pg_relation_size('credit_reservations')::text as heap,
+      pg_total_relation_size('credit_reservations')::text as total`),
   );
-  return Number(row?.bytes);
+  return { heap: Number(row?.heap), total: Number(row?.total) };
 }
 
 /** What `count` agent queries leave, `inFlight` at a time: reservations made, then settled. */
@@ -42,7 +43,7 @@ describe("vacuuming the credit reservations of the embedded database", () => {
     const vacuum = startPgliteVacuum(db, silent);
     // Four intervals of 500 settled reservations each, with and then without the vacuum.
     const sizes = async (vacuuming: boolean) => {
-      const grown: number[] = [];
+      const grown: Array<{ heap: number; total: number }> = [];
       for (let interval = 0; interval < 4; interval += 1) {
         await settle(db, organizationId, 500);
         if (vacuuming) await vacuum.vacuum();
@@ -54,11 +55,22 @@ describe("vacuuming the credit reservations of the embedded database", () => {
     const vacuumed = await sizes(true);
     const unvacuumed = await sizes(false);
     await vacuum.stop();
-    // With it the table stops growing once the pages the first vacuum freed are recycled (B-tree
-    // pages one vacuum later), give or take a page of the primary key; without, every interval
-    // adds about 57 KB.
-    expect(vacuumed.at(-1)! - vacuumed[1]!).toBeLessThanOrEqual(16_384);
-    expect(unvacuumed.at(-1)! - unvacuumed[0]!).toBeGreaterThan(100_000);
+    // The rows' pages: reused after each vacuum (give or take the one a vacuum could not truncate),
+    // while every interval without one adds pages.
+    expect(vacuumed.at(-1)!.heap - vacuumed[0]!.heap).toBeLessThanOrEqual(8_192);
+    for (let interval = 1; interval < 4; interval += 1) {
+      expect(unvacuumed[interval]!.heap).toBeGreaterThan(unvacuumed[interval - 1]!.heap);
+    }
+    // With its indexes the table stops growing once the pages the first vacuum freed are
+    // recycled (B-tree pages one vacuum later), give or take a page of the primary key; without,
+    // every interval adds about 57 KB. PostgreSQL 15 recycles a freed B-tree page only once no
+    // transaction on the whole server, in any database, is older than the page's deletion, so on
+    // a server that other test files share the indexes may keep growing for a while: checked on
+    // PGlite only, whose one session is all there is.
+    if (database.kind === "pglite") {
+      expect(vacuumed.at(-1)!.total - vacuumed[1]!.total).toBeLessThanOrEqual(16_384);
+      expect(unvacuumed.at(-1)!.total - unvacuumed[0]!.total).toBeGreaterThan(100_000);
+    }
   });
 
   it("runs on its interval, and a failure is logged, not thrown", async () => {
