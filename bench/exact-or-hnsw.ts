@@ -126,6 +126,7 @@ async function measure(
     createHybridSearch({
       db: database.db,
       hasPgvector: true,
+      hnswIndexes: true,
       exactCacheBytes,
       exactVectorMaxValues: Number.POSITIVE_INFINITY,
       vectorsFirst: true,

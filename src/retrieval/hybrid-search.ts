@@ -13,6 +13,7 @@ import {
 } from "./text-query.ts";
 import { TopList } from "./top-list.ts";
 import { EMBEDDING_SCALE, encodeEmbedding } from "./vector-encoding.ts";
+import { indexedVector, isIndexable } from "./vector-index.ts";
 
 export type RetrievalMode = "hybrid" | "vector" | "text";
 
@@ -60,8 +61,13 @@ const MAX_CANDIDATES = 400;
 
 export type HybridSearchOptions = {
   db: Db;
-  /** Whether HNSW indexes can answer the vector side. */
+  /** Whether pgvector's types and distances exist (an exact scan in SQL uses them). */
   hasPgvector: boolean;
+  /**
+   * Whether the database keeps HNSW indexes (vector-index.ts): the vector side of a statement
+   * then walks one, where its dimension count has one.
+   */
+  hnswIndexes: boolean;
   /**
    * Budget for ranking vectors and full text in the application from cached copies of the
    * chunks (chunk-copies.ts); 0 turns it off. What does not fit is ranked by the database: HNSW
@@ -85,6 +91,7 @@ export type HybridSearchOptions = {
 export function createHybridSearch({
   db,
   hasPgvector,
+  hnswIndexes,
   exactCacheBytes,
   exactVectorMaxValues,
   vectorsFirst,
@@ -143,7 +150,7 @@ export function createHybridSearch({
       ? noHits
       : vectorIds
         ? rankedIds(vectorIds)
-        : vectorRanksInSql({ encoded, dimensions, filter, candidates, hasPgvector });
+        : vectorRanksInSql({ encoded, dimensions, filter, candidates, hasPgvector, hnswIndexes });
     const textHits = !useText
       ? noHits
       : textIds
@@ -171,23 +178,35 @@ const noHits = sql`select null::text as id, 0::bigint as rank where false`;
 const PASSAGE_COLUMNS = sql`c.id as chunk_id, c.text, c.datasource_id, d.name as datasource_name,
   c.datastore_id, c.custom_id, c.page, c.section, coalesce(c.source_url, d.name) as source`;
 
-/** The nearest chunks by cosine distance, ranked by the database, as (id, rank) rows. */
-function vectorRanksInSql(options: {
+/**
+ * The nearest chunks by cosine distance, ranked by the database, as (id, rank) rows. Where an
+ * HNSW index holds the dimension count, its walk picks the candidates in half precision and
+ * they are ranked at full precision; elsewhere every chunk of the filter is scored exactly.
+ */
+export function vectorRanksInSql(options: {
   encoded: number[];
   dimensions: number;
   filter: SQL;
   candidates: number;
   hasPgvector: boolean;
+  hnswIndexes: boolean;
 }): SQL {
-  const { encoded, filter, candidates } = options;
-  const size = sql.raw(String(options.dimensions));
-  const nearest = options.hasPgvector
-    ? sql`select c.id, c.embedding::vector(${size}) <=> ${`[${encoded.join(",")}]`}::vector(${size}) as distance
-          from knowledge_chunks c where ${filter}
-          order by distance limit ${candidates}`
-    : sql`select c.id, 1 - (select sum(a::float8 * b) from unnest(c.embedding, ${`{${encoded.join(",")}}`}::real[]) as t(a, b)) / ${EMBEDDING_SCALE ** 2} as distance
-          from knowledge_chunks c where ${filter}
-          order by distance limit ${candidates}`;
+  const { encoded, dimensions, filter, candidates } = options;
+  const size = sql.raw(String(dimensions));
+  const query = sql`${`[${encoded.join(",")}]`}::vector(${size})`;
+  const nearest =
+    options.hnswIndexes && isIndexable(dimensions)
+      ? sql`select w.id, w.embedding::vector(${size}) <=> ${query} as distance
+            from (select c.id, c.embedding from knowledge_chunks c where ${filter}
+                  order by ${indexedVector(sql`c.embedding`, dimensions)} <=> ${indexedVector(query, dimensions)}
+                  limit ${candidates}) w`
+      : options.hasPgvector
+        ? sql`select c.id, c.embedding::vector(${size}) <=> ${query} as distance
+              from knowledge_chunks c where ${filter}
+              order by distance limit ${candidates}`
+        : sql`select c.id, 1 - (select sum(a::float8 * b) from unnest(c.embedding, ${`{${encoded.join(",")}}`}::real[]) as t(a, b)) / ${EMBEDDING_SCALE ** 2} as distance
+              from knowledge_chunks c where ${filter}
+              order by distance limit ${candidates}`;
   return sql`select id, row_number() over (order by distance, id) as rank from (${nearest}) v`;
 }
 

@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { describe, expect } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
+import { vectorRanksInSql } from "../../src/retrieval/hybrid-search.ts";
+import { encodeEmbedding } from "../../src/retrieval/vector-encoding.ts";
 import { startTestApp } from "../harness/app.ts";
 import { testDatabaseKind, withoutPgvector } from "../harness/database.ts";
 import { appTest } from "../harness/fixtures.ts";
@@ -44,6 +46,38 @@ describe(`the vector index (${withoutPgvector ? "without pgvector" : testDatabas
     // The embedded database ranks vectors exactly, in the application or in SQL.
     expect(indexes.length > 0).toBe(testDatabaseKind === "postgres" && !withoutPgvector);
   });
+
+  test.runIf(testDatabaseKind === "postgres" && !withoutPgvector)(
+    "walks an index over unit vectors in half precision for the vector side of a search",
+    async ({ app }) => {
+      const [index] = rowsOf<{ indexdef: string }>(
+        await app.database.db.execute(
+          sql`select indexdef from pg_indexes where indexname = 'knowledge_chunks_embedding_512_idx'`,
+        ),
+      );
+      expect(index?.indexdef).toContain("halfvec_cosine_ops");
+      expect(index?.indexdef).toContain("ef_construction='128'");
+
+      const statement = vectorRanksInSql({
+        encoded: encodeEmbedding(Array.from({ length: 512 }, (_, i) => (i === 3 ? 1 : 0))),
+        dimensions: 512,
+        filter: sql`c.datastore_id in (${datastoreId}) and c.dimensions = 512`,
+        candidates: 50,
+        hasPgvector: true,
+        hnswIndexes: true,
+      });
+      // Three chunks are cheaper to sort than to walk: the question is whether the planner can
+      // answer the statement's order from the index at all, i.e. whether the expressions match.
+      const plan = await app.database.db.transaction(async (tx) => {
+        await tx.execute(sql`set local enable_sort = off`);
+        await tx.execute(sql`set local enable_seqscan = off`);
+        return rowsOf<{ "QUERY PLAN": string }>(await tx.execute(sql`explain ${statement}`));
+      });
+      expect(plan.map((row) => row["QUERY PLAN"]).join("\n")).toContain(
+        "Index Scan using knowledge_chunks_embedding_512_idx",
+      );
+    },
+  );
 
   test("sets the HNSW search settings on every connection, without a statement per search", async ({
     app,

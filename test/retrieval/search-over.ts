@@ -13,6 +13,8 @@ export function searchOver(
   return createHybridSearch({
     db: database.db,
     hasPgvector: database.hasPgvector,
+    // The embedded database keeps no HNSW index (knowledge-service.ts).
+    hnswIndexes: database.hasPgvector && database.kind === "postgres",
     exactCacheBytes,
     exactVectorMaxValues: options.exactVectorMaxValues ?? Number.POSITIVE_INFINITY,
     vectorsFirst: options.vectorsFirst ?? true,

@@ -1,6 +1,12 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../../db/client.ts";
 import { knowledgeChunks } from "../../db/schema/index.ts";
+import {
+  HNSW_EF_CONSTRUCTION,
+  indexedVector,
+  isIndexable,
+  unitHalfvecFunction,
+} from "../../retrieval/vector-index.ts";
 
 export type ChunkInsert = typeof knowledgeChunks.$inferInsert;
 export type StoredChunkRef = {
@@ -12,8 +18,6 @@ export type StoredChunkRef = {
 
 // Rows per INSERT: 20 columns each stays far below PostgreSQL's 65,535 bind parameters.
 const INSERT_BATCH = 500;
-// pgvector's HNSW indexes `vector` up to 2,000 dimensions; larger vectors are scored exactly.
-const MAX_INDEXED_DIMENSIONS = 2_000;
 
 export function createChunkRepo(db: Db) {
   return {
@@ -79,23 +83,31 @@ export function createChunkRepo(db: Db) {
     },
 
     /**
-     * Creates the partial HNSW index for one dimension count if it is missing (pgvector only).
-     * The migration creates the one of the default embedder; other models add theirs on first use.
+     * Creates the partial HNSW index (vector-index.ts) for one dimension count if it is missing
+     * (pgvector only). The migrations create the one of the default embedder (`0003`, rebuilt in
+     * half precision by `0028`); other models add theirs on first use.
      */
     async ensureVectorIndex(dimensions: number): Promise<boolean> {
-      if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > MAX_INDEXED_DIMENSIONS) {
-        return false;
-      }
+      if (!isIndexable(dimensions)) return false;
       const name = `knowledge_chunks_embedding_${dimensions}_idx`;
       const existing = await db.execute(
         sql`select 1 from pg_indexes where tablename = 'knowledge_chunks' and indexname = ${name}`,
       );
       if (rowsOf(existing).length > 0) return true;
-      await db.execute(
-        sql.raw(
-          `create index if not exists ${name} on knowledge_chunks using hnsw ` +
-            `((embedding::vector(${dimensions})) vector_cosine_ops) where dimensions = ${dimensions}`,
+      const [extension] = rowsOf<{ schema: string; defined: string | null }>(
+        await db.execute(
+          sql`select extnamespace::regnamespace::text as schema,
+                to_regproc('knowledge_unit_halfvec') as defined
+              from pg_extension where extname = 'vector'`,
         ),
+      );
+      if (!extension) return false;
+      if (!extension.defined) await db.execute(sql.raw(unitHalfvecFunction(extension.schema)));
+      await db.execute(
+        sql`create index if not exists ${sql.raw(name)} on knowledge_chunks using hnsw
+            ((${indexedVector(sql.raw("embedding"), dimensions)}) halfvec_cosine_ops)
+            with (ef_construction = ${sql.raw(String(HNSW_EF_CONSTRUCTION))})
+            where dimensions = ${sql.raw(String(dimensions))}`,
       );
       return true;
     },

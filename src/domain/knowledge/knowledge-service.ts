@@ -80,6 +80,7 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
     searchChunks: createHybridSearch({
       db,
       hasPgvector,
+      hnswIndexes: nativeHnsw,
       exactCacheBytes: config.exactCacheBytes,
       // Vectors are scored in the application where that beats the database: always without
       // pgvector and on the embedded database, which keeps no HNSW index; on
