@@ -162,8 +162,8 @@ export const datasourceUploads = pgTable("datasource_uploads", {
 
 /**
  * One indexed passage. `embedding` is the unit vector scaled to integers (src/retrieval/
- * vector-encoding.ts) as real[]; where pgvector exists, a custom migration adds HNSW indexes over
- * `embedding::vector(n)` per dimension count (see docs/knowledge.md).
+ * vector-encoding.ts) as real[]; where pgvector exists, custom migrations and the service add HNSW
+ * indexes over it in half precision, one per dimension count (src/retrieval/vector-index.ts).
  */
 export const knowledgeChunks = pgTable(
   "knowledge_chunks",
