@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
+import { indexedVector } from "../../src/retrieval/vector-index.ts";
 import { createTestDatabaseFromMigration, withoutPgvector } from "../harness/database.ts";
 
 // Migration 0028 rebuilds the HNSW indexes of a database that has them (pgvector installed, the
@@ -68,8 +69,9 @@ describe.skipIf(withoutPgvector)("HNSW indexes from before migration 0028", () =
   });
 
   it("answer from the rebuilt index with the chunks stored before", async () => {
+    // The expression the service's searches order by, so the rebuilt index must be the one they walk.
     const nearest = sql`select id from knowledge_chunks where dimensions = 8
-      order by knowledge_unit_halfvec(embedding::vector(8))::halfvec(8) <=> '[1,0,0,0,0,0,0,0]'::halfvec(8)
+      order by ${indexedVector(sql`embedding`, 8)} <=> ${indexedVector(sql`'[1,0,0,0,0,0,0,0]'`, 8)}
       limit 5`;
     const [plan, rows] = await database.db.transaction(async (tx) => {
       await tx.execute(sql`set local enable_seqscan = off`);
