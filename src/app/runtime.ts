@@ -7,6 +7,7 @@ import { startPgliteVacuum } from "../db/pglite-vacuum.ts";
 import { AGENTS_CHANGED_CHANNEL } from "../domain/agents/agent-service.ts";
 import { API_KEYS_CHANGED_CHANNEL } from "../domain/api-keys/api-key-service.ts";
 import type { App } from "../http/app-types.ts";
+import { createDocumentParser } from "../ingestion/parser/document-parser.ts";
 import { type JobRuntime, startJobRuntime } from "../jobs/job-queue.ts";
 import { describeConnectionFailure } from "../lib/connection-errors.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -119,6 +120,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     allowedHosts: config.knowledge.fetchAllowedHosts,
   });
   const modelTransport = createModelTransport();
+  const parser = createDocumentParser(config.knowledge.parser, logger);
   const vacuum = database.kind === "pglite" ? startPgliteVacuum(database.db, logger) : null;
   const jobs = await startJobRuntime(database, logger, {
     settings: config.jobs,
@@ -132,6 +134,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     database,
     jobs,
     fetcher,
+    parser,
     modelFetch: modelTransport.fetch,
     logger,
     metrics,
@@ -254,7 +257,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       await changes?.close();
       await jobs.stop({ graceful: true, timeoutMs: config.server.shutdownTimeoutMs });
       redis?.disconnect();
-      await Promise.all([fetcher.close(), modelTransport.close(), vacuum?.stop()]);
+      await Promise.all([fetcher.close(), modelTransport.close(), parser.close(), vacuum?.stop()]);
       if (!options.database) await database.close();
     },
   };

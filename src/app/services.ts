@@ -32,6 +32,7 @@ import { createRetentionRepo } from "../domain/retention/retention-repo.ts";
 import { createRetentionService } from "../domain/retention/retention-service.ts";
 import { createTranscriptionService } from "../domain/transcription/transcription-service.ts";
 import { createWebhookModule } from "../domain/webhooks/webhook-module.ts";
+import type { DocumentParser } from "../ingestion/parser/document-parser.ts";
 import type { JobHandlers } from "../jobs/job-catalog.ts";
 import type { JobQueue } from "../jobs/job-queue.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -45,6 +46,8 @@ export type ServiceDeps = {
   database: Database;
   jobs: JobQueue;
   fetcher: SafeFetcher;
+  /** Reads uploads, fetched documents and attachments in threads of its own. */
+  parser: DocumentParser;
   /** The HTTP client of every model call (model-transport.ts). */
   modelFetch: typeof fetch;
   logger: Logger;
@@ -83,7 +86,7 @@ export function createOperatorServices(db: Db, logger: Logger) {
 
 /** The composition root of the domain: every service, wired to its repositories. */
 export async function createServices(deps: ServiceDeps) {
-  const { config, database, jobs, fetcher, modelFetch, logger, metrics } = deps;
+  const { config, database, jobs, fetcher, parser, modelFetch, logger, metrics } = deps;
   const providerOptions = { ...config.models.registry, fetch: modelFetch };
   const { db } = database;
   const { apiKeys, organizations, credits, directory, leadInbox } = createOperatorServices(
@@ -113,6 +116,7 @@ export async function createServices(deps: ServiceDeps) {
     database,
     jobs,
     fetcher,
+    parser,
     models,
     config: config.knowledge,
     billing,
@@ -121,7 +125,11 @@ export async function createServices(deps: ServiceDeps) {
   });
 
   // One answer pipeline for the direct query and conversational mode.
-  const attachments = createAttachmentReader({ fetcher, limits: config.agents.attachments });
+  const attachments = createAttachmentReader({
+    fetcher,
+    parser,
+    limits: config.agents.attachments,
+  });
   const answers = createAnswerPipeline({
     models,
     attachments,

@@ -78,6 +78,15 @@ export const knowledgeEnvSchema = z.object({
   KNOWLEDGE_EXACT_CACHE_MB: intVar(256, 0, 64 * 1024).describe(
     "Memory for ranking vectors and full text in the application (no pgvector, or PGlite); 0 turns it off",
   ),
+  DOCUMENT_PARSER_MEMORY_MB: intVar(512, 32, 64 * 1024).describe(
+    "Heap of one document parser thread; a document that needs more ends in error",
+  ),
+  DOCUMENT_PARSER_TIMEOUT_MS: intVar(120_000, 1_000, 50 * 60_000).describe(
+    "Longest one document or web page may take to read; its parser thread is then stopped",
+  ),
+  DOCUMENT_PARSER_THREADS: intVar(2, 1, 64).describe(
+    "Documents read side by side, each in a thread of its own",
+  ),
   FETCH_ALLOWED_HOSTS: hostList.describe(
     "Hosts fetched even when they resolve to private or loopback addresses in production",
   ),
@@ -95,6 +104,11 @@ export function knowledgeConfig(env: z.output<typeof knowledgeEnvSchema>) {
     exactCacheBytes: env.KNOWLEDGE_EXACT_CACHE_MB * MIB,
     fetchMaxBytes: env.KNOWLEDGE_FETCH_MAX_BYTES,
     fetchTimeoutMs: env.KNOWLEDGE_FETCH_TIMEOUT_MS,
+    parser: {
+      maxMemoryMb: env.DOCUMENT_PARSER_MEMORY_MB,
+      timeoutMs: env.DOCUMENT_PARSER_TIMEOUT_MS,
+      threads: env.DOCUMENT_PARSER_THREADS,
+    },
     /** Exempt from the production SSRF rules (the host as written in each URL, not a redirect's). */
     fetchAllowedHosts: env.FETCH_ALLOWED_HOSTS,
   };

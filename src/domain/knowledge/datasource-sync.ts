@@ -1,6 +1,6 @@
-import type { LoadedSection } from "../../ingestion/loaders/index.ts";
-import { type AcceptedMime, loadDocument } from "../../ingestion/loaders/index.ts";
+import type { AcceptedMime, LoadedSection } from "../../ingestion/loaders/index.ts";
 import { fetchWebPage, type WebFetchOptions } from "../../ingestion/loaders/web-page.ts";
+import type { DocumentParser } from "../../ingestion/parser/document-parser.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { SafeFetcher } from "../../lib/safe-fetch.ts";
 import type { IngestionOutcome, Metrics } from "../../ops/metrics.ts";
@@ -23,6 +23,7 @@ export type DatasourceSyncDeps = {
   writeChunks: ChunkWriter;
   syncSite: SiteSync;
   fetcher: Pick<SafeFetcher, "fetch">;
+  parser: Pick<DocumentParser, "load" | "readHtml">;
   settings: { ingestTimeoutMs: number; fetchMaxBytes: number; fetchTimeoutMs: number };
   logger: Logger;
   metrics: Pick<Metrics, "ingestion">;
@@ -63,11 +64,14 @@ export function createDatasourceSync(deps: DatasourceSyncDeps) {
     }
     const upload = await deps.uploads.find(row.organizationId, row.id);
     if (!upload) throw new Error(`Datasource ${row.id} has no stored upload`);
-    const sections = await loadDocument({
-      bytes: upload.content,
-      mimeType: upload.mimeType as AcceptedMime,
-      fileName: upload.fileName,
-    });
+    const sections = await deps.parser.load(
+      {
+        bytes: upload.content,
+        mimeType: upload.mimeType as AcceptedMime,
+        fileName: upload.fileName,
+      },
+      fetch.signal ? { signal: fetch.signal } : {},
+    );
     return { sections, sourceUrl: null, sizeBytes: upload.sizeBytes };
   }
 
@@ -83,6 +87,7 @@ export function createDatasourceSync(deps: DatasourceSyncDeps) {
     const embedder = deps.embedders.embedderFor(store);
     const fetch: WebFetchOptions = {
       fetcher: deps.fetcher,
+      parser: deps.parser,
       maxBytes: settings.fetchMaxBytes,
       timeoutMs: settings.fetchTimeoutMs,
       signal,

@@ -1,5 +1,6 @@
 import type { KnowledgeConfig } from "../../config/knowledge-config.ts";
 import type { Database } from "../../db/client.ts";
+import type { DocumentParser } from "../../ingestion/parser/document-parser.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { SafeFetcher } from "../../lib/safe-fetch.ts";
@@ -42,6 +43,7 @@ export type KnowledgeServiceDeps = {
   database: Pick<Database, "db" | "hasPgvector" | "kind">;
   jobs: JobQueue;
   fetcher: Pick<SafeFetcher, "fetch" | "check">;
+  parser: Pick<DocumentParser, "load" | "readHtml">;
   models: Pick<ModelRegistry, "resolveEmbeddingModel">;
   config: KnowledgeConfig;
   /** Where paid embedding usage is recorded; absent until billing is wired. */
@@ -138,6 +140,7 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
       pageLimit: config.webSitePageLimit,
     }),
     fetcher: deps.fetcher,
+    parser: deps.parser,
     settings: config,
     logger: deps.logger,
     metrics: deps.metrics,

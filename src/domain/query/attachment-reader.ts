@@ -1,9 +1,9 @@
 import {
   DocumentLoadError,
   detectFileType,
-  loadDocument,
   UnsupportedFileTypeError,
 } from "../../ingestion/loaders/index.ts";
+import type { DocumentParser } from "../../ingestion/parser/document-parser.ts";
 import { invalid } from "../../lib/errors.ts";
 import { FetchFailedError, type SafeFetcher, UnsafeUrlError } from "../../lib/safe-fetch.ts";
 
@@ -33,10 +33,14 @@ function refuse(url: string, reason: string, index: number) {
 
 /**
  * Fetches attachments through the SSRF-safe fetcher and turns them into text with the knowledge
- * loaders, each cut to its share of the token budget. Any failure is the client's to fix: 400
+ * loaders (in the document parser's threads), each cut to its share of the token budget. Any failure is the client's to fix: 400
  * with the reason (unreachable, refused address, too large, unsupported or unreadable file).
  */
-export function createAttachmentReader(deps: { fetcher: SafeFetcher; limits: AttachmentLimits }) {
+export function createAttachmentReader(deps: {
+  fetcher: SafeFetcher;
+  parser: Pick<DocumentParser, "load">;
+  limits: AttachmentLimits;
+}) {
   const { limits } = deps;
 
   async function readOne(url: string, index: number, share: number): Promise<AttachmentText> {
@@ -63,9 +67,9 @@ export function createAttachmentReader(deps: { fetcher: SafeFetcher; limits: Att
     let text: string;
     try {
       const mimeType = detectFileType(bytes, contentType ?? undefined, name);
-      const sections = await loadDocument(
+      const sections = await deps.parser.load(
         { bytes, mimeType, fileName: name },
-        { timeoutMs: limits.timeoutMs },
+        { limits: { timeoutMs: limits.timeoutMs } },
       );
       text = sections.map((section) => section.text).join("\n\n");
     } catch (error) {

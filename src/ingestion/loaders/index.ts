@@ -46,11 +46,12 @@ const LOADERS: Readonly<Record<AcceptedMime, Loader>> = {
 /**
  * Turns an uploaded file (already typed by `detectFileType`) into text sections. Throws
  * DocumentLoadError with a message fit for the datasource's error field when the file is
- * corrupt, encrypted, a zip bomb, or over a limit.
+ * corrupt, encrypted, a zip bomb, or over a limit. It runs in a parser thread
+ * (`DocumentParser.load`), which bounds its memory and time; nothing else should call it.
  */
 export async function loadDocument(
   input: LoadInput,
-  limits: LoadLimits = {},
+  limits: Omit<LoadLimits, "timeoutMs"> = {},
 ): Promise<LoadedSection[]> {
   const budget = createLoadBudget({ ...DEFAULT_LOAD_LIMITS, ...definedOnly(limits) });
   return LOADERS[input.mimeType](input.bytes, budget);

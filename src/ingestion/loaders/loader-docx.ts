@@ -8,7 +8,6 @@ import { assertSafeArchive } from "./zip-guard.ts";
 /** A Word document as one Markdown section: headings as `#`, lists, tables as header-labelled rows. */
 export async function loadDocx(bytes: Uint8Array, budget: LoadBudget): Promise<LoadedSection[]> {
   await assertSafeArchive(bytes, budget.limits.maxUncompressedBytes, "DOCX");
-  budget.checkTime();
   // Images carry no text to index; answering without reading them keeps them compressed.
   const skipImages = mammoth.images.imgElement(async () => ({ src: "" }));
   let html: string;

@@ -42,17 +42,19 @@ const LINK_ATTRIBUTES = [
   ["img[src]", "src"],
 ] as const;
 
+/** What a web page gives the index: its title, its readable content and the links to follow. */
+export type HtmlPage = { title: string | null; markdown: string; links: string[] };
+
 /**
  * The readable main content of a web page as Markdown (headings as `#`, links made absolute
  * against `url`), without navigation, headers, footers or scripts; the page title is returned
- * and also opens the Markdown as a `#` heading.
+ * and also opens the Markdown as a `#` heading. `links` are the page's `a[href]` targets as
+ * written, menus included (a crawler follows them), without mailto:, tel: and javascript:.
  */
-export function htmlToMarkdown(
-  html: string,
-  url: string,
-): { title: string | null; markdown: string } {
+export function readHtmlPage(html: string, url: string): HtmlPage {
   const { document } = parseHTML(wrapFragment(html)) as unknown as { document: HtmlDocument };
   const pageTitle = titleOf(document);
+  const links = linksOf(document);
   for (const element of Array.from(document.querySelectorAll(CHROME_SELECTORS))) element.remove();
   for (const header of Array.from(document.querySelectorAll("header"))) {
     if (!header.closest("article, main")) header.remove();
@@ -64,7 +66,16 @@ export function htmlToMarkdown(
     article?.content && article.textContent?.trim() ? article.content : fallbackHtml;
   const body = createMarkdownConverter()(contentHtml);
   const title = clean(article?.title) ?? pageTitle;
-  return { title, markdown: withTitleHeading(title, body) };
+  return { title, markdown: withTitleHeading(title, body), links };
+}
+
+function linksOf(document: HtmlDocument): string[] {
+  const links: string[] = [];
+  for (const anchor of Array.from(document.querySelectorAll("a[href]"))) {
+    const href = anchor.getAttribute("href");
+    if (href && !/^(mailto|tel|javascript):/i.test(href)) links.push(href);
+  }
+  return links;
 }
 
 function titleOf(document: HtmlDocument): string | null {

@@ -24,23 +24,25 @@ export type LoadedSection = {
 };
 
 export type LoadLimits = {
-  /** Cap on the total uncompressed size of an OOXML archive (default 100 MiB). */
+  /** Cap on the total uncompressed size of an OOXML archive or a PDF's streams (default 100 MiB). */
   maxUncompressedBytes?: number;
   /** Cap on PDF pages and PPTX slides (default 5,000); a longer document is refused, not cut. */
   maxPages?: number;
   /** Cap on the characters of extracted text (default 20 million); a larger document is refused. */
   maxCharacters?: number;
-  /** Wall-clock budget, checked between pages, slides and sheets (default 120 s). */
+  /**
+   * Wall-clock limit of the parse, enforced by the document parser, which terminates the thread
+   * (default: the parser's, DOCUMENT_PARSER_TIMEOUT_MS); a caller may only shorten it.
+   */
   timeoutMs?: number;
 };
 
-export type ResolvedLoadLimits = Required<LoadLimits>;
+export type ResolvedLoadLimits = Required<Omit<LoadLimits, "timeoutMs">>;
 
 export const DEFAULT_LOAD_LIMITS: ResolvedLoadLimits = {
   maxUncompressedBytes: 100 * 1024 * 1024,
   maxPages: 5_000,
   maxCharacters: 20_000_000,
-  timeoutMs: 120_000,
 };
 
 export type LoadInput = { bytes: Uint8Array; mimeType: AcceptedMime; fileName?: string };

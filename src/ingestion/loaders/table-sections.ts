@@ -29,7 +29,6 @@ export function tableToSections(
       .slice(start, start + ROWS_PER_SECTION)
       .map((cells) => renderRecord(header, cells));
     sections.push(budget.add({ text: `${heading}${lines.join("\n")}`, metadata }));
-    budget.checkTime();
   }
   return sections;
 }

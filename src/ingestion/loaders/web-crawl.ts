@@ -1,10 +1,6 @@
 import { fetchWebPage, type WebFetchOptions, type WebPage } from "./web-page.ts";
 import type { RobotsRules } from "./web-robots.ts";
 
-type LinkDocument = {
-  querySelectorAll(selectors: string): ArrayLike<{ getAttribute(name: string): string | null }>;
-};
-
 // Links to these are files, not pages; fetching them would only spend the page budget.
 const NON_PAGE_EXTENSIONS =
   /\.(png|jpe?g|gif|webp|svg|ico|bmp|tiff?|mp[34]|m4a|wav|webm|avi|mov|zip|gz|tgz|rar|7z|exe|dmg|iso|css|js|mjs|woff2?|ttf|eot)$/i;
@@ -55,7 +51,7 @@ export async function crawlSite(
     if (new URL(page.url).origin !== origin) continue;
     result.urls.push(url);
     result.pages.set(url, page);
-    for (const link of await linksOf(page)) {
+    for (const link of page.links) {
       const next = samePageUrl(link, origin, page.url);
       if (next && !queued.has(next) && !NON_PAGE_EXTENSIONS.test(new URL(next).pathname)) {
         queued.add(next);
@@ -64,17 +60,4 @@ export async function crawlSite(
     }
   }
   return result;
-}
-
-async function linksOf(page: WebPage): Promise<string[]> {
-  if (page.html === null) return [];
-  // Loaded with the first page rather than at start, like the file loaders (index.ts).
-  const { parseHTML } = await import("linkedom");
-  const { document } = parseHTML(page.html) as unknown as { document: LinkDocument };
-  const links: string[] = [];
-  for (const anchor of Array.from(document.querySelectorAll("a[href]"))) {
-    const href = anchor.getAttribute("href");
-    if (href && !/^(mailto|tel|javascript):/i.test(href)) links.push(href);
-  }
-  return links;
 }

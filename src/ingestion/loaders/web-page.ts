@@ -1,9 +1,11 @@
 import type { SafeFetcher } from "../../lib/safe-fetch.ts";
-import { detectFileType, type LoadedSection, loadDocument } from "./index.ts";
+import type { DocumentParser } from "../parser/document-parser.ts";
+import { detectFileType, type LoadedSection } from "./index.ts";
 
-/** What every web fetch of the ingestion is bounded by. */
+/** What every web fetch of the ingestion is bounded by, and the parser that reads what it got. */
 export type WebFetchOptions = {
   fetcher: Pick<SafeFetcher, "fetch">;
+  parser: Pick<DocumentParser, "load" | "readHtml">;
   maxBytes: number;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -14,8 +16,8 @@ export type WebPage = {
   url: string;
   title: string | null;
   sections: LoadedSection[];
-  /** Raw HTML when the page was HTML (the crawler reads its links), else null. */
-  html: string | null;
+  /** The page's links as written, for the crawler ([] when the page is not HTML). */
+  links: string[];
   sizeBytes: number;
 };
 
@@ -29,7 +31,7 @@ const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 /**
  * Fetches one page through the SSRF-safe fetcher and turns it into sections: HTML becomes the
  * Markdown of its readable main content (title kept), a document served over HTTP (PDF, DOCX…)
- * goes through the file loaders.
+ * goes through the file loaders; both are read in the parser's threads.
  */
 export async function fetchWebPage(url: string, options: WebFetchOptions): Promise<WebPage> {
   const response = await options.fetcher.fetch(url, {
@@ -44,26 +46,29 @@ export async function fetchWebPage(url: string, options: WebFetchOptions): Promi
   const contentType = response.contentType ?? "";
   if (HTML_TYPES.test(contentType) || (contentType === "" && looksLikeHtml(response.body))) {
     const html = response.body.toString("utf8");
-    // linkedom, Readability and turndown are loaded with the first page (see LOADERS).
-    const { htmlToMarkdown } = await import("./loader-html.ts");
-    const { title, markdown } = htmlToMarkdown(html, response.url);
+    const { title, markdown, links } = await options.parser.readHtml(html, response.url, {
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     return {
       url: response.url,
       title,
       sections:
         markdown.trim() === "" ? [] : [{ text: markdown, metadata: title ? { title } : {} }],
-      html,
+      links,
       sizeBytes: response.body.byteLength,
     };
   }
   const path = new URL(response.url).pathname;
   const mimeType = detectFileType(response.body, contentType.split(";")[0], path);
-  const sections = await loadDocument({ bytes: response.body, mimeType, fileName: path });
+  const sections = await options.parser.load(
+    { bytes: response.body, mimeType, fileName: path },
+    options.signal ? { signal: options.signal } : {},
+  );
   return {
     url: response.url,
     title: null,
     sections,
-    html: null,
+    links: [],
     sizeBytes: response.body.byteLength,
   };
 }

@@ -98,7 +98,7 @@ function corrupt(kind: string): DocumentLoadError {
   return new DocumentLoadError(`The ${kind} could not be read: it is corrupt or truncated`);
 }
 
-function formatMiB(bytes: number): string {
+export function formatMiB(bytes: number): string {
   const mebibytes = bytes / (1024 * 1024);
   return `${Number.isInteger(mebibytes) ? mebibytes : mebibytes.toFixed(1)} MiB`;
 }

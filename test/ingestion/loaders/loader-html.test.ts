@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { htmlToMarkdown } from "../../../src/ingestion/loaders/loader-html.ts";
+import { readHtmlPage } from "../../../src/ingestion/loaders/loader-html.ts";
 
 const paragraph = (topic: string) =>
   `<p>${`Our ${topic} guide explains every step in plain words so that customers can follow it. `.repeat(4)}</p>`;
@@ -24,8 +24,8 @@ const page = `<!doctype html>
   <script>window.tracking = "secret-tracker";</script>
 </body></html>`;
 
-describe("htmlToMarkdown", () => {
-  const result = htmlToMarkdown(page, "https://shop.example.com/help/shipping");
+describe("readHtmlPage", () => {
+  const result = readHtmlPage(page, "https://shop.example.com/help/shipping");
 
   it("keeps the page title and opens the Markdown with it", () => {
     expect(result.title).toBe("Shipping guide | Acme Store");
@@ -52,6 +52,10 @@ describe("htmlToMarkdown", () => {
     }
   });
 
+  it("lists the page's links as written, menus included, without script links", () => {
+    expect(result.links).toEqual(["/", "/shop", "/cart", "/account", "../rates?zone=eu"]);
+  });
+
   it("makes links absolute and drops script links", () => {
     expect(result.markdown).toContain("[rate table](https://shop.example.com/rates?zone=eu)");
     expect(result.markdown).not.toContain("javascript:");
@@ -59,28 +63,30 @@ describe("htmlToMarkdown", () => {
   });
 
   it("converts a short fragment without a title", () => {
-    const short = htmlToMarkdown(
+    const short = readHtmlPage(
       "<nav>Menu</nav><h2>Hours</h2><p>Open 9 to 5.</p>",
       "https://example.com/",
     );
-    expect(short).toEqual({ title: null, markdown: "## Hours\n\nOpen 9 to 5." });
+    expect(short).toEqual({ title: null, markdown: "## Hours\n\nOpen 9 to 5.", links: [] });
   });
 
   it("reads the title of a page that leaves out <html>, <head> and <body>", () => {
-    const bare = htmlToMarkdown(
+    const bare = readHtmlPage(
       "<!doctype html><title>Opening hours</title><p>Open 9 to 5 &amp; later.</p>",
       "https://example.com/",
     );
     expect(bare).toEqual({
       title: "Opening hours",
       markdown: "# Opening hours\n\nOpen 9 to 5 & later.",
+      links: [],
     });
   });
 
   it("returns null as title when the page has none", () => {
-    expect(htmlToMarkdown("<p>Just a line.</p>", "https://example.com/")).toEqual({
+    expect(readHtmlPage("<p>Just a line.</p>", "https://example.com/")).toEqual({
       title: null,
       markdown: "Just a line.",
+      links: [],
     });
   });
 });

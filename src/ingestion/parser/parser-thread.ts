@@ -1,0 +1,29 @@
+import { parentPort } from "node:worker_threads";
+import { loadDocument } from "../loaders/index.ts";
+import type { ParseRequest, ParseResponse, ParseTask } from "./parser-protocol.ts";
+
+// The entry of a parser thread (document-parser.ts starts it): it reads one task at a time
+// and posts its result back. Everything a hostile document can exhaust, this thread's heap
+// and its time, is bounded by the pool that started it, which terminates it when either runs out.
+
+async function run(task: ParseTask): Promise<unknown> {
+  if (task.kind === "document") return loadDocument(task.input, task.limits);
+  // linkedom, Readability and turndown load with the first page, as the file loaders do.
+  const { readHtmlPage } = await import("../loaders/loader-html.ts");
+  return readHtmlPage(task.html, task.url);
+}
+
+const port = parentPort;
+if (!port) throw new Error("parser-thread.ts runs as a worker thread (document-parser.ts)");
+
+port.on("message", async ({ id, task }: ParseRequest) => {
+  let response: ParseResponse;
+  try {
+    response = { id, ok: true, value: await run(task) };
+  } catch (error) {
+    const { name, message } =
+      error instanceof Error ? error : { name: "Error", message: String(error) };
+    response = { id, ok: false, error: { name, message } };
+  }
+  port.postMessage(response);
+});
