@@ -7,7 +7,10 @@ import { z } from "zod";
  */
 export type JobDefinition = {
   schema: z.ZodType;
-  /** Retries after a failed run, a timed-out run or a run whose process died. */
+  /**
+   * Retries after a failed run, a timed-out run or a run whose process died; but a job is never
+   * run a third time after two runs that ended with their process (a poison job, job-workers.ts).
+   */
   retryLimit: number;
   retryDelaySeconds: number;
   retryBackoff: boolean;
@@ -43,7 +46,8 @@ export const jobCatalog = {
   // One sync of one datasource generation. The handler catches every failure and records it on
   // the datasource, and stops itself at KNOWLEDGE_INGEST_TIMEOUT_MS (at most 50 min); so a retry
   // only happens when the run's process died (or the database failed under it), a few seconds
-  // after its lease ran out. After the last retry the job goes to knowledge.ingest.abandoned.
+  // after its lease ran out. A job whose second run ends with its process is given up at once
+  // (job-workers.ts), as after the last retry: it goes to knowledge.ingest.abandoned.
   "knowledge.ingest": {
     schema: ingestJob,
     retryLimit: 3,

@@ -11,7 +11,7 @@ import {
   jobCatalog,
 } from "./job-catalog.ts";
 import { createJobLeases, type JobLeases } from "./job-leases.ts";
-import { type JobWorkers, startJobWorkers } from "./job-workers.ts";
+import { type JobWorkers, PROCESS_STOPPED, startJobWorkers } from "./job-workers.ts";
 
 type SendOptions = { startAfter?: Date | number; singletonKey?: string };
 
@@ -247,7 +247,7 @@ function isDeadLetter(name: JobName): boolean {
 async function failOrphans(boss: PgBoss, logger: Logger): Promise<void> {
   const { rows } = await boss.getDb().executeSql(ACTIVE_JOBS_SQL, []);
   for (const { name, id } of rows as { name: string; id: string }[]) {
-    await boss.fail(name, id, { message: "The process running this job stopped" });
+    await boss.fail(name, id, { message: PROCESS_STOPPED });
   }
   if (rows.length > 0) {
     logger.warn({ jobs: rows.length }, "retrying the jobs a stopped process left running");

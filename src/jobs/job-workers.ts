@@ -26,6 +26,40 @@ type Outcome = { ok: true } | { ok: false; error: unknown };
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** Why a job failed whose process a restart found gone (job-queue.ts, on the embedded database). */
+export const PROCESS_STOPPED = "The process running this job stopped";
+/** pg-boss's own reason for a job its maintenance failed once its lease ran out. */
+const LEASE_EXPIRED = "job failed by timeout in active state";
+/** The runs of one job that may end with their process before it is given up. */
+const MAX_PROCESS_DEATHS = 2;
+/** Where a job keeps, in its own data, how many of its runs ended with their process. */
+const DEATHS_KEY = "processDeaths";
+
+const RECORD_DEATHS_SQL = (schema: string) => `
+  UPDATE ${schema}.job SET data = jsonb_set(coalesce(data, '{}'::jsonb), '{${DEATHS_KEY}}', to_jsonb($2::integer))
+  WHERE id = $1 AND state = 'active'`;
+// pg-boss fails a job for good, and hands it to its dead letter, once its retries are spent.
+const SPEND_RETRIES_SQL = (schema: string) => `
+  UPDATE ${schema}.job SET retry_limit = retry_count WHERE id = $1 AND state = 'active'`;
+
+/** The failure pg-boss recorded of the job's previous run, if any. */
+function previousFailure(output: unknown): string | undefined {
+  const recorded = output as { message?: unknown; value?: { message?: unknown } } | null;
+  const message = recorded?.message ?? recorded?.value?.message;
+  return typeof message === "string" ? message : undefined;
+}
+
+/**
+ * How many runs of this job ended with their process, this fetch's previous run included: it
+ * died if the job was failed by its lease running out or by a restart that found it running.
+ */
+function processDeathsOf(job: PgBoss.JobWithMetadata<unknown>): number {
+  const recorded = Number((job.data as Record<string, unknown> | null)?.[DEATHS_KEY] ?? 0);
+  const failure = previousFailure(job.output);
+  const died = failure === LEASE_EXPIRED || failure === PROCESS_STOPPED;
+  return (Number.isInteger(recorded) ? recorded : 0) + (died ? 1 : 0);
+}
+
 const POLLING_INTERVAL_MS = 500;
 
 /** Which of the given queues have a job ready to run (sent by any process, or due for a retry). */
@@ -60,6 +94,8 @@ export function startJobWorkers(options: {
   let stopping = false;
   const idle = new AbortController();
   const readyQueuesSql = READY_QUEUES_SQL(options.schema);
+  const recordDeathsSql = RECORD_DEATHS_SQL(options.schema);
+  const spendRetriesSql = SPEND_RETRIES_SQL(options.schema);
 
   /** The loops waiting for work, by queue. */
   const waiting = new Map<JobName, (() => void)[]>();
@@ -130,11 +166,41 @@ export function startJobWorkers(options: {
     }
   }
 
+  /**
+   * A job whose runs keep ending with their process (a poison job: say, an input that exhausts
+   * the process) would otherwise take down every process that picks it up, once per retry. Its
+   * deaths are counted in its data; at the second it is failed for good (its dead letter, if it
+   * has one, then makes the failure final in the domain) instead of being run again.
+   */
+  async function survivesDeaths(name: JobName, job: PgBoss.JobWithMetadata<unknown>) {
+    const deaths = processDeathsOf(job);
+    if (deaths === 0) return true;
+    const db = boss.getDb();
+    if (deaths < MAX_PROCESS_DEATHS) {
+      await db.executeSql(recordDeathsSql, [job.id, deaths]);
+      return true;
+    }
+    logger.error({ job: name, jobId: job.id, deaths }, "a job ended its process twice; given up");
+    await db.executeSql(spendRetriesSql, [job.id]);
+    await boss.fail(name, job.id, {
+      message: `Given up: ${deaths} runs of this job ended with their process`,
+    });
+    options.metrics?.job(name, "failed", 0);
+    return false;
+  }
+
   /** Each job of a batch is completed or failed as soon as it ends, so it retries on its own. */
   async function runBatch(name: JobName, jobs: PgBoss.JobWithMetadata<unknown>[]) {
     const definition = jobCatalog[name] as JobDefinition;
     await Promise.all(
       jobs.map(async (job) => {
+        try {
+          if (!(await survivesDeaths(name, job))) return;
+        } catch (error) {
+          // The job stays active until its lease runs out; then it is fetched again.
+          logger.error({ err: error, job: name, jobId: job.id }, "job queue error");
+          return;
+        }
         const started = performance.now();
         const outcome = await runJob(name, definition, job);
         if (outcome === null) return;
