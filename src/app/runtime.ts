@@ -7,7 +7,7 @@ import { startPgliteVacuum } from "../db/pglite-vacuum.ts";
 import { AGENTS_CHANGED_CHANNEL } from "../domain/agents/agent-service.ts";
 import { API_KEYS_CHANGED_CHANNEL } from "../domain/api-keys/api-key-service.ts";
 import type { App } from "../http/app-types.ts";
-import { createDocumentParser } from "../ingestion/parser/document-parser.ts";
+import { createDocumentParser, type DocumentParser } from "../ingestion/parser/document-parser.ts";
 import { type JobRuntime, startJobRuntime } from "../jobs/job-queue.ts";
 import { describeConnectionFailure } from "../lib/connection-errors.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -44,6 +44,8 @@ export type RuntimeOptions = {
   role: Role;
   /** Tests pass a database they created; otherwise it is opened from the config. */
   database?: Database;
+  /** Benchmarks pass another document parser; otherwise threads as the config says. */
+  parser?: DocumentParser;
 };
 
 const API_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -120,7 +122,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     allowedHosts: config.knowledge.fetchAllowedHosts,
   });
   const modelTransport = createModelTransport();
-  const parser = createDocumentParser(config.knowledge.parser, logger);
+  const parser = options.parser ?? createDocumentParser(config.knowledge.parser, logger);
   const vacuum = database.kind === "pglite" ? startPgliteVacuum(database.db, logger) : null;
   const jobs = await startJobRuntime(database, logger, {
     settings: config.jobs,

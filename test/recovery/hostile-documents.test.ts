@@ -106,34 +106,37 @@ async function settleWatchingHealth(datasourceId: string, timeoutMs = 90_000) {
 
 describe("documents that exhaust a parser", () => {
   const outOfMemory = `The document needs more than ${PARSER_MEMORY_MB} MB of memory to read`;
-  const cases: Array<{ name: string; file: () => Promise<[string, string, Buffer]>; error: string }> =
-    [
-      {
-        name: "a DOCX of 200,000 one-word paragraphs (0.5 MB)",
-        file: async () => ["paragraphs.docx", DOCX, Buffer.from(await hostileDocx(200_000))],
-        error: outOfMemory,
-      },
-      {
-        name: "a PPTX whose one slide holds 200,000 paragraphs",
-        file: async () => ["slide.pptx", PPTX, Buffer.from(await hostilePptx(200_000))],
-        error: outOfMemory,
-      },
-      {
-        name: "an XLSX of 150,000 rows",
-        file: async () => ["rows.xlsx", XLSX, Buffer.from(await hostileXlsx(150_000))],
-        error: outOfMemory,
-      },
-      {
-        name: "a PDF whose one content stream inflates to 120 MB",
-        file: async () => ["bomb.pdf", "application/pdf", Buffer.from(hostilePdf(120))],
-        error: "The PDF's content expands beyond 100 MiB; refusing a possible decompression bomb",
-      },
-      {
-        name: "a PDF whose one page takes longer than the time limit to read",
-        file: async () => ["slow.pdf", "application/pdf", Buffer.from(hostilePdf(40))],
-        error: `Reading the document took longer than ${PARSER_TIMEOUT_MS / 1000} s; giving up`,
-      },
-    ];
+  const cases: Array<{
+    name: string;
+    file: () => Promise<[string, string, Buffer]>;
+    error: string;
+  }> = [
+    {
+      name: "a DOCX of 200,000 one-word paragraphs (0.5 MB)",
+      file: async () => ["paragraphs.docx", DOCX, Buffer.from(await hostileDocx(200_000))],
+      error: outOfMemory,
+    },
+    {
+      name: "a PPTX whose one slide holds 200,000 paragraphs",
+      file: async () => ["slide.pptx", PPTX, Buffer.from(await hostilePptx(200_000))],
+      error: outOfMemory,
+    },
+    {
+      name: "an XLSX of 150,000 rows",
+      file: async () => ["rows.xlsx", XLSX, Buffer.from(await hostileXlsx(150_000))],
+      error: outOfMemory,
+    },
+    {
+      name: "a PDF whose one content stream inflates to 120 MB",
+      file: async () => ["bomb.pdf", "application/pdf", Buffer.from(hostilePdf(120))],
+      error: "The PDF's content expands beyond 100 MiB; refusing a possible decompression bomb",
+    },
+    {
+      name: "a PDF whose one page takes longer than the time limit to read",
+      file: async () => ["slow.pdf", "application/pdf", Buffer.from(hostilePdf(40))],
+      error: `Reading the document took longer than ${PARSER_TIMEOUT_MS / 1000} s; giving up`,
+    },
+  ];
 
   for (const { name, file, error } of cases) {
     it(

@@ -1,0 +1,93 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { DocumentLoadError } from "../../../src/ingestion/loaders/index.ts";
+import { createDocumentParser } from "../../../src/ingestion/parser/document-parser.ts";
+import { hostileDocx, hostilePdf } from "../../fixtures/hostile-documents.ts";
+import { buildPdf } from "../loaders/pdf-fixture.ts";
+
+// The pool of parser threads itself: what crosses the thread boundary, the limits it enforces by
+// terminating a thread, and that it goes on after a thread it ended. (The service's side of it,
+// through the API, is test/recovery/hostile-documents.test.ts.)
+const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+
+const parser = createDocumentParser({ maxMemoryMb: 48, timeoutMs: 3_000, threads: 1 });
+afterAll(() => parser.close());
+
+const markdown = (text: string) => ({
+  bytes: Buffer.from(text),
+  mimeType: "text/markdown" as const,
+});
+
+describe("the document parser", () => {
+  it("reads a document and a web page in its thread", async () => {
+    await expect(parser.load(markdown("# Hours\n\nOpen 9 to 5."))).resolves.toEqual([
+      { text: "# Hours\n\nOpen 9 to 5.", metadata: { title: "Hours" } },
+    ]);
+    await expect(
+      parser.readHtml(
+        '<title>Hours</title><nav><a href="/faq">FAQ</a></nav><p>Open 9 to 5.</p>',
+        "https://example.com/",
+      ),
+    ).resolves.toEqual({
+      title: "Hours",
+      markdown: "# Hours\n\nOpen 9 to 5.",
+      links: ["/faq"],
+    });
+  });
+
+  it("leaves the caller's bytes as they were (the thread gets a copy)", async () => {
+    const bytes = Buffer.from(buildPdf([["Refunds within 14 days."]]));
+    const before = Buffer.from(bytes);
+    await parser.load({ bytes, mimeType: "application/pdf" });
+    expect(bytes.equals(before)).toBe(true);
+  });
+
+  it("keeps a loader's refusal as a DocumentLoadError with its message", async () => {
+    const refusal = parser.load({
+      bytes: Buffer.from("%PDF-1.4 garbage"),
+      mimeType: "application/pdf",
+    });
+    await expect(refusal).rejects.toBeInstanceOf(DocumentLoadError);
+    await expect(refusal).rejects.toThrow("The PDF could not be read: it is corrupt or encrypted");
+  });
+
+  it("ends a parse that needs more than its heap, then reads the next document", async () => {
+    const bytes = await hostileDocx(200_000);
+    const refusal = parser.load({ bytes, mimeType: DOCX });
+    await expect(refusal).rejects.toBeInstanceOf(DocumentLoadError);
+    await expect(refusal).rejects.toThrow(
+      "The document needs more than 48 MB of memory to read; split it into smaller files",
+    );
+    await expect(parser.load(markdown("after"))).resolves.toHaveLength(1);
+  });
+
+  it("ends a parse at its time limit, and at a shorter one its caller gives", async () => {
+    const slow = hostilePdf(40);
+    await expect(parser.load({ bytes: slow, mimeType: "application/pdf" })).rejects.toThrow(
+      "Reading the document took longer than 3 s; giving up",
+    );
+    await expect(
+      parser.load({ bytes: slow, mimeType: "application/pdf" }, { limits: { timeoutMs: 1_000 } }),
+    ).rejects.toThrow("Reading the document took longer than 1 s; giving up");
+    await expect(parser.load(markdown("after"))).resolves.toHaveLength(1);
+  });
+
+  it("stops a parse whose caller aborts, running or still waiting for the thread", async () => {
+    const running = new AbortController();
+    const waiting = new AbortController();
+    const slow = { bytes: hostilePdf(40), mimeType: "application/pdf" as const };
+    const first = parser.load(slow, { signal: running.signal });
+    const second = parser.load(markdown("queued"), { signal: waiting.signal });
+    waiting.abort(new Error("no longer wanted"));
+    await expect(second).rejects.toThrow("no longer wanted");
+    running.abort(new Error("the job stopped"));
+    await expect(first).rejects.toThrow("the job stopped");
+    await expect(parser.load(markdown("after"))).resolves.toHaveLength(1);
+  });
+
+  it("refuses work once closed", async () => {
+    const closing = createDocumentParser({ maxMemoryMb: 48, timeoutMs: 3_000, threads: 1 });
+    await closing.load(markdown("warm"));
+    await closing.close();
+    await expect(closing.load(markdown("late"))).rejects.toThrow("The document parser is closed");
+  });
+});
