@@ -15,12 +15,14 @@ import { type ServiceProcess, startServiceProcess } from "../harness/service-pro
 import { multipartBody } from "../knowledge/knowledge-helpers.ts";
 
 // Valid documents built to exhaust a parser, uploaded to a real `agentdesk serve` process whose
-// parser threads have 64 MB of heap and 4 s per document: each datasource ends in error with the
-// reason, the process answers its health check within a second throughout, never restarts, and
-// reads an ordinary document afterwards. The shapes are those of the adversarial round (a 9 MB
-// DOCX of 2.6 M paragraphs took the process down), scaled to stay over these limits.
+// parser threads have 64 MB of heap: each datasource ends in error with the reason, the process
+// answers its health check within a second throughout, never restarts, and reads an ordinary
+// document afterwards. The shapes are those of the adversarial round (a 9 MB DOCX of 2.6 M
+// paragraphs took the process down), scaled to stay over these limits. The time limit is left
+// long, so that a busy machine cannot turn a heap refusal into a time one; the parser's own test
+// ends reads at their time limit (test/ingestion/parser/document-parser.test.ts).
 const PARSER_MEMORY_MB = 64;
-const PARSER_TIMEOUT_MS = 4_000;
+const PARSER_TIMEOUT_MS = 60_000;
 const HEALTH_BOUND_MS = 1_000;
 const SLOW_TEST_MS = 180_000;
 
@@ -130,11 +132,6 @@ describe("documents that exhaust a parser", () => {
       name: "a PDF whose one content stream inflates to 120 MB",
       file: async () => ["bomb.pdf", "application/pdf", Buffer.from(hostilePdf(120))],
       error: "The PDF's content expands beyond 100 MiB; refusing a possible decompression bomb",
-    },
-    {
-      name: "a PDF whose one page takes longer than the time limit to read",
-      file: async () => ["slow.pdf", "application/pdf", Buffer.from(hostilePdf(40))],
-      error: `Reading the document took longer than ${PARSER_TIMEOUT_MS / 1000} s; giving up`,
     },
   ];
 
