@@ -117,6 +117,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const fetcher: SafeFetcher = createSafeFetcher({
     allowPrivateNetworks: !config.server.production,
     allowedHosts: config.knowledge.fetchAllowedHosts,
+    logger,
   });
   const modelTransport = createModelTransport();
   const vacuum = database.kind === "pglite" ? startPgliteVacuum(database.db, logger) : null;
