@@ -102,7 +102,8 @@ async function connectRedis(url: string, logger: Logger): Promise<Redis> {
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { config, logger, role } = options;
   const metrics = createMetrics();
-  // Redis only serves the API's rate limits; connected first, so a bad REDIS_URL stops boot early.
+  // Redis only serves the API's and the site's rate limits, and their readiness reports it;
+  // connected first, so a bad REDIS_URL stops boot early.
   const redis =
     config.database.redisUrl && role !== "worker"
       ? await connectRedis(config.database.redisUrl, logger)
@@ -145,7 +146,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       () => true,
       () => false,
     );
-  const readiness = createReadinessCheck({ db: database.db, jobsRunning: jobs.isRunning });
+  const readiness = createReadinessCheck({ db: database.db, jobsRunning: jobs.isRunning, redis });
   let api: App | null = null;
   let site: App | null = null;
   const worker =
