@@ -192,6 +192,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         exports: services.conversationExports,
         conversations: services.conversations,
         ssePingIntervalMs: config.agents.ssePingIntervalMs,
+        anonymousLimits: { ...config.agents.anonymousLimits, redis },
       },
       retention: services.retention,
       openai: { openai: services.openai, ssePingIntervalMs: config.agents.ssePingIntervalMs },
