@@ -9,6 +9,7 @@ import { creditBuckets } from "../src/db/schema/index.ts";
 import type { BillingService } from "../src/domain/billing/billing-service.ts";
 import type { ConsumptionService } from "../src/domain/billing/consumption-service.ts";
 import { newId } from "../src/lib/ids.ts";
+import { isoInstant } from "../src/lib/iso-instant.ts";
 import { loadLedger } from "./lib/billing-data.ts";
 import { benchDatabases } from "./lib/databases.ts";
 import { formatTable, runLoad } from "./lib/load.ts";
@@ -42,8 +43,13 @@ async function measureSummaries(
   agentId: string,
 ) {
   // Whole year with partial first and last days, so both the day totals and raw edges are read.
-  const year = { startDate: "2025-01-01T07:13:00Z", endDate: "2025-12-31T16:40:00Z" };
-  const month = { startDate: "2025-06-03T09:00:00Z", endDate: "2025-07-02T18:00:00Z" };
+  // Parsed as the route parses its query string.
+  const range = (startDate: string, endDate: string) => ({
+    startDate: isoInstant.parse(startDate),
+    endDate: isoInstant.parse(endDate),
+  });
+  const year = range("2025-01-01T07:13:00Z", "2025-12-31T16:40:00Z");
+  const month = range("2025-06-03T09:00:00Z", "2025-07-02T18:00:00Z");
   const cases = [
     ...GROUPS.map((groupBy) => ({ name: `year, groupBy=${groupBy}`, query: { ...year, groupBy } })),
     { name: "30 days, groupBy=day", query: { ...month, groupBy: "day" as const } },

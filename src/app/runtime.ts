@@ -105,7 +105,8 @@ async function connectRedis(url: string, logger: Logger): Promise<Redis> {
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { config, logger, role } = options;
   const metrics = createMetrics();
-  // Redis only serves the API's rate limits; connected first, so a bad REDIS_URL stops boot early.
+  // Redis only serves the API's and the site's rate limits, and their readiness reports it;
+  // connected first, so a bad REDIS_URL stops boot early.
   const redis =
     config.database.redisUrl && role !== "worker"
       ? await connectRedis(config.database.redisUrl, logger)
@@ -120,6 +121,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const fetcher: SafeFetcher = createSafeFetcher({
     allowPrivateNetworks: !config.server.production,
     allowedHosts: config.knowledge.fetchAllowedHosts,
+    logger,
   });
   const modelTransport = createModelTransport();
   const parser = options.parser ?? createDocumentParser(config.knowledge.parser, logger);
@@ -149,7 +151,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       () => true,
       () => false,
     );
-  const readiness = createReadinessCheck({ db: database.db, jobsRunning: jobs.isRunning });
+  const readiness = createReadinessCheck({ db: database.db, jobsRunning: jobs.isRunning, redis });
   let api: App | null = null;
   let site: App | null = null;
   const worker =
@@ -195,6 +197,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         exports: services.conversationExports,
         conversations: services.conversations,
         ssePingIntervalMs: config.agents.ssePingIntervalMs,
+        anonymousLimits: { ...config.agents.anonymousLimits, redis },
       },
       retention: services.retention,
       openai: { openai: services.openai, ssePingIntervalMs: config.agents.ssePingIntervalMs },

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
-import { z } from "zod";
 import type { Env } from "../config/env-types.ts";
+import { isoDateTime } from "../lib/iso-instant.ts";
 import { UsageError } from "./cli-commands.ts";
 import { withOperatorServices } from "./cli-database.ts";
 import { required } from "./cli-options.ts";
@@ -22,15 +22,14 @@ export async function creditsGrant(args: string[], env: Env): Promise<void> {
   if (!Number.isFinite(amount) || amount <= 0 || amount > 1_000_000_000) {
     throw new UsageError("--amount must be a number above 0 and at most 1000000000");
   }
-  const expiresText = values["expires-at"];
   // The admin API's rule for expiresAt.
-  if (
-    expiresText !== undefined &&
-    !z.iso.datetime({ offset: true }).safeParse(expiresText).success
-  ) {
-    throw new UsageError("--expires-at must be an ISO 8601 date-time, e.g. 2030-01-01T00:00:00Z");
+  const expiry = isoDateTime.optional().safeParse(values["expires-at"]);
+  if (!expiry.success) {
+    throw new UsageError(
+      "--expires-at must be an ISO 8601 date-time of the years 1970 to 9999, e.g. 2030-01-01T00:00:00Z",
+    );
   }
-  const expiresAt = expiresText === undefined ? undefined : new Date(expiresText);
+  const expiresAt = expiry.data;
   const bucket = await withOperatorServices(env, ({ credits }) =>
     credits.grant(organizationId, { amount, expiresAt }),
   );

@@ -25,6 +25,15 @@ export const agentsEnvSchema = z.object({
   SSE_PING_INTERVAL_MS: intVar(15_000, 10, 600_000).describe(
     "Comment frames that keep a quiet stream open through proxies",
   ),
+  QUERY_ANONYMOUS_RATE_LIMIT_PER_MINUTE: intVar(20, 1, 1_000_000).describe(
+    "query-agent messages without an API key allowed per minute per visitorId",
+  ),
+  QUERY_ANONYMOUS_IP_RATE_LIMIT_PER_MINUTE: intVar(60, 1, 1_000_000).describe(
+    "query-agent messages without an API key allowed per minute per client IP",
+  ),
+  QUERY_ANONYMOUS_CONVERSATIONS_PER_AGENT_PER_HOUR: intVar(1_000, 1, 1_000_000).describe(
+    "Conversations query-agent may start without an API key per agent per hour, all visitors together",
+  ),
 });
 
 export function agentsConfig(env: z.output<typeof agentsEnvSchema>) {
@@ -39,6 +48,11 @@ export function agentsConfig(env: z.output<typeof agentsEnvSchema>) {
       tokenBudget: env.ATTACHMENT_TOKEN_BUDGET,
     },
     ssePingIntervalMs: env.SSE_PING_INTERVAL_MS,
+    anonymousLimits: {
+      perVisitorPerMinute: env.QUERY_ANONYMOUS_RATE_LIMIT_PER_MINUTE,
+      perIpPerMinute: env.QUERY_ANONYMOUS_IP_RATE_LIMIT_PER_MINUTE,
+      newConversationsPerAgentPerHour: env.QUERY_ANONYMOUS_CONVERSATIONS_PER_AGENT_PER_HOUR,
+    },
   };
 }
 

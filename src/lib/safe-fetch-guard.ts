@@ -2,7 +2,10 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP, type LookupFunction } from "node:net";
 import type { buildConnector } from "undici";
 import type { IpPolicy } from "./ip-policy.ts";
+import type { Logger } from "./logger.ts";
 import { FetchFailedError, UnsafeUrlError } from "./safe-fetch-errors.ts";
+
+const REFUSAL_LOG = "outbound request refused: the address is not public";
 
 /** Resolves a host name to every address it answers with. */
 export type Resolver = (hostname: string) => Promise<string[]>;
@@ -30,19 +33,30 @@ export function createUrlGuard(deps: {
   connectTimeoutMs: number;
   /** Canonical host names (see canonicalHostName) exempt from the policy, whatever they resolve to. */
   allowedHosts?: ReadonlySet<string>;
+  /** Where a refusal's address and kind are logged (debug), since its message omits them. */
+  logger?: Pick<Logger, "debug">;
 }): UrlGuard {
   const { policy, resolve } = deps;
   const allowedHosts = deps.allowedHosts ?? new Set<string>();
   // Judged on the host of the URL being dialled, so each redirect hop is judged on its own host.
   const listed = (hostname: string) => allowedHosts.has(unbracket(hostname).toLowerCase());
 
+  /**
+   * The refusal's message names what was asked for, never the address a name resolved to nor
+   * its kind: a tenant could otherwise map the internal network's names through the errors.
+   */
+  const refuse = (
+    reason: "blocked_host" | "blocked_address",
+    target: string,
+    found: { address?: string; kind: string },
+  ) => {
+    deps.logger?.debug({ target, ...found }, REFUSAL_LOG);
+    return new UnsafeUrlError(reason, `${target} refused: the address is not public`);
+  };
+
   const refuseAddress = (subject: string, address: string) => {
-    const label = policy.addressBlockedReason(address);
-    if (label === null) return;
-    throw new UnsafeUrlError(
-      "blocked_address",
-      `${subject} resolves to ${article(label)} ${label} address (${address}), which is not allowed`,
-    );
+    const kind = policy.addressBlockedReason(address);
+    if (kind !== null) throw refuse("blocked_address", subject, { address, kind });
   };
 
   const resolveAllowed = async (hostname: string, subject: string): Promise<string[]> => {
@@ -123,13 +137,8 @@ export function createUrlGuard(deps: {
       );
     }
     if (listed(url.hostname)) return url;
-    const hostLabel = policy.hostBlockedReason(url.hostname);
-    if (hostLabel !== null) {
-      throw new UnsafeUrlError(
-        "blocked_host",
-        `${url.origin} is ${article(hostLabel)} ${hostLabel} host, which is not allowed`,
-      );
-    }
+    const hostKind = policy.hostBlockedReason(url.hostname);
+    if (hostKind !== null) throw refuse("blocked_host", url.origin, { kind: `${hostKind} host` });
     const literal = unbracket(url.hostname);
     if (isIP(literal)) refuseAddress(url.origin, literal);
     return url;
@@ -152,10 +161,6 @@ export function canonicalHostName(entry: string): string | null {
 
 function unbracket(hostname: string): string {
   return hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
-}
-
-function article(label: string): string {
-  return /^[aeiou]/i.test(label) ? "an" : "a";
 }
 
 function truncate(text: string): string {

@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import type { Agent } from "undici";
 import { createIpPolicy } from "./ip-policy.ts";
+import type { Logger } from "./logger.ts";
 import { FetchFailedError, toFetchFailure, UnsafeUrlError } from "./safe-fetch-errors.ts";
 import {
   canonicalHostName,
@@ -31,6 +32,8 @@ export interface SafeFetcherOptions {
   defaultMaxRedirects?: number;
   /** How host names are resolved; defaults to the system resolver (dns.lookup, all answers). */
   resolve?: Resolver;
+  /** Logs each refusal's address and its kind at debug; the error's message names neither. */
+  logger?: Pick<Logger, "debug">;
 }
 
 interface SafeFetchInit {
@@ -97,6 +100,7 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
     resolve: options.resolve ?? systemResolver,
     connectTimeoutMs: defaultTimeoutMs,
     allowedHosts: new Set((options.allowedHosts ?? []).map(allowedHostName)),
+    logger: options.logger,
   });
   // undici is imported with the first request rather than at start, where loading it took
   // 0.1 s of CPU: a process may run long, or for good, without fetching anything.

@@ -101,7 +101,13 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk admin commands: usage"
     ],
     [["org", "list", "--limit", "0"], "--limit must be a whole number from 1 to 1000"],
     [["leads", "list", "--limit", "1001"], "--limit must be a whole number from 1 to 1000"],
+    [
+      ["credits", "grant", "--org", "o1", "--amount", "5", "--expires-at", "0000-01-01T00:00:00Z"],
+      "--expires-at must be an ISO 8601 date-time of the years 1970 to 9999",
+    ],
     [["leads", "list", "--since", "yesterday"], "--since must be an ISO 8601 date"],
+    [["leads", "list", "--since", "0000-01-01"], "--since must be an instant of the years 1970"],
+    [["leads", "export", "--until", "10000-01-01"], "--until must be an ISO 8601 date"],
     [
       ["leads", "export", "--since", "2024-05-02", "--until", "2024-05-01"],
       "--since must be before until",

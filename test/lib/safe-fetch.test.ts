@@ -204,9 +204,7 @@ describe("allowed hosts in production (FETCH_ALLOWED_HOSTS)", () => {
     );
     expect(error).toBeInstanceOf(UnsafeUrlError);
     expect((error as UnsafeUrlError).reason).toBe("blocked_address");
-    expect(error.message).toBe(
-      `http://127.0.0.1:${site.port} resolves to a loopback address (127.0.0.1), which is not allowed`,
-    );
+    expect(error.message).toBe(`http://127.0.0.1:${site.port} refused: the address is not public`);
     expect(site.seen.map((request) => request.url)).toEqual([
       `/redirect?to=${encodeURIComponent(target)}`,
     ]);
@@ -220,9 +218,7 @@ describe("allowed hosts in production (FETCH_ALLOWED_HOSTS)", () => {
       ),
     );
     expect((error as UnsafeUrlError).reason).toBe("blocked_address");
-    expect(error.message).toBe(
-      "other.test resolves to a loopback address (127.0.0.1), which is not allowed",
-    );
+    expect(error.message).toBe("other.test refused: the address is not public");
     expect(site.seen).toHaveLength(1);
   });
 

@@ -155,6 +155,56 @@ describe("readiness of a database without the latest migration", () => {
   });
 });
 
+const redisUrl = process.env.TEST_REDIS_URL;
+
+describe.skipIf(!redisUrl)("readiness with REDIS_URL", () => {
+  let proxy: TcpProxy;
+  let app: TestApp;
+  let apiUrl: string;
+  let siteUrl: string;
+  beforeAll(async () => {
+    // The app reaches Redis through a proxy the test can cut, as a stopped Redis would be.
+    const redis = new URL(redisUrl!);
+    proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+    redis.hostname = "127.0.0.1";
+    redis.port = String(proxy.port);
+    app = await startTestApp({ env: { REDIS_URL: redis.toString() } });
+    apiUrl = await app.listen("api");
+    siteUrl = await app.listen("site");
+  });
+  afterAll(async () => {
+    await app?.close();
+    await proxy?.close();
+  });
+
+  const withRedis = (redis: "ok" | "down") => ({
+    status: redis === "ok" ? 200 : 503,
+    body: {
+      status: redis === "ok" ? "ok" : "unavailable",
+      checks: { ...ALL_OK.checks, redis },
+    },
+  });
+
+  it("200 with redis ok on both listeners while Redis answers", async () => {
+    expect(await get(apiUrl, "/api/health/ready")).toEqual(withRedis("ok"));
+    expect(await get(siteUrl, "/api/health/ready")).toEqual(withRedis("ok"));
+  });
+
+  it("503 naming redis while Redis is down, within the probe's bound, and 200 once it is back", async () => {
+    proxy.cut();
+    const started = Date.now();
+    expect(await get(apiUrl, "/api/health/ready")).toEqual(withRedis("down"));
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(await get(siteUrl, "/api/health/ready")).toEqual(withRedis("down"));
+    // Liveness is the database's alone: a Redis outage is not a reason to restart the process.
+    expect(await get(apiUrl, "/api/health")).toEqual({ status: 200, body: { status: "ok" } });
+    proxy.restore();
+    await eventually(async () => {
+      expect(await get(apiUrl, "/api/health/ready")).toEqual(withRedis("ok"));
+    });
+  });
+});
+
 /** A process of the worker role on `database`, its listener on an ephemeral port. */
 async function startWorker(database: Database, env: Record<string, string> = {}) {
   const runtime: Runtime = await createRuntime({

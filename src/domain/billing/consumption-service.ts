@@ -1,3 +1,4 @@
+import type { IsoInstant } from "../../lib/iso-instant.ts";
 import type {
   ConsumptionEventRepo,
   ConsumptionEventRow,
@@ -8,8 +9,8 @@ import type { ConsumptionSummaryRepo, SummaryGroupBy } from "./consumption-summa
 import { microToCredits } from "./credits.ts";
 
 export type EventListQuery = {
-  startDate?: string | undefined;
-  endDate?: string | undefined;
+  startDate?: IsoInstant | undefined;
+  endDate?: IsoInstant | undefined;
   agentId?: string | undefined;
   feature?: string | undefined;
   provider?: string | undefined;
@@ -21,8 +22,8 @@ export type EventListQuery = {
 };
 
 export type SummaryRequest = {
-  startDate: string;
-  endDate: string;
+  startDate: IsoInstant;
+  endDate: IsoInstant;
   groupBy: SummaryGroupBy;
   agentId?: string | undefined;
   feature?: string | undefined;
@@ -94,8 +95,8 @@ export function createConsumptionService(deps: {
       });
       return {
         groupBy: request.groupBy,
-        startDate: request.startDate,
-        endDate: request.endDate,
+        startDate: request.startDate.text,
+        endDate: request.endDate.text,
         data: rows.map((row) => ({
           groupKey: row.groupKey,
           ...(request.groupBy === "agent" ? { agentName: row.agentName } : {}),

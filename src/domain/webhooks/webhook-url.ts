@@ -15,8 +15,9 @@ const UNSAFE_DETAILS: Record<UnsafeUrlReason, string> = {
   invalid_url: "is not a valid URL",
   scheme: "must use http or https",
   credentials: "must not contain a user name or password",
-  blocked_host: "points to a host that is not allowed",
-  blocked_address: "points to a loopback, private or reserved address",
+  // One answer for both: which kind of address a name resolved to is not told (docs/webhooks.md).
+  blocked_host: "is not a public address",
+  blocked_address: "is not a public address",
   too_many_redirects: "redirects too often",
 };
 

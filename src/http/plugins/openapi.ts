@@ -74,6 +74,22 @@ const SSE_FRAMING =
 
 const ERROR_REF = { $ref: "#/components/schemas/Error" };
 
+/**
+ * The docs page loads its scripts, stylesheets and icons from its own origin and asks for the
+ * document (and "Try it out" requests) there too. Styles may be inline: the Swagger UI bundle
+ * renders Markdown tables with `style="text-align: …"` attributes; scripts may not.
+ */
+const DOCS_PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
 /** How a listener answers errors, as its document tells it. */
 type ErrorConventions = {
   /** The listener's error body: the `Error` component every 4xx and 5xx response refers to. */
@@ -222,7 +238,14 @@ export async function registerOpenApi(
     transform: documentRoutes(options.errors),
     transformObject: declareUsedTags,
   });
-  await app.register(swaggerUi, { routePrefix: "/api/docs" });
+  // In a scope of its own: the page's headers apply to it and its files, not to the API.
+  await app.register(async (docs) => {
+    docs.addHook("onRequest", async (_request, reply) => {
+      reply.header("x-content-type-options", "nosniff");
+      reply.header("content-security-policy", DOCS_PAGE_CSP);
+    });
+    await docs.register(swaggerUi, { routePrefix: "/api/docs" });
+  });
   app.get("/api/openapi.json", { config: { auth: "public" }, schema: { hide: true } }, async () =>
     app.swagger(),
   );

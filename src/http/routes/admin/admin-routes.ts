@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { CreditGrantService } from "../../../domain/billing/credit-grant-service.ts";
 import type { OrganizationService } from "../../../domain/organizations/organization-service.ts";
+import { isoDateTime } from "../../../lib/iso-instant.ts";
 import type { App } from "../../app-types.ts";
 import { type LeadInboxRouteDeps, registerLeadInboxRoutes } from "./lead-inbox-routes.ts";
 import {
@@ -117,21 +118,15 @@ export function registerAdminRoutes(app: App, deps: AdminDeps): void {
         params: organizationParams,
         body: z.object({
           amount: z.number().positive().max(1_000_000_000),
-          expiresAt: z.iso.datetime({ offset: true }).optional(),
+          expiresAt: isoDateTime.optional(),
         }),
         response: { 201: z.object({ creditBucket }) },
         errors: organizationNotFound,
       },
     },
     async (request, reply) => {
-      const { amount, expiresAt } = request.body;
       reply.code(201);
-      return {
-        creditBucket: await deps.credits.grant(request.params.id, {
-          amount,
-          expiresAt: expiresAt === undefined ? undefined : new Date(expiresAt),
-        }),
-      };
+      return { creditBucket: await deps.credits.grant(request.params.id, request.body) };
     },
   );
 

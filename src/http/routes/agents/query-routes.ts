@@ -1,7 +1,13 @@
+import rateLimit from "@fastify/rate-limit";
+import type { FastifyRequest } from "fastify";
+import type { Redis } from "ioredis";
+import type { AgentMessageRequest } from "../../../domain/conversations/agent-message-request.ts";
 import type { AgentMessageService } from "../../../domain/conversations/agent-message-service.ts";
 import type { QueryService } from "../../../domain/query/query-service.ts";
 import type { App } from "../../app-types.ts";
 import { callerOf, optionalCallerOf } from "../../plugins/auth.ts";
+import { rateLimitStorage } from "../../plugins/memory-rate-limit-store.ts";
+import { withinLimits } from "../../plugins/rate-limit-checks.ts";
 import { agentIdParams } from "./agent-schemas.ts";
 import { queryAgentBody, queryAgentResponse, queryBody, queryResponse } from "./query-schemas.ts";
 import { replyWithAnswer, streamAnswer } from "./query-stream.ts";
@@ -10,7 +16,61 @@ export type QueryRouteDeps = {
   query: QueryService;
   agentMessages: AgentMessageService;
   ssePingIntervalMs: number;
+  /** query-agent without an API key (a public agent's visitors); keyed callers are not limited. */
+  anonymousLimits: {
+    perVisitorPerMinute: number;
+    perIpPerMinute: number;
+    newConversationsPerAgentPerHour: number;
+    /** Shared counters across API processes; in memory when absent. */
+    redis: Redis | null;
+  };
 };
+
+const HOUR_MS = 3_600_000;
+
+const bodyOf = (request: FastifyRequest) => request.body as AgentMessageRequest;
+const agentIdOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+const anonymous = (request: FastifyRequest) => optionalCallerOf(request) === null;
+
+/**
+ * The limits of query-agent without a key, checked in turn: per client IP, per visitorId (when
+ * the body names one), and per agent on the conversations such requests start. Without a key
+ * a request with no conversationId always starts one; with one it may only continue a
+ * conversation started without a key (agent-message-service.ts). Counted once the body is valid
+ * and before the agent is read, so a request refused afterwards (401, 404) still counts.
+ */
+async function anonymousLimitsOf(scope: App, limits: QueryRouteDeps["anonymousLimits"]) {
+  await scope.register(rateLimit, { global: false, ...rateLimitStorage(limits.redis) });
+  return withinLimits([
+    {
+      count: scope.createRateLimit({
+        max: limits.perIpPerMinute,
+        timeWindow: 60_000,
+        keyGenerator: (request) => `query-agent:ip:${request.ip}`,
+      }),
+      refusal: "Too many messages without an API key from this address",
+      counts: anonymous,
+    },
+    {
+      count: scope.createRateLimit({
+        max: limits.perVisitorPerMinute,
+        timeWindow: 60_000,
+        keyGenerator: (request) => `query-agent:visitor:${bodyOf(request).visitorId}`,
+      }),
+      refusal: "Too many messages without an API key from this visitor",
+      counts: (request) => anonymous(request) && bodyOf(request).visitorId !== undefined,
+    },
+    {
+      count: scope.createRateLimit({
+        max: limits.newConversationsPerAgentPerHour,
+        timeWindow: HOUR_MS,
+        keyGenerator: (request) => `query-agent:agent-conversations:${agentIdOf(request)}`,
+      }),
+      refusal: "Too many conversations started without an API key with this agent this hour",
+      counts: (request) => anonymous(request) && bodyOf(request).conversationId === undefined,
+    },
+  ]);
+}
 
 /** POST /api/agents/{id}/query and POST /api/agents/{id}/query-agent (spec). */
 export function registerQueryRoutes(app: App, deps: QueryRouteDeps): void {
@@ -47,10 +107,23 @@ export function registerQueryRoutes(app: App, deps: QueryRouteDeps): void {
     },
   );
 
+  // In a scope of its own: its rate limits apply to nothing else.
+  app.register(async (scope: App) => {
+    const withinAnonymousLimits = await anonymousLimitsOf(scope, deps.anonymousLimits);
+    registerQueryAgentRoute(scope, deps, withinAnonymousLimits);
+  });
+}
+
+function registerQueryAgentRoute(
+  app: App,
+  deps: QueryRouteDeps,
+  withinAnonymousLimits: ReturnType<typeof withinLimits>,
+): void {
   app.post(
     "/api/agents/:id/query-agent",
     {
       config: { auth: "optional" },
+      preHandler: withinAnonymousLimits,
       schema: {
         operationId: "postAgentMessage",
         tags: ["agents"],
@@ -62,6 +135,9 @@ export function registerQueryRoutes(app: App, deps: QueryRouteDeps): void {
         errors: {
           401: "a draft, a contact or a private agent needs an API key of the agent's organization",
           404: "No agent with this id",
+          429:
+            "Without an API key: too many messages from this address or this visitorId this " +
+            "minute, or too many conversations started with this agent this hour (Retry-After)",
         },
       },
     },

@@ -3,16 +3,13 @@ import {
   ENTITY_GROUPS,
   TEMPORAL_GROUPS,
 } from "../../../domain/billing/consumption-summary-repo.ts";
+import { isoInstant } from "../../../lib/iso-instant.ts";
 
-/** ISO 8601: a date (a whole UTC day) or a date-time (without a zone it is read as UTC). */
-const isoDate = z.union([z.iso.date(), z.iso.datetime({ offset: true, local: true })], {
-  error: "must be an ISO 8601 date or date-time",
-});
 const filterId = z.string().trim().min(1).max(200);
 
 export const eventListQuery = z.object({
-  startDate: isoDate.optional(),
-  endDate: isoDate.optional(),
+  startDate: isoInstant.optional(),
+  endDate: isoInstant.optional(),
   agentId: filterId.optional(),
   feature: filterId.optional(),
   provider: filterId.optional(),
@@ -26,8 +23,8 @@ export const eventListQuery = z.object({
 });
 
 export const summaryQuery = z.object({
-  startDate: isoDate,
-  endDate: isoDate,
+  startDate: isoInstant,
+  endDate: isoInstant,
   groupBy: z.enum([...ENTITY_GROUPS, ...TEMPORAL_GROUPS]),
   agentId: filterId.optional(),
   feature: filterId.optional(),

@@ -13,13 +13,19 @@ const readinessBody = z
         "The database has recorded the latest migration of this build; unknown while it is down",
       ),
       jobs: checkState.describe("This process's job queue is started and not stopped"),
+      redis: checkState
+        .optional()
+        .describe(
+          "Redis answers PING within 2 s; present only where REDIS_URL is set (not on a worker)",
+        ),
     }),
   })
   .describe("Readiness, with the state of each part");
 
 /**
- * GET /api/health/ready: 200 when this process can serve (database, migrations, job queue),
- * else 503 naming the parts that are down. For load balancers; /api/health stays the liveness.
+ * GET /api/health/ready: 200 when this process can serve (database, migrations, job queue, and
+ * Redis where REDIS_URL is set), else 503 naming the parts that are down. For load balancers;
+ * /api/health stays the liveness.
  */
 export function registerReadinessRoute(app: App, check: () => Promise<Readiness>): void {
   app.get(

@@ -1,13 +1,13 @@
 import multipart from "@fastify/multipart";
 import rateLimit from "@fastify/rate-limit";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
 import { z } from "zod";
 import type { AnnotationService } from "../../../domain/annotations/annotation-service.ts";
 import type { PublicChatService } from "../../../domain/public-chat/public-chat-service.ts";
-import { AppError } from "../../../lib/errors.ts";
 import type { App } from "../../app-types.ts";
 import { rateLimitStorage } from "../../plugins/memory-rate-limit-store.ts";
+import { withinLimits } from "../../plugins/rate-limit-checks.ts";
 import { replyWithAnswer } from "../agents/query-stream.ts";
 import { annotationResponse } from "../annotations/annotation-schemas.ts";
 import {
@@ -65,8 +65,7 @@ export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): v
         global: false,
         ...rateLimitStorage(deps.rateLimit.redis),
       });
-      // The plugin's own hooks apply one limit per request; these two counters are checked in
-      // turn instead. A preHandler: the body is validated, so the visitor id is a valid one.
+      // Two counters, checked in turn; the visitor id is read from the validated body.
       const limits = [
         {
           count: scope.createRateLimit({
@@ -85,22 +84,9 @@ export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): v
           refusal: "Too many messages from this visitor",
         },
       ];
-      const withinLimitsOf =
-        (checked: typeof limits) => async (request: FastifyRequest, reply: FastifyReply) => {
-          for (const limit of checked) {
-            const counted = await limit.count(request);
-            if (!counted.isAllowed && counted.isExceeded) {
-              reply.header("Retry-After", String(counted.ttlInSeconds));
-              throw new AppError(
-                "RATE_LIMITED",
-                `${limit.refusal}; retry in ${counted.ttlInSeconds} seconds`,
-              );
-            }
-          }
-        };
-      const withinLimits = withinLimitsOf(limits);
+      const withinVisitorLimits = withinLimits(limits);
       // A multipart body is read by the handler, so only the address is known before.
-      const withinAddressLimit = withinLimitsOf(limits.slice(0, 1));
+      const withinAddressLimit = withinLimits(limits.slice(0, 1));
 
       scope.get(
         "/agents/:agentId",
@@ -125,7 +111,7 @@ export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): v
         "/agents/:agentId/chat",
         {
           config: { auth: "public" },
-          preHandler: withinLimits,
+          preHandler: withinVisitorLimits,
           schema: {
             operationId: "publicChat",
             tags: ["public-chat"],
@@ -194,7 +180,7 @@ export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): v
         "/agents/:agentId/conversations/:conversationId/messages/:messageId/annotation",
         {
           config: { auth: "public" },
-          preHandler: withinLimits,
+          preHandler: withinVisitorLimits,
           schema: {
             operationId: "annotatePublicAnswer",
             tags: ["public-chat"],

@@ -37,6 +37,7 @@ export function registerWidgetRoutes(app: App, deps: WidgetRouteDeps): void {
       const widget = bundle();
       if (!widget) throw new AppError("SERVICE_UNAVAILABLE", "The widget has not been built");
       reply
+        .header("x-content-type-options", "nosniff")
         .header("etag", widget.etag)
         .header("cache-control", `public, max-age=${WIDGET_MAX_AGE_SECONDS}`)
         .header("access-control-allow-origin", "*")
@@ -55,7 +56,9 @@ export function registerWidgetRoutes(app: App, deps: WidgetRouteDeps): void {
       schema: { hide: true, params: z.object({ agentId: z.string().max(100) }) },
     },
     async (request, reply) => {
-      reply.header("content-security-policy", CHAT_PAGE_CSP);
+      reply
+        .header("content-security-policy", CHAT_PAGE_CSP)
+        .header("x-content-type-options", "nosniff");
       reply.type("text/html; charset=utf-8");
       // A browser's page, not the JSON error envelope: the one 404 becomes an HTML page here.
       try {
