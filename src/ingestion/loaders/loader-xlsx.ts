@@ -7,9 +7,9 @@ import { assertSafeArchive } from "./zip-guard.ts";
 
 /** An Excel workbook, sheet by sheet in workbook order, each row rendered with its header. */
 export async function loadXlsx(bytes: Uint8Array, budget: LoadBudget): Promise<LoadedSection[]> {
-  const parts = await assertSafeArchive(bytes, budget.limits.maxUncompressedBytes, "XLSX");
+  const entries = await assertSafeArchive(bytes, budget.limits.maxUncompressedBytes, "XLSX");
   // exceljs reads any ZIP as an empty workbook; a file without a workbook part is not one.
-  if (!parts.includes("xl/workbook.xml")) throw notAWorkbook();
+  if (!entries.some((entry) => entry.name === "xl/workbook.xml")) throw notAWorkbook();
   const workbook = new ExcelJS.Workbook();
   try {
     // exceljs types its input as an ArrayBuffer look-alike; at runtime it hands it to JSZip,

@@ -1,7 +1,7 @@
 import { promisify } from "node:util";
 import { inflateRaw } from "node:zlib";
 import { DocumentLoadError } from "./loader-errors.ts";
-import { entryData, readZipDirectory, ZipFormatError } from "./zip-directory.ts";
+import { entryData, readZipDirectory, type ZipEntry, ZipFormatError } from "./zip-directory.ts";
 
 const inflateRawAsync = promisify(inflateRaw);
 
@@ -16,13 +16,13 @@ const RATIO_CHECK_FROM_BYTES = 1024 * 1024;
  * Refuses an OOXML archive that is corrupt, encrypted, or expands beyond `maxUncompressedBytes`.
  * The declared sizes are checked first; then every part is inflated (into throw-away buffers)
  * with its declared size as a hard output cap, so an archive whose headers lie is caught before
- * mammoth, exceljs or jszip inflate it for real. Returns the names of the archive's parts.
+ * mammoth, exceljs or the loaders inflate it for real. Returns the archive's entries.
  */
 export async function assertSafeArchive(
   bytes: Uint8Array,
   maxUncompressedBytes: number,
   kind: string,
-): Promise<string[]> {
+): Promise<ZipEntry[]> {
   const entries = readDirectory(bytes, kind);
   const limit = formatMiB(maxUncompressedBytes);
   let declaredTotal = 0;
@@ -53,7 +53,7 @@ export async function assertSafeArchive(
     }
     await inflateWithin(data, entry.uncompressedSize, kind);
   }
-  return entries.map((entry) => entry.name);
+  return entries;
 }
 
 async function inflateWithin(data: Uint8Array, declaredSize: number, kind: string): Promise<void> {

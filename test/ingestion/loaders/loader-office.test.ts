@@ -4,6 +4,7 @@ import {
   DocumentLoadError,
   loadDocument,
 } from "../../../src/ingestion/loaders/index.ts";
+import { hostilePptx } from "../../fixtures/hostile-documents.ts";
 import { buildDocx, buildPptx, buildXlsx } from "./ooxml-fixtures.ts";
 
 const DOCX: AcceptedMime =
@@ -93,6 +94,24 @@ describe("PPTX loader", () => {
     const bytes = await buildPptx(slides);
     await expect(loadDocument({ bytes, mimeType: PPTX }, { maxPages: 2 })).rejects.toThrow(
       "The document has 3 slides; the limit is 2",
+    );
+  });
+
+  it("reads a slide of 200,000 paragraphs instead of calling it corrupt", async () => {
+    const sections = await loadDocument({ bytes: await hostilePptx(200_000), mimeType: PPTX });
+    expect(sections).toHaveLength(1);
+    const lines = sections[0]?.text.split("\n") ?? [];
+    expect(lines).toHaveLength(200_000);
+    expect(lines[0]).toBe("0");
+    expect(lines.at(-1)).toBe("199999");
+  });
+
+  it("refuses a slide over the character cap", async () => {
+    const bytes = await hostilePptx(200_000);
+    await expect(
+      loadDocument({ bytes, mimeType: PPTX }, { maxCharacters: 100_000 }),
+    ).rejects.toThrow(
+      "The document holds more than 100000 characters of text; the limit is 100000",
     );
   });
 
