@@ -14,7 +14,7 @@ export type XmlVisitor = {
   text?(text: string): void;
 };
 
-type Relationship = { target: string; type: string; external: boolean };
+export type Relationship = { target: string; type: string; external: boolean };
 
 /** The parts of an archive already checked by `assertSafeArchive`. */
 export type OoxmlPackage = {

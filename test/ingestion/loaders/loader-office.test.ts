@@ -4,8 +4,8 @@ import {
   DocumentLoadError,
   loadDocument,
 } from "../../../src/ingestion/loaders/index.ts";
-import { hostilePptx } from "../../fixtures/hostile-documents.ts";
-import { buildDocx, buildPptx, buildXlsx } from "./ooxml-fixtures.ts";
+import { hostileDocx, hostilePptx } from "../../fixtures/hostile-documents.ts";
+import { buildDocx, buildDocxWith, buildPptx, buildXlsx, docxParagraph } from "./ooxml-fixtures.ts";
 
 const DOCX: AcceptedMime =
   "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
@@ -33,6 +33,115 @@ describe("DOCX loader", () => {
         metadata: { title: "Refund policy" },
       },
     ]);
+  });
+
+  it("writes numbered and bulleted lists, external links, line breaks and tabs", async () => {
+    const item = (numId: number, level: number, text: string) =>
+      `<w:p><w:pPr><w:numPr><w:ilvl w:val="${level}"/><w:numId w:val="${numId}"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
+    const bytes = await buildDocxWith({
+      numbering: [
+        '<w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:numFmt w:val="decimal"/></w:lvl><w:lvl w:ilvl="1"><w:numFmt w:val="bullet"/></w:lvl></w:abstractNum>',
+        '<w:abstractNum w:abstractNumId="1"><w:lvl w:ilvl="0"><w:numFmt w:val="bullet"/></w:lvl></w:abstractNum>',
+        '<w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>',
+        '<w:num w:numId="2"><w:abstractNumId w:val="1"/></w:num>',
+      ].join(""),
+      hyperlinks: { rIdManual: "https://example.com/manual" },
+      body: [
+        docxParagraph("Setting up", "Title"),
+        item(1, 0, "Open the box"),
+        item(1, 0, "Plug it in"),
+        item(1, 1, "Use the grey cable"),
+        item(1, 0, "Press start"),
+        docxParagraph("Spare parts:"),
+        item(2, 0, "Fuse"),
+        item(2, 0, "Cable"),
+        '<w:p><w:r><w:t xml:space="preserve">Read the </w:t></w:r><w:hyperlink r:id="rIdManual"><w:r><w:t>manual</w:t></w:r></w:hyperlink><w:r><w:t xml:space="preserve"> first.</w:t></w:r></w:p>',
+        "<w:p><w:r><w:t>Line one</w:t><w:br/><w:t>Line</w:t><w:tab/><w:t>two</w:t></w:r></w:p>",
+        // A link to a bookmark of the document itself leads nowhere once the text is a chunk.
+        '<w:p><w:hyperlink w:anchor="_Toc1"><w:r><w:t>See above</w:t></w:r></w:hyperlink></w:p>',
+      ].join(""),
+    });
+    const sections = await loadDocument({ bytes, mimeType: DOCX });
+    expect(sections).toEqual([
+      {
+        text: [
+          "# Setting up",
+          "",
+          "1. Open the box",
+          "2. Plug it in",
+          "    - Use the grey cable",
+          "3. Press start",
+          "",
+          "Spare parts:",
+          "",
+          "- Fuse",
+          "- Cable",
+          "",
+          "Read the [manual](https://example.com/manual) first.",
+          "",
+          "Line one",
+          "Line two",
+          "",
+          "See above",
+        ].join("\n"),
+        metadata: { title: "Setting up" },
+      },
+    ]);
+  });
+
+  it("reads the text as it stands: no deletions, field codes or duplicate text boxes", async () => {
+    const mc = 'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"';
+    const textBox = "<w:txbxContent><w:p><w:r><w:t>Boxed text</w:t></w:r></w:p></w:txbxContent>";
+    const cell = (text: string, properties = "") =>
+      `<w:tc>${properties ? `<w:tcPr>${properties}</w:tcPr>` : ""}${docxParagraph(text)}</w:tc>`;
+    const bytes = await buildDocxWith({
+      footnotes:
+        '<w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote><w:footnote w:id="2"><w:p><w:r><w:footnoteRef/></w:r><w:r><w:t xml:space="preserve"> Prices change in January.</w:t></w:r></w:p></w:footnote>',
+      body: [
+        '<w:p><w:r><w:t xml:space="preserve">Price: </w:t></w:r><w:del w:id="1" w:author="A"><w:r><w:delText>10</w:delText></w:r></w:del><w:ins w:id="2" w:author="A"><w:r><w:t>12</w:t></w:r></w:ins><w:r><w:t xml:space="preserve"> EUR, page </w:t></w:r><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> PAGE </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>3</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r><w:r><w:footnoteReference w:id="2"/></w:r></w:p>',
+        '<w:p><w:pPr><w:pPrChange w:id="3" w:author="A"><w:pPr><w:pStyle w:val="Heading1"/></w:pPr></w:pPrChange></w:pPr><w:r><w:t>Formerly a heading</w:t></w:r></w:p>',
+        `<w:p><w:r><w:t>Figure</w:t></w:r><w:r><mc:AlternateContent ${mc}><mc:Choice Requires="wps"><w:drawing>${textBox}</w:drawing></mc:Choice><mc:Fallback><w:pict>${textBox}</w:pict></mc:Fallback></mc:AlternateContent></w:r></w:p>`,
+        "<w:tbl>",
+        `<w:tr>${cell("Region")}${cell("Plan")}${cell("Price")}</w:tr>`,
+        `<w:tr>${cell("EU", '<w:vMerge w:val="restart"/>')}${cell("Basic")}${cell("10 EUR")}</w:tr>`,
+        `<w:tr>${cell("", "<w:vMerge/>")}${cell("Pro")}${cell("25 EUR")}</w:tr>`,
+        `<w:tr>${cell("Custom", '<w:gridSpan w:val="2"/>')}${cell("on request")}</w:tr>`,
+        "</w:tbl>",
+      ].join(""),
+    });
+    const [section] = await loadDocument({ bytes, mimeType: DOCX });
+    expect(section?.text).toBe(
+      [
+        "Price: 12 EUR, page 3[1]",
+        "",
+        "Formerly a heading",
+        "",
+        "Figure",
+        "",
+        "Boxed text",
+        "",
+        "Region: EU | Plan: Basic | Price: 10 EUR",
+        "Plan: Pro | Price: 25 EUR",
+        "Region: Custom | Price: on request",
+        "",
+        "1. Prices change in January.",
+      ].join("\n"),
+    );
+  });
+
+  it("refuses a document over the character cap", async () => {
+    const bytes = await hostileDocx(100_000);
+    await expect(
+      loadDocument({ bytes, mimeType: DOCX }, { maxCharacters: 50_000 }),
+    ).rejects.toThrow("The document holds more than 50000 characters of text; the limit is 50000");
+  });
+
+  it("reads a document of 200,000 short paragraphs", async () => {
+    const [section] = await loadDocument({ bytes: await hostileDocx(200_000), mimeType: DOCX });
+    const paragraphs = section?.text.split("\n\n") ?? [];
+    expect(paragraphs).toHaveLength(200_000);
+    expect(paragraphs[0]).toBe("0");
+    expect(paragraphs.at(-1)).toBe("199999");
   });
 
   it("refuses a ZIP that has no Word document in it", async () => {
