@@ -16,7 +16,7 @@ const RATIO_CHECK_FROM_BYTES = 1024 * 1024;
  * Refuses an OOXML archive that is corrupt, encrypted, or expands beyond `maxUncompressedBytes`.
  * The declared sizes are checked first; then every part is inflated (into throw-away buffers)
  * with its declared size as a hard output cap, so an archive whose headers lie is caught before
- * exceljs or the loaders inflate it for real. Returns the archive's entries.
+ * the loaders inflate it for real. Returns the archive's entries.
  */
 export async function assertSafeArchive(
   bytes: Uint8Array,

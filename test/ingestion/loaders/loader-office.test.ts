@@ -1,3 +1,4 @@
+import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
 import {
   type AcceptedMime,
@@ -5,7 +6,14 @@ import {
   loadDocument,
 } from "../../../src/ingestion/loaders/index.ts";
 import { hostileDocx, hostilePptx } from "../../fixtures/hostile-documents.ts";
-import { buildDocx, buildDocxWith, buildPptx, buildXlsx, docxParagraph } from "./ooxml-fixtures.ts";
+import {
+  buildDocx,
+  buildDocxWith,
+  buildPptx,
+  buildXlsx,
+  buildXlsxFromParts,
+  docxParagraph,
+} from "./ooxml-fixtures.ts";
 
 const DOCX: AcceptedMime =
   "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
@@ -248,6 +256,49 @@ describe("XLSX loader", () => {
         metadata: { sheet: "Products" },
       },
     ]);
+  });
+
+  it("reads sheets in tab order with inline strings, booleans, errors and custom dates", async () => {
+    const S = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
+    const R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+    const bytes = await buildXlsxFromParts({
+      "xl/workbook.xml": `<workbook ${S} xmlns:r="${R}"><sheets><sheet name="Orders" sheetId="1" r:id="rId2"/><sheet name="Notes" sheetId="2" r:id="rId1"/></sheets></workbook>`,
+      "xl/_rels/workbook.xml.rels": `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${R}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${R}/worksheet" Target="/xl/worksheets/sheet2.xml"/><Relationship Id="rId3" Type="${R}/styles" Target="styles.xml"/><Relationship Id="rId4" Type="${R}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
+      "xl/styles.xml": `<styleSheet ${S}><numFmts count="1"><numFmt numFmtId="164" formatCode="dd/mm/yyyy hh:mm"/></numFmts><cellXfs count="3"><xf numFmtId="0"/><xf numFmtId="164"/><xf numFmtId="4"/></cellXfs></styleSheet>`,
+      "xl/sharedStrings.xml": `<sst ${S}><si><t>Order</t></si><si><r><t xml:space="preserve">Paid </t></r><r><t>on</t></r><rPh sb="0" eb="1"><t>ペイド</t></rPh></si><si><t>Line_x000D_break</t></si></sst>`,
+      "xl/worksheets/sheet1.xml": `<worksheet ${S}><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Note</t></is></c></row><row r="2"><c r="A2" t="inlineStr"><is><r><t xml:space="preserve">Call </t></r><r><t>back</t></r></is></c></row></sheetData></worksheet>`,
+      "xl/worksheets/sheet2.xml": `<worksheet ${S}><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="inlineStr"><is><t>Total</t></is></c><c r="E1" t="inlineStr"><is><t>Done</t></is></c></row><row r="2"><c r="A2"><v>1001</v></c><c r="B2" s="1"><v>45352.5</v></c><c r="C2" s="2"><f>SUM(F2:F9)</f><v>1234.5</v></c><c r="D2" t="s"><v>2</v></c><c r="E2" t="b"><v>1</v></c></row><row r="3"><c r="A3"><v>1002</v></c><c r="C3" t="e"><f>1/0</f><v>#DIV/0!</v></c><c r="D3"><f>A3*2</f></c><c r="E3" t="b"><v>0</v></c></row></sheetData></worksheet>`,
+    });
+    const sections = await loadDocument({ bytes, mimeType: XLSX });
+    expect(sections).toEqual([
+      {
+        text: [
+          "# Orders",
+          "",
+          "Order: 1001 | Paid on: 2024-03-01 12:00:00 | Total: 1234.5 | Column 4: Line break | Done: true",
+          "Order: 1002 | Total: #DIV/0! | Done: false",
+        ].join("\n"),
+        metadata: { sheet: "Orders" },
+      },
+      { text: "# Notes\n\nNote: Call back", metadata: { sheet: "Notes" } },
+    ]);
+  });
+
+  it("keeps non-ASCII text whole across the chunks a large sheet is read in", async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("Données");
+    sheet.addRow(["Libellé", "N°"]);
+    const expected: string[] = [];
+    for (let index = 0; index < 3_000; index++) {
+      const label = `Café crème — ünïcödé 日本語テキスト ${index}`;
+      sheet.addRow([label, index]);
+      expected.push(`Libellé: ${label} | N°: ${index}`);
+    }
+    const bytes = new Uint8Array(await workbook.xlsx.writeBuffer());
+    const sections = await loadDocument({ bytes, mimeType: XLSX });
+    expect(sections).toHaveLength(6);
+    const lines = sections.flatMap((section) => section.text.split("\n").slice(2));
+    expect(lines).toEqual(expected);
   });
 
   it("refuses bytes that are not a workbook", async () => {

@@ -221,6 +221,28 @@ export async function buildXlsx(): Promise<Uint8Array> {
   return new Uint8Array(await workbook.xlsx.writeBuffer());
 }
 
+/**
+ * A workbook from hand-written SpreadsheetML parts (`xl/workbook.xml`, its relationships, sheets,
+ * styles…), for what exceljs's writer never produces: inline strings, sheet files named out of
+ * tab order, custom date formats.
+ */
+export async function buildXlsxFromParts(parts: Record<string, string>): Promise<Uint8Array> {
+  const zip = new JSZip();
+  zip.file(
+    "[Content_Types].xml",
+    contentTypes({
+      "/xl/workbook.xml":
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml",
+    }),
+  );
+  zip.file(
+    "_rels/.rels",
+    relationships([{ id: "rId1", type: "officeDocument", target: "xl/workbook.xml" }]),
+  );
+  for (const [path, xml] of Object.entries(parts)) zip.file(path, `${XML_HEADER}${xml}`);
+  return zip.generateAsync({ type: "uint8array", compression: "DEFLATE" });
+}
+
 /** Rewrites the uncompressed size an archive declares for one entry, in both of its headers. */
 export function patchDeclaredSize(
   zipBytes: Uint8Array,
