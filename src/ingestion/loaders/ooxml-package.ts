@@ -1,7 +1,5 @@
-import { pipeline, Readable } from "node:stream";
-import { createInflateRaw } from "node:zlib";
 import { SaxesParser } from "saxes";
-import { entryData, type ZipEntry } from "./zip-directory.ts";
+import { entryData, inflatedChunks, type ZipEntry } from "./zip-directory.ts";
 
 // An OOXML part can be tens of megabytes of XML (a 9 MB DOCX held 95 MB of document.xml): held
 // as one string and then as a tree it cost gigabytes. Parts are therefore read as a stream of
@@ -24,10 +22,6 @@ export type OoxmlPackage = {
   /** The relationships of a part ("" for the package's own), by id; targets resolved to part paths. */
   relationships(partPath: string): Promise<Map<string, Relationship>>;
 };
-
-// Compressed input is handed to zlib this much at a time, so at most one slice's expansion
-// (about 1 MB for XML) is waiting to be parsed.
-const SLICE_BYTES = 16 * 1024;
 
 export function openPackage(bytes: Uint8Array, entries: readonly ZipEntry[]): OoxmlPackage {
   const byName = new Map(entries.map((entry) => [entry.name, entry]));
@@ -97,20 +91,12 @@ function localNameOf(name: string): string {
 }
 
 async function* decodedChunks(bytes: Uint8Array, entry: ZipEntry): AsyncGenerator<string> {
-  const data = entryData(bytes, entry);
-  const slices = Readable.from(slicesOf(data));
-  // pipeline() ends the source too when the loop below stops early (a limit reached).
-  const chunks = entry.method === 0 ? slices : pipeline(slices, createInflateRaw(), () => {});
   // Streaming decode: a character split between two chunks stays whole.
   const decoder = new TextDecoder();
-  for await (const chunk of chunks) yield decoder.decode(chunk as Uint8Array, { stream: true });
-  yield decoder.decode();
-}
-
-function* slicesOf(data: Uint8Array): Generator<Uint8Array> {
-  for (let start = 0; start < data.byteLength; start += SLICE_BYTES) {
-    yield data.subarray(start, start + SLICE_BYTES);
+  for await (const chunk of inflatedChunks(entryData(bytes, entry), entry.method)) {
+    yield decoder.decode(chunk, { stream: true });
   }
+  yield decoder.decode();
 }
 
 function resolvePartPath(folder: string, target: string): string {
