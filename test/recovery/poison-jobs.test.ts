@@ -89,7 +89,11 @@ describe("a job whose runs end with their process", () => {
 
       // Two runs, each ended by the death of the process running it.
       for (const run of [1, 2]) {
-        await until(async () => runs(), (count) => count === run, 60_000);
+        await until(
+          async () => runs(),
+          (count) => count === run,
+          60_000,
+        );
         await service.kill();
         service = await spawnService();
       }
