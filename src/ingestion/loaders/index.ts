@@ -22,8 +22,9 @@ export {
 type Loader = (bytes: Uint8Array, budget: LoadBudget) => Promise<LoadedSection[]>;
 
 // The loaders of binary and tabular formats are imported on their first file: their parsers
-// (exceljs, mammoth, unpdf, jszip, turndown…) took about 1 s of CPU to load, at every start of
-// every process, most of which never read such a file. Node keeps each module once loaded.
+// (exceljs, mammoth, unpdf, jszip, turndown… when it was measured) took about 1 s of CPU to
+// load, at every start of every process, most of which never read such a file. Node keeps each
+// module once loaded.
 const LOADERS: Readonly<Record<AcceptedMime, Loader>> = {
   "text/csv": async (bytes, budget) => (await import("./loader-csv.ts")).loadCsv(bytes, budget),
   "text/plain": loadPlainText,

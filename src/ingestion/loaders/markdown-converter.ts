@@ -23,7 +23,7 @@ export function createMarkdownConverter(): (html: string) => string {
   service.remove(["script", "style", "noscript", "template", "iframe", "svg"]);
   // Turndown's own image rule outranks remove(); images carry no text to index.
   service.addRule("drop-images", { filter: "img", replacement: () => "" });
-  // Links within the page (footnote markers, mammoth's "↑" back-references) lead nowhere once
+  // Links within the page (footnote markers, "↑" back-references) lead nowhere once
   // the text is a chunk; their text is kept, the "↑" arrow dropped.
   service.addRule("in-page-links-as-text", {
     filter: (node) => {

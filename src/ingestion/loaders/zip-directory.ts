@@ -1,7 +1,10 @@
+import { pipeline, Readable } from "node:stream";
+import { createInflateRaw } from "node:zlib";
+
 // jszip reads the central directory only inside its async loadAsync and keeps the declared sizes
 // in a private field; file-type detection must be synchronous and the zip-bomb guard must see
 // every entry's declared size and data offset before anything inflates, so the directory (a flat
-// table of fixed-size records) is read here. Inflation itself is left to node:zlib.
+// table of fixed-size records) is read here. Inflation is node:zlib's, a slice at a time.
 
 export type ZipEntry = {
   name: string;
@@ -88,6 +91,25 @@ export function entryData(bytes: Uint8Array, entry: ZipEntry): Uint8Array {
   const start = entry.localHeaderOffset + 30 + nameLength + extraLength;
   requireBytes(view, start, entry.compressedSize);
   return bytes.subarray(start, start + entry.compressedSize);
+}
+
+// Compressed data is handed to zlib this much at a time, so at most one slice's expansion (about
+// 1 MB for XML, 16 MB for the most compressible data) is waiting to be read.
+const SLICE_BYTES = 16 * 1024;
+
+/**
+ * The inflated bytes of an entry's data (from `entryData`), chunk by chunk as the reader takes
+ * them: a part of tens of megabytes is never whole in memory. Stopping early ends the inflation.
+ */
+export function inflatedChunks(data: Uint8Array, method: number): AsyncIterable<Uint8Array> {
+  const slices = Readable.from(slicesOf(data));
+  return method === 0 ? slices : pipeline(slices, createInflateRaw(), () => {});
+}
+
+function* slicesOf(data: Uint8Array): Generator<Uint8Array> {
+  for (let start = 0; start < data.byteLength; start += SLICE_BYTES) {
+    yield data.subarray(start, start + SLICE_BYTES);
+  }
 }
 
 function findEndOfDirectory(view: DataView): number {

@@ -28,7 +28,33 @@ function relationships(list: ReadonlyArray<{ id: string; type: string; target: s
 }
 
 /** A Word document with a heading 1, a paragraph in three runs, a 2x3 table and a heading 2. */
-export async function buildDocx(extraParts: Record<string, Uint8Array> = {}): Promise<Uint8Array> {
+export function buildDocx(extraParts: Record<string, Uint8Array> = {}): Promise<Uint8Array> {
+  const cell = (text: string) => `<w:tc>${docxParagraph(text)}</w:tc>`;
+  const row = (...cells: string[]) => `<w:tr>${cells.map(cell).join("")}</w:tr>`;
+  return buildDocxWith({
+    body: `${docxParagraph("Refund policy", "Heading1")}<w:p><w:r><w:t xml:space="preserve">Refunds are issued within </w:t></w:r><w:r><w:t>fourteen days</w:t></w:r><w:r><w:t xml:space="preserve"> of the request.</w:t></w:r></w:p><w:tbl>${row("Plan", "Price")}${row("Basic", "10 EUR")}${row("Pro", "25 EUR")}</w:tbl>${docxParagraph("Contact", "Heading2")}${docxParagraph("Write to support@example.com")}`,
+    extraParts,
+  });
+}
+
+/** A one-run paragraph, with a paragraph style when given one. */
+export function docxParagraph(text: string, style?: string): string {
+  return `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ""}<w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+}
+
+/**
+ * A Word document whose body is `body` (WordprocessingML inside `<w:body>`), with the heading
+ * styles Heading1, Heading2 and Title, and optionally numbering, footnotes and external
+ * hyperlinks (relationship id → URL).
+ */
+export async function buildDocxWith(options: {
+  body: string;
+  numbering?: string;
+  /** `<w:footnote>` elements. */
+  footnotes?: string;
+  hyperlinks?: Record<string, string>;
+  extraParts?: Record<string, Uint8Array>;
+}): Promise<Uint8Array> {
   const zip = new JSZip();
   zip.file(
     "[Content_Types].xml",
@@ -37,29 +63,57 @@ export async function buildDocx(extraParts: Record<string, Uint8Array> = {}): Pr
         "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml",
       "/word/styles.xml":
         "application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml",
+      ...(options.numbering === undefined
+        ? {}
+        : {
+            "/word/numbering.xml":
+              "application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml",
+          }),
     }),
   );
   zip.file(
     "_rels/.rels",
     relationships([{ id: "rId1", type: "officeDocument", target: "word/document.xml" }]),
   );
+  const hyperlinks = Object.entries(options.hyperlinks ?? {})
+    .map(
+      ([id, url]) =>
+        `<Relationship Id="${id}" Type="${OFFICE_REL}/hyperlink" Target="${url}" TargetMode="External"/>`,
+    )
+    .join("");
   zip.file(
     "word/_rels/document.xml.rels",
-    relationships([{ id: "rId1", type: "styles", target: "styles.xml" }]),
+    relationships([
+      { id: "rIdStyles", type: "styles", target: "styles.xml" },
+      ...(options.numbering === undefined
+        ? []
+        : [{ id: "rIdNumbering", type: "numbering", target: "numbering.xml" }]),
+      ...(options.footnotes === undefined
+        ? []
+        : [{ id: "rIdFootnotes", type: "footnotes", target: "footnotes.xml" }]),
+    ]).replace("</Relationships>", `${hyperlinks}</Relationships>`),
   );
   zip.file(
     "word/styles.xml",
-    `${XML_HEADER}<w:styles xmlns:w="${W_NS}"><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style><w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/></w:style></w:styles>`,
+    `${XML_HEADER}<w:styles xmlns:w="${W_NS}"><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style><w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/></w:style><w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style></w:styles>`,
   );
-  const paragraph = (text: string, style?: string) =>
-    `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ""}<w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
-  const cell = (text: string) => `<w:tc>${paragraph(text)}</w:tc>`;
-  const row = (...cells: string[]) => `<w:tr>${cells.map(cell).join("")}</w:tr>`;
+  if (options.numbering !== undefined) {
+    zip.file(
+      "word/numbering.xml",
+      `${XML_HEADER}<w:numbering xmlns:w="${W_NS}">${options.numbering}</w:numbering>`,
+    );
+  }
+  if (options.footnotes !== undefined) {
+    zip.file(
+      "word/footnotes.xml",
+      `${XML_HEADER}<w:footnotes xmlns:w="${W_NS}">${options.footnotes}</w:footnotes>`,
+    );
+  }
   zip.file(
     "word/document.xml",
-    `${XML_HEADER}<w:document xmlns:w="${W_NS}"><w:body>${paragraph("Refund policy", "Heading1")}<w:p><w:r><w:t xml:space="preserve">Refunds are issued within </w:t></w:r><w:r><w:t>fourteen days</w:t></w:r><w:r><w:t xml:space="preserve"> of the request.</w:t></w:r></w:p><w:tbl>${row("Plan", "Price")}${row("Basic", "10 EUR")}${row("Pro", "25 EUR")}</w:tbl>${paragraph("Contact", "Heading2")}${paragraph("Write to support@example.com")}</w:body></w:document>`,
+    `${XML_HEADER}<w:document xmlns:w="${W_NS}" xmlns:r="${OFFICE_REL}"><w:body>${options.body}</w:body></w:document>`,
   );
-  for (const [path, data] of Object.entries(extraParts)) zip.file(path, data);
+  for (const [path, data] of Object.entries(options.extraParts ?? {})) zip.file(path, data);
   return zip.generateAsync({ type: "uint8array", compression: "DEFLATE" });
 }
 
@@ -165,6 +219,28 @@ export async function buildXlsx(): Promise<Uint8Array> {
   products.addRow(["SKU", "Product"]);
   products.addRow(["P-100", "Espresso machine"]);
   return new Uint8Array(await workbook.xlsx.writeBuffer());
+}
+
+/**
+ * A workbook from hand-written SpreadsheetML parts (`xl/workbook.xml`, its relationships, sheets,
+ * styles…), for what exceljs's writer never produces: inline strings, sheet files named out of
+ * tab order, custom date formats.
+ */
+export async function buildXlsxFromParts(parts: Record<string, string>): Promise<Uint8Array> {
+  const zip = new JSZip();
+  zip.file(
+    "[Content_Types].xml",
+    contentTypes({
+      "/xl/workbook.xml":
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml",
+    }),
+  );
+  zip.file(
+    "_rels/.rels",
+    relationships([{ id: "rId1", type: "officeDocument", target: "xl/workbook.xml" }]),
+  );
+  for (const [path, xml] of Object.entries(parts)) zip.file(path, `${XML_HEADER}${xml}`);
+  return zip.generateAsync({ type: "uint8array", compression: "DEFLATE" });
 }
 
 /** Rewrites the uncompressed size an archive declares for one entry, in both of its headers. */
