@@ -12,6 +12,7 @@ import type { Caller } from "../src/domain/caller.ts";
 import { loadDocument } from "../src/ingestion/loaders/index.ts";
 import { readHtmlPage } from "../src/ingestion/loaders/loader-html.ts";
 import type { DocumentParser } from "../src/ingestion/parser/document-parser.ts";
+import { prepareChunks } from "../src/ingestion/pipeline.ts";
 import { benchDatabases } from "./lib/databases.ts";
 import { markdownDocument } from "./lib/knowledge-data.ts";
 import { formatTable } from "./lib/load.ts";
@@ -95,6 +96,7 @@ const mainThreadParser: DocumentParser = {
     return loadDocument(input, limits);
   },
   readHtml: async (html, url) => readHtmlPage(html, url),
+  split: async (sections, options) => prepareChunks(sections, options),
   close: async () => {},
 };
 

@@ -233,6 +233,7 @@ export async function createServices(deps: ServiceDeps) {
     retention,
     openai,
     jobHandlers,
+    parser,
     ...annotationModule,
     ...agentModule,
     ...webhookModule,

@@ -87,6 +87,9 @@ export const knowledgeEnvSchema = z.object({
   DOCUMENT_PARSER_THREADS: intVar(2, 1, 64).describe(
     "Documents read side by side, each in a thread of its own",
   ),
+  DOCUMENT_MAX_CHARACTERS: intVar(20_000_000, 1_000, 200_000_000).describe(
+    "Most characters of text one document may hold; a longer one ends in error, unread",
+  ),
   FETCH_ALLOWED_HOSTS: hostList.describe(
     "Hosts fetched even when they resolve to private or loopback addresses in production",
   ),
@@ -108,6 +111,7 @@ export function knowledgeConfig(env: z.output<typeof knowledgeEnvSchema>) {
       maxMemoryMb: env.DOCUMENT_PARSER_MEMORY_MB,
       timeoutMs: env.DOCUMENT_PARSER_TIMEOUT_MS,
       threads: env.DOCUMENT_PARSER_THREADS,
+      maxCharacters: env.DOCUMENT_MAX_CHARACTERS,
     },
     /** Exempt from the production SSRF rules (the host as written in each URL, not a redirect's). */
     fetchAllowedHosts: env.FETCH_ALLOWED_HOSTS,

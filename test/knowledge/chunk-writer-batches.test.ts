@@ -85,6 +85,7 @@ function writerOver(db: Db) {
     storedTokenLimits: {},
     chargeEmbedding: async () => {},
     insertBatchRows: BATCH_ROWS,
+    parser: app.runtime.services.parser,
   });
 }
 

@@ -16,13 +16,16 @@ import { type ServiceProcess, startServiceProcess } from "../harness/service-pro
 import { multipartBody } from "../knowledge/knowledge-helpers.ts";
 
 // Valid documents built to exhaust a parser, uploaded to a real `agentdesk serve` process whose
-// parser threads have 64 MB of heap and 4 s per document: each datasource ends in error with the
-// reason, the process answers its health check within a second throughout, never restarts, and
-// reads an ordinary document afterwards. The OOXML shapes of the adversarial round (a 9 MB DOCX of
-// 2.6 M paragraphs took the process down), at the sizes that took a thread over these limits
-// while mammoth, exceljs and a tree of each slide read them, are now read within them.
+// parser threads have 64 MB of heap and whose documents may hold 1 M characters: each datasource
+// ends in error with the reason, the process answers its health check within a second
+// throughout, never restarts, and reads an ordinary document afterwards. The shapes are those of
+// the adversarial round (a 9 MB DOCX of 2.6 M paragraphs took the process down), scaled to stay
+// over these limits. The time limit is left long, so that a busy machine cannot turn a heap
+// refusal into a time one; the parser's own test ends reads at their time limit
+// (test/ingestion/parser/document-parser.test.ts).
 const PARSER_MEMORY_MB = 64;
-const PARSER_TIMEOUT_MS = 4_000;
+const PARSER_TIMEOUT_MS = 60_000;
+const MAX_CHARACTERS = 1_000_000;
 const HEALTH_BOUND_MS = 1_000;
 const SLOW_TEST_MS = 180_000;
 
@@ -52,6 +55,7 @@ beforeAll(async () => {
     KNOWLEDGE_PLAN_LIMITS: "",
     DOCUMENT_PARSER_MEMORY_MB: String(PARSER_MEMORY_MB),
     DOCUMENT_PARSER_TIMEOUT_MS: String(PARSER_TIMEOUT_MS),
+    DOCUMENT_MAX_CHARACTERS: String(MAX_CHARACTERS),
   });
   org = await service.createOrganization("Hostile documents");
   const store = await service.request<{ id: string }>("POST", "/api/datastores", {
@@ -108,13 +112,29 @@ async function settleWatchingHealth(datasourceId: string, timeoutMs = 90_000) {
 
 describe("documents that exhaust a parser", () => {
   const outOfMemory = `The document needs more than ${PARSER_MEMORY_MB} MB of memory to read`;
+  const tooLong = `The document holds more than ${MAX_CHARACTERS} characters of text`;
   const cases: Array<{
     name: string;
     file: () => Promise<[string, string, Buffer]>;
     error: string;
   }> = [
     {
-      name: "a CSV of 600,000 short rows (7.7 MB)",
+      name: "a DOCX of 200,000 one-word paragraphs (0.5 MB, 1.5 M characters)",
+      file: async () => ["paragraphs.docx", DOCX, Buffer.from(await hostileDocx(200_000))],
+      error: tooLong,
+    },
+    {
+      name: "a PPTX whose one slide holds 200,000 paragraphs",
+      file: async () => ["slide.pptx", PPTX, Buffer.from(await hostilePptx(200_000))],
+      error: tooLong,
+    },
+    {
+      name: "an XLSX of 150,000 rows",
+      file: async () => ["rows.xlsx", XLSX, Buffer.from(await hostileXlsx(150_000))],
+      error: tooLong,
+    },
+    {
+      name: "a CSV of 600,000 short rows (7.7 MB), which csv-parse holds whole",
       file: async () => ["rows.csv", "text/csv", Buffer.from(hostileCsv(600_000))],
       error: outOfMemory,
     },
@@ -122,11 +142,6 @@ describe("documents that exhaust a parser", () => {
       name: "a PDF whose one content stream inflates to 120 MB",
       file: async () => ["bomb.pdf", "application/pdf", Buffer.from(hostilePdf(120))],
       error: "The PDF's content expands beyond 100 MiB; refusing a possible decompression bomb",
-    },
-    {
-      name: "a PDF whose one page takes longer than the time limit to read",
-      file: async () => ["slow.pdf", "application/pdf", Buffer.from(hostilePdf(40))],
-      error: `Reading the document took longer than ${PARSER_TIMEOUT_MS / 1000} s; giving up`,
     },
   ];
 
@@ -145,38 +160,18 @@ describe("documents that exhaust a parser", () => {
     );
   }
 
-  const readNow: Array<{ name: string; file: () => Promise<[string, string, Buffer]> }> = [
-    {
-      name: "a DOCX of 200,000 one-word paragraphs (0.5 MB)",
-      file: async () => ["paragraphs.docx", DOCX, Buffer.from(await hostileDocx(200_000))],
+  it(
+    "reads a DOCX of 120,000 paragraphs (0.9 M characters) while the service keeps answering",
+    async () => {
+      const content = Buffer.from(await hostileDocx(120_000));
+      const id = await upload("long.docx", DOCX, content);
+      const { datasource, slowestHealthMs } = await settleWatchingHealth(id);
+      expect(datasource).toMatchObject({ status: "synched", errorMessage: null });
+      expect(datasource.chunkCount).toBeGreaterThan(100);
+      expect(slowestHealthMs).toBeLessThan(HEALTH_BOUND_MS);
     },
-    {
-      name: "a PPTX whose one slide holds 200,000 paragraphs",
-      file: async () => ["slide.pptx", PPTX, Buffer.from(await hostilePptx(200_000))],
-    },
-    {
-      name: "an XLSX of 150,000 rows",
-      file: async () => ["rows.xlsx", XLSX, Buffer.from(await hostileXlsx(150_000))],
-    },
-  ];
-
-  // The health check still answers throughout (settleWatchingHealth), but not always within the
-  // bound: what follows the parse, splitting, embedding and storing 1.3 to 4.6 million characters,
-  // runs on the service's own event loop, and held a health check 1.1 s (the DOCX) and 3.2 s (the
-  // XLSX) on a loaded 2-core machine.
-  for (const { name, file } of readNow) {
-    it(
-      `reads ${name} within the same limits`,
-      async () => {
-        const [fileName, contentType, content] = await file();
-        const id = await upload(fileName, contentType, content);
-        const { datasource } = await settleWatchingHealth(id);
-        expect(datasource).toMatchObject({ status: "synched", errorMessage: null });
-        expect(datasource.chunkCount).toBeGreaterThan(0);
-      },
-      SLOW_TEST_MS,
-    );
-  }
+    SLOW_TEST_MS,
+  );
 
   it("is still the same process, and reads an ordinary document after them", async () => {
     const id = await upload("hours.md", "text/markdown", Buffer.from("# Hours\n\nOpen 9 to 5."));

@@ -2,12 +2,8 @@ import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { Db } from "../../db/client.ts";
 import type { Embedder } from "../../ingestion/embedders/embedder-types.ts";
 import type { LoadedSection } from "../../ingestion/loaders/index.ts";
-import {
-  embedChunks,
-  type PreparedChunk,
-  planChunkSync,
-  prepareChunks,
-} from "../../ingestion/pipeline.ts";
+import type { DocumentParser } from "../../ingestion/parser/document-parser.ts";
+import { embedChunks, type PreparedChunk, planChunkSync } from "../../ingestion/pipeline.ts";
 import { newId } from "../../lib/ids.ts";
 import { encodeEmbedding } from "../../retrieval/vector-encoding.ts";
 import type { ChunkInsert, ChunkRepo } from "./chunk-repo.ts";
@@ -29,6 +25,8 @@ export type ChunkWriterDeps = {
   chargeEmbedding: EmbeddingCharger;
   /** New chunks inserted per transaction (see the writer). */
   insertBatchRows: number;
+  /** Splits in a parser thread: millions of characters take seconds the API must not wait for. */
+  parser: Pick<DocumentParser, "split">;
 };
 
 /** Thrown inside the write transaction when the job's time ran out, so nothing is committed. */
@@ -80,7 +78,10 @@ export function createChunkWriter(deps: ChunkWriterDeps) {
   }): Promise<WriteOutcome> {
     const { row, store, embedder, signal } = input;
     const organizationId = row.organizationId;
-    const prepared = prepareChunks(input.sections, { sourceUrl: input.sourceUrl });
+    const prepared = await deps.parser.split(input.sections, {
+      sourceUrl: input.sourceUrl,
+      signal,
+    });
     const stored = await chunks.listRefs(organizationId, row.id);
     const reembed =
       (row.embedderId !== null && row.embedderId !== store.embedderId) ||

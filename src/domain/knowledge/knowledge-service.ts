@@ -43,7 +43,7 @@ export type KnowledgeServiceDeps = {
   database: Pick<Database, "db" | "hasPgvector" | "kind">;
   jobs: JobQueue;
   fetcher: Pick<SafeFetcher, "fetch" | "check">;
-  parser: Pick<DocumentParser, "load" | "readHtml">;
+  parser: Pick<DocumentParser, "load" | "readHtml" | "split">;
   models: Pick<ModelRegistry, "resolveEmbeddingModel">;
   config: KnowledgeConfig;
   /** Where paid embedding usage is recorded; absent until billing is wired. */
@@ -123,6 +123,7 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
     chargeEmbedding,
     insertBatchRows:
       deps.database.kind === "pglite" ? PGLITE_INSERT_BATCH_ROWS : POSTGRES_INSERT_BATCH_ROWS,
+    parser: deps.parser,
   });
   const writeChunks =
     deps.database.kind === "pglite"

@@ -5,6 +5,7 @@ import type { Logger } from "../../lib/logger.ts";
 import { DocumentLoadError } from "../loaders/loader-errors.ts";
 import type { HtmlPage } from "../loaders/loader-html.ts";
 import type { LoadedSection, LoadInput, LoadLimits } from "../loaders/loader-types.ts";
+import type { PreparedChunk } from "../pipeline.ts";
 import type { ParseRequest, ParseResponse, ParseTask } from "./parser-protocol.ts";
 
 export type DocumentParserSettings = {
@@ -16,6 +17,8 @@ export type DocumentParserSettings = {
   threads: number;
   /** How long an idle thread is kept for the next parse before it is stopped (default 30 s). */
   idleMs?: number;
+  /** Most characters of text a document may hold, unless its caller gives a limit. */
+  maxCharacters?: number;
 };
 
 /**
@@ -32,6 +35,11 @@ export type DocumentParser = {
   ): Promise<LoadedSection[]>;
   /** A web page's readable content as Markdown, its title and its links, in a parser thread. */
   readHtml(html: string, url: string, options?: { signal?: AbortSignal }): Promise<HtmlPage>;
+  /** Loaded sections cut into chunks (the splitter), in a parser thread. */
+  split(
+    sections: LoadedSection[],
+    options: { sourceUrl: string | null; signal?: AbortSignal },
+  ): Promise<PreparedChunk[]>;
   /** Stops every thread; parses still waiting or running are refused. */
   close(): Promise<void>;
 };
@@ -238,12 +246,16 @@ export function createDocumentParser(
       const task: ParseTask = {
         kind: "document",
         input: { ...input, bytes: ownBytes(input.bytes) },
-        limits,
+        limits: { maxCharacters: settings.maxCharacters, ...limits },
       };
       return submit(task, Math.min(timeoutMs, settings.timeoutMs), options.signal);
     },
     readHtml(html, url, options = {}) {
       return submit({ kind: "html", html, url }, settings.timeoutMs, options.signal);
+    },
+    split(sections, options) {
+      const task: ParseTask = { kind: "split", sections, sourceUrl: options.sourceUrl };
+      return submit(task, settings.timeoutMs, options.signal);
     },
     async close() {
       closed = true;

@@ -1,5 +1,6 @@
 import { parentPort } from "node:worker_threads";
 import { loadDocument } from "../loaders/index.ts";
+import { prepareChunks } from "../pipeline.ts";
 import type { ParseRequest, ParseResponse, ParseTask } from "./parser-protocol.ts";
 
 // The entry of a parser thread (document-parser.ts starts it): it reads one task at a time
@@ -8,6 +9,7 @@ import type { ParseRequest, ParseResponse, ParseTask } from "./parser-protocol.t
 
 async function run(task: ParseTask): Promise<unknown> {
   if (task.kind === "document") return loadDocument(task.input, task.limits);
+  if (task.kind === "split") return prepareChunks(task.sections, { sourceUrl: task.sourceUrl });
   // linkedom, Readability and turndown load with the first page, as the file loaders do.
   const { readHtmlPage } = await import("../loaders/loader-html.ts");
   return readHtmlPage(task.html, task.url);
