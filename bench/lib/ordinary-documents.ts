@@ -1,6 +1,7 @@
 import ExcelJS from "exceljs";
 import JSZip from "jszip";
 import { markdownDocument, passages, pdfDocument } from "./knowledge-data.ts";
+import { randomSource } from "./random.ts";
 
 // Ordinary documents of a given file size, of every type a datasource accepts, written from the
 // retrieval corpus's prose: what a help centre uploads, for measuring what reading them costs.
@@ -42,14 +43,24 @@ function contentTypes(parts: Record<string, string>): string {
   return `${XML_HEADER}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>${overrides}</Types>`;
 }
 
-function zip(parts: Record<string, string>): Promise<Buffer> {
+function zip(parts: Record<string, string | Buffer>): Promise<Buffer> {
   const archive = new JSZip();
   for (const [path, content] of Object.entries(parts)) archive.file(path, content);
   return archive.generateAsync({ type: "nodebuffer", compression: "DEFLATE" });
 }
 
+/** Bytes that do not compress, standing for the pictures of a real document. */
+function picture(bytes: number, seed: number): Buffer {
+  const random = randomSource(seed);
+  const data = Buffer.alloc(bytes);
+  for (let index = 0; index + 4 <= bytes; index += 4) {
+    data.writeUInt32LE(Math.floor(random() * 2 ** 32), index);
+  }
+  return data;
+}
+
 /** A Word document of `units` blocks: a heading every tenth, a small table every fiftieth. */
-function docx(units: number): Promise<Buffer> {
+function docx(units: number, pictureBytes = 0): Promise<Buffer> {
   const W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
   const text = passages(units, 4, 11);
   const run = (value: string) =>
@@ -77,11 +88,12 @@ function docx(units: number): Promise<Buffer> {
     "word/_rels/document.xml.rels": relationships([["rId1", "styles", "styles.xml"]]),
     "word/styles.xml": `${XML_HEADER}<w:styles xmlns:w="${W}"><w:style w:type="paragraph" w:styleId="Normal"><w:name w:val="Normal"/></w:style><w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/></w:style></w:styles>`,
     "word/document.xml": `${XML_HEADER}<w:document xmlns:w="${W}"><w:body>${body}</w:body></w:document>`,
+    ...(pictureBytes > 0 ? { "word/media/image1.png": picture(pictureBytes, 23) } : {}),
   });
 }
 
 /** A presentation of `units` slides, each a title and five bullets. */
-function pptx(units: number): Promise<Buffer> {
+function pptx(units: number, pictureBytes = 0): Promise<Buffer> {
   const NS = `xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="${OFFICE_REL}" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"`;
   const text = passages(units * 6, 1, 13);
   const shape = (placeholder: string, lines: string[]) =>
@@ -110,6 +122,7 @@ function pptx(units: number): Promise<Buffer> {
     "_rels/.rels": relationships([["rId1", "officeDocument", "ppt/presentation.xml"]]),
     "ppt/presentation.xml": `${XML_HEADER}<p:presentation ${NS}><p:sldIdLst>${ids.join("")}</p:sldIdLst></p:presentation>`,
     "ppt/_rels/presentation.xml.rels": relationships(rels),
+    ...(pictureBytes > 0 ? { "ppt/media/image1.png": picture(pictureBytes, 29) } : {}),
   });
 }
 
@@ -132,7 +145,7 @@ async function xlsx(units: number): Promise<Buffer> {
 }
 
 /** The document of this type built from `units` units of prose (paragraphs, rows, slides…). */
-async function build(type: string, units: number): Promise<Buffer> {
+async function build(type: string, units: number, pictureBytes = 0): Promise<Buffer> {
   switch (type) {
     case "md":
       return Buffer.from(markdownDocument(units, units * 400, 3));
@@ -171,9 +184,9 @@ async function build(type: string, units: number): Promise<Buffer> {
     case "pdf":
       return pdfDocument(units * 400, 21);
     case "docx":
-      return docx(units);
+      return docx(units, pictureBytes);
     case "pptx":
-      return pptx(units);
+      return pptx(units, pictureBytes);
     case "xlsx":
       return xlsx(units);
     default:
@@ -181,10 +194,20 @@ async function build(type: string, units: number): Promise<Buffer> {
   }
 }
 
-/** A document of this type of about `bytes` bytes on disk: sized from a sample's size per unit. */
+/** Above this size a Word document or a presentation is mostly pictures, as real ones are. */
+const TEXT_ONLY_UP_TO = 1024 * 1024;
+
+/**
+ * A document of this type of about `bytes` bytes on disk, sized from a sample's size per unit.
+ * Word documents and presentations over 1 MB are a quarter text, the rest pictures.
+ */
 export async function ordinaryDocument(type: string, bytes: number): Promise<Buffer> {
+  const withPictures = (type === "docx" || type === "pptx") && bytes > TEXT_ONLY_UP_TO;
+  const textBytes = withPictures ? bytes / 4 : bytes;
   const sampleUnits = 500;
   const sample = await build(type, sampleUnits);
-  const units = Math.max(1, Math.round((sampleUnits * bytes) / sample.byteLength));
-  return build(type, units);
+  const units = Math.max(1, Math.round((sampleUnits * textBytes) / sample.byteLength));
+  if (!withPictures) return build(type, units);
+  const text = await build(type, units);
+  return build(type, units, Math.max(0, Math.round(bytes - text.byteLength)));
 }
