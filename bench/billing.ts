@@ -183,7 +183,11 @@ export async function run(args: string[]): Promise<void> {
       role: "api",
       database,
     });
-    const { organizations } = createIdentityServices(database.db, pino({ level: "silent" }));
+    const { organizations } = createIdentityServices(
+      database.db,
+      pino({ level: "silent" }),
+      parseConfig({}).accounts,
+    );
     const organization = await organizations.createOrganization({ name: "Bench ledger" });
     const organizationId = organization.organization.id;
     const loaded = await loadLedger(database, organizationId, events);

@@ -140,6 +140,8 @@ async function markdownRows(fileCount: number) {
           organizationId: organization.id,
           userId: user.id,
           apiKeyId,
+          agentIds: null,
+          actor: { type: "key", id: apiKeyId },
           requestId: "bench",
         };
         const store = await knowledge.datastores.create(caller, { name: "markdown" });

@@ -63,6 +63,8 @@ async function measure(runtime: Runtime, label: string, megabytes: number, inter
     organizationId: organization.id,
     userId: user.id,
     apiKeyId,
+    agentIds: null,
+    actor: { type: "key", id: apiKeyId },
     requestId: "bench",
   };
   const headers = { authorization: `Bearer ${apiKey}` };

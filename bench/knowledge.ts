@@ -73,6 +73,8 @@ export async function run(args: string[]): Promise<void> {
         organizationId: organization.id,
         userId: user.id,
         apiKeyId,
+        agentIds: null,
+        actor: { type: "key", id: apiKeyId },
         requestId: "bench",
       };
       if (!skipIngestion) {

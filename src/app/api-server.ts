@@ -1,9 +1,15 @@
+import cookie from "@fastify/cookie";
 import type { AnnotationTagService } from "../domain/annotations/annotation-tag-service.ts";
 import type { OrganizationService } from "../domain/organizations/organization-service.ts";
 import type { RetentionService } from "../domain/retention/retention-service.ts";
 import type { App } from "../http/app-types.ts";
 import { errorBody, registerApiErrors, toErrorBody } from "../http/plugins/api-errors.ts";
-import { organizationIdOf, registerAuth, SECURITY_SCHEMES } from "../http/plugins/auth.ts";
+import {
+  type AuthDeps,
+  organizationIdOf,
+  registerAuth,
+  SECURITY_SCHEMES,
+} from "../http/plugins/auth.ts";
 import { registerOpenApi } from "../http/plugins/openapi.ts";
 import { createFastify } from "../http/plugins/server-options.ts";
 import { registerAccountRoutes } from "../http/routes/account/account-routes.ts";
@@ -17,6 +23,7 @@ import {
   type AnnotationRouteDeps,
   registerAnnotationRoutes,
 } from "../http/routes/annotations/annotation-routes.ts";
+import { type AuthRouteDeps, registerAuthRoutes } from "../http/routes/auth/auth-routes.ts";
 import {
   type ConsumptionEventRouteDeps,
   registerConsumptionEventRoutes,
@@ -73,7 +80,9 @@ export type ApiServerDeps = {
   isHealthy: HealthCheck;
   readiness: () => Promise<Readiness>;
   metrics: Metrics;
-  apiKeys: Parameters<typeof registerAuth>[1]["apiKeys"];
+  apiKeys: AuthDeps["apiKeys"];
+  /** Sign-in, sessions and what the people behind them may do. */
+  accounts: AuthRouteDeps & { sessions: AuthDeps["sessions"]; publicOrigin: string };
   /** Absent when ADMIN_TOKEN is not set: the admin API then does not exist. */
   admin: AdminDeps | null;
   organizations: OrganizationService;
@@ -103,7 +112,13 @@ export type ApiServerDeps = {
 export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   const app = createFastify({ ...deps, errorBody: toErrorBody, organizationOf: organizationIdOf });
   registerApiErrors(app);
-  registerAuth(app, { apiKeys: deps.apiKeys, adminToken: deps.admin?.adminToken ?? null });
+  await app.register(cookie);
+  registerAuth(app, {
+    apiKeys: deps.apiKeys,
+    sessions: deps.accounts.sessions,
+    adminToken: deps.admin?.adminToken ?? null,
+    publicOrigin: deps.accounts.publicOrigin,
+  });
   await registerOpenApi(app, {
     info: {
       title: "agentdesk dashboard API",
@@ -118,6 +133,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerHealthRoutes(app, deps.isHealthy);
   registerReadinessRoute(app, deps.readiness);
   registerAccountRoutes(app, deps);
+  registerAuthRoutes(app, deps.accounts);
   registerConsumptionEventRoutes(app, deps);
   registerCreditRoutes(app, deps);
   registerUsageRoutes(app, deps);

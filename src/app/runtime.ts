@@ -4,6 +4,7 @@ import { type Config, ConfigError } from "../config/index.ts";
 import { type Database, openDatabase } from "../db/client.ts";
 import type { Subscription } from "../db/notifications.ts";
 import { startPgliteVacuum } from "../db/pglite-vacuum.ts";
+import { SESSIONS_CHANGED_CHANNEL } from "../domain/accounts/session-service.ts";
 import { AGENTS_CHANGED_CHANNEL } from "../domain/agents/agent-service.ts";
 import { API_KEYS_CHANGED_CHANNEL } from "../domain/api-keys/api-key-service.ts";
 import type { App } from "../http/app-types.ts";
@@ -170,6 +171,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     // What the API keeps in memory, told of changes made by any process.
     changes = await database.listen({
       [API_KEYS_CHANGED_CHANNEL]: services.apiKeys.keyChanges,
+      [SESSIONS_CHANGED_CHANNEL]: services.sessions.sessionChanges,
       [AGENTS_CHANGED_CHANNEL]: services.agents.agentChanges,
     });
     api = await buildApiServer({
@@ -180,6 +182,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       readiness,
       metrics,
       apiKeys: services.apiKeys,
+      accounts: {
+        accounts: services.accounts,
+        sessions: services.sessions,
+        publicOrigin: config.accounts.publicOrigin,
+        cookies: { secure: config.accounts.secureCookies },
+      },
       organizations: services.organizations,
       consumption: services.consumption,
       billing: services.billing,

@@ -1,5 +1,10 @@
 import type { Config } from "../config/index.ts";
 import type { Database, Db } from "../db/client.ts";
+import { createAccountRepo } from "../domain/accounts/account-repo.ts";
+import { createAccountService } from "../domain/accounts/account-service.ts";
+import { createAuditLog } from "../domain/accounts/audit-log.ts";
+import { createMailer } from "../domain/accounts/mailer.ts";
+import { createSessionService } from "../domain/accounts/session-service.ts";
 import { createAgentModule } from "../domain/agents/agent-module.ts";
 import { createAgentRepo } from "../domain/agents/agent-repo.ts";
 import { createAnnotationModule } from "../domain/annotations/annotation-module.ts";
@@ -54,8 +59,8 @@ export type ServiceDeps = {
   metrics: Metrics;
 };
 
-/** Organizations, users and API keys: the base of everything else. */
-export function createIdentityServices(db: Db, logger: Logger) {
+/** Organizations, users, sessions and API keys: the base of everything else. */
+export function createIdentityServices(db: Db, logger: Logger, settings: Config["accounts"]) {
   const apiKeys = createApiKeyService({
     apiKeys: createApiKeyRepo(db),
     onBackgroundError: (error) => logger.warn({ err: error }, "recording API key use failed"),
@@ -66,12 +71,29 @@ export function createIdentityServices(db: Db, logger: Logger) {
     users: createUserRepo(db),
     apiKeys,
   });
-  return { apiKeys, organizations };
+  const accountRepo = createAccountRepo(db);
+  const audit = createAuditLog(db);
+  const sessions = createSessionService({
+    accounts: accountRepo,
+    maxAgeMs: settings.sessionMaxAgeMs,
+  });
+  const mailer = createMailer({ smtpUrl: settings.smtpUrl, from: settings.mailFrom, logger });
+  const accounts = createAccountService({
+    db,
+    accounts: accountRepo,
+    sessions,
+    audit,
+    mailer,
+    logger,
+    settings: { publicUrl: settings.publicUrl, openSignup: settings.signup === "open" },
+  });
+  return { apiKeys, organizations, accounts, sessions, audit, mailer };
 }
 
 /** Identity, credit grants, the directory and the leads inbox: what the admin API and CLI use. */
-export function createOperatorServices(db: Db, logger: Logger) {
-  const { apiKeys, organizations } = createIdentityServices(db, logger);
+export function createOperatorServices(db: Db, logger: Logger, settings: Config["accounts"]) {
+  const identity = createIdentityServices(db, logger, settings);
+  const { organizations } = identity;
   const credits = createCreditGrantService({
     creditBuckets: createCreditBucketRepo(db),
     organizations,
@@ -81,7 +103,7 @@ export function createOperatorServices(db: Db, logger: Logger) {
     organizations,
   });
   const leadInbox = createLeadInboxService({ leads: createLeadInboxRepo(db) });
-  return { apiKeys, organizations, credits, directory, leadInbox };
+  return { ...identity, credits, directory, leadInbox };
 }
 
 /** The composition root of the domain: every service, wired to its repositories. */
@@ -89,10 +111,7 @@ export async function createServices(deps: ServiceDeps) {
   const { config, database, jobs, fetcher, parser, modelFetch, logger, metrics } = deps;
   const providerOptions = { ...config.models.registry, fetch: modelFetch };
   const { db } = database;
-  const { apiKeys, organizations, credits, directory, leadInbox } = createOperatorServices(
-    db,
-    logger,
-  );
+  const operators = createOperatorServices(db, logger, config.accounts);
   const models = instrumentModels(createModelRegistry(providerOptions), metrics);
   const { billing, consumption, usage } = createBillingModule({
     db,
@@ -218,11 +237,7 @@ export async function createServices(deps: ServiceDeps) {
   const annotationModule = createAnnotationModule(db);
 
   return {
-    apiKeys,
-    organizations,
-    credits,
-    directory,
-    leadInbox,
+    ...operators,
     billing,
     consumption,
     usage,

@@ -33,8 +33,14 @@ export async function buildWorkerServer(deps: WorkerServerDeps): Promise<App> {
     errorBody: toErrorBody,
   });
   registerApiErrors(app);
-  // Only the admin token is ever checked here: no route of this listener takes an API key.
-  registerAuth(app, { apiKeys: { authenticate: async () => null }, adminToken: deps.adminToken });
+  // Only the admin token is ever checked here: no route of this listener takes a key or a
+  // session.
+  registerAuth(app, {
+    apiKeys: { authenticate: async () => null },
+    sessions: { authenticate: async () => null },
+    adminToken: deps.adminToken,
+    publicOrigin: "",
+  });
   registerHealthRoutes(app, deps.isHealthy);
   registerReadinessRoute(app, deps.readiness);
   if (deps.adminToken) registerMetricsRoute(app, deps.metrics.registry);

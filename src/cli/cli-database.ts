@@ -38,7 +38,7 @@ export async function withOperatorServices<T>(
   const logger = createLogger("warn", config.server.logFormat);
   const database = await openConfiguredDatabase(config, { poolSize: 2 });
   try {
-    return await run(createOperatorServices(database.db, logger));
+    return await run(createOperatorServices(database.db, logger, config.accounts));
   } finally {
     await database.close();
   }

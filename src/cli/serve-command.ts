@@ -56,5 +56,18 @@ export async function serve(args: string[], env: Env): Promise<void> {
       );
     }
   }
+  if (role !== "worker") {
+    // Until somebody can sign in, every start offers the way in (agentdesk setup-link too).
+    const setupLink = await runtime.services.accounts.setupLink();
+    if (setupLink) {
+      lines.push(
+        "",
+        "Create the first owner account (one-time link, valid 7 days):",
+        "",
+        `  ${setupLink}`,
+        "",
+      );
+    }
+  }
   process.stdout.write(`${lines.join("\n")}\n`);
 }

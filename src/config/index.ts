@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { accountsConfig, accountsEnvSchema } from "./accounts-config.ts";
 import { agentsConfig, agentsEnvSchema } from "./agents-config.ts";
 import { annotationsConfig, annotationsEnvSchema } from "./annotations-config.ts";
 import { databaseConfig, databaseEnvSchema } from "./database-config.ts";
@@ -27,6 +28,7 @@ export const envSchema = z.object({
   ...transcriptionEnvSchema.shape,
   ...webhooksEnvSchema.shape,
   ...retentionEnvSchema.shape,
+  ...accountsEnvSchema.shape,
 });
 
 /**
@@ -53,10 +55,11 @@ function buildConfig(env: z.output<typeof envSchema>) {
     transcription: transcriptionConfig(env),
     webhooks: webhooksConfig(env),
     retention: retentionConfig(env),
+    accounts: accountsConfig(env, { host: env.HOST, port: env.PORT }),
   };
 }
 
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD/;
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|SMTP_URL/;
 
 /** Parses every setting once; nothing else in the program reads the environment. */
 export function parseConfig(env: Env): Config {

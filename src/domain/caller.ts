@@ -1,12 +1,19 @@
+import type { AuditActor } from "./accounts/audit-log.ts";
+
 /**
- * Who is calling: the organization, user and API key behind a request, and the request's id
- * for the logs. Every service method that acts for a caller takes one; `null` where the spec
- * lets anonymous callers in (public agents and datastores).
+ * Who is calling: the organization, user and API key (or session) behind a request, and the
+ * request's id for the logs. Every service method that acts for a caller takes one; `null`
+ * where the spec lets anonymous callers in (public agents and datastores).
  */
 export type Caller = {
   organizationId: string;
   userId: string;
-  apiKeyId: string;
+  /** The key that authenticated the request; null for a signed-in session. */
+  apiKeyId: string | null;
+  /** The only agents a scoped key may use; null is every agent of the organization. */
+  agentIds: readonly string[] | null;
+  /** Who acted, as the audit log records it. */
+  actor: AuditActor;
   requestId: string;
 };
 

@@ -36,6 +36,16 @@ export class AppError extends Error {
   }
 }
 
+/** Too many attempts: the answer carries `Retry-After` with the seconds to wait. */
+export class RateLimitedError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super("RATE_LIMITED", message);
+  }
+}
+
 export const invalid = (message: string, details?: ErrorDetail[]) =>
   new AppError("INVALID_REQUEST", message, details);
 export const notFound = (message: string) => new AppError("NOT_FOUND", message);

@@ -21,7 +21,7 @@ type Operation = {
 type OpenApi = { paths: Record<string, Record<string, Operation>> };
 
 type Refusal = { status: 401 | 403; media: "application/json" | "text/plain"; type?: string };
-type Access = "key" | "admin" | "optional" | "public";
+type Access = "key" | "admin" | "optional" | "session" | "public";
 type Documented = { name: string; method: string; path: string; access: Access; op: Operation };
 
 const UNAUTHORIZED: Refusal = { status: 401, media: "application/json", type: "UNAUTHORIZED" };
@@ -52,9 +52,11 @@ let otherIds: Record<string, string>;
 function accessOf(security: Operation["security"]): Access {
   const shape = JSON.stringify(security ?? []);
   const known: Record<string, Access> = {
-    '[{"apiKey":[]}]': "key",
-    '[{"adminToken":[]}]': "admin",
-    '[{},{"apiKey":[]}]': "optional",
+    '[{"apiKey":[]},{"session":[]}]': "key",
+    '[{"adminToken":[]},{"session":[]}]': "admin",
+    '[{},{"apiKey":[]},{"session":[]}]': "optional",
+    '[{"session":[]}]': "session",
+    '[{},{"session":[]}]': "public",
     "[]": "public",
   };
   const access = known[shape];
@@ -137,7 +139,7 @@ type Credential = { name: string; authorization?: string; for: Access[] };
 
 /** Bad credentials, and the kinds of operation that must refuse each. */
 const BAD_CREDENTIALS: Credential[] = [
-  { name: "no Authorization header", for: ["key", "admin"] },
+  { name: "no Authorization header", for: ["key", "admin", "session"] },
   {
     name: "Basic credentials",
     authorization: "Basic dXNlcjpwYXNzd29yZA==",
@@ -224,8 +226,14 @@ describe("every operation that needs credentials", () => {
           ? schema?.type === "string"
           : schema?.$ref === (isOpenAi(operation) ? OPENAI_ERROR_REF : ERROR_REF));
       // The 401 stays free for the services' own refusals (another organization) where the spec
-      // answers a missing key with 403, but a 401 refusal never comes with a 403 beside it.
-      const stray = expected.status === 401 && operation.op.responses["403"] !== undefined;
+      // answers a missing key with 403, but a 401 refusal comes with a 403 beside it only where
+      // a role or key scopes may be refused.
+      const permission = (operation.op as { "x-permission"?: string })["x-permission"];
+      const stray =
+        expected.status === 401 &&
+        operation.op.responses["403"] !== undefined &&
+        (permission === undefined || permission === "identity") &&
+        operation.access !== "session";
       const textWith401 = expected.media === "text/plain" && operation.op.responses["401"];
       if (!right || stray || textWith401) wrong.push(operation.name);
     }

@@ -4,6 +4,7 @@ import { rowsOf } from "../../src/db/client.ts";
 import { MAX_JSON_DEPTH } from "../../src/http/plugins/json-body.ts";
 import { MALFORMED_MULTIPART_MESSAGE } from "../../src/http/plugins/multipart-form.ts";
 import { createSeeder } from "../annotations/seed.ts";
+import { memberOf, type SignedIn } from "../harness/accounts.ts";
 import { ADMIN_TOKEN, startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { addFile, createDatastore, waitForSync } from "../knowledge/knowledge-helpers.ts";
 
@@ -24,7 +25,7 @@ type JsonSchema = {
 type OpenApiOperation = {
   security?: Array<Record<string, string[]>>;
   requestBody?: { content: Record<string, { schema?: JsonSchema }> };
-  responses?: Record<string, unknown>;
+  responses?: Record<string, { description?: string }>;
 };
 type OpenApi = { paths: Record<string, Record<string, OpenApiOperation>> };
 
@@ -45,6 +46,8 @@ type Route = {
    * (401, or the spec's 403), or null where an optional key lets anonymous callers in.
    */
   refusal: Outcome | null;
+  /** Taken with a signed-in session only (the account's own routes). */
+  sessionOnly: boolean;
 };
 
 /** What a listener answers: the dashboard's `type` or the site's `code`, with the status. */
@@ -173,6 +176,7 @@ const BAD_BODIES: BadBody[] = [
 
 let app: TestApp;
 let org: TestOrganization;
+let owner: SignedIn;
 let routes: Route[];
 let storedBefore: Record<string, string[]>;
 
@@ -223,9 +227,10 @@ async function documentedRoutes(ids: Record<string, string>): Promise<Route[]> {
           refusal:
             (operation.security ?? []).length === 0 || operation.security?.some(isOpen)
               ? null
-              : operation.responses?.["403"]
+              : operation.responses?.["403"]?.description?.startsWith("No valid")
                 ? [403, "FORBIDDEN"]
                 : [401, "UNAUTHORIZED"],
+          sessionOnly: JSON.stringify(operation.security) === '[{"session":[]}]',
         });
       }
     }
@@ -267,7 +272,8 @@ const isOpen = (requirement: Record<string, string[]>) => Object.keys(requiremen
 
 function credentialsFor(route: Route): Record<string, string> {
   if (route.listener === "site") return {};
-  return route.name.includes("/api/admin/") ? { authorization: `Bearer ${ADMIN_TOKEN}` } : org.auth;
+  if (route.name.includes("/api/admin/")) return { authorization: `Bearer ${ADMIN_TOKEN}` };
+  return route.sessionOnly ? owner.headers : org.auth;
 }
 
 beforeAll(async () => {
@@ -281,6 +287,7 @@ beforeAll(async () => {
     },
   });
   org = await app.createOrganization("Every route");
+  owner = await memberOf(app, org, "owner");
   const seeder = createSeeder(app);
   const agentId = await seeder.agent(org, { visibility: "public" });
   const exchange = await seeder.exchange(org, agentId);
@@ -316,6 +323,7 @@ beforeAll(async () => {
     "datasources.id": datasource.id,
     "admin.id": org.id,
     "admin.keyId": spareKey.json().apiKeyId,
+    "auth.token": "no-such-token",
   });
   storedBefore = await storedRows();
 }, 120_000);

@@ -1,3 +1,4 @@
+export * from "./accounts.ts";
 export * from "./agents.ts";
 export * from "./annotations.ts";
 export * from "./billing.ts";

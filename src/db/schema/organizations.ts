@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   bigint,
+  boolean,
   check,
   index,
   integer,
@@ -8,6 +9,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
 } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -43,11 +45,26 @@ export const organizations = pgTable(
   ],
 );
 
-export const users = pgTable("users", {
-  id: text("id").primaryKey(),
-  email: text("email").unique(),
-  createdAt: createdAt(),
-});
+/**
+ * A person (or, for keys made before accounts, a placeholder owner without a login). E-mails
+ * are stored lower-cased. A user signs in with a password, an OpenID identity, or both.
+ */
+export const users = pgTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").unique(),
+    name: text("name"),
+    /** scrypt, in the self-describing form of src/domain/accounts/passwords.ts. */
+    passwordHash: text("password_hash"),
+    oidcIssuer: text("oidc_issuer"),
+    oidcSubject: text("oidc_subject"),
+    /** May use the instance's administration (leads, organizations) with a session. */
+    instanceAdmin: boolean("instance_admin").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("users_oidc_identity_idx").on(table.oidcIssuer, table.oidcSubject)],
+);
 
 export const memberships = pgTable(
   "memberships",
@@ -58,10 +75,16 @@ export const memberships = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    role: text("role").notNull().default("owner"),
+    role: text("role", { enum: ["owner", "admin", "member", "viewer"] })
+      .notNull()
+      .default("owner"),
     createdAt: createdAt(),
   },
-  (table) => [primaryKey({ columns: [table.organizationId, table.userId] })],
+  (table) => [
+    primaryKey({ columns: [table.organizationId, table.userId] }),
+    index("memberships_user_idx").on(table.userId),
+    check("memberships_role_check", sql`${table.role} in ('owner', 'admin', 'member', 'viewer')`),
+  ],
 );
 
 export const apiKeys = pgTable(
@@ -81,8 +104,26 @@ export const apiKeys = pgTable(
     createdAt: createdAt(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** The permissions of the key; null is every permission (keys made before scopes). */
+    scopes: text("scopes").array(),
+    /** The only agents the key may read or ask; null is every agent of the organization. */
+    agentIds: text("agent_ids").array(),
+    rateLimitPerMinute: integer("rate_limit_per_minute"),
+    /** Micro-credits this key may spend per calendar month (UTC); null is no budget. */
+    monthlyBudgetMicro: bigint("monthly_budget_micro", { mode: "number" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
   },
-  (table) => [index("api_keys_organization_idx").on(table.organizationId)],
+  (table) => [
+    index("api_keys_organization_idx").on(table.organizationId),
+    check(
+      "api_keys_rate_limit_check",
+      sql`${table.rateLimitPerMinute} is null or ${table.rateLimitPerMinute} >= 1`,
+    ),
+    check(
+      "api_keys_monthly_budget_check",
+      sql`${table.monthlyBudgetMicro} is null or ${table.monthlyBudgetMicro} >= 0`,
+    ),
+  ],
 );
 
 /** A grant of credits, spent oldest-expiring first; amounts are integer micro-credits. */

@@ -2,11 +2,20 @@ import type { Db } from "../../db/client.ts";
 import { createNotifiedCache } from "../../db/notified-cache.ts";
 import { newId } from "../../lib/ids.ts";
 import { constantTimeEquals, randomToken, sha256Hex } from "../../lib/secrets.ts";
+import type { KeyScope } from "../accounts/permissions.ts";
 import { type ApiKeyRepo, LAST_USED_RESOLUTION_MS } from "./api-key-repo.ts";
 
 const KEY_PREFIX = "adk_";
 
-export type AuthenticatedKey = { apiKeyId: string; organizationId: string; userId: string };
+export type AuthenticatedKey = {
+  apiKeyId: string;
+  organizationId: string;
+  userId: string;
+  /** Null: every permission (keys made before scopes, and keys made without them). */
+  scopes: KeyScope[] | null;
+  agentIds: string[] | null;
+  rateLimitPerMinute: number | null;
+};
 export type IssuedKey = { apiKey: string; apiKeyId: string };
 
 /** The channel on which changes to API keys are announced (migration 0013). */
@@ -15,6 +24,8 @@ export const API_KEYS_CHANGED_CHANNEL = "api_keys_changed";
 type VerifiedKey = AuthenticatedKey & {
   /** When use was last recorded (ms since the epoch), to record it at most once a minute. */
   lastUsedAt: number | null;
+  /** When the key stops working (ms since the epoch); null never. */
+  expiresAt: number | null;
 };
 
 /**
@@ -43,11 +54,7 @@ export function createApiKeyService(deps: {
     deps.apiKeys.touch(key.apiKeyId).catch(deps.onBackgroundError);
   }
 
-  const identity = ({ apiKeyId, organizationId, userId }: VerifiedKey): AuthenticatedKey => ({
-    apiKeyId,
-    organizationId,
-    userId,
-  });
+  const identity = ({ lastUsedAt: _, expiresAt: __, ...key }: VerifiedKey): AuthenticatedKey => key;
 
   return {
     /** To be told of changes to keys made by any process (API_KEYS_CHANGED_CHANNEL). */
@@ -85,10 +92,15 @@ export function createApiKeyService(deps: {
           apiKeyId: row.id,
           organizationId: row.organizationId,
           userId: row.userId,
+          scopes: (row.scopes as KeyScope[] | null) ?? null,
+          agentIds: row.agentIds ?? null,
+          rateLimitPerMinute: row.rateLimitPerMinute ?? null,
           lastUsedAt: row.lastUsedAt?.getTime() ?? null,
+          expiresAt: row.expiresAt?.getTime() ?? null,
         };
         verified.keep(keyHash, key, ticket);
       }
+      if (key.expiresAt !== null && key.expiresAt <= Date.now()) return null;
       recordUse(key);
       return identity(key);
     },

@@ -1,6 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { memberships, organizations, users } from "../../db/schema/index.ts";
+import type { Role } from "../accounts/permissions.ts";
 
 export type OrganizationRow = typeof organizations.$inferSelect;
 export type BillingSettings = Partial<
@@ -40,7 +41,7 @@ export function createOrganizationRepo(db: Db) {
       return row ?? null;
     },
 
-    async addMember(organizationId: string, userId: string, role: string, tx: Db = db) {
+    async addMember(organizationId: string, userId: string, role: Role, tx: Db = db) {
       await tx.insert(memberships).values({ organizationId, userId, role }).onConflictDoNothing();
     },
 

@@ -7,6 +7,7 @@ import {
   type ErrorType,
   errorTypeForStatus,
   invalid,
+  RateLimitedError,
 } from "../../lib/errors.ts";
 import {
   isUnstorableTextError,
@@ -126,6 +127,9 @@ export function registerApiErrors(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const [status, body] = toErrorBody(error, request);
     if (status >= 500) request.log.error({ err: error }, "request failed");
+    if (error instanceof RateLimitedError) {
+      reply.header("retry-after", String(error.retryAfterSeconds));
+    }
     reply.code(status).send(body);
   });
   app.setNotFoundHandler((request, reply) => {

@@ -104,7 +104,11 @@ export type OpenApiOptions = {
   /** Further component schemas, such as the error body a route names in `errorComponent`. */
   components?: Record<string, z.ZodType>;
   /** The listener's security schemes; none where no route reads credentials. */
-  securitySchemes?: Record<string, { type: "http"; scheme: string; description: string }>;
+  securitySchemes?: Record<
+    string,
+    | { type: "http"; scheme: string; description: string }
+    | { type: "apiKey"; in: "cookie" | "header"; name: string; description: string }
+  >;
 };
 
 type Transform = typeof jsonSchemaTransform;
@@ -182,8 +186,22 @@ function documentRoutes(conventions: ErrorConventions): Transform {
       const { security, refusal } = accessDocumentation({
         auth,
         refusal: input.route.config?.refusal,
+        permission: input.route.config?.permission,
       });
       documented.security = security;
+      const permission = input.route.config?.permission;
+      if (permission) {
+        documented["x-permission"] = permission;
+        if (permission !== "identity" && !input.route.config?.permissionRefusal) {
+          const forbidden = `The caller's role or key scopes do not allow ${permission}, or the key may not use this agent`;
+          const also = declared?.[403];
+          failures[403] = errorResponse(
+            also ? `${forbidden}; or ${also}` : forbidden,
+            "application/json",
+            errorSchema,
+          );
+        }
+      }
       if (refusal) {
         const also = declared?.[refusal.status as ErrorStatus];
         const description = also ? `${refusal.description}; or ${also}` : refusal.description;

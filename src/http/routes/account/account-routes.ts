@@ -11,17 +11,18 @@ export function registerAccountRoutes(
   app.get(
     "/api/me",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "identity" },
       schema: {
         operationId: "getAccount",
         tags: ["health"],
         "x-extension": true,
-        summary: "The organization and key behind the bearer token (extension)",
+        summary: "The organization and key (or session user) behind the request (extension)",
         response: {
           200: z.object({
             organization: z.object({ id: z.string(), name: z.string() }),
             userId: z.string(),
-            apiKeyId: z.string(),
+            /** Null when a signed-in session is calling. */
+            apiKeyId: z.string().nullable(),
           }),
         },
       },

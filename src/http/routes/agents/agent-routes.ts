@@ -11,7 +11,7 @@ export function registerAgentRoutes(app: App, deps: AgentRouteDeps): void {
   app.get(
     "/api/agents",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "agents:read" },
       schema: {
         operationId: "listAgents",
         tags: ["agents"],
@@ -25,7 +25,7 @@ export function registerAgentRoutes(app: App, deps: AgentRouteDeps): void {
   app.post(
     "/api/agents",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "agents:write" },
       schema: {
         operationId: "createAgent",
         tags: ["agents"],
@@ -44,7 +44,7 @@ export function registerAgentRoutes(app: App, deps: AgentRouteDeps): void {
   app.get(
     "/api/agents/:id",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "agents:read", agentParam: "id" },
       schema: {
         operationId: "getAgent",
         tags: ["agents"],
@@ -60,7 +60,7 @@ export function registerAgentRoutes(app: App, deps: AgentRouteDeps): void {
   app.patch(
     "/api/agents/:id",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "agents:write", agentParam: "id" },
       schema: {
         operationId: "updateAgent",
         tags: ["agents"],
@@ -77,7 +77,7 @@ export function registerAgentRoutes(app: App, deps: AgentRouteDeps): void {
   app.delete(
     "/api/agents/:id",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "agents:write", agentParam: "id" },
       schema: {
         operationId: "deleteAgent",
         tags: ["agents"],

@@ -57,7 +57,7 @@ export function registerExportRoutes(app: App, deps: ExportRouteDeps): void {
   app.get(
     "/api/agents/:id/conversations-export",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "conversations:read", agentParam: "id" },
       schema: {
         operationId: "exportConversations",
         tags: ["conversations"],

@@ -77,7 +77,12 @@ export function registerQueryRoutes(app: App, deps: QueryRouteDeps): void {
   app.post(
     "/api/agents/:id/query",
     {
-      config: { auth: "key" },
+      config: {
+        auth: "key",
+        permission: "query",
+        agentParam: "id",
+        permissionRefusal: "unauthorized",
+      },
       schema: {
         operationId: "queryAgent",
         tags: ["agents"],
@@ -122,7 +127,7 @@ function registerQueryAgentRoute(
   app.post(
     "/api/agents/:id/query-agent",
     {
-      config: { auth: "optional" },
+      config: { auth: "optional", permission: "query", agentParam: "id" },
       preHandler: withinAnonymousLimits,
       schema: {
         operationId: "postAgentMessage",

@@ -14,7 +14,7 @@ export function registerAnnotationTagRoutes(
   app.post(
     "/api/annotation-tags",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "annotations:write" },
       schema: {
         operationId: "createAnnotationTag",
         tags: ["annotations"],
@@ -36,7 +36,7 @@ export function registerAnnotationTagRoutes(
   app.get(
     "/api/annotation-tags",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "annotations:read" },
       schema: {
         operationId: "listAnnotationTags",
         tags: ["annotations"],

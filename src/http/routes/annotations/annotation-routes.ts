@@ -33,8 +33,12 @@ const annotationLookupErrors = {
   404: "No annotation with this id",
 };
 
-/** Sent credentials must be a valid key: a typo never silently turns into anonymity. */
-const sendsCredentials = (request: FastifyRequest) => request.headers.authorization !== undefined;
+/**
+ * Signed-in users are known callers; sent credentials must be a valid key (a typo never
+ * silently turns into anonymity).
+ */
+const sendsCredentials = (request: FastifyRequest) =>
+  request.auth !== null || request.headers.authorization !== undefined;
 
 /** The spec's annotation endpoints, plus GET/PUT /api/annotation-statuses (extension). */
 export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): void {
@@ -54,6 +58,7 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
       {
         config: {
           auth: "optional",
+          permission: "annotations:write",
           rateLimit: {
             max: deps.anonymousRateLimit.perMinute,
             timeWindow: 60_000,
@@ -88,7 +93,7 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
   app.get(
     "/api/annotations",
     {
-      config: { auth: "optional" },
+      config: { auth: "optional", permission: "annotations:read" },
       schema: {
         operationId: "listAnnotations",
         tags: ["annotations"],
@@ -115,7 +120,7 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
   app.get(
     "/api/annotations/:id",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "annotations:read" },
       schema: {
         operationId: "getAnnotation",
         tags: ["annotations"],
@@ -131,7 +136,7 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
   app.patch(
     "/api/annotations/:id",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "annotations:write" },
       schema: {
         operationId: "updateAnnotationStatus",
         tags: ["annotations"],
@@ -149,7 +154,7 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
   app.delete(
     "/api/annotations/:id",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "annotations:write" },
       schema: {
         operationId: "deleteAnnotation",
         tags: ["annotations"],
@@ -166,7 +171,7 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
   app.get(
     "/api/annotation-statuses",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "annotations:read" },
       schema: {
         operationId: "getAnnotationStatuses",
         tags: ["annotations"],
@@ -181,7 +186,7 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
   app.put(
     "/api/annotation-statuses",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "annotations:write" },
       schema: {
         operationId: "setAnnotationStatuses",
         tags: ["annotations"],

@@ -15,7 +15,7 @@ export function registerConsumptionEventRoutes(app: App, deps: ConsumptionEventR
   app.get(
     "/api/consumption-events",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "usage:read" },
       schema: {
         operationId: "listConsumptionEvents",
         tags: ["usage"],
@@ -30,7 +30,7 @@ export function registerConsumptionEventRoutes(app: App, deps: ConsumptionEventR
   app.get(
     "/api/consumption-events/summary",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "usage:read" },
       schema: {
         operationId: "getConsumptionSummary",
         tags: ["usage"],

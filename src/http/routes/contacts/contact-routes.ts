@@ -10,7 +10,7 @@ export function registerContactRoutes(app: App, deps: ContactRouteDeps): void {
   app.delete(
     "/api/contacts/:id",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "conversations:write" },
       schema: {
         operationId: "deleteContact",
         tags: ["conversations"],

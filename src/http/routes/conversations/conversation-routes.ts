@@ -67,7 +67,7 @@ export function registerConversationRoutes(app: App, deps: ConversationRouteDeps
   app.get(
     "/api/conversations",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "conversations:read" },
       schema: {
         operationId: "listConversations",
         tags: ["conversations"],
@@ -89,7 +89,7 @@ export function registerConversationRoutes(app: App, deps: ConversationRouteDeps
   app.get(
     "/api/conversations/:id",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "conversations:read" },
       schema: {
         operationId: "getConversation",
         tags: ["conversations"],
@@ -109,7 +109,7 @@ export function registerConversationRoutes(app: App, deps: ConversationRouteDeps
   app.delete(
     "/api/conversations/:id",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "conversations:write" },
       schema: {
         operationId: "deleteConversation",
         tags: ["conversations"],

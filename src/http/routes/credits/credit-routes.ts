@@ -23,7 +23,7 @@ export function registerCreditRoutes(app: App, deps: CreditRouteDeps): void {
     "/api/credits/balance",
     {
       exposeHeadRoute: false,
-      config: { auth: "key", refusal: "forbidden-text" },
+      config: { auth: "key", refusal: "forbidden-text", permission: "usage:read" },
       schema: {
         operationId: "getCreditBalance",
         tags: ["usage"],

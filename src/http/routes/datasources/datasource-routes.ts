@@ -33,7 +33,7 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
     scope.post(
       "/api/datasources",
       {
-        config: { auth: "key" },
+        config: { auth: "key", permission: "knowledge:write" },
         schema: {
           operationId: "createDatasource",
           tags: ["knowledge"],
@@ -73,7 +73,7 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
   app.get(
     "/api/datasources/:id",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "knowledge:read" },
       schema: {
         operationId: "getDatasource",
         tags: ["knowledge"],
@@ -89,7 +89,7 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
   app.patch(
     "/api/datasources/:id",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "knowledge:write" },
       schema: {
         operationId: "updateDatasource",
         tags: ["knowledge"],
@@ -110,7 +110,7 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
   app.delete(
     "/api/datasources/:id",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "knowledge:write" },
       schema: {
         operationId: "deleteDatasource",
         tags: ["knowledge"],
@@ -125,7 +125,7 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
   app.post(
     "/api/datasources/:id/synch",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "knowledge:write" },
       schema: {
         operationId: "syncDatasource",
         tags: ["knowledge"],
@@ -144,7 +144,7 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
   app.get(
     "/api/datastores/:id/datasources",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "knowledge:read" },
       schema: {
         operationId: "listDatasources",
         tags: ["knowledge"],
@@ -161,7 +161,7 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
   app.post(
     "/api/datastores/update/:datastoreId",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "knowledge:write" },
       schema: {
         operationId: "updateDatasourceText",
         tags: ["knowledge"],

@@ -19,7 +19,7 @@ export function registerDatastoreRoutes(app: App, deps: DatastoreRouteDeps): voi
   app.post(
     "/api/datastores",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "knowledge:write" },
       schema: {
         operationId: "createDatastore",
         tags: ["knowledge"],
@@ -38,7 +38,7 @@ export function registerDatastoreRoutes(app: App, deps: DatastoreRouteDeps): voi
   app.get(
     "/api/datastores",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "knowledge:read" },
       schema: {
         operationId: "listDatastores",
         tags: ["knowledge"],
@@ -53,7 +53,7 @@ export function registerDatastoreRoutes(app: App, deps: DatastoreRouteDeps): voi
   app.get(
     "/api/datastores/:id",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "knowledge:read" },
       schema: {
         operationId: "getDatastore",
         tags: ["knowledge"],
@@ -69,7 +69,7 @@ export function registerDatastoreRoutes(app: App, deps: DatastoreRouteDeps): voi
   app.patch(
     "/api/datastores/:id",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "knowledge:write" },
       schema: {
         operationId: "updateDatastore",
         tags: ["knowledge"],
@@ -86,7 +86,7 @@ export function registerDatastoreRoutes(app: App, deps: DatastoreRouteDeps): voi
   app.delete(
     "/api/datastores/:id",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "knowledge:write" },
       schema: {
         operationId: "deleteDatastore",
         tags: ["knowledge"],
@@ -102,7 +102,7 @@ export function registerDatastoreRoutes(app: App, deps: DatastoreRouteDeps): voi
   app.post(
     "/api/datastores/:id/query",
     {
-      config: { auth: "optional" },
+      config: { auth: "optional", permission: "knowledge:read" },
       schema: {
         operationId: "queryDatastore",
         tags: ["knowledge"],

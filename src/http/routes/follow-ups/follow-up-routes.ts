@@ -61,7 +61,7 @@ export function registerFollowUpRoutes(app: App, deps: FollowUpRouteDeps): void 
     "/api/agents/:id/follow-up/query",
     {
       // Before validation, so a request without a valid key is 403 whatever its body.
-      config: { auth: "key", refusal: "forbidden" },
+      config: { auth: "key", refusal: "forbidden", permission: "query", agentParam: "id" },
       schema: {
         operationId: "queryFollowUp",
         tags: ["agents"],

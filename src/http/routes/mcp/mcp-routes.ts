@@ -55,7 +55,7 @@ export function registerMcpRoutes(app: App, deps: McpRouteDeps): void {
   app.post(
     "/mcp",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "query" },
       schema: {
         operationId: "mcp",
         tags: ["mcp"],

@@ -60,7 +60,7 @@ export async function registerOpenAiRoutes(app: App, deps: OpenAiRouteDeps): Pro
       v1.get(
         "/models",
         {
-          config: { auth: "key" },
+          config: { auth: "key", permission: "query" },
           schema: {
             ...common,
             operationId: "listModels",
@@ -78,7 +78,7 @@ export async function registerOpenAiRoutes(app: App, deps: OpenAiRouteDeps): Pro
       v1.get(
         "/models/:model",
         {
-          config: { auth: "key" },
+          config: { auth: "key", permission: "query" },
           schema: {
             ...common,
             operationId: "getModel",
@@ -94,7 +94,7 @@ export async function registerOpenAiRoutes(app: App, deps: OpenAiRouteDeps): Pro
       v1.post(
         "/chat/completions",
         {
-          config: { auth: "key" },
+          config: { auth: "key", permission: "query" },
           schema: {
             ...common,
             operationId: "createChatCompletion",
@@ -118,7 +118,7 @@ export async function registerOpenAiRoutes(app: App, deps: OpenAiRouteDeps): Pro
       v1.post(
         "/responses",
         {
-          config: { auth: "key" },
+          config: { auth: "key", permission: "query" },
           schema: {
             ...common,
             operationId: "createResponse",

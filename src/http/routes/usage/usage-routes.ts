@@ -48,7 +48,7 @@ export function registerUsageRoutes(app: App, deps: UsageRouteDeps): void {
   app.post(
     "/api/usage/increment-agent-queries",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "query" },
       schema: {
         operationId: "incrementAgentQueries",
         tags: ["usage"],

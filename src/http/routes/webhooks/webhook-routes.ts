@@ -39,7 +39,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
   app.get(
     "/api/conversations/:id/webhook-deliveries",
     {
-      config: { auth: "key" },
+      config: { auth: "key", permission: "conversations:read" },
       schema: {
         operationId: "listWebhookDeliveries",
         tags: ["conversations"],
