@@ -1,4 +1,5 @@
 import cookie from "@fastify/cookie";
+import type { AuditLog } from "../domain/accounts/audit-log.ts";
 import type { AnnotationTagService } from "../domain/annotations/annotation-tag-service.ts";
 import type { OrganizationService } from "../domain/organizations/organization-service.ts";
 import type { RetentionService } from "../domain/retention/retention-service.ts";
@@ -23,6 +24,7 @@ import {
   type AnnotationRouteDeps,
   registerAnnotationRoutes,
 } from "../http/routes/annotations/annotation-routes.ts";
+import { registerAuditRoutes } from "../http/routes/audit/audit-routes.ts";
 import { type AuthRouteDeps, registerAuthRoutes } from "../http/routes/auth/auth-routes.ts";
 import {
   type ConsumptionEventRouteDeps,
@@ -82,7 +84,11 @@ export type ApiServerDeps = {
   metrics: Metrics;
   apiKeys: AuthDeps["apiKeys"];
   /** Sign-in, sessions and what the people behind them may do. */
-  accounts: AuthRouteDeps & { sessions: AuthDeps["sessions"]; publicOrigin: string };
+  accounts: AuthRouteDeps & {
+    sessions: AuthDeps["sessions"];
+    audit: AuditLog;
+    publicOrigin: string;
+  };
   /** Absent when ADMIN_TOKEN is not set: the admin API then does not exist. */
   admin: AdminDeps | null;
   organizations: OrganizationService;
@@ -134,6 +140,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerReadinessRoute(app, deps.readiness);
   registerAccountRoutes(app, deps);
   registerAuthRoutes(app, deps.accounts);
+  registerAuditRoutes(app, deps.accounts);
   registerConsumptionEventRoutes(app, deps);
   registerCreditRoutes(app, deps);
   registerUsageRoutes(app, deps);

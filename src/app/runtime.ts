@@ -185,6 +185,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       accounts: {
         accounts: services.accounts,
         sessions: services.sessions,
+        audit: services.audit,
         publicOrigin: config.accounts.publicOrigin,
         cookies: { secure: config.accounts.secureCookies },
       },

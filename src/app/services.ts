@@ -65,14 +65,15 @@ export function createIdentityServices(db: Db, logger: Logger, settings: Config[
     apiKeys: createApiKeyRepo(db),
     onBackgroundError: (error) => logger.warn({ err: error }, "recording API key use failed"),
   });
+  const audit = createAuditLog(db);
   const organizations = createOrganizationService({
     db,
     organizations: createOrganizationRepo(db),
     users: createUserRepo(db),
     apiKeys,
+    audit,
   });
   const accountRepo = createAccountRepo(db);
-  const audit = createAuditLog(db);
   const sessions = createSessionService({
     accounts: accountRepo,
     maxAgeMs: settings.sessionMaxAgeMs,
@@ -215,6 +216,7 @@ export async function createServices(deps: ServiceDeps) {
     retention: createRetentionRepo(db),
     conversations: createConversationRepo(db),
     settings: config.retention,
+    audit: operators.audit,
     logger,
   });
 

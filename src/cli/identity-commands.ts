@@ -4,6 +4,9 @@ import { withOperatorServices } from "./cli-database.ts";
 import { pageLimit, required } from "./cli-options.ts";
 import { print, printMore, table } from "./cli-output.ts";
 
+/** The operator at the command line, as the audit log names them. */
+const OPERATOR = { type: "admin", id: null } as const;
+
 /** The bounds of `org list --limit`, as those of GET /api/admin/organizations. */
 const ORG_PAGE_DEFAULT = 50;
 const ORG_PAGE_MAX = 1_000;
@@ -52,7 +55,7 @@ export async function keyCreate(args: string[], env: Env): Promise<void> {
   const { values } = parseArgs({ args, options: { org: { type: "string" }, json } });
   const organizationId = required(values.org, "--org");
   const issued = await withOperatorServices(env, ({ organizations }) =>
-    organizations.issueApiKey(organizationId),
+    organizations.issueApiKey(organizationId, undefined, OPERATOR),
   );
   print(values.json, issued, [`API key (shown once): ${issued.apiKey}`]);
 }
@@ -90,7 +93,7 @@ export async function keyRevoke(args: string[], env: Env): Promise<void> {
   const organizationId = required(values.org, "--org");
   const apiKeyId = required(values.key, "--key");
   await withOperatorServices(env, ({ organizations }) =>
-    organizations.revokeApiKey(organizationId, apiKeyId),
+    organizations.revokeApiKey(organizationId, apiKeyId, OPERATOR),
   );
   process.stdout.write(`Revoked API key ${apiKeyId}\n`);
 }

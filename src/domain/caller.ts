@@ -1,4 +1,4 @@
-import type { AuditActor } from "./accounts/audit-log.ts";
+import type { AuditActor, AuditOrigin } from "./accounts/audit-log.ts";
 
 /**
  * Who is calling: the organization, user and API key (or session) behind a request, and the
@@ -12,8 +12,9 @@ export type Caller = {
   apiKeyId: string | null;
   /** The only agents a scoped key may use; null is every agent of the organization. */
   agentIds: readonly string[] | null;
-  /** Who acted, as the audit log records it. */
+  /** Who acted, and from where, as the audit log records it. */
   actor: AuditActor;
+  origin?: AuditOrigin;
   requestId: string;
 };
 

@@ -1,7 +1,8 @@
-import { and, desc, eq, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { auditEvents } from "../../db/schema/index.ts";
 import { newId } from "../../lib/ids.ts";
+import { decodePageCursor, pageOf } from "../../lib/page-cursor.ts";
 
 /** Who did it: a signed-in user, an API key, the operator's admin token, or the service. */
 export type AuditActor = {
@@ -25,7 +26,7 @@ export type AuditEvent = {
 
 type AuditRow = typeof auditEvents.$inferSelect;
 
-export function auditView(row: AuditRow) {
+function auditView(row: AuditRow) {
   return {
     id: row.id,
     action: row.action,
@@ -44,7 +45,7 @@ export function auditView(row: AuditRow) {
 
 export type AuditPageQuery = {
   limit: number;
-  cursor?: { at: Date; id: string } | undefined;
+  cursor?: string | undefined;
   action?: string | undefined;
   actorId?: string | undefined;
 };
@@ -85,24 +86,28 @@ export function createAuditLog(db: Db) {
       return { byEmail, byIp };
     },
 
-    /** One page of an organization's events, newest first. */
+    /** One page of an organization's events, newest first; `nextCursor` null on the last. */
     async page(organizationId: string, query: AuditPageQuery) {
+      const before = query.cursor ? decodePageCursor(query.cursor) : null;
       const filters: SQL[] = [eq(auditEvents.organizationId, organizationId)];
       if (query.action) filters.push(eq(auditEvents.action, query.action));
       if (query.actorId) filters.push(eq(auditEvents.actorId, query.actorId));
-      if (query.cursor) {
-        const { at, id } = query.cursor;
+      if (before) {
         filters.push(
-          or(lt(auditEvents.at, at), and(eq(auditEvents.at, at), lt(auditEvents.id, id)))!,
+          sql`(${auditEvents.at}, ${auditEvents.id}) < (${before.createdAt}::timestamptz, ${before.id})`,
         );
       }
       const rows = await db
-        .select()
+        .select({ row: auditEvents, cursorAt: sql<string>`${auditEvents.at}::text` })
         .from(auditEvents)
         .where(and(...filters))
         .orderBy(desc(auditEvents.at), desc(auditEvents.id))
         .limit(query.limit + 1);
-      return { rows: rows.slice(0, query.limit), more: rows.length > query.limit };
+      const { rows: kept, nextCursor } = pageOf(
+        rows.map(({ row, cursorAt }) => ({ ...row, cursorAt })),
+        query.limit,
+      );
+      return { data: kept.map(auditView), nextCursor };
     },
   };
 }

@@ -22,8 +22,8 @@ export function createApiKeyRepo(db: Db) {
       return row ?? null;
     },
 
-    async revoke(organizationId: string, apiKeyId: string): Promise<ApiKeyRow | null> {
-      const [row] = await db
+    async revoke(organizationId: string, apiKeyId: string, tx: Db = db): Promise<ApiKeyRow | null> {
+      const [row] = await tx
         .update(apiKeys)
         .set({ revokedAt: new Date() })
         .where(

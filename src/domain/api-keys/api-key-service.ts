@@ -105,8 +105,8 @@ export function createApiKeyService(deps: {
       return identity(key);
     },
 
-    async revoke(organizationId: string, apiKeyId: string): Promise<boolean> {
-      const revoked = (await deps.apiKeys.revoke(organizationId, apiKeyId)) !== null;
+    async revoke(organizationId: string, apiKeyId: string, tx?: Db): Promise<boolean> {
+      const revoked = (await deps.apiKeys.revoke(organizationId, apiKeyId, tx)) !== null;
       // The notification reaches this process too, but maybe after the caller's next request.
       if (revoked) verified.forget(apiKeyId);
       return revoked;

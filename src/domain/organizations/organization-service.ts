@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { notFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
+import type { AuditActor, AuditLog } from "../accounts/audit-log.ts";
 import type { ApiKeyService, IssuedKey } from "../api-keys/api-key-service.ts";
 import type {
   BillingSettings,
@@ -27,6 +28,7 @@ export function createOrganizationService(deps: {
   organizations: OrganizationRepo;
   users: UserRepo;
   apiKeys: ApiKeyService;
+  audit: AuditLog;
 }) {
   async function create(input: NewOrganization, tx: Db): Promise<CreatedOrganization> {
     const organization = await deps.organizations.insert(
@@ -58,22 +60,61 @@ export function createOrganizationService(deps: {
       return deps.db.transaction((tx) => create(input, tx));
     },
 
-    async issueApiKey(organizationId: string, name?: string): Promise<IssuedKey> {
+    /** A full-access key of the organization's owner (the admin API and CLI). */
+    async issueApiKey(organizationId: string, name: string | undefined, actor: AuditActor) {
       const ownerId = await deps.organizations.findOwnerId(organizationId);
       if (!ownerId) throw notFound(`Organization ${organizationId} not found`);
-      return deps.apiKeys.issue({ organizationId, userId: ownerId, ...(name ? { name } : {}) });
+      return deps.db.transaction(async (tx) => {
+        const key = await deps.apiKeys.issue(
+          { organizationId, userId: ownerId, ...(name ? { name } : {}) },
+          tx,
+        );
+        await deps.audit.record(
+          {
+            organizationId,
+            action: "key.created",
+            actor,
+            target: { type: "api_key", id: key.apiKeyId },
+            details: { name: name ?? "default" },
+          },
+          tx,
+        );
+        return key;
+      });
     },
 
-    async revokeApiKey(organizationId: string, apiKeyId: string): Promise<void> {
-      if (!(await deps.apiKeys.revoke(organizationId, apiKeyId))) {
-        throw notFound(`API key ${apiKeyId} not found in organization ${organizationId}`);
-      }
+    async revokeApiKey(organizationId: string, apiKeyId: string, actor: AuditActor) {
+      await deps.db.transaction(async (tx) => {
+        if (!(await deps.apiKeys.revoke(organizationId, apiKeyId, tx))) {
+          throw notFound(`API key ${apiKeyId} not found in organization ${organizationId}`);
+        }
+        await deps.audit.record(
+          {
+            organizationId,
+            action: "key.revoked",
+            actor,
+            target: { type: "api_key", id: apiKeyId },
+          },
+          tx,
+        );
+      });
     },
 
-    async updateBilling(organizationId: string, settings: BillingSettings) {
-      const row = await deps.organizations.updateBilling(organizationId, settings);
-      if (!row) throw notFound(`Organization ${organizationId} not found`);
-      return billingView(row);
+    async updateBilling(organizationId: string, settings: BillingSettings, actor: AuditActor) {
+      return deps.db.transaction(async (tx) => {
+        const row = await deps.organizations.updateBilling(organizationId, settings, tx);
+        if (!row) throw notFound(`Organization ${organizationId} not found`);
+        await deps.audit.record(
+          {
+            organizationId,
+            action: "organization.settings_changed",
+            actor,
+            details: { ...settings },
+          },
+          tx,
+        );
+        return billingView(row);
+      });
     },
 
     async requireOrganization(organizationId: string): Promise<OrganizationRow> {

@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
+import type { AuditActor, AuditLog } from "../accounts/audit-log.ts";
 import type { Caller } from "../caller.ts";
 import { findConversationOfOrganization } from "../conversations/conversation-lookup.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
@@ -24,8 +25,10 @@ export function createRetentionService(deps: {
   retention: RetentionRepo;
   conversations: Pick<ConversationRepo, "findInOrganization">;
   settings: RetentionSettings;
+  audit: AuditLog;
   logger: Logger;
 }) {
+  const { audit } = deps;
   const { batchSize } = deps.settings;
 
   /** Erases every conversation matching `target`, a batch per statement; returns how many. */
@@ -46,10 +49,16 @@ export function createRetentionService(deps: {
 
   return {
     /** Sets an organization's retention in days (null keeps conversations forever). */
-    async setRetentionDays(organizationId: string, days: number | null) {
-      const row = await deps.retention.setRetentionDays(organizationId, days);
-      if (!row) throw notFound(`Organization ${organizationId} not found`);
-      return row;
+    async setRetentionDays(organizationId: string, days: number | null, actor: AuditActor) {
+      return deps.db.transaction(async (tx) => {
+        const row = await deps.retention.setRetentionDays(organizationId, days, tx);
+        if (!row) throw notFound(`Organization ${organizationId} not found`);
+        await audit.record(
+          { organizationId, action: "retention.changed", actor, details: { days } },
+          tx,
+        );
+        return row;
+      });
     },
 
     /**
@@ -67,6 +76,12 @@ export function createRetentionService(deps: {
             { organizationId: organization.id, conversations: erased },
             "retention: erased idle conversations",
           );
+          await audit.record({
+            organizationId: organization.id,
+            action: "retention.swept",
+            actor: { type: "system", id: null },
+            details: { conversations: erased, days: organization.days },
+          });
         }
         conversationsDeleted += erased;
       }
@@ -85,13 +100,26 @@ export function createRetentionService(deps: {
         conversationId,
         agentId,
       );
-      const erased = await deps.retention.eraseBatch(
-        caller.organizationId,
-        { conversationId: found.conversation.id },
-        1,
-      );
-      // Erased meanwhile by a concurrent request or the sweep: gone, as after a repeated delete.
-      if (erased === 0) throw new AppError("CONVERSATION_NOT_FOUND", "Conversation not found");
+      await deps.db.transaction(async (tx) => {
+        const erased = await deps.retention.eraseBatch(
+          caller.organizationId,
+          { conversationId: found.conversation.id },
+          1,
+          tx,
+        );
+        // Erased meanwhile by a concurrent request or the sweep: gone, as after a repeated delete.
+        if (erased === 0) throw new AppError("CONVERSATION_NOT_FOUND", "Conversation not found");
+        await audit.record(
+          {
+            organizationId: caller.organizationId,
+            action: "conversation.erased",
+            actor: caller.actor,
+            origin: caller.origin,
+            target: { type: "conversation", id: found.conversation.id },
+          },
+          tx,
+        );
+      });
       return { success: true };
     },
 
@@ -110,7 +138,20 @@ export function createRetentionService(deps: {
           return false;
         }
         erased += await eraseAll(organizationId, { contactId }, undefined, tx);
-        return deps.retention.deleteContact(organizationId, contactId, tx);
+        const gone = await deps.retention.deleteContact(organizationId, contactId, tx);
+        if (!gone) return false;
+        await audit.record(
+          {
+            organizationId,
+            action: "contact.erased",
+            actor: caller.actor,
+            origin: caller.origin,
+            target: { type: "contact", id: contactId },
+            details: { conversations: erased },
+          },
+          tx,
+        );
+        return true;
       });
       if (!deleted) throw contactNotFound();
       deps.logger.info({ organizationId, conversations: erased }, "erased a contact");

@@ -370,6 +370,7 @@ export function callerOf(request: FastifyRequest): Caller {
     apiKeyId: auth.apiKeyId,
     agentIds: auth.agentIds,
     actor: auth.actor,
+    origin: originOf(request),
     requestId: request.id,
   };
 }

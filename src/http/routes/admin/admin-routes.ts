@@ -3,6 +3,7 @@ import type { CreditGrantService } from "../../../domain/billing/credit-grant-se
 import type { OrganizationService } from "../../../domain/organizations/organization-service.ts";
 import { isoDateTime } from "../../../lib/iso-instant.ts";
 import type { App } from "../../app-types.ts";
+import { actorOf } from "../../plugins/auth.ts";
 import { type LeadInboxRouteDeps, registerLeadInboxRoutes } from "./lead-inbox-routes.ts";
 import {
   type OrganizationListRouteDeps,
@@ -84,7 +85,11 @@ export function registerAdminRoutes(app: App, deps: AdminDeps): void {
     },
     async (request, reply) => {
       reply.code(201);
-      return deps.organizations.issueApiKey(request.params.id, request.body?.name);
+      return deps.organizations.issueApiKey(
+        request.params.id,
+        request.body?.name,
+        actorOf(request),
+      );
     },
   );
 
@@ -102,7 +107,11 @@ export function registerAdminRoutes(app: App, deps: AdminDeps): void {
       },
     },
     async (request, reply) => {
-      await deps.organizations.revokeApiKey(request.params.id, request.params.keyId);
+      await deps.organizations.revokeApiKey(
+        request.params.id,
+        request.params.keyId,
+        actorOf(request),
+      );
       reply.code(204);
     },
   );
@@ -150,7 +159,11 @@ export function registerAdminRoutes(app: App, deps: AdminDeps): void {
       },
     },
     async (request) => ({
-      organization: await deps.organizations.updateBilling(request.params.id, request.body),
+      organization: await deps.organizations.updateBilling(
+        request.params.id,
+        request.body,
+        actorOf(request),
+      ),
     }),
   );
 }
