@@ -5,7 +5,7 @@ import { pageLimit, required } from "./cli-options.ts";
 import { print, printMore, table } from "./cli-output.ts";
 
 /** The operator at the command line, as the audit log names them. */
-const OPERATOR = { type: "admin", id: null } as const;
+const OPERATOR = { actor: { type: "admin", id: null } } as const;
 
 /** The bounds of `org list --limit`, as those of GET /api/admin/organizations. */
 const ORG_PAGE_DEFAULT = 50;

@@ -14,6 +14,9 @@ export type AuditActor = {
 /** Where the request came from. */
 export type AuditOrigin = { ip: string | null; userAgent: string | null };
 
+/** Who made a change and from where, as the services that record it take it. */
+export type AuditedBy = { actor: AuditActor; origin?: AuditOrigin | undefined };
+
 export type AuditEvent = {
   organizationId: string | null;
   action: string;

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { notFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
-import type { AuditActor, AuditLog } from "../accounts/audit-log.ts";
+import type { AuditedBy, AuditLog } from "../accounts/audit-log.ts";
 import type { ApiKeyService, IssuedKey } from "../api-keys/api-key-service.ts";
 import type {
   BillingSettings,
@@ -61,7 +61,7 @@ export function createOrganizationService(deps: {
     },
 
     /** A full-access key of the organization's owner (the admin API and CLI). */
-    async issueApiKey(organizationId: string, name: string | undefined, actor: AuditActor) {
+    async issueApiKey(organizationId: string, name: string | undefined, by: AuditedBy) {
       const ownerId = await deps.organizations.findOwnerId(organizationId);
       if (!ownerId) throw notFound(`Organization ${organizationId} not found`);
       return deps.db.transaction(async (tx) => {
@@ -73,7 +73,7 @@ export function createOrganizationService(deps: {
           {
             organizationId,
             action: "key.created",
-            actor,
+            ...by,
             target: { type: "api_key", id: key.apiKeyId },
             details: { name: name ?? "default" },
           },
@@ -83,7 +83,7 @@ export function createOrganizationService(deps: {
       });
     },
 
-    async revokeApiKey(organizationId: string, apiKeyId: string, actor: AuditActor) {
+    async revokeApiKey(organizationId: string, apiKeyId: string, by: AuditedBy) {
       await deps.db.transaction(async (tx) => {
         if (!(await deps.apiKeys.revoke(organizationId, apiKeyId, tx))) {
           throw notFound(`API key ${apiKeyId} not found in organization ${organizationId}`);
@@ -92,7 +92,7 @@ export function createOrganizationService(deps: {
           {
             organizationId,
             action: "key.revoked",
-            actor,
+            ...by,
             target: { type: "api_key", id: apiKeyId },
           },
           tx,
@@ -100,7 +100,7 @@ export function createOrganizationService(deps: {
       });
     },
 
-    async updateBilling(organizationId: string, settings: BillingSettings, actor: AuditActor) {
+    async updateBilling(organizationId: string, settings: BillingSettings, by: AuditedBy) {
       return deps.db.transaction(async (tx) => {
         const row = await deps.organizations.updateBilling(organizationId, settings, tx);
         if (!row) throw notFound(`Organization ${organizationId} not found`);
@@ -108,7 +108,7 @@ export function createOrganizationService(deps: {
           {
             organizationId,
             action: "organization.settings_changed",
-            actor,
+            ...by,
             details: { ...settings },
           },
           tx,

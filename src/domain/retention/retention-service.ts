@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client.ts";
 import { AppError, notFound } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
-import type { AuditActor, AuditLog } from "../accounts/audit-log.ts";
+import type { AuditedBy, AuditLog } from "../accounts/audit-log.ts";
 import type { Caller } from "../caller.ts";
 import { findConversationOfOrganization } from "../conversations/conversation-lookup.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
@@ -49,12 +49,12 @@ export function createRetentionService(deps: {
 
   return {
     /** Sets an organization's retention in days (null keeps conversations forever). */
-    async setRetentionDays(organizationId: string, days: number | null, actor: AuditActor) {
+    async setRetentionDays(organizationId: string, days: number | null, by: AuditedBy) {
       return deps.db.transaction(async (tx) => {
         const row = await deps.retention.setRetentionDays(organizationId, days, tx);
         if (!row) throw notFound(`Organization ${organizationId} not found`);
         await audit.record(
-          { organizationId, action: "retention.changed", actor, details: { days } },
+          { organizationId, action: "retention.changed", ...by, details: { days } },
           tx,
         );
         return row;

@@ -1,6 +1,6 @@
 import type {} from "@fastify/cookie";
 import type { FastifyReply, FastifyRequest, RouteOptions } from "fastify";
-import type { AuditActor, AuditOrigin } from "../../domain/accounts/audit-log.ts";
+import type { AuditActor, AuditedBy, AuditOrigin } from "../../domain/accounts/audit-log.ts";
 import {
   type KeyScope,
   keyMay,
@@ -381,13 +381,17 @@ export function sessionOf(request: FastifyRequest): SessionIdentity {
   return request.session;
 }
 
-/** Who did it, for the audit log: the key, the session's user, or the operator's token. */
-export function actorOf(request: FastifyRequest): AuditActor {
-  if (request.auth) return request.auth.actor;
-  if (request.session) {
-    return { type: "user", id: request.session.userId, email: request.session.email };
-  }
-  return { type: "admin", id: null };
+/**
+ * Who did it and from where, for the audit log: the key, the session's user, or the
+ * operator's token.
+ */
+export function auditedBy(request: FastifyRequest): AuditedBy {
+  const actor: AuditActor = request.auth
+    ? request.auth.actor
+    : request.session
+      ? { type: "user", id: request.session.userId, email: request.session.email }
+      : { type: "admin", id: null };
+  return { actor, origin: originOf(request) };
 }
 
 /** The organization of a request's caller, for the access log; undefined when it has none. */

@@ -3,7 +3,7 @@ import type { CreditGrantService } from "../../../domain/billing/credit-grant-se
 import type { OrganizationService } from "../../../domain/organizations/organization-service.ts";
 import { isoDateTime } from "../../../lib/iso-instant.ts";
 import type { App } from "../../app-types.ts";
-import { actorOf } from "../../plugins/auth.ts";
+import { auditedBy } from "../../plugins/auth.ts";
 import { type LeadInboxRouteDeps, registerLeadInboxRoutes } from "./lead-inbox-routes.ts";
 import {
   type OrganizationListRouteDeps,
@@ -88,7 +88,7 @@ export function registerAdminRoutes(app: App, deps: AdminDeps): void {
       return deps.organizations.issueApiKey(
         request.params.id,
         request.body?.name,
-        actorOf(request),
+        auditedBy(request),
       );
     },
   );
@@ -110,7 +110,7 @@ export function registerAdminRoutes(app: App, deps: AdminDeps): void {
       await deps.organizations.revokeApiKey(
         request.params.id,
         request.params.keyId,
-        actorOf(request),
+        auditedBy(request),
       );
       reply.code(204);
     },
@@ -162,7 +162,7 @@ export function registerAdminRoutes(app: App, deps: AdminDeps): void {
       organization: await deps.organizations.updateBilling(
         request.params.id,
         request.body,
-        actorOf(request),
+        auditedBy(request),
       ),
     }),
   );

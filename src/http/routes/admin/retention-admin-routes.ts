@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { RetentionService } from "../../../domain/retention/retention-service.ts";
 import type { App } from "../../app-types.ts";
-import { actorOf } from "../../plugins/auth.ts";
+import { auditedBy } from "../../plugins/auth.ts";
 
 export type RetentionAdminDeps = { retention: RetentionService };
 
@@ -44,7 +44,7 @@ export function registerRetentionAdminRoutes(app: App, deps: RetentionAdminDeps)
       organization: await deps.retention.setRetentionDays(
         request.params.id,
         request.body.conversationRetentionDays,
-        actorOf(request),
+        auditedBy(request),
       ),
     }),
   );
