@@ -22,7 +22,9 @@ async function rolesTable(): Promise<string> {
       const permission = operation["x-permission"];
       if (!permission) continue;
       const cells = ROLES.map((role) => (roleMay(role, permission) ? "yes" : "—"));
-      rows.push(`| \`${method.toUpperCase()} ${path}\` | \`${permission}\` | ${cells.join(" | ")} |`);
+      rows.push(
+        `| \`${method.toUpperCase()} ${path}\` | \`${permission}\` | ${cells.join(" | ")} |`,
+      );
     }
   }
   return [
