@@ -14,6 +14,7 @@ import { describeConnectionFailure } from "../lib/connection-errors.ts";
 import type { Logger } from "../lib/logger.ts";
 import { createSafeFetcher, type SafeFetcher } from "../lib/safe-fetch.ts";
 import { createModelTransport } from "../models/model-transport.ts";
+import { logModelWarnings } from "../models/model-warnings.ts";
 import { createMetrics, type Metrics } from "../ops/metrics.ts";
 import { createReadinessCheck } from "../ops/readiness.ts";
 import { buildApiServer } from "./api-server.ts";
@@ -105,6 +106,7 @@ async function connectRedis(url: string, logger: Logger): Promise<Redis> {
 /** Builds every part of one process: database, job queue, services, listeners (not listening). */
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { config, logger, role } = options;
+  logModelWarnings(logger);
   const metrics = createMetrics();
   // Redis only serves the API's and the site's rate limits, and their readiness reports it;
   // connected first, so a bad REDIS_URL stops boot early.
