@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, onTestFinished } from "vitest";
 import { htmlPage, startFakeWebSite } from "../fakes/web-site.ts";
 import { unchecked } from "../harness/client.ts";
@@ -11,6 +14,9 @@ import {
 } from "./widget-fixtures.ts";
 
 const test = widgetTest();
+
+/** Where the screenshots go: a temporary folder, or docs/ through `npm run screenshots`. */
+const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), "widget-shots-"));
 
 const REFUNDS = [
   "# Refund policy",
@@ -246,7 +252,8 @@ describe.skipIf(!hasChromium)("the widget on a customer's site", () => {
           (globalThis as unknown as PageWindow).getComputedStyle(element).fontSize as string,
       );
       expect(fontSize).toBe("15px");
-      await page.screenshot({ path: `docs/widget-${width}.png` });
+      // `npm run screenshots` keeps them in docs/; a test run leaves the checkout untouched.
+      await page.screenshot({ path: join(SCREENSHOT_DIR, `widget-${width}.png`) });
     });
   }
 });
