@@ -122,7 +122,12 @@ describe("POST /api/organizations/{id}/invitations", () => {
     const accept = await acceptAnonymously(pending.token, { password: NEW_PASSWORD });
     expect(accept.statusCode).toBe(400);
     expect(accept.json().error).toBe(INVALID_LINK);
-    const again = await call(app, "DELETE", `${invitationsUrl(org.id)}/${pending.id}`, admin.headers);
+    const again = await call(
+      app,
+      "DELETE",
+      `${invitationsUrl(org.id)}/${pending.id}`,
+      admin.headers,
+    );
     expect(again.statusCode).toBe(404);
     const [event] = await auditOf(app, org.id, "invitation.revoked");
     expect(event).toMatchObject({
@@ -239,7 +244,10 @@ describe("POST /api/auth/invitations/{token}/accept", () => {
       expect(response.json()).toMatchObject({ type: "INVALID_REQUEST", error: INVALID_LINK });
     }
     // Nobody was made for the expired invitation's e-mail.
-    const late = await app.database.db.select().from(users).where(eq(users.email, "late@example.com"));
+    const late = await app.database.db
+      .select()
+      .from(users)
+      .where(eq(users.email, "late@example.com"));
     expect(late).toEqual([]);
   });
 

@@ -24,11 +24,14 @@ export type FakeSmtp = {
 /** Decodes the one text part nodemailer sends for `text` mail (7bit, quoted-printable or base64). */
 function decodeBody(headers: string, body: string): string {
   const encoding = /^content-transfer-encoding:\s*(\S+)/im.exec(headers)?.[1]?.toLowerCase();
-  if (encoding === "base64") return Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
+  if (encoding === "base64")
+    return Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
   if (encoding === "quoted-printable") {
     const bytes = body
       .replace(/=\r?\n/g, "")
-      .replace(/=([0-9A-F]{2})/gi, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+      .replace(/=([0-9A-F]{2})/gi, (_match, hex: string) =>
+        String.fromCharCode(Number.parseInt(hex, 16)),
+      );
     return Buffer.from(bytes, "latin1").toString("utf8");
   }
   return body;
