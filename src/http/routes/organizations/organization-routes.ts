@@ -17,7 +17,7 @@ export function registerOrganizationRoutes(app: App, deps: OrganizationRouteDeps
     {
       config: { auth: "session" },
       schema: {
-        operationId: "createOrganization",
+        operationId: "createOwnOrganization",
         tags: ["accounts"],
         "x-extension": true,
         summary:
