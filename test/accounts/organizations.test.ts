@@ -60,7 +60,7 @@ describe("POST /api/organizations", () => {
   });
 
   it("refuses no session, a key, another site's page and a bad name, making nothing", async () => {
-    const attempts = [
+    const attempts: { headers: Record<string, string>; status: number }[] = [
       { headers: {}, status: 401 },
       { headers: org.auth, status: 401 },
       { headers: { cookie: person.headers.cookie, origin: "https://evil.example" }, status: 403 },
