@@ -24,7 +24,7 @@ const INVITATION_TTL_MS = 7 * 24 * 60 * 60_000;
 const INVALID_LINK = "This invitation link is invalid, used, expired or revoked";
 
 /** Whether the invitation e-mail went out: sent, failed (the link still works), or no SMTP_URL. */
-export type InvitationMail = "sent" | "failed" | "disabled";
+type InvitationMail = "sent" | "failed" | "disabled";
 
 export type IssuedInvitation = {
   id: string;

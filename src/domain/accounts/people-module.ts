@@ -27,5 +27,3 @@ export function createPeopleModule(deps: {
     signup: createSignupService({ ...shared, openSignup: deps.settings.openSignup }),
   };
 }
-
-export type PeopleModule = ReturnType<typeof createPeopleModule>;
