@@ -251,6 +251,19 @@ describe("POST /api/auth/invitations/{token}/accept", () => {
     expect(late).toEqual([]);
   });
 
+  it("lets one of two simultaneous acceptances of a link win", async () => {
+    const { token } = await invite("twice@example.com");
+    const answers = await Promise.all(
+      [1, 2].map(() => acceptAnonymously(token, { password: NEW_PASSWORD })),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 400]);
+    const made = await app.database.db
+      .select()
+      .from(users)
+      .where(eq(users.email, "twice@example.com"));
+    expect(made).toHaveLength(1);
+  });
+
   it("lets an existing user signed in as the invited e-mail just join", async () => {
     const elsewhere = await app.createOrganization("Home");
     const person = await memberOf(app, elsewhere, "member");

@@ -130,6 +130,20 @@ describe("POST /api/auth/signup", () => {
     await expectNoSecretsInAudit(open, [PASSWORD, sessionCookieOf(response).split("=")[1]!]);
   });
 
+  it("makes one account of two simultaneous sign-ups with one e-mail", async () => {
+    const answers = await Promise.all(
+      ["First", "Second"].map((name) =>
+        signup(open, { email: "race@example.com", name, password: PASSWORD }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 409]);
+    const made = await open.database.db
+      .select()
+      .from(users)
+      .where(eq(users.email, "race@example.com"));
+    expect(made).toHaveLength(1);
+  });
+
   it("refuses a taken e-mail, a short password and a bad e-mail", async () => {
     const taken = await signup(open, {
       email: "founder@example.com",

@@ -142,7 +142,9 @@ export function createInvitationService(deps: {
           `This invitation is for ${email}, and you are signed in as ${session.email}: sign out, then open the link again`,
         );
       }
-      return { user: await users.userById(session.userId), passwordHash: null };
+      const user = await users.userById(session.userId);
+      if (!user) throw unauthorized("Sign in first (POST /api/auth/login)");
+      return { user, passwordHash: null };
     }
     const user = await users.userByEmail(email);
     if (user?.passwordHash) {
@@ -204,6 +206,13 @@ export function createInvitationService(deps: {
     if (user) {
       const values = { passwordHash, ...(name ? { name } : {}) };
       return (await users.updateUser(user.id, values, tx))!;
+    }
+    await members.lockEmail(email, tx);
+    if (await users.userByEmail(email, tx)) {
+      throw new AppError(
+        "CONFLICT",
+        `An account with ${email} was made meanwhile: sign in, then open the link again`,
+      );
     }
     return users.insertUser({ id: newId(), email, name: name ?? null, passwordHash }, tx);
   }

@@ -24,6 +24,11 @@ export function createMemberRepo(db: Db) {
       return rows.length > 0;
     },
 
+    /** Serializes the making of an account for this e-mail (two sign-ups, two invitations). */
+    async lockEmail(email: string, tx: Db): Promise<void> {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`agentdesk.email:${email}`}))`);
+    },
+
     async list(organizationId: string, tx: Db = db) {
       return tx
         .select({

@@ -90,6 +90,7 @@ export function createSignupService(deps: {
       const passwordHash = await hashPassword(input.password);
       const email = normalizeEmail(input.email);
       return deps.db.transaction(async (tx) => {
+        await members.lockEmail(email, tx);
         if (await deps.users.userByEmail(email, tx)) {
           throw new AppError(
             "CONFLICT",

@@ -130,6 +130,7 @@ export function registerInvitationRoutes(app: App, deps: InvitationRouteDeps): v
           400: "The link is invalid, used, expired or revoked; or a password is missing or too short",
           401: "The existing account's password is wrong",
           403: "Signed in as another e-mail than the invitation's (or from another site's page)",
+          409: "An account with the invitation's e-mail was made meanwhile: sign in first",
           429: "More than 10 failed logins for this e-mail or from this address in 15 minutes",
         },
       },
