@@ -67,7 +67,7 @@ export async function adminGrant(args: string[], env: Env): Promise<void> {
   const { values } = parseArgs({ args, options: { email: { type: "string" } } });
   const email = required(values.email, "--email");
   const granted = await withOperatorServices(env, ({ people }) =>
-    people.signup.grantInstanceAdmin(email),
+    people.instanceAdmins.grant(email),
   );
   process.stdout.write(
     granted.alreadyAdmin

@@ -179,8 +179,8 @@ describe.skipIf(testDatabaseKind !== "pglite")(
     });
 
     it("makes a user an instance administrator, once", async () => {
-      const granted = await agentdesk(env, "admin", "grant", "--email", "LEAD@example.com");
-      expect(granted).toEqual({
+      const first = await agentdesk(env, "admin", "grant", "--email", "LEAD@example.com");
+      expect(first).toEqual({
         code: 0,
         stdout: "lead@example.com is now an instance administrator\n",
         stderr: "",
@@ -197,6 +197,13 @@ describe.skipIf(testDatabaseKind !== "pglite")(
         db.select().from(users).where(eq(users.email, "lead@example.com")),
       );
       expect(lead!.instanceAdmin).toBe(true);
+      const granted = await inDatabase((db) =>
+        db.select().from(auditEvents).where(eq(auditEvents.action, "instance_admin.granted")),
+      );
+      expect(granted.map((event) => [event.actorType, event.targetId])).toEqual([
+        ["admin", lead!.id],
+        ["admin", lead!.id],
+      ]);
     });
 
     it("says no setup link is needed once somebody can sign in, exit code 1", async () => {

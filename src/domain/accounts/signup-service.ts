@@ -106,27 +106,6 @@ export function createSignupService(deps: {
         return deps.accounts.startSession(user, origin, tx, organizationId);
       });
     },
-
-    /** agentdesk admin grant: the user may use the instance's administration with a session. */
-    async grantInstanceAdmin(emailInput: string) {
-      const email = normalizeEmail(emailInput);
-      return deps.db.transaction(async (tx) => {
-        const user = await deps.users.userByEmail(email, tx);
-        if (!user) throw new AppError("NOT_FOUND", `No user has the e-mail ${email}`);
-        await deps.users.updateUser(user.id, { instanceAdmin: true }, tx);
-        await audit.record(
-          {
-            organizationId: null,
-            action: "instance_admin.granted",
-            actor: { type: "admin", id: null },
-            target: { type: "user", id: user.id },
-            details: { email, already: user.instanceAdmin },
-          },
-          tx,
-        );
-        return { id: user.id, email, alreadyAdmin: user.instanceAdmin };
-      });
-    },
   };
 }
 
