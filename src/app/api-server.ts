@@ -53,10 +53,22 @@ import {
 } from "../http/routes/follow-ups/follow-up-routes.ts";
 import { type HealthCheck, registerHealthRoutes } from "../http/routes/health/health-routes.ts";
 import { registerReadinessRoute } from "../http/routes/health/readiness-routes.ts";
+import {
+  type InvitationRouteDeps,
+  registerInvitationRoutes,
+} from "../http/routes/invitations/invitation-routes.ts";
 import { registerMcpRoutes } from "../http/routes/mcp/mcp-routes.ts";
+import {
+  type MemberRouteDeps,
+  registerMemberRoutes,
+} from "../http/routes/members/member-routes.ts";
 import { registerMetricsRoute } from "../http/routes/metrics/metrics-routes.ts";
 import { openAiErrorBody } from "../http/routes/openai/openai-errors.ts";
 import { type OpenAiRouteDeps, registerOpenAiRoutes } from "../http/routes/openai/openai-routes.ts";
+import {
+  type OrganizationRouteDeps,
+  registerOrganizationRoutes,
+} from "../http/routes/organizations/organization-routes.ts";
 import {
   type PublicChatRouteDeps,
   registerPublicChatRoutes,
@@ -89,6 +101,10 @@ export type ApiServerDeps = {
     audit: AuditLog;
     publicOrigin: string;
   };
+  /** Members, invitations and organizations made by people. */
+  people: MemberRouteDeps &
+    Omit<InvitationRouteDeps, "cookies"> &
+    Omit<OrganizationRouteDeps, "cookies">;
   /** Absent when ADMIN_TOKEN is not set: the admin API then does not exist. */
   admin: AdminDeps | null;
   organizations: OrganizationService;
@@ -141,6 +157,10 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerAccountRoutes(app, deps);
   registerAuthRoutes(app, deps.accounts);
   registerAuditRoutes(app, deps.accounts);
+  const people = { ...deps.people, cookies: deps.accounts.cookies };
+  registerMemberRoutes(app, people);
+  registerInvitationRoutes(app, people);
+  registerOrganizationRoutes(app, people);
   registerConsumptionEventRoutes(app, deps);
   registerCreditRoutes(app, deps);
   registerUsageRoutes(app, deps);

@@ -191,6 +191,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         publicOrigin: config.accounts.publicOrigin,
         cookies: { secure: config.accounts.secureCookies },
       },
+      people: services.people,
       organizations: services.organizations,
       consumption: services.consumption,
       billing: services.billing,

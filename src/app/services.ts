@@ -4,6 +4,7 @@ import { createAccountRepo } from "../domain/accounts/account-repo.ts";
 import { createAccountService } from "../domain/accounts/account-service.ts";
 import { createAuditLog } from "../domain/accounts/audit-log.ts";
 import { createMailer } from "../domain/accounts/mailer.ts";
+import { createPeopleModule } from "../domain/accounts/people-module.ts";
 import { createSessionService } from "../domain/accounts/session-service.ts";
 import { createAgentModule } from "../domain/agents/agent-module.ts";
 import { createAgentRepo } from "../domain/agents/agent-repo.ts";
@@ -88,7 +89,16 @@ export function createIdentityServices(db: Db, logger: Logger, settings: Config[
     logger,
     settings: { publicUrl: settings.publicUrl, openSignup: settings.signup === "open" },
   });
-  return { apiKeys, organizations, accounts, sessions, audit, mailer };
+  const people = createPeopleModule({
+    db,
+    users: accountRepo,
+    accounts,
+    sessions,
+    audit,
+    mailer,
+    settings: { publicUrl: settings.publicUrl, openSignup: settings.signup === "open" },
+  });
+  return { apiKeys, organizations, accounts, sessions, audit, mailer, people };
 }
 
 /** Identity, credit grants, the directory and the leads inbox: what the admin API and CLI use. */

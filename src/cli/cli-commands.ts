@@ -168,9 +168,54 @@ ${LEAD_FILTER_HELP}
 ${HELP_OPTION}`,
     load: async () => (await import("./lead-commands.ts")).leadsExport,
   },
+  {
+    words: ["setup-link"],
+    synopsis: "",
+    summary: "Prints a one-time link to make the first owner, while nobody can sign in",
+    help: `Prints a link (PUBLIC_URL/console/setup?token=…) with which one person sets their e-mail,
+name and password and becomes owner of the Default organization and instance administrator.
+Every link printed works for 7 days; the first one used ends them all. Once somebody can
+sign in, prints why no link is needed and exits with code 1.
+${DATABASE_NOTE}
+
+Options:
+${HELP_OPTION}`,
+    load: async () => (await import("./people-commands.ts")).setupLink,
+  },
+  {
+    words: ["user", "create"],
+    synopsis: "--email EMAIL --org ORGANIZATION_ID --role owner|admin|member|viewer [--json]",
+    summary: "Invites a person to an organization and prints the invitation link",
+    help: `Invites EMAIL to the organization with the role and prints the one-time link that accepts
+it (7 days): a new person chooses a password there, an existing user signs in or gives
+theirs. Mailed too when SMTP_URL is set.
+${DATABASE_NOTE}
+
+Options:
+  --email EMAIL           The person's e-mail address (required)
+  --org ORGANIZATION_ID   The organization (required)
+  --role ROLE             owner, admin, member or viewer (required)
+  --json                  Prints {id, email, role, expiresAt, acceptUrl, mail} as JSON
+${HELP_OPTION}`,
+    load: async () => (await import("./people-commands.ts")).userCreate,
+  },
+  {
+    words: ["admin", "grant"],
+    synopsis: "--email EMAIL",
+    summary: "Makes a user an instance administrator (leads, organizations)",
+    help: `Lets the user with this e-mail use the instance's administration (/api/admin/*) with their
+session, as the first owner can.
+${DATABASE_NOTE}
+
+Options:
+  --email EMAIL           The user's e-mail address (required)
+${HELP_OPTION}`,
+    load: async () => (await import("./people-commands.ts")).adminGrant,
+  },
 ];
 
-const invocation = (command: Command) => `agentdesk ${command.words.join(" ")} ${command.synopsis}`;
+const invocation = (command: Command) =>
+  ["agentdesk", ...command.words, command.synopsis].filter(Boolean).join(" ");
 
 /** What `agentdesk --help` prints: every command, and the general options. */
 export function generalUsage(): string {

@@ -38,6 +38,9 @@ const COMMAND_LINES = [
   "agentdesk credits grant --org ORGANIZATION_ID --amount CREDITS [--expires-at DATE_TIME] [--json]",
   "agentdesk leads list [--since DATE] [--until DATE] [--source SOURCE] [--email EMAIL] [--limit N] [--cursor CURSOR] [--json]",
   "agentdesk leads export [--since DATE] [--until DATE] [--source SOURCE] [--email EMAIL] [--output FILE]",
+  "agentdesk setup-link",
+  "agentdesk user create --email EMAIL --org ORGANIZATION_ID --role owner|admin|member|viewer [--json]",
+  "agentdesk admin grant --email EMAIL",
 ];
 
 // Tests whose processes open the embedded database load the whole service: several seconds of

@@ -118,6 +118,10 @@ beforeAll(async () => {
     "datasources.id": datasource.id,
     "admin.id": other.id,
     "admin.keyId": other.apiKeyId,
+    "organizations.id": other.id,
+    "organizations.userId": other.userId,
+    "organizations.invitationId": "no-such-invitation",
+    "auth.token": "no-such-token",
   };
 
   const document = (await app.api.inject({ url: "/api/openapi.json" })).json() as OpenApi;

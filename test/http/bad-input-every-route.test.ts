@@ -324,6 +324,10 @@ beforeAll(async () => {
     "admin.id": org.id,
     "admin.keyId": spareKey.json().apiKeyId,
     "auth.token": "no-such-token",
+    "organizations.id": org.id,
+    // Nobody: a body that got through would find no member or invitation to change.
+    "organizations.userId": "no-such-user",
+    "organizations.invitationId": "no-such-invitation",
   });
   storedBefore = await storedRows();
 }, 120_000);
