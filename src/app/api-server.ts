@@ -24,6 +24,7 @@ import {
   registerAnnotationRoutes,
 } from "../http/routes/annotations/annotation-routes.ts";
 import { type AuthRouteDeps, registerAuthRoutes } from "../http/routes/auth/auth-routes.ts";
+import { type OidcRouteDeps, registerOidcRoutes } from "../http/routes/auth/oidc-routes.ts";
 import {
   type ConsumptionEventRouteDeps,
   registerConsumptionEventRoutes,
@@ -82,7 +83,8 @@ export type ApiServerDeps = {
   metrics: Metrics;
   apiKeys: AuthDeps["apiKeys"];
   /** Sign-in, sessions and what the people behind them may do. */
-  accounts: AuthRouteDeps & { sessions: AuthDeps["sessions"]; publicOrigin: string };
+  accounts: AuthRouteDeps &
+    OidcRouteDeps & { sessions: AuthDeps["sessions"]; publicOrigin: string };
   /** Absent when ADMIN_TOKEN is not set: the admin API then does not exist. */
   admin: AdminDeps | null;
   organizations: OrganizationService;
@@ -134,6 +136,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerReadinessRoute(app, deps.readiness);
   registerAccountRoutes(app, deps);
   registerAuthRoutes(app, deps.accounts);
+  registerOidcRoutes(app, deps.accounts);
   registerConsumptionEventRoutes(app, deps);
   registerCreditRoutes(app, deps);
   registerUsageRoutes(app, deps);

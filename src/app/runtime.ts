@@ -187,6 +187,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         sessions: services.sessions,
         publicOrigin: config.accounts.publicOrigin,
         cookies: { secure: config.accounts.secureCookies },
+        oidc: services.oidc,
+        publicUrl: config.accounts.publicUrl,
       },
       organizations: services.organizations,
       consumption: services.consumption,

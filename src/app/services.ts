@@ -4,6 +4,9 @@ import { createAccountRepo } from "../domain/accounts/account-repo.ts";
 import { createAccountService } from "../domain/accounts/account-service.ts";
 import { createAuditLog } from "../domain/accounts/audit-log.ts";
 import { createMailer } from "../domain/accounts/mailer.ts";
+import { oidcProviderOf } from "../domain/accounts/oidc-client.ts";
+import { createOidcRepo } from "../domain/accounts/oidc-repo.ts";
+import { createOidcService } from "../domain/accounts/oidc-service.ts";
 import { createSessionService } from "../domain/accounts/session-service.ts";
 import { createAgentModule } from "../domain/agents/agent-module.ts";
 import { createAgentRepo } from "../domain/agents/agent-repo.ts";
@@ -87,7 +90,15 @@ export function createIdentityServices(db: Db, logger: Logger, settings: Config[
     logger,
     settings: { publicUrl: settings.publicUrl, openSignup: settings.signup === "open" },
   });
-  return { apiKeys, organizations, accounts, sessions, audit, mailer };
+  const oidc = createOidcService({
+    db,
+    oidc: createOidcRepo(db),
+    provider: oidcProviderOf(settings),
+    accounts,
+    users: accountRepo,
+    audit,
+  });
+  return { apiKeys, organizations, accounts, sessions, audit, mailer, oidc };
 }
 
 /** Identity, credit grants, the directory and the leads inbox: what the admin API and CLI use. */
