@@ -11,7 +11,7 @@ export type OidcClaims = {
 };
 
 /** Checks that bind a provider's answer to the sign-in that asked for it. */
-export type OidcChecks = { state: string; nonce: string; codeVerifier: string };
+type OidcChecks = { state: string; nonce: string; codeVerifier: string };
 
 /** The provider did not confirm the sign-in (an error answer, a bad code or ID token). */
 export class OidcProviderRefusal extends Error {
@@ -37,7 +37,7 @@ const text = (value: unknown) => (typeof value === "string" && value !== "" ? va
  * The OpenID provider as openid-client sees it: authorization code flow with PKCE (S256),
  * `state` and `nonce`. The issuer's metadata is fetched at the first sign-in and kept.
  */
-export function createOidcClient(settings: OidcClientSettings) {
+function createOidcClient(settings: OidcClientSettings) {
   const issuer = new URL(settings.issuer);
   let configuration: Promise<client.Configuration> | null = null;
 
