@@ -260,6 +260,34 @@ describe("refusals, each a page that says why", () => {
     expect(await app.database.db.select().from(oidcLogins)).toEqual([]);
   });
 
+  it("refuses when the provider answers with an error (the person cancelled there)", async () => {
+    const browser = createBrowser();
+    const start = await browser.go(`${appUrl}/api/auth/oidc/login`);
+    const authorization = new URL(start.response.headers.get("location")!);
+    expect(authorization.searchParams.get("code_challenge_method")).toBe("S256");
+    const state = authorization.searchParams.get("state")!;
+    const cancelled = new URLSearchParams({ error: "access_denied", state, iss: provider.issuer });
+
+    const callback = await browser.go(`${appUrl}/api/auth/oidc/callback?${cancelled}`);
+
+    await expectRefusal(callback, /did not confirm this sign-in \(access_denied\)/);
+  });
+
+  it("refuses a verified e-mail whose account is linked to another identity", async () => {
+    const hal = person("hal", "example.com");
+    await app.database.db.insert(users).values({
+      id: newId(),
+      email: hal.email,
+      oidcIssuer: provider.issuer,
+      oidcSubject: "someone-else",
+    });
+    const { callback } = await signInWithSso(hal);
+
+    await expectRefusal(callback, /linked to another single sign-on identity/);
+    const [failed] = await failuresFor(hal.email);
+    expect(failed!.details).toEqual({ method: "oidc", reason: "identity_conflict" });
+  });
+
   it("answers a callback without any query with the page, not a 500", async () => {
     const response = await fetch(`${appUrl}/api/auth/oidc/callback`);
     expect(response.status).toBe(403);
