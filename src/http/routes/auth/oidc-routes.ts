@@ -7,7 +7,6 @@ import { oidcRefusalPage } from "./oidc-refusal-page.ts";
 
 /** Binds a sign-in to the browser that started it, for the provider's round trip only. */
 const STATE_COOKIE = "agentdesk_oidc_state";
-const STATE_COOKIE_PATH = "/api/auth/oidc";
 const STATE_COOKIE_MAX_AGE_SECONDS = 10 * 60;
 const REFUSAL_PAGE_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -28,7 +27,8 @@ export function registerOidcRoutes(app: App, deps: OidcRouteDeps): void {
   const stateCookie = {
     httpOnly: true,
     sameSite: "lax" as const,
-    path: STATE_COOKIE_PATH,
+    // As the browser sees it: behind a proxy, PUBLIC_URL's path comes first.
+    path: `${new URL(deps.publicUrl).pathname.replace(/\/$/, "")}/api/auth/oidc`,
     secure: deps.cookies.secure,
   };
 
