@@ -26,6 +26,7 @@ import {
 } from "../http/routes/annotations/annotation-routes.ts";
 import { registerAuditRoutes } from "../http/routes/audit/audit-routes.ts";
 import { type AuthRouteDeps, registerAuthRoutes } from "../http/routes/auth/auth-routes.ts";
+import { type OidcRouteDeps, registerOidcRoutes } from "../http/routes/auth/oidc-routes.ts";
 import {
   type ConsumptionEventRouteDeps,
   registerConsumptionEventRoutes,
@@ -96,11 +97,12 @@ export type ApiServerDeps = {
   metrics: Metrics;
   apiKeys: AuthDeps["apiKeys"];
   /** Sign-in, sessions and what the people behind them may do. */
-  accounts: AuthRouteDeps & {
-    sessions: AuthDeps["sessions"];
-    audit: AuditLog;
-    publicOrigin: string;
-  };
+  accounts: AuthRouteDeps &
+    OidcRouteDeps & {
+      sessions: AuthDeps["sessions"];
+      audit: AuditLog;
+      publicOrigin: string;
+    };
   /** Members, invitations and organizations made by people. */
   people: MemberRouteDeps &
     Omit<InvitationRouteDeps, "cookies"> &
@@ -156,6 +158,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerReadinessRoute(app, deps.readiness);
   registerAccountRoutes(app, deps);
   registerAuthRoutes(app, deps.accounts);
+  registerOidcRoutes(app, deps.accounts);
   registerAuditRoutes(app, deps.accounts);
   const people = { ...deps.people, cookies: deps.accounts.cookies };
   registerMemberRoutes(app, people);

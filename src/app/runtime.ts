@@ -190,6 +190,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         audit: services.audit,
         publicOrigin: config.accounts.publicOrigin,
         cookies: { secure: config.accounts.secureCookies },
+        oidc: services.oidc,
+        publicUrl: config.accounts.publicUrl,
       },
       people: services.people,
       organizations: services.organizations,

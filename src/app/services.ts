@@ -4,6 +4,9 @@ import { createAccountRepo } from "../domain/accounts/account-repo.ts";
 import { createAccountService } from "../domain/accounts/account-service.ts";
 import { createAuditLog } from "../domain/accounts/audit-log.ts";
 import { createMailer } from "../domain/accounts/mailer.ts";
+import { oidcProviderOf } from "../domain/accounts/oidc-client.ts";
+import { createOidcRepo } from "../domain/accounts/oidc-repo.ts";
+import { createOidcService } from "../domain/accounts/oidc-service.ts";
 import { createPeopleModule } from "../domain/accounts/people-module.ts";
 import { createSessionService } from "../domain/accounts/session-service.ts";
 import { createAgentModule } from "../domain/agents/agent-module.ts";
@@ -98,7 +101,15 @@ export function createIdentityServices(db: Db, logger: Logger, settings: Config[
     mailer,
     settings: { publicUrl: settings.publicUrl, openSignup: settings.signup === "open" },
   });
-  return { apiKeys, organizations, accounts, sessions, audit, mailer, people };
+  const oidc = createOidcService({
+    db,
+    oidc: createOidcRepo(db),
+    provider: oidcProviderOf(settings),
+    accounts,
+    users: accountRepo,
+    audit,
+  });
+  return { apiKeys, organizations, accounts, sessions, audit, mailer, people, oidc };
 }
 
 /** Identity, credit grants, the directory and the leads inbox: what the admin API and CLI use. */

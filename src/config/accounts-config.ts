@@ -46,6 +46,11 @@ export type OidcSettings = {
   allowedDomains: string[];
 };
 
+/** Tokens and keys cross the network in the clear over http: only to this machine. */
+const secureOrLocal = (url: URL) =>
+  url.protocol === "https:" ||
+  (url.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname));
+
 export function accountsConfig(
   env: z.output<typeof accountsEnvSchema>,
   listener: { host: string; port: number },
@@ -53,6 +58,9 @@ export function accountsConfig(
   const publicUrl = new URL(env.PUBLIC_URL ?? `http://${listener.host}:${listener.port}`);
   if (env.OIDC_ISSUER && !env.OIDC_CLIENT_ID) {
     throw new Error("OIDC_CLIENT_ID: required when OIDC_ISSUER is set");
+  }
+  if (env.OIDC_ISSUER && !secureOrLocal(new URL(env.OIDC_ISSUER))) {
+    throw new Error("OIDC_ISSUER: must be https (http only for 127.0.0.1 or localhost)");
   }
   const oidc: OidcSettings | null = env.OIDC_ISSUER
     ? {

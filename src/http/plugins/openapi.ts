@@ -38,6 +38,8 @@ const TAGS: Record<string, string> = {
   knowledge: "Datastores and their datasources (files, web pages, web sites), and retrieval",
   annotations: "Reviews of agent messages, their tags and statuses",
   usage: "Credits, the consumption ledger and reported usage",
+  accounts:
+    "People: sign-in and sessions, single sign-on, members and invitations, API keys, the audit log",
   transcription: "Speech to text for public agents",
   "public-chat": "A public agent's chat for a site's visitors, without an API key (the widget)",
   admin: "Operator endpoints, present only when ADMIN_TOKEN is set",

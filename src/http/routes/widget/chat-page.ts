@@ -1,8 +1,4 @@
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char]!,
-  );
+import { escapeHtml } from "../../../lib/html.ts";
 
 /**
  * GET /chat/{agentId}'s page: an empty shell that loads /widget.js in its full-page mode. The
