@@ -1,5 +1,6 @@
 import cookie from "@fastify/cookie";
 import type { AnnotationTagService } from "../domain/annotations/annotation-tag-service.ts";
+import type { UserKeyService } from "../domain/api-keys/user-key-service.ts";
 import type { OrganizationService } from "../domain/organizations/organization-service.ts";
 import type { RetentionService } from "../domain/retention/retention-service.ts";
 import type { App } from "../http/app-types.ts";
@@ -23,6 +24,7 @@ import {
   type AnnotationRouteDeps,
   registerAnnotationRoutes,
 } from "../http/routes/annotations/annotation-routes.ts";
+import { registerApiKeyRoutes } from "../http/routes/api-keys/api-key-routes.ts";
 import { type AuthRouteDeps, registerAuthRoutes } from "../http/routes/auth/auth-routes.ts";
 import {
   type ConsumptionEventRouteDeps,
@@ -81,6 +83,8 @@ export type ApiServerDeps = {
   readiness: () => Promise<Readiness>;
   metrics: Metrics;
   apiKeys: AuthDeps["apiKeys"];
+  /** Keys made by owners and admins (/api/api-keys). */
+  userKeys: UserKeyService;
   /** Sign-in, sessions and what the people behind them may do. */
   accounts: AuthRouteDeps & { sessions: AuthDeps["sessions"]; publicOrigin: string };
   /** Absent when ADMIN_TOKEN is not set: the admin API then does not exist. */
@@ -133,6 +137,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerHealthRoutes(app, deps.isHealthy);
   registerReadinessRoute(app, deps.readiness);
   registerAccountRoutes(app, deps);
+  registerApiKeyRoutes(app, deps);
   registerAuthRoutes(app, deps.accounts);
   registerConsumptionEventRoutes(app, deps);
   registerCreditRoutes(app, deps);

@@ -182,6 +182,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       readiness,
       metrics,
       apiKeys: services.apiKeys,
+      userKeys: services.userKeys,
       accounts: {
         accounts: services.accounts,
         sessions: services.sessions,

@@ -10,6 +10,7 @@ import { createAgentRepo } from "../domain/agents/agent-repo.ts";
 import { createAnnotationModule } from "../domain/annotations/annotation-module.ts";
 import { createApiKeyRepo } from "../domain/api-keys/api-key-repo.ts";
 import { createApiKeyService } from "../domain/api-keys/api-key-service.ts";
+import { createUserKeyService } from "../domain/api-keys/user-key-service.ts";
 import { createBillingModule } from "../domain/billing/billing-module.ts";
 import { createCreditBucketRepo } from "../domain/billing/credit-bucket-repo.ts";
 import { createCreditGrantService } from "../domain/billing/credit-grant-service.ts";
@@ -61,8 +62,9 @@ export type ServiceDeps = {
 
 /** Organizations, users, sessions and API keys: the base of everything else. */
 export function createIdentityServices(db: Db, logger: Logger, settings: Config["accounts"]) {
+  const keyRows = createApiKeyRepo(db);
   const apiKeys = createApiKeyService({
-    apiKeys: createApiKeyRepo(db),
+    apiKeys: keyRows,
     onBackgroundError: (error) => logger.warn({ err: error }, "recording API key use failed"),
   });
   const organizations = createOrganizationService({
@@ -87,7 +89,8 @@ export function createIdentityServices(db: Db, logger: Logger, settings: Config[
     logger,
     settings: { publicUrl: settings.publicUrl, openSignup: settings.signup === "open" },
   });
-  return { apiKeys, organizations, accounts, sessions, audit, mailer };
+  const userKeys = createUserKeyService({ db, apiKeys, keyRows, audit });
+  return { apiKeys, userKeys, organizations, accounts, sessions, audit, mailer };
 }
 
 /** Identity, credit grants, the directory and the leads inbox: what the admin API and CLI use. */

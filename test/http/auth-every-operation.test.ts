@@ -118,6 +118,7 @@ beforeAll(async () => {
     "datasources.id": datasource.id,
     "admin.id": other.id,
     "admin.keyId": other.apiKeyId,
+    "api-keys.id": other.apiKeyId,
   };
 
   const document = (await app.api.inject({ url: "/api/openapi.json" })).json() as OpenApi;
