@@ -19,6 +19,7 @@ export type Caller = {
 
 /**
  * Whom an answer is for and charged to: a key's caller, or the organization of a public agent
- * for a visitor without a key (the public chat).
+ * for a visitor without a key (the public chat). A key's id, when there is one, puts the charges
+ * within that key's monthly budget.
  */
-export type AnswerCaller = Pick<Caller, "organizationId">;
+export type AnswerCaller = Pick<Caller, "organizationId"> & { apiKeyId?: string | null };

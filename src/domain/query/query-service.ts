@@ -83,14 +83,17 @@ export function createQueryService(deps: QueryServiceDeps) {
     sampling: Sampling | undefined,
   ) {
     const datastoreIds = datastoreIdsOf(agent.tools);
-    const reservation = deps.answers.reservation({
-      organizationId: caller.organizationId,
-      agent,
-      overrides: request,
-      knownTexts: [request.context, request.query, request.query],
-      hasAttachments: (request.attachments ?? []).length > 0,
-      sampling,
-    });
+    const reservation = {
+      ...deps.answers.reservation({
+        organizationId: caller.organizationId,
+        agent,
+        overrides: request,
+        knownTexts: [request.context, request.query, request.query],
+        hasAttachments: (request.attachments ?? []).length > 0,
+        sampling,
+      }),
+      apiKeyId: caller.apiKeyId ?? null,
+    };
     if (datastoreIds.length === 0) {
       return { reservation: await deps.billing.reserve(reservation), knowledge: null };
     }
@@ -185,6 +188,7 @@ export function createQueryService(deps: QueryServiceDeps) {
           // Super retrieval's calls were made whether or not an answer followed.
           await chargeModelCalls(deps.billing, answer.retrievalCalls, {
             organizationId: caller.organizationId,
+            apiKeyId: caller.apiKeyId ?? null,
             agentId: agent.id,
             conversationId: null,
             messageId: null,

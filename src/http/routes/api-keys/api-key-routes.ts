@@ -54,7 +54,7 @@ export function registerApiKeyRoutes(app: App, deps: { userKeys: UserKeyService 
     {
       config: { auth: "key", permission: "keys:write" },
       schema: {
-        operationId: "createApiKey",
+        operationId: "createKey",
         tags: ["accounts"],
         "x-extension": true,
         summary: "Make an API key, with scopes, agents and limits (the key is shown once)",
@@ -78,7 +78,7 @@ export function registerApiKeyRoutes(app: App, deps: { userKeys: UserKeyService 
     {
       config: { auth: "key", permission: "keys:write" },
       schema: {
-        operationId: "listApiKeys",
+        operationId: "listKeys",
         tags: ["accounts"],
         "x-extension": true,
         summary: "The organization's keys that are not revoked (never the key itself)",
@@ -94,7 +94,7 @@ export function registerApiKeyRoutes(app: App, deps: { userKeys: UserKeyService 
     {
       config: { auth: "key", permission: "keys:write" },
       schema: {
-        operationId: "deleteApiKey",
+        operationId: "revokeKey",
         tags: ["accounts"],
         "x-extension": true,
         summary: "Revoke a key: every process refuses it at once",
