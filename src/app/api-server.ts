@@ -1,4 +1,5 @@
 import cookie from "@fastify/cookie";
+import type { Redis } from "ioredis";
 import type { AnnotationTagService } from "../domain/annotations/annotation-tag-service.ts";
 import type { UserKeyService } from "../domain/api-keys/user-key-service.ts";
 import type { OrganizationService } from "../domain/organizations/organization-service.ts";
@@ -11,6 +12,7 @@ import {
   registerAuth,
   SECURITY_SCHEMES,
 } from "../http/plugins/auth.ts";
+import { registerKeyRateLimiter } from "../http/plugins/key-rate-limiter.ts";
 import { registerOpenApi } from "../http/plugins/openapi.ts";
 import { createFastify } from "../http/plugins/server-options.ts";
 import { registerAccountRoutes } from "../http/routes/account/account-routes.ts";
@@ -83,8 +85,9 @@ export type ApiServerDeps = {
   readiness: () => Promise<Readiness>;
   metrics: Metrics;
   apiKeys: AuthDeps["apiKeys"];
-  /** Keys made by owners and admins (/api/api-keys). */
+  /** Keys made by owners and admins (/api/api-keys), and where their rate limits count. */
   userKeys: UserKeyService;
+  keyRateLimitRedis: Redis | null;
   /** Sign-in, sessions and what the people behind them may do. */
   accounts: AuthRouteDeps & { sessions: AuthDeps["sessions"]; publicOrigin: string };
   /** Absent when ADMIN_TOKEN is not set: the admin API then does not exist. */
@@ -123,6 +126,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
     adminToken: deps.admin?.adminToken ?? null,
     publicOrigin: deps.accounts.publicOrigin,
   });
+  await registerKeyRateLimiter(app, deps.keyRateLimitRedis);
   await registerOpenApi(app, {
     info: {
       title: "agentdesk dashboard API",

@@ -183,6 +183,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       metrics,
       apiKeys: services.apiKeys,
       userKeys: services.userKeys,
+      keyRateLimitRedis: redis,
       accounts: {
         accounts: services.accounts,
         sessions: services.sessions,
