@@ -6,7 +6,7 @@ import type { AgentRow } from "../agents/agent-repo.ts";
 import type { AgentService } from "../agents/agent-service.ts";
 import { datastoreIdsOf } from "../agents/agent-tools.ts";
 import { type Billing, type Reservation, releasingOnFailure } from "../billing/billing-port.ts";
-import type { AnswerCaller } from "../caller.ts";
+import { type AnswerCaller, refuseOtherAgent } from "../caller.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
 import type { ConversationTurns, TurnTarget } from "../conversations/conversation-turns.ts";
 import {
@@ -120,6 +120,7 @@ export function createQueryService(deps: QueryServiceDeps) {
     request: QueryRequest,
     options: PrepareOptions = {},
   ): Promise<PreparedQuery> {
+    refuseOtherAgent(caller, agentId);
     const agent = await deps.agents.requireAgent(caller.organizationId, agentId);
     if (
       !options.inline &&

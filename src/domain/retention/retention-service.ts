@@ -81,7 +81,7 @@ export function createRetentionService(deps: {
     ): Promise<{ success: true }> {
       const found = await findConversationOfOrganization(
         deps.conversations,
-        caller.organizationId,
+        caller,
         conversationId,
         agentId,
       );
