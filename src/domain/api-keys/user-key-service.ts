@@ -19,7 +19,7 @@ export type KeyRequest = {
 };
 
 /** A key as GET /api/api-keys shows it: never the key or its hash. */
-export function keyView(row: ApiKeyRow) {
+function keyView(row: ApiKeyRow) {
   return {
     id: row.id,
     name: row.name,
