@@ -198,6 +198,19 @@ describe("a key made for some agents", () => {
     }
   });
 
+  it("reads the usage of its agents only", async () => {
+    const events = await app.api.inject({ url: "/api/consumption-events", headers: bearer });
+    expect(events.statusCode).toBe(200);
+    const agents = (events.json().data as Array<{ agentId: string | null }>).map((e) => e.agentId);
+    expect(new Set(agents)).toEqual(new Set([ownIds["agents.id"]]));
+    const range = "startDate=2020-01-01&endDate=2099-01-01&groupBy=agent";
+    const summary = (query: string) =>
+      app.api.inject({ url: `/api/consumption-events/summary?${range}${query}`, headers: bearer });
+    expect((await summary("")).statusCode).toBe(403);
+    expect((await summary(`&agentId=${otherAgentId}`)).statusCode).toBe(403);
+    expect((await summary(`&agentId=${ownIds["agents.id"]}`)).statusCode).toBe(200);
+  });
+
   it("cannot read, filter by or answer with another agent", async () => {
     const read = await app.api.inject({
       url: `/api/conversations/${otherConversationId}`,

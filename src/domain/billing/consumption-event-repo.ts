@@ -49,6 +49,8 @@ export type EventFilters = {
   provider?: string | undefined;
   modelName?: string | undefined;
   conversationId?: string | undefined;
+  /** The only agents whose events are read (a key made for some); null or absent is all. */
+  agentIds?: readonly string[] | null | undefined;
 };
 
 export type EventOrder =
@@ -198,6 +200,7 @@ export function createConsumptionEventRepo(db: Db) {
     if (filters.from) conditions.push(gte(e.occurredAt, filters.from));
     if (filters.to) conditions.push(lt(e.occurredAt, filters.to));
     if (filters.agentId !== undefined) conditions.push(eq(e.agentId, filters.agentId));
+    if (filters.agentIds) conditions.push(inArray(e.agentId, [...filters.agentIds]));
     if (filters.feature !== undefined) conditions.push(eq(e.feature, filters.feature));
     if (filters.provider !== undefined) conditions.push(eq(e.provider, filters.provider));
     if (filters.modelName !== undefined) conditions.push(eq(e.modelName, filters.modelName));
