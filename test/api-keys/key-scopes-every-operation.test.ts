@@ -228,6 +228,13 @@ describe("a key made for some agents", () => {
       headers: bearer,
     });
     expect(filtered.statusCode).toBe(403);
+    // A contact may have talked with any agent.
+    const contact = await app.api.inject({
+      method: "DELETE",
+      url: `/api/contacts/${ownIds["contacts.id"]}`,
+      headers: bearer,
+    });
+    expect(contact.statusCode).toBe(403);
     const completion = await app.api.inject({
       method: "POST",
       url: "/v1/chat/completions",
