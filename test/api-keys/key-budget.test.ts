@@ -142,6 +142,18 @@ describe("a key's monthly credit budget", () => {
     const refused = await ask({ authorization: `Bearer ${key}` });
     expect(refused.statusCode).toBe(402);
     expect(refused.json().error).toContain("monthly credit budget of 0 credits");
+    const followUp = await app.api.inject({
+      method: "POST",
+      url: `/api/agents/${agentId}/follow-up/query`,
+      headers: { authorization: `Bearer ${key}` },
+      payload: {
+        messages: [{ from: "human", text: "Any news?" }],
+        prompt: "Write a short follow-up.",
+        skipFilter: true,
+      },
+    });
+    expect(followUp.statusCode, followUp.body).toBe(402);
+    expect(followUp.json().error).toContain("monthly credit budget of 0 credits");
     expect((await ask(owner.headers)).statusCode).toBe(200);
     expect((await ask(org.auth)).statusCode).toBe(200);
   }, 60_000);
