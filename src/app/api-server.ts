@@ -1,6 +1,8 @@
 import cookie from "@fastify/cookie";
+import type { Redis } from "ioredis";
 import type { AuditLog } from "../domain/accounts/audit-log.ts";
 import type { AnnotationTagService } from "../domain/annotations/annotation-tag-service.ts";
+import type { UserKeyService } from "../domain/api-keys/user-key-service.ts";
 import type { OrganizationService } from "../domain/organizations/organization-service.ts";
 import type { RetentionService } from "../domain/retention/retention-service.ts";
 import type { App } from "../http/app-types.ts";
@@ -11,6 +13,7 @@ import {
   registerAuth,
   SECURITY_SCHEMES,
 } from "../http/plugins/auth.ts";
+import { registerKeyRateLimiter } from "../http/plugins/key-rate-limiter.ts";
 import { registerOpenApi } from "../http/plugins/openapi.ts";
 import { createFastify } from "../http/plugins/server-options.ts";
 import { registerAccountRoutes } from "../http/routes/account/account-routes.ts";
@@ -24,6 +27,7 @@ import {
   type AnnotationRouteDeps,
   registerAnnotationRoutes,
 } from "../http/routes/annotations/annotation-routes.ts";
+import { registerApiKeyRoutes } from "../http/routes/api-keys/api-key-routes.ts";
 import { registerAuditRoutes } from "../http/routes/audit/audit-routes.ts";
 import { type AuthRouteDeps, registerAuthRoutes } from "../http/routes/auth/auth-routes.ts";
 import { type OidcRouteDeps, registerOidcRoutes } from "../http/routes/auth/oidc-routes.ts";
@@ -96,6 +100,9 @@ export type ApiServerDeps = {
   readiness: () => Promise<Readiness>;
   metrics: Metrics;
   apiKeys: AuthDeps["apiKeys"];
+  /** Keys made by owners and admins (/api/api-keys), and where their rate limits count. */
+  userKeys: UserKeyService;
+  keyRateLimitRedis: Redis | null;
   /** Sign-in, sessions and what the people behind them may do. */
   accounts: AuthRouteDeps &
     OidcRouteDeps & {
@@ -143,6 +150,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
     adminToken: deps.admin?.adminToken ?? null,
     publicOrigin: deps.accounts.publicOrigin,
   });
+  await registerKeyRateLimiter(app, deps.keyRateLimitRedis);
   await registerOpenApi(app, {
     info: {
       title: "agentdesk dashboard API",
@@ -157,6 +165,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerHealthRoutes(app, deps.isHealthy);
   registerReadinessRoute(app, deps.readiness);
   registerAccountRoutes(app, deps);
+  registerApiKeyRoutes(app, deps);
   registerAuthRoutes(app, deps.accounts);
   registerOidcRoutes(app, deps.accounts);
   registerAuditRoutes(app, deps.accounts);

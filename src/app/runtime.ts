@@ -184,6 +184,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       readiness,
       metrics,
       apiKeys: services.apiKeys,
+      userKeys: services.userKeys,
+      keyRateLimitRedis: redis,
       accounts: {
         accounts: services.accounts,
         sessions: services.sessions,

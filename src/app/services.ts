@@ -14,6 +14,7 @@ import { createAgentRepo } from "../domain/agents/agent-repo.ts";
 import { createAnnotationModule } from "../domain/annotations/annotation-module.ts";
 import { createApiKeyRepo } from "../domain/api-keys/api-key-repo.ts";
 import { createApiKeyService } from "../domain/api-keys/api-key-service.ts";
+import { createUserKeyService } from "../domain/api-keys/user-key-service.ts";
 import { createBillingModule } from "../domain/billing/billing-module.ts";
 import { createCreditBucketRepo } from "../domain/billing/credit-bucket-repo.ts";
 import { createCreditGrantService } from "../domain/billing/credit-grant-service.ts";
@@ -65,8 +66,9 @@ export type ServiceDeps = {
 
 /** Organizations, users, sessions and API keys: the base of everything else. */
 export function createIdentityServices(db: Db, logger: Logger, settings: Config["accounts"]) {
+  const keyRows = createApiKeyRepo(db);
   const apiKeys = createApiKeyService({
-    apiKeys: createApiKeyRepo(db),
+    apiKeys: keyRows,
     onBackgroundError: (error) => logger.warn({ err: error }, "recording API key use failed"),
   });
   const audit = createAuditLog(db);
@@ -109,7 +111,8 @@ export function createIdentityServices(db: Db, logger: Logger, settings: Config[
     users: accountRepo,
     audit,
   });
-  return { apiKeys, organizations, accounts, sessions, audit, mailer, people, oidc };
+  const userKeys = createUserKeyService({ db, apiKeys, keyRows, audit });
+  return { apiKeys, userKeys, organizations, accounts, sessions, audit, mailer, people, oidc };
 }
 
 /** Identity, credit grants, the directory and the leads inbox: what the admin API and CLI use. */

@@ -1,3 +1,4 @@
+import { AppError } from "../lib/errors.ts";
 import type { AuditActor, AuditOrigin } from "./accounts/audit-log.ts";
 
 /**
@@ -20,6 +21,21 @@ export type Caller = {
 
 /**
  * Whom an answer is for and charged to: a key's caller, or the organization of a public agent
- * for a visitor without a key (the public chat).
+ * for a visitor without a key (the public chat). A key's id, when there is one, puts the charges
+ * within that key's monthly budget.
  */
-export type AnswerCaller = Pick<Caller, "organizationId">;
+export type AnswerCaller = Pick<Caller, "organizationId"> &
+  Partial<Pick<Caller, "apiKeyId" | "agentIds">>;
+
+/** Whether the caller may see or use the agent: any, unless its key names the only ones. */
+export function mayUseAgent(caller: Partial<Pick<Caller, "agentIds">>, agentId: string | null) {
+  const allowed = caller.agentIds ?? null;
+  return allowed === null || (agentId !== null && allowed.includes(agentId));
+}
+
+/** 403, as the auth plugin answers an agent of a route's path outside the key's agents. */
+export function refuseOtherAgent(caller: Partial<Pick<Caller, "agentIds">>, agentId: string): void {
+  if (!mayUseAgent(caller, agentId)) {
+    throw new AppError("FORBIDDEN", `This key cannot use agent ${agentId}`);
+  }
+}

@@ -122,6 +122,7 @@ beforeAll(async () => {
     "organizations.userId": other.userId,
     "organizations.invitationId": "no-such-invitation",
     "auth.token": "no-such-token",
+    "api-keys.id": other.apiKeyId,
   };
 
   const document = (await app.api.inject({ url: "/api/openapi.json" })).json() as OpenApi;

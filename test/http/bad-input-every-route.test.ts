@@ -323,6 +323,7 @@ beforeAll(async () => {
     "datasources.id": datasource.id,
     "admin.id": org.id,
     "admin.keyId": spareKey.json().apiKeyId,
+    "api-keys.id": spareKey.json().apiKeyId,
     "auth.token": "no-such-token",
     "organizations.id": org.id,
     // Nobody: a body that got through would find no member or invitation to change.

@@ -13,7 +13,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { organizations } from "./organizations.ts";
+import { apiKeys, organizations } from "./organizations.ts";
 
 /**
  * The ledger: one row per metered action, written in the same transaction as the bucket debit.
@@ -48,6 +48,8 @@ export const consumptionEvents = pgTable(
     /** Set for POST /api/usage/increment-agent-queries with an Idempotency-Key header. */
     idempotencyKey: text("idempotency_key"),
     requestHash: text("request_hash"),
+    /** The key the charge was made with (its monthly budget); null for sessions and the rest. */
+    apiKeyId: text("api_key_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -130,11 +132,36 @@ export const creditReservations = pgTable(
     amountMicro: bigint("amount_micro", { mode: "number" }).notNull(),
     /** Counts as one agent message for the free plan and a legacy query limit. */
     agentMessage: boolean("agent_message").notNull(),
+    /** The key whose monthly budget the action runs on, when it has one. */
+    apiKeyId: text("api_key_id"),
+    /** Micro-credits held from that key's monthly budget (0 when it has none). */
+    budgetMicro: bigint("budget_micro", { mode: "number" }).notNull().default(0),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     index("credit_reservations_organization_idx").on(table.organizationId, table.expiresAt),
+    index("credit_reservations_api_key_idx")
+      .on(table.apiKeyId)
+      .where(sql`${table.apiKeyId} is not null`),
     check("credit_reservations_amount_check", sql`${table.amountMicro} >= 0`),
   ],
+);
+
+/**
+ * What each key with a monthly budget charged per calendar month (UTC), kept by billing_debit
+ * under the organization's billing lock so a reservation reads one row instead of the month's
+ * events.
+ */
+export const apiKeySpending = pgTable(
+  "api_key_spending",
+  {
+    apiKeyId: text("api_key_id")
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    /** The first instant of the month, UTC. */
+    month: timestamp("month", { withTimezone: true }).notNull(),
+    spentMicro: bigint("spent_micro", { mode: "number" }).notNull(),
+  },
+  (table) => [primaryKey({ name: "api_key_spending_pk", columns: [table.apiKeyId, table.month] })],
 );

@@ -1,7 +1,7 @@
 import { createNotifiedCache } from "../../db/notified-cache.ts";
 import { notFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
-import type { Caller } from "../caller.ts";
+import { type Caller, mayUseAgent } from "../caller.ts";
 import type { AgentChanges, AgentRepo, AgentRow } from "./agent-repo.ts";
 import {
   type AgentToolInput,
@@ -100,7 +100,8 @@ export function createAgentService(deps: { agents: AgentRepo; datastores: Datast
     },
 
     async list(caller: Caller): Promise<AgentView[]> {
-      return (await deps.agents.list(caller.organizationId)).map(toAgentView);
+      const agents = await deps.agents.list(caller.organizationId);
+      return agents.filter((agent) => mayUseAgent(caller, agent.id)).map(toAgentView);
     },
 
     async get(caller: Caller, agentId: string): Promise<AgentView> {

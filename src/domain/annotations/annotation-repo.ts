@@ -40,6 +40,8 @@ export type AnnotationFilters = {
   conversationId?: string | undefined;
   messageId?: string | undefined;
   status?: string | undefined;
+  /** The only agents whose annotations are listed (a key's agents); null or absent is all. */
+  agentIds?: readonly string[] | null | undefined;
 };
 
 export type NewAnnotation = {
@@ -196,6 +198,7 @@ export function createAnnotationRepo(db: Db) {
     ): Promise<AnnotationRecord[]> {
       const conditions: SQL[] = [eq(annotations.organizationId, organizationId)];
       if (filters.agentId) conditions.push(eq(annotations.agentId, filters.agentId));
+      if (filters.agentIds) conditions.push(inArray(annotations.agentId, [...filters.agentIds]));
       if (filters.sentiment) conditions.push(eq(annotations.sentiment, filters.sentiment));
       // The id clients use, within this organization: every agent's conversation with that id.
       if (filters.conversationId) {

@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client.ts";
 import { invalid, notFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
-import type { Caller } from "../caller.ts";
+import { type Caller, mayUseAgent, refuseOtherAgent } from "../caller.ts";
 import { createAnnotationAccess } from "./annotation-access.ts";
 import type { AnnotationConversationRepo } from "./annotation-conversation-repo.ts";
 import type { AnnotationFilters, AnnotationRepo } from "./annotation-repo.ts";
@@ -44,6 +44,18 @@ export function createAnnotationService(deps: {
     return record;
   }
 
+  /** The annotation's organization, when the caller may see it (a key's agents only). */
+  async function visibleAnnotation(caller: Caller, annotationId: string): Promise<string> {
+    const organizationId = await access.ownedAnnotation(caller, annotationId);
+    if (caller.agentIds) {
+      const record = await requireRecord(organizationId, annotationId);
+      if (!mayUseAgent(caller, record.agentId)) {
+        throw notFound(`Annotation ${annotationId} not found`);
+      }
+    }
+    return organizationId;
+  }
+
   return {
     /** POST /api/annotations: one annotation per message; an upsert keeps the status. */
     async upsert(caller: Caller | null, input: AnnotationInput): Promise<AnnotationView> {
@@ -53,6 +65,7 @@ export function createAnnotationService(deps: {
       }
       if (!target.authorAgentId) throw invalid("The message has no agent id");
       const agentId = target.authorAgentId;
+      if (caller) refuseOtherAgent(caller, agentId);
       const organizationId = target.organizationId;
       const tagIds = [...new Set(input.tagIds ?? [])];
 
@@ -86,8 +99,10 @@ export function createAnnotationService(deps: {
 
     /** GET /api/annotations: newest first, ties by id, ANNOTATION_PAGE_SIZE per page. */
     async list(caller: Caller | null, query: AnnotationQuery): Promise<AnnotationPage> {
-      const { cursor, ...filters } = query;
-      const organizationId = await access.listScope(caller, filters);
+      const { cursor, ...asked } = query;
+      if (caller && asked.agentId) refuseOtherAgent(caller, asked.agentId);
+      const filters = { ...asked, agentIds: caller?.agentIds ?? null };
+      const organizationId = await access.listScope(caller, asked);
       if (cursor && (await deps.annotations.findOrganizationOf(cursor)) !== organizationId) {
         throw invalid("cursor is not the id of an annotation of this list", [
           { path: "querystring.cursor", message: "unknown annotation id" },
@@ -107,6 +122,9 @@ export function createAnnotationService(deps: {
     async get(caller: Caller, annotationId: string) {
       const organizationId = await access.ownedAnnotation(caller, annotationId);
       const record = await requireRecord(organizationId, annotationId);
+      if (!mayUseAgent(caller, record.agentId)) {
+        throw notFound(`Annotation ${annotationId} not found`);
+      }
       const [conversation, messages] = await Promise.all([
         deps.conversations.findConversation(organizationId, record.conversationId),
         deps.conversations.listMessages(organizationId, record.conversationId),
@@ -126,7 +144,7 @@ export function createAnnotationService(deps: {
       annotationId: string,
       status: string,
     ): Promise<AnnotationView> {
-      const organizationId = await access.ownedAnnotation(caller, annotationId);
+      const organizationId = await visibleAnnotation(caller, annotationId);
       const accepted = await deps.settings.findStatuses(organizationId);
       if (!accepted.includes(status)) {
         throw invalid(`Status "${status}" is not accepted; use one of: ${accepted.join(", ")}`, [
@@ -140,7 +158,7 @@ export function createAnnotationService(deps: {
     },
 
     async remove(caller: Caller, annotationId: string) {
-      const organizationId = await access.ownedAnnotation(caller, annotationId);
+      const organizationId = await visibleAnnotation(caller, annotationId);
       await deps.annotations.delete(organizationId, annotationId);
       return { success: true as const };
     },

@@ -1,6 +1,6 @@
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { apiKeys } from "../../db/schema/index.ts";
+import { agents, apiKeys } from "../../db/schema/index.ts";
 
 /** `last_used_at` is kept to this precision. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
@@ -20,6 +20,25 @@ export function createApiKeyRepo(db: Db) {
         .from(apiKeys)
         .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
       return row ?? null;
+    },
+
+    /** The organization's keys that were not revoked, oldest first. */
+    listActive(organizationId: string): Promise<ApiKeyRow[]> {
+      return db
+        .select()
+        .from(apiKeys)
+        .where(and(eq(apiKeys.organizationId, organizationId), isNull(apiKeys.revokedAt)))
+        .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
+    },
+
+    /** Which of these agent ids are agents of the organization. */
+    async agentsOf(organizationId: string, agentIds: readonly string[], tx: Db = db) {
+      if (agentIds.length === 0) return new Set<string>();
+      const rows = await tx
+        .select({ id: agents.id })
+        .from(agents)
+        .where(and(eq(agents.organizationId, organizationId), inArray(agents.id, [...agentIds])));
+      return new Set(rows.map((row) => row.id));
     },
 
     async revoke(organizationId: string, apiKeyId: string, tx: Db = db): Promise<ApiKeyRow | null> {

@@ -3,7 +3,7 @@ import { createNotifiedCache } from "../../db/notified-cache.ts";
 import { newId } from "../../lib/ids.ts";
 import { constantTimeEquals, randomToken, sha256Hex } from "../../lib/secrets.ts";
 import type { KeyScope } from "../accounts/permissions.ts";
-import { type ApiKeyRepo, LAST_USED_RESOLUTION_MS } from "./api-key-repo.ts";
+import { type ApiKeyRepo, type ApiKeyRow, LAST_USED_RESOLUTION_MS } from "./api-key-repo.ts";
 
 const KEY_PREFIX = "adk_";
 
@@ -17,6 +17,18 @@ export type AuthenticatedKey = {
   rateLimitPerMinute: number | null;
 };
 export type IssuedKey = { apiKey: string; apiKeyId: string };
+
+/** What a new key is made of; unset limits are none (every scope, every agent, no budget). */
+export type NewKey = {
+  organizationId: string;
+  userId: string;
+  name?: string | undefined;
+  scopes?: KeyScope[] | null | undefined;
+  agentIds?: string[] | null | undefined;
+  rateLimitPerMinute?: number | null | undefined;
+  monthlyBudgetMicro?: number | null | undefined;
+  expiresAt?: Date | null | undefined;
+};
 
 /** The channel on which changes to API keys are announced (migration 0013). */
 export const API_KEYS_CHANGED_CHANNEL = "api_keys_changed";
@@ -54,6 +66,21 @@ export function createApiKeyService(deps: {
     deps.apiKeys.touch(key.apiKeyId).catch(deps.onBackgroundError);
   }
 
+  async function insertKey(input: NewKey, tx?: Db): Promise<{ apiKey: string; row: ApiKeyRow }> {
+    const apiKey = `${KEY_PREFIX}${randomToken(32)}`;
+    const row = await deps.apiKeys.insert(
+      {
+        ...input,
+        id: newId(),
+        name: input.name ?? "default",
+        keyHash: sha256Hex(apiKey),
+        keyPrefix: apiKey.slice(0, KEY_PREFIX.length + 6),
+      },
+      tx,
+    );
+    return { apiKey, row };
+  }
+
   const identity = ({ lastUsedAt: _, expiresAt: __, ...key }: VerifiedKey): AuthenticatedKey => key;
 
   return {
@@ -65,20 +92,12 @@ export function createApiKeyService(deps: {
       input: { organizationId: string; userId: string; name?: string },
       tx?: Db,
     ): Promise<IssuedKey> {
-      const apiKey = `${KEY_PREFIX}${randomToken(32)}`;
-      const row = await deps.apiKeys.insert(
-        {
-          id: newId(),
-          organizationId: input.organizationId,
-          userId: input.userId,
-          name: input.name ?? "default",
-          keyHash: sha256Hex(apiKey),
-          keyPrefix: apiKey.slice(0, KEY_PREFIX.length + 6),
-        },
-        tx,
-      );
+      const { apiKey, row } = await insertKey(input, tx);
       return { apiKey, apiKeyId: row.id };
     },
+
+    /** A key with limits (made by a user): the plaintext once, and the stored row. */
+    create: insertKey,
 
     async authenticate(presented: string): Promise<AuthenticatedKey | null> {
       if (!presented.startsWith(KEY_PREFIX) || presented.length > 200) return null;

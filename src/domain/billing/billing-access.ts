@@ -1,4 +1,6 @@
 import { AppError } from "../../lib/errors.ts";
+import type { KeyBudget } from "./billing-account-repo.ts";
+import { microToCredits } from "./credits.ts";
 
 export type BlockReason = "payment_overdue" | "no_credits" | "query_limit" | "free_plan_limit";
 
@@ -101,4 +103,18 @@ export function usageLimitError(blockReason: BlockReason): AppError {
   return new AppError("USAGE_LIMIT", BLOCK_MESSAGES[blockReason], [
     { path: "blockReason", message: blockReason },
   ]);
+}
+
+/**
+ * The 402 of an action asked with a key whose monthly budget is spent or held by its other
+ * running actions (the organization may still have credits: the message names the key's budget).
+ */
+export function refuseSpentKeyBudget(keyBudget: KeyBudget | null): void {
+  if (keyBudget === null || keyBudget.leftMicro > 0) return;
+  const budget = microToCredits(keyBudget.budgetMicro);
+  throw new AppError(
+    "USAGE_LIMIT",
+    `This API key's monthly credit budget of ${budget} credits is used up for this month (UTC)`,
+    [{ path: "blockReason", message: "key_budget" }],
+  );
 }

@@ -20,10 +20,15 @@ type BucketTotals = {
 /** What the organization's live reservations (actions running now) hold. */
 type HeldTotals = { micro: number; agentMessages: number };
 
+/** A key's monthly budget as a reservation found it: what was left before its own hold. */
+export type KeyBudget = { budgetMicro: number; leftMicro: number };
+
 export type BillingAccount = {
   settings: BillingSettingsRow;
   buckets: BucketTotals;
   held: HeldTotals;
+  /** Read by a reservation made with a key that has a budget; null otherwise. */
+  keyBudget: KeyBudget | null;
 };
 
 function accountQuery(organizationId: string, now: Date): SQL {
@@ -60,6 +65,9 @@ type AccountRow = {
   remaining_micro: string;
   held_micro: string;
   held_messages: number;
+  /** Only in a reservation's row. */
+  key_budget?: string | null;
+  key_left?: string | null;
 };
 
 /** The account from a row with the columns of accountQuery; null when there was none. */
@@ -78,6 +86,10 @@ function accountOf(raw: Record<string, unknown> | undefined): BillingAccount | n
       remainingMicro: Number(row.remaining_micro),
     },
     held: { micro: Number(row.held_micro), agentMessages: Number(row.held_messages) },
+    keyBudget:
+      row.key_budget == null
+        ? null
+        : { budgetMicro: Number(row.key_budget), leftMicro: Number(row.key_left) },
   };
 }
 
@@ -93,10 +105,11 @@ type ReservationRow = {
   agentMessage: boolean;
   at: Date;
   expiresAt: Date;
+  apiKeyId: string | null;
 };
 
 /**
- * billing_reserve (migration 0020) as a statement part (CTE `reservation`, the columns of
+ * billing_reserve (migrations 0020, 0032) as a statement part (CTE `reservation`, the columns of
  * accountQuery): takes the organization's billing lock, inserts the reservation and reads the
  * account as it was then (`held` counts the organization's other live reservations); null, with
  * nothing written, when the organization does not exist.
@@ -106,11 +119,12 @@ function reservePart(reservation: ReservationRow): StatementPart<BillingAccount 
     ctes: sql`reservation as materialized (
       select model as billing_model, status as subscription_status, monthly_limit as query_limit,
         buckets as bucket_count, granted::text as granted_micro,
-        remaining::text as remaining_micro, held::text as held_micro, held_messages
+        remaining::text as remaining_micro, held::text as held_micro, held_messages,
+        key_budget::text, key_left::text
       from billing_reserve(${reservation.id}, ${reservation.organizationId},
         ${reservation.estimateMicro}::bigint, ${reservation.agentMessage},
         ${reservation.at.toISOString()}::timestamptz,
-        ${reservation.expiresAt.toISOString()}::timestamptz))`,
+        ${reservation.expiresAt.toISOString()}::timestamptz, ${reservation.apiKeyId}::text))`,
     row: sql`select * from reservation`,
     read: accountOf,
   };

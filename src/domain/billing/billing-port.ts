@@ -19,6 +19,8 @@ export type ChargeRequest = {
   metadata?: Record<string, unknown>;
   /** The reservation this charge settles: deleted by the charge's own statement. */
   reservationId?: string | null;
+  /** The key the action was asked with: a key with a monthly budget is charged within it. */
+  apiKeyId?: string | null;
 };
 
 /**
@@ -35,6 +37,7 @@ export type ReservationRequest = Pick<
   | "outputTokens"
   | "units"
   | "coefficient"
+  | "apiKeyId"
 > & {
   /** The longest the action can take: a reservation its process never settles stops counting then. */
   holdMs: number;

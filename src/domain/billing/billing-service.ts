@@ -8,6 +8,7 @@ import {
   AGENT_MESSAGE_FEATURES,
   countsNeeded,
   evaluateAccess,
+  refuseSpentKeyBudget,
   usageLimitError,
 } from "./billing-access.ts";
 import type { BillingAccount, BillingAccountRepo } from "./billing-account-repo.ts";
@@ -116,6 +117,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       messageId: request.messageId ?? null,
       idempotencyKey: idempotency?.key ?? null,
       requestHash: idempotency?.requestHash ?? null,
+      apiKeyId: request.apiKeyId ?? null,
     };
     return { price, entry };
   }
@@ -207,6 +209,7 @@ export function createBillingService(deps: BillingServiceDeps) {
         agentMessage: (AGENT_MESSAGE_FEATURES as readonly string[]).includes(request.feature),
         at,
         expiresAt: new Date(at.getTime() + request.holdMs),
+        apiKeyId: request.apiKeyId ?? null,
       });
       return {
         ...part,
@@ -214,9 +217,10 @@ export function createBillingService(deps: BillingServiceDeps) {
           const account = part.read(row);
           return async () => {
             if (!account) throw notFound(`Organization ${request.organizationId} not found`);
-            await releasingOnFailure(billing, reservation, () =>
-              assertAccess(request.organizationId, account, at, deps.db),
-            );
+            await releasingOnFailure(billing, reservation, async () => {
+              await assertAccess(request.organizationId, account, at, deps.db);
+              refuseSpentKeyBudget(account.keyBudget);
+            });
             return reservation;
           };
         },

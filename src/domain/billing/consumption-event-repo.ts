@@ -49,6 +49,8 @@ export type EventFilters = {
   provider?: string | undefined;
   modelName?: string | undefined;
   conversationId?: string | undefined;
+  /** The only agents whose events are read (a key made for some); null or absent is all. */
+  agentIds?: readonly string[] | null | undefined;
 };
 
 export type EventOrder =
@@ -98,6 +100,7 @@ function entriesJson(entries: Array<UnchargedEntry & { creditsChargedMicro?: num
       message_id: entry.messageId ?? null,
       idempotency_key: entry.idempotencyKey ?? null,
       request_hash: entry.requestHash ?? null,
+      api_key_id: entry.apiKeyId ?? null,
     })),
   );
 }
@@ -114,12 +117,13 @@ function ledgerWrites(entries: SQL, charged: SQL): SQL {
       insert into consumption_events (id, organization_id, agent_id, feature, provider,
         model_name, input_tokens, output_tokens, units, credits_charged_micro,
         credits_charged_raw_micro, credits_requested_micro, billing_coefficient, occurred_at,
-        metadata, conversation_id, message_id, idempotency_key, request_hash)
+        metadata, conversation_id, message_id, idempotency_key, request_hash, api_key_id)
       select entry.id, entry.organization_id, entry.agent_id, entry.feature, entry.provider,
         entry.model_name, entry.input_tokens, entry.output_tokens, entry.units, ${charged},
         entry.credits_charged_raw_micro, entry.credits_requested_micro,
         entry.billing_coefficient, entry.occurred_at, coalesce(entry.metadata, '{}'::jsonb),
-        entry.conversation_id, entry.message_id, entry.idempotency_key, entry.request_hash
+        entry.conversation_id, entry.message_id, entry.idempotency_key, entry.request_hash,
+        entry.api_key_id
       from ${entries}
       returning organization_id, occurred_at, agent_id, feature, provider, model_name,
         input_tokens, output_tokens, credits_charged_micro
@@ -148,7 +152,7 @@ function entriesRecordset(json: string): SQL {
     credits_charged_micro bigint, credits_charged_raw_micro bigint,
     credits_requested_micro bigint, billing_coefficient double precision,
     occurred_at timestamptz, metadata jsonb, conversation_id text, message_id text,
-    idempotency_key text, request_hash text)`;
+    idempotency_key text, request_hash text, api_key_id text)`;
 }
 
 /** Inserts entries whose charge is already known, with their day totals, in one statement. */
@@ -162,8 +166,8 @@ function insertEntries(entries: LedgerEntryInput[]): SQL {
 
 /**
  * A whole charge as a statement part (CTEs `charge`, `inserted`, `totals` and, settling a
- * reservation, `settled`): billing_debit (migration 0012) takes the organization's billing lock
- * and debits its credits, the entry is written with what it charged, and the reservation that
+ * reservation, `settled`): billing_debit (migrations 0012, 0032) takes the organization's
+ * billing lock and debits its credits (within the budget of the key it was made with), the entry is written with what it charged, and the reservation that
  * held credits for it is deleted. Reads the micro-credits charged; null, with nothing written,
  * when the organization does not exist.
  */
@@ -173,7 +177,7 @@ function chargePart(
   reservationId?: string | null,
 ): StatementPart<number | null> {
   const debit = sql`billing_debit(${entry.organizationId}, ${requestedMicro}::bigint,
-    ${entry.occurredAt.toISOString()}::timestamptz)`;
+    ${entry.occurredAt.toISOString()}::timestamptz, ${entry.apiKeyId ?? null}::text)`;
   const writes = ledgerWrites(
     sql`charge join ${entriesRecordset(entriesJson([entry]))} on charge.micro is not null`,
     sql`charge.micro`,
@@ -196,6 +200,7 @@ export function createConsumptionEventRepo(db: Db) {
     if (filters.from) conditions.push(gte(e.occurredAt, filters.from));
     if (filters.to) conditions.push(lt(e.occurredAt, filters.to));
     if (filters.agentId !== undefined) conditions.push(eq(e.agentId, filters.agentId));
+    if (filters.agentIds) conditions.push(inArray(e.agentId, [...filters.agentIds]));
     if (filters.feature !== undefined) conditions.push(eq(e.feature, filters.feature));
     if (filters.provider !== undefined) conditions.push(eq(e.provider, filters.provider));
     if (filters.modelName !== undefined) conditions.push(eq(e.modelName, filters.modelName));

@@ -1,4 +1,6 @@
+import { AppError } from "../../lib/errors.ts";
 import type { IsoInstant } from "../../lib/iso-instant.ts";
+import { refuseOtherAgent } from "../caller.ts";
 import type {
   ConsumptionEventRepo,
   ConsumptionEventRow,
@@ -59,12 +61,19 @@ export function createConsumptionService(deps: {
   summaries: ConsumptionSummaryRepo;
 }) {
   return {
-    async list(organizationId: string, query: EventListQuery) {
+    /** `agentIds`: the only agents a key made for some may see the events of. */
+    async list(
+      organizationId: string,
+      query: EventListQuery,
+      agentIds: readonly string[] | null = null,
+    ) {
+      if (query.agentId !== undefined) refuseOtherAgent({ agentIds }, query.agentId);
       const { rows, total } = await deps.events.list(
         organizationId,
         {
           ...rangeOf(query.startDate, query.endDate),
           agentId: query.agentId,
+          agentIds,
           feature: query.feature,
           provider: query.provider,
           modelName: query.model,
@@ -83,7 +92,22 @@ export function createConsumptionService(deps: {
       };
     },
 
-    async summary(organizationId: string, request: SummaryRequest) {
+    /**
+     * The day totals the summary reads are not kept per key, so a key made for some agents
+     * names one of them with `agentId` (403 otherwise).
+     */
+    async summary(
+      organizationId: string,
+      request: SummaryRequest,
+      agentIds: readonly string[] | null = null,
+    ) {
+      if (agentIds !== null && request.agentId === undefined) {
+        throw new AppError(
+          "FORBIDDEN",
+          "This key is limited to some agents: name one of them with agentId",
+        );
+      }
+      if (request.agentId !== undefined) refuseOtherAgent({ agentIds }, request.agentId);
       const { from, to } = rangeOf(request.startDate, request.endDate);
       const rows = await deps.summaries.summarize(organizationId, {
         from: from!,

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { type Db, tableRowOf } from "../../db/client.ts";
 import { contacts, conversations, messages } from "../../db/schema/index.ts";
 import { executePart, type StatementPart } from "../../db/statement-parts.ts";
@@ -222,11 +222,18 @@ export function createConversationRepo(db: Db) {
      */
     async list(
       organizationId: string,
-      filter: { agentId?: string; before?: { createdAt: string; id: string }; limit: number },
+      filter: {
+        agentId?: string | undefined;
+        /** The only agents whose conversations are listed; null is all. */
+        agentIds?: readonly string[] | null;
+        before?: { createdAt: string; id: string } | undefined;
+        limit: number;
+      },
       tx: Db = db,
     ) {
       const conditions = [eq(conversations.organizationId, organizationId)];
       if (filter.agentId) conditions.push(eq(conversations.agentId, filter.agentId));
+      if (filter.agentIds) conditions.push(inArray(conversations.agentId, [...filter.agentIds]));
       if (filter.before) {
         const { createdAt, id } = filter.before;
         conditions.push(

@@ -1,5 +1,5 @@
 import { invalid } from "../../lib/errors.ts";
-import type { Caller } from "../caller.ts";
+import { type Caller, refuseOtherAgent } from "../caller.ts";
 import { findConversationOfOrganization } from "./conversation-lookup.ts";
 import type { ConversationRepo } from "./conversation-repo.ts";
 import {
@@ -35,8 +35,10 @@ export function createConversationService(deps: { conversations: ConversationRep
       caller: Caller,
       query: { agentId?: string; cursor?: string; limit: number },
     ): Promise<{ data: ConversationView[]; nextCursor: string | null }> {
+      if (query.agentId !== undefined) refuseOtherAgent(caller, query.agentId);
       const rows = await deps.conversations.list(caller.organizationId, {
         agentId: query.agentId,
+        agentIds: caller.agentIds,
         before: query.cursor ? decodeCursor(query.cursor) : undefined,
         limit: query.limit + 1,
       });
@@ -57,7 +59,7 @@ export function createConversationService(deps: { conversations: ConversationRep
     ): Promise<ConversationView & { messages: MessageView[] }> {
       const found = await findConversationOfOrganization(
         deps.conversations,
-        caller.organizationId,
+        caller,
         conversationId,
         agentId,
       );

@@ -168,6 +168,7 @@ export function createFollowUpService(deps: FollowUpServiceDeps) {
       // Only the writer is billed (the filter is not): its prompt is known to the character.
       const reservation = await deps.billing.reserve({
         organizationId,
+        apiKeyId: caller.apiKeyId,
         feature: "follow_up",
         provider: model.provider,
         modelName: model.providerModelId,
@@ -218,6 +219,7 @@ export function createFollowUpService(deps: FollowUpServiceDeps) {
         conversationId,
         messageId,
         reservationId: reservation.id,
+        apiKeyId: caller.apiKeyId,
         metadata: {
           trigger: "manual",
           model: model.spec,

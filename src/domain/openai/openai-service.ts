@@ -3,7 +3,7 @@ import { newId } from "../../lib/ids.ts";
 import type { Passage } from "../../retrieval/passage.ts";
 import type { AgentRow } from "../agents/agent-repo.ts";
 import type { AgentService } from "../agents/agent-service.ts";
-import type { Caller } from "../caller.ts";
+import { type Caller, refuseOtherAgent } from "../caller.ts";
 import type { RunOptions, Sampling } from "../query/answer-pipeline.ts";
 import type { QueryRequest } from "../query/query-request.ts";
 import type { PrepareOptions, QueryService } from "../query/query-service.ts";
@@ -55,8 +55,17 @@ export const responseIdOf = (messageId: string) => `${RESPONSE_ID_PREFIX}${messa
  * conversation and messages), with the caller's messages as the history.
  */
 export function createOpenAiService(deps: OpenAiServiceDeps) {
-  /** The organization's agent with this id, or else the oldest with this handle. */
+  /**
+   * The organization's agent with this id, or else the oldest with this handle; 403 for one
+   * outside the agents of a key made for some.
+   */
   async function resolveModel(caller: Caller, model: string): Promise<AgentRow> {
+    const agent = await findModel(caller, model);
+    refuseOtherAgent(caller, agent.id);
+    return agent;
+  }
+
+  async function findModel(caller: Caller, model: string): Promise<AgentRow> {
     try {
       return await deps.agents.requireAgent(caller.organizationId, model);
     } catch (error) {

@@ -133,6 +133,7 @@ export function createAnswerRecorder(deps: {
         conversationId: input.target.conversationId,
         messageId,
         reservationId: input.reservation.id,
+        apiKeyId: caller.apiKeyId ?? null,
         metadata: {
           modelName: resolved.modelName,
           ...(turn.usageEstimated ? { usageEstimated: true } : {}),
@@ -153,6 +154,7 @@ export function createAnswerRecorder(deps: {
       }
       await chargeModelCalls(deps.billing, turn.calls, {
         organizationId: caller.organizationId,
+        apiKeyId: caller.apiKeyId ?? null,
         agentId,
         conversationId: input.target.conversationId,
         messageId,

@@ -99,6 +99,7 @@ export async function chargeModelCalls(
   calls: readonly MeteredCall[],
   owner: {
     organizationId: string;
+    apiKeyId?: string | null;
     agentId: string;
     conversationId: string | null;
     messageId: string | null;
@@ -109,6 +110,7 @@ export async function chargeModelCalls(
     await billing
       .charge({
         organizationId: owner.organizationId,
+        apiKeyId: owner.apiKeyId ?? null,
         agentId: owner.agentId,
         feature: call.feature,
         provider: call.resolved.provider,

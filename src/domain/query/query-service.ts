@@ -6,7 +6,7 @@ import type { AgentRow } from "../agents/agent-repo.ts";
 import type { AgentService } from "../agents/agent-service.ts";
 import { datastoreIdsOf } from "../agents/agent-tools.ts";
 import { type Billing, type Reservation, releasingOnFailure } from "../billing/billing-port.ts";
-import type { AnswerCaller } from "../caller.ts";
+import { type AnswerCaller, refuseOtherAgent } from "../caller.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
 import type { ConversationTurns, TurnTarget } from "../conversations/conversation-turns.ts";
 import {
@@ -83,14 +83,17 @@ export function createQueryService(deps: QueryServiceDeps) {
     sampling: Sampling | undefined,
   ) {
     const datastoreIds = datastoreIdsOf(agent.tools);
-    const reservation = deps.answers.reservation({
-      organizationId: caller.organizationId,
-      agent,
-      overrides: request,
-      knownTexts: [request.context, request.query, request.query],
-      hasAttachments: (request.attachments ?? []).length > 0,
-      sampling,
-    });
+    const reservation = {
+      ...deps.answers.reservation({
+        organizationId: caller.organizationId,
+        agent,
+        overrides: request,
+        knownTexts: [request.context, request.query, request.query],
+        hasAttachments: (request.attachments ?? []).length > 0,
+        sampling,
+      }),
+      apiKeyId: caller.apiKeyId ?? null,
+    };
     if (datastoreIds.length === 0) {
       return { reservation: await deps.billing.reserve(reservation), knowledge: null };
     }
@@ -117,6 +120,7 @@ export function createQueryService(deps: QueryServiceDeps) {
     request: QueryRequest,
     options: PrepareOptions = {},
   ): Promise<PreparedQuery> {
+    refuseOtherAgent(caller, agentId);
     const agent = await deps.agents.requireAgent(caller.organizationId, agentId);
     if (
       !options.inline &&
@@ -185,6 +189,7 @@ export function createQueryService(deps: QueryServiceDeps) {
           // Super retrieval's calls were made whether or not an answer followed.
           await chargeModelCalls(deps.billing, answer.retrievalCalls, {
             organizationId: caller.organizationId,
+            apiKeyId: caller.apiKeyId ?? null,
             agentId: agent.id,
             conversationId: null,
             messageId: null,

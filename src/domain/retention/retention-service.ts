@@ -96,7 +96,7 @@ export function createRetentionService(deps: {
     ): Promise<{ success: true }> {
       const found = await findConversationOfOrganization(
         deps.conversations,
-        caller.organizationId,
+        caller,
         conversationId,
         agentId,
       );
@@ -130,6 +130,10 @@ export function createRetentionService(deps: {
      */
     async deleteContact(caller: Caller, contactId: string): Promise<{ success: true }> {
       const { organizationId } = caller;
+      // A contact's conversations may be with any agent of the organization.
+      if (caller.agentIds) {
+        throw new AppError("FORBIDDEN", "A key made for some agents cannot erase a contact");
+      }
       const contactNotFound = () => notFound("Contact not found");
       if (!(await deps.retention.hasContact(organizationId, contactId))) throw contactNotFound();
       let erased = await eraseAll(organizationId, { contactId });

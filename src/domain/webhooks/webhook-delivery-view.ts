@@ -79,7 +79,7 @@ export function createWebhookDeliveryReader(deps: {
     ): Promise<{ data: WebhookDeliveryView[] }> {
       const { conversation } = await findConversationOfOrganization(
         deps.conversations,
-        caller.organizationId,
+        caller,
         conversationId,
         agentId,
       );

@@ -24,7 +24,10 @@ export function registerConsumptionEventRoutes(app: App, deps: ConsumptionEventR
         response: { 200: eventListResponse },
       },
     },
-    async (request) => deps.consumption.list(callerOf(request).organizationId, request.query),
+    async (request) => {
+      const caller = callerOf(request);
+      return deps.consumption.list(caller.organizationId, request.query, caller.agentIds);
+    },
   );
 
   app.get(
@@ -39,6 +42,9 @@ export function registerConsumptionEventRoutes(app: App, deps: ConsumptionEventR
         response: { 200: summaryResponse },
       },
     },
-    async (request) => deps.consumption.summary(callerOf(request).organizationId, request.query),
+    async (request) => {
+      const caller = callerOf(request);
+      return deps.consumption.summary(caller.organizationId, request.query, caller.agentIds);
+    },
   );
 }

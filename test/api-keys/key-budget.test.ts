@@ -1,0 +1,160 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "../../src/db/client.ts";
+import { grantCredits } from "../billing/billing-helpers.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
+import { memberOf, type SignedIn } from "../harness/accounts.ts";
+import { createAgent } from "../harness/agents.ts";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+
+// Every answer costs, and holds, exactly one credit: 100 output tokens at 10,000 credits per
+// million and no input price. The model takes 300 ms, so a burst is in flight all at once.
+const MODELS = { gpt_4o_mini: { inputCreditsPerMillion: 0, outputCreditsPerMillion: 10_000 } };
+const workDir = mkdtempSync(join(tmpdir(), "agentdesk-key-budget-"));
+const modelsFile = join(workDir, "models.json");
+writeFileSync(modelsFile, JSON.stringify(MODELS));
+
+let fake: FakeOpenAI;
+let app: TestApp;
+let org: TestOrganization;
+let owner: SignedIn;
+let agentId: string;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI({
+    apiKey: "sk-test",
+    defaultChat: {
+      text: "One credit's worth of answer.",
+      usage: { promptTokens: 50, completionTokens: 100 },
+      delayMs: 300,
+    },
+  });
+  app = await startTestApp({
+    env: {
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: fake.url,
+      MODELS_FILE: modelsFile,
+      MODEL_MAX_OUTPUT_TOKENS: "100",
+    },
+  });
+  org = await app.createOrganization("Budgets");
+  await grantCredits(app, org.id, 1_000);
+  owner = await memberOf(app, org, "owner");
+  agentId = (await createAgent(app, org)).id;
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+  await fake?.close();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+async function keyWithBudget(monthlyCreditBudget: number): Promise<{ id: string; key: string }> {
+  const created = await app.api.inject({
+    method: "POST",
+    url: "/api/api-keys",
+    headers: owner.headers,
+    payload: { name: `budget ${monthlyCreditBudget}`, monthlyCreditBudget },
+  });
+  expect(created.statusCode).toBe(201);
+  return created.json();
+}
+
+const ask = (headers: Record<string, string>) =>
+  app.api.inject({
+    method: "POST",
+    url: `/api/agents/${agentId}/query`,
+    headers,
+    payload: { query: "What does this cost?" },
+  });
+
+async function spentWith(apiKeyId: string) {
+  const [row] = rowsOf<{ events: number; charged: string }>(
+    await app.database.db.execute(sql`
+      select count(*)::int as events, coalesce(sum(credits_charged_micro), 0)::text as charged
+      from consumption_events where api_key_id = ${apiKeyId}`),
+  );
+  return { events: row!.events, charged: Number(row!.charged) / 1e6 };
+}
+
+async function heldBy(apiKeyId: string): Promise<number> {
+  const [row] = rowsOf<{ held: number }>(
+    await app.database.db.execute(
+      sql`select count(*)::int as held from credit_reservations where api_key_id = ${apiKeyId}`,
+    ),
+  );
+  return row!.held;
+}
+
+/**
+ * `count` questions at once, then one at a time until the budget refuses: a burst's holds
+ * (each the most an answer can cost) may leave some of the budget for later, never more.
+ */
+async function spendAll(key: string, count: number) {
+  const headers = { authorization: `Bearer ${key}` };
+  const burst = await Promise.all(Array.from({ length: count }, () => ask(headers)));
+  const refusals = burst.filter((outcome) => outcome.statusCode !== 200);
+  const burstAnswered = burst.length - refusals.length;
+  let answered = burstAnswered;
+  for (;;) {
+    const next = await ask(headers);
+    if (next.statusCode !== 200) {
+      refusals.push(next);
+      break;
+    }
+    answered += 1;
+  }
+  return { burstAnswered, answered, refusals };
+}
+
+describe("a key's monthly credit budget", () => {
+  it("pays for exactly its credits under 30 parallel questions, refusing the rest", async () => {
+    const { id, key } = await keyWithBudget(5);
+    const spent = await spendAll(key, 30);
+
+    expect(spent.burstAnswered).toBeGreaterThanOrEqual(1);
+    expect(spent.answered).toBe(5);
+    for (const refused of spent.refusals) {
+      expect(refused.statusCode, refused.body).toBe(402);
+      expect(refused.json().type).toBe("USAGE_LIMIT");
+      expect(refused.json().error).toContain("monthly credit budget of 5 credits");
+    }
+    expect(await spentWith(id)).toEqual({ events: 5, charged: 5 });
+    expect(await heldBy(id)).toBe(0);
+    // Refused before the model is asked.
+    const calls = fake.requests.length;
+    expect((await ask({ authorization: `Bearer ${key}` })).statusCode).toBe(402);
+    expect(fake.requests.length).toBe(calls);
+  }, 60_000);
+
+  it("caps the last answer at what is left, never spending past the budget", async () => {
+    const { id, key } = await keyWithBudget(2.5);
+    const spent = await spendAll(key, 10);
+    expect(spent.answered).toBe(3);
+    expect(await spentWith(id)).toEqual({ events: 3, charged: 2.5 });
+  }, 60_000);
+
+  it("leaves sessions and other keys of the organization alone", async () => {
+    const { key } = await keyWithBudget(0);
+    const refused = await ask({ authorization: `Bearer ${key}` });
+    expect(refused.statusCode).toBe(402);
+    expect(refused.json().error).toContain("monthly credit budget of 0 credits");
+    const followUp = await app.api.inject({
+      method: "POST",
+      url: `/api/agents/${agentId}/follow-up/query`,
+      headers: { authorization: `Bearer ${key}` },
+      payload: {
+        messages: [{ from: "human", text: "Any news?" }],
+        prompt: "Write a short follow-up.",
+        skipFilter: true,
+      },
+    });
+    expect(followUp.statusCode, followUp.body).toBe(402);
+    expect(followUp.json().error).toContain("monthly credit budget of 0 credits");
+    expect((await ask(owner.headers)).statusCode).toBe(200);
+    expect((await ask(org.auth)).statusCode).toBe(200);
+  }, 60_000);
+});
