@@ -7,7 +7,7 @@ import type { TestApp, TestOrganization } from "./app.ts";
 export const TEST_PASSWORD = "correct horse battery";
 
 /** What a signed-in browser sends: its cookie, and the page's origin on unsafe methods. */
-export type SessionHeaders = { cookie: string; origin: string };
+type SessionHeaders = { cookie: string; origin: string };
 
 export type SignedIn = { userId: string; email: string; headers: SessionHeaders };
 

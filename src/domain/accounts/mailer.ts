@@ -2,7 +2,7 @@ import { createTransport } from "nodemailer";
 import { AppError } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
 
-export type Mail = { to: string; subject: string; text: string };
+type Mail = { to: string; subject: string; text: string };
 
 /** The service's e-mail out (SMTP_URL); without it nothing can be sent, and callers say so. */
 export type Mailer = {

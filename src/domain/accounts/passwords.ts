@@ -4,7 +4,7 @@ import { invalid } from "../../lib/errors.ts";
 /** scrypt's cost (N = 2^15, r = 8, p = 1: OWASP's minimum), about 50 ms on one core. */
 const COST = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
 const KEY_BYTES = 32;
-export const PASSWORD_MIN_LENGTH = 10;
+const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 200;
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {

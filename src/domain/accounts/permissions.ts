@@ -60,7 +60,7 @@ const MEMBER = new Set<Permission>([...VIEWER, ...WORK]);
 const ADMIN = new Set<Permission>([...MEMBER, ...MANAGE]);
 const OWNER = new Set<Permission>([...ADMIN, "billing:write"]);
 
-export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
+const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
   owner: OWNER,
   admin: ADMIN,
   member: MEMBER,

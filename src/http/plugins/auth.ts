@@ -43,7 +43,7 @@ export type RouteAuth = "key" | "optional" | "session" | "optional-session" | "p
 export type KeyRefusal = "unauthorized" | "forbidden" | "forbidden-text";
 
 /** The caller a key or a session stands for, once it was let in. */
-export type AuthenticatedCaller = {
+type AuthenticatedCaller = {
   organizationId: string;
   userId: string;
   /** Null when a session is calling. */
