@@ -19,6 +19,7 @@ writeFileSync(modelsFile, JSON.stringify(MODELS));
 
 let fake: FakeOpenAI;
 let app: TestApp;
+let second: TestApp;
 let org: TestOrganization;
 let owner: SignedIn;
 let agentId: string;
@@ -32,14 +33,15 @@ beforeAll(async () => {
       delayMs: 300,
     },
   });
-  app = await startTestApp({
-    env: {
-      OPENAI_API_KEY: "sk-test",
-      OPENAI_BASE_URL: fake.url,
-      MODELS_FILE: modelsFile,
-      MODEL_MAX_OUTPUT_TOKENS: "100",
-    },
-  });
+  const env = {
+    OPENAI_API_KEY: "sk-test",
+    OPENAI_BASE_URL: fake.url,
+    MODELS_FILE: modelsFile,
+    MODEL_MAX_OUTPUT_TOKENS: "100",
+  };
+  app = await startTestApp({ env });
+  // A second API process on the same database: the budget holds across processes.
+  second = await startTestApp({ database: app.database, env });
   org = await app.createOrganization("Budgets");
   await grantCredits(app, org.id, 1_000);
   owner = await memberOf(app, org, "owner");
@@ -47,6 +49,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  await second?.close();
   await app?.close();
   await fake?.close();
   rmSync(workDir, { recursive: true, force: true });
@@ -63,8 +66,8 @@ async function keyWithBudget(monthlyCreditBudget: number): Promise<{ id: string;
   return created.json();
 }
 
-const ask = (headers: Record<string, string>) =>
-  app.api.inject({
+const ask = (headers: Record<string, string>, through: TestApp = app) =>
+  through.api.inject({
     method: "POST",
     url: `/api/agents/${agentId}/query`,
     headers,
@@ -95,7 +98,10 @@ async function heldBy(apiKeyId: string): Promise<number> {
  */
 async function spendAll(key: string, count: number) {
   const headers = { authorization: `Bearer ${key}` };
-  const burst = await Promise.all(Array.from({ length: count }, () => ask(headers)));
+  // Half the burst through each process.
+  const burst = await Promise.all(
+    Array.from({ length: count }, (_, index) => ask(headers, index % 2 === 0 ? app : second)),
+  );
   const refusals = burst.filter((outcome) => outcome.statusCode !== 200);
   const burstAnswered = burst.length - refusals.length;
   let answered = burstAnswered;
@@ -111,7 +117,7 @@ async function spendAll(key: string, count: number) {
 }
 
 describe("a key's monthly credit budget", () => {
-  it("pays for exactly its credits under 30 parallel questions, refusing the rest", async () => {
+  it("pays for exactly its credits under 30 parallel questions from two processes", async () => {
     const { id, key } = await keyWithBudget(5);
     const spent = await spendAll(key, 30);
 
