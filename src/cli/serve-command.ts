@@ -60,8 +60,9 @@ export async function serve(args: string[], env: Env): Promise<void> {
     // Until somebody can sign in, every start offers the way in (agentdesk setup-link too).
     const setupLink = await runtime.services.accounts.setupLink();
     if (setupLink) {
+      // One blank line before it, also after the key's block (which ends with one).
+      if (lines.at(-1) !== "") lines.push("");
       lines.push(
-        "",
         "Create the first owner account (one-time link, valid 7 days):",
         "",
         `  ${setupLink}`,
