@@ -163,4 +163,31 @@ describe("a key's monthly credit budget", () => {
     expect((await ask(owner.headers)).statusCode).toBe(200);
     expect((await ask(org.auth)).statusCode).toBe(200);
   }, 60_000);
+
+  it("holds reported usage (increment-agent-queries) within the budget too", async () => {
+    const report = (headers: Record<string, string>) =>
+      app.api.inject({
+        method: "POST",
+        url: "/api/usage/increment-agent-queries",
+        headers,
+        payload: {
+          provider: "azure",
+          modelName: "gpt-4o-mini",
+          inputTokens: 1_000,
+          outputTokens: 500,
+        },
+      });
+    // What one report costs, asked with the organization's own key (no budget).
+    const price = (await report(org.auth)).json().credits.requested as number;
+    expect(price).toBeGreaterThan(0);
+    const { id, key } = await keyWithBudget(price * 1.5);
+    const keyed = { authorization: `Bearer ${key}` };
+    expect((await report(keyed)).json().credits).toEqual({ charged: price, requested: price });
+    // The last report is capped at what was left; the next is refused.
+    expect((await report(keyed)).json().credits).toEqual({ charged: price / 2, requested: price });
+    const refused = await report(keyed);
+    expect(refused.statusCode).toBe(402);
+    expect(refused.json().error).toContain(`monthly credit budget of ${price * 1.5} credits`);
+    expect(await spentWith(id)).toEqual({ events: 2, charged: price * 1.5 });
+  });
 });

@@ -49,6 +49,11 @@ export const webhookWindows = pgTable(
     /** The waiting user messages, in arrival order. */
     messageIds: text("message_ids").array().notNull(),
     options: jsonb("options").$type<WindowOptions>().notNull().default({}),
+    /**
+     * The key of the latest message (null for a session): the answer is held and charged within
+     * its monthly budget. Not a foreign key: a revoked or deleted key's answer is still owed.
+     */
+    apiKeyId: text("api_key_id"),
     deliveryId: text("delivery_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     closedAt: timestamp("closed_at", { withTimezone: true }),

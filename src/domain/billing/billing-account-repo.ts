@@ -142,6 +142,26 @@ export function createBillingAccountRepo(db: Db) {
 
     reservePart,
 
+    /**
+     * What a key with a monthly budget has left now: the budget less this month's (UTC) spending
+     * and its running actions' holds; null for a key without a budget. Read under the
+     * organization's billing lock, as the billing functions read it.
+     */
+    async keyBudget(apiKeyId: string, now: Date, tx: Db = db): Promise<KeyBudget | null> {
+      const [row] = rowsOf<{ budget: string | null; left: string | null }>(
+        await tx.execute(sql`
+          select k.monthly_budget_micro::text as budget,
+            (k.monthly_budget_micro
+              - coalesce((select s.spent_micro from api_key_spending s where s.api_key_id = k.id
+                  and s.month = date_trunc('month', ${now.toISOString()}::timestamptz, 'UTC')), 0)
+              - coalesce((select sum(r.budget_micro) from credit_reservations r
+                  where r.api_key_id = k.id), 0))::text as left
+          from api_keys k where k.id = ${apiKeyId}`),
+      );
+      if (!row || row.budget === null) return null;
+      return { budgetMicro: Number(row.budget), leftMicro: Number(row.left) };
+    },
+
     /** Deletes a reservation that will not be settled (refused, or its action failed). */
     async release(organizationId: string, reservationId: string): Promise<void> {
       await db

@@ -183,6 +183,10 @@ export function createBillingService(deps: BillingServiceDeps) {
         at,
         tx,
       );
+      // A key's budget, like credits: refused once spent; the debit caps the last charge.
+      if (request.apiKeyId) {
+        refuseSpentKeyBudget(await deps.accounts.keyBudget(request.apiKeyId, at, tx));
+      }
       return { event: await executePart(tx, chargePartOf(request, idempotency)), replayed: false };
     });
   }

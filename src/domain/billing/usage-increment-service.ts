@@ -57,6 +57,7 @@ export function createUsageIncrementService(deps: {
           outputTokens: body.outputTokens,
           coefficient: body.coefficient,
           metadata: body.metadata ?? {},
+          apiKeyId: caller.apiKeyId,
         },
         idempotencyKey === undefined
           ? undefined

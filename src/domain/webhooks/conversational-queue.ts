@@ -79,6 +79,7 @@ export function createConversationalQueue(deps: ConversationalQueueDeps): Conver
           ...(request.systemPrompt ? { systemPrompt: request.systemPrompt } : {}),
           ...(request.promptType ? { promptType: request.promptType } : {}),
         },
+        apiKeyId: caller.apiKeyId ?? null,
         delayMs: settings.batchDelayMs,
       });
       // Sent after the window's statement committed (PGlite: never inside a transaction).

@@ -23,6 +23,7 @@ export function createWebhookWindowRepo(db: Db) {
         webhookUrl: string;
         messageId: string;
         options: WindowOptions;
+        apiKeyId: string | null;
         delayMs: number;
       },
       tx: Db = db,
@@ -38,6 +39,7 @@ export function createWebhookWindowRepo(db: Db) {
           deadline: afterMs(input.delayMs) as unknown as Date,
           messageIds: [input.messageId],
           options: input.options,
+          apiKeyId: input.apiKeyId,
         })
         .onConflictDoUpdate({
           target: webhookWindows.conversationId,
@@ -47,6 +49,7 @@ export function createWebhookWindowRepo(db: Db) {
             messageIds: sql`${webhookWindows.messageIds} || excluded.message_ids`,
             webhookUrl: sql`excluded.webhook_url`,
             options: sql`excluded.options`,
+            apiKeyId: sql`excluded.api_key_id`,
           },
         })
         .returning({ id: webhookWindows.id, deadline: webhookWindows.deadline });

@@ -68,15 +68,16 @@ export function createWebhookWindowService(deps: WebhookWindowDeps) {
     if (waiting.length === 0) {
       throw new AppError("NOT_FOUND", "The messages to answer were deleted");
     }
-    const reservation = await deps.billing.reserve(
-      deps.answers.reservation({
+    const reservation = await deps.billing.reserve({
+      ...deps.answers.reservation({
         organizationId: window.organizationId,
         agent,
         overrides: window.options,
         knownTexts: waiting.flatMap((message) => [message.text, JSON.stringify(message.metadata)]),
         hasAttachments: waiting.some((message) => message.attachments.length > 0),
       }),
-    );
+      apiKeyId: window.apiKeyId,
+    });
     return releasingOnFailure(deps.billing, reservation, async () => {
       const history = await deps.windowMessages.history(
         window.organizationId,

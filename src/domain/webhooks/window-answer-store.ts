@@ -163,6 +163,7 @@ export function createWindowAnswerStore(deps: WindowAnswerStoreDeps) {
         conversationId: conversation.externalId,
         messageId,
         reservationId: answer.reservation.id,
+        apiKeyId: window.apiKeyId,
         metadata: {
           modelName: resolved.modelName,
           conversational: { windowId: window.id, messages: answer.waiting.length },
@@ -178,6 +179,7 @@ export function createWindowAnswerStore(deps: WindowAnswerStoreDeps) {
       }
       await chargeModelCalls(deps.billing, answer.generated.calls, {
         organizationId: window.organizationId,
+        apiKeyId: window.apiKeyId,
         agentId: answer.agentId,
         conversationId: conversation.externalId,
         messageId,

@@ -1,0 +1,1 @@
+ALTER TABLE "webhook_windows" ADD COLUMN "api_key_id" text;
