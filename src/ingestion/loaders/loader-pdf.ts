@@ -78,10 +78,15 @@ async function documentTitle(pdf: PdfDocument): Promise<string | undefined> {
   }
 }
 
+/** What the user is told; pdf.js's own error stays as the cause, for whoever debugs it. */
 function unreadable(error: unknown): DocumentLoadError {
   const name = error instanceof Error ? error.name : "";
   if (name === "PasswordException") {
-    return new DocumentLoadError("The PDF is password-protected and cannot be read");
+    return new DocumentLoadError("The PDF is password-protected and cannot be read", {
+      cause: error,
+    });
   }
-  return new DocumentLoadError("The PDF could not be read: it is corrupt or encrypted");
+  return new DocumentLoadError("The PDF could not be read: it is corrupt or encrypted", {
+    cause: error,
+  });
 }
