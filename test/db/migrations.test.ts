@@ -1,10 +1,23 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import * as schema from "../../src/db/schema/index.ts";
 
 const require = createRequire(import.meta.url);
 const migrationsDir = new URL("../../src/db/migrations/", import.meta.url);
+
+// drizzle-kit/api adds enumerable methods to Array.prototype and String.prototype when loaded.
+// Test files share their worker (isolate: false), and pdf.js refuses to load where arrays
+// enumerate a stray "random": whatever it added is taken away again once this file is done.
+const prototypes = [Array.prototype, String.prototype] as unknown as Array<Record<string, unknown>>;
+const ownKeys = prototypes.map((prototype) => new Set(Object.keys(prototype)));
+afterAll(() => {
+  prototypes.forEach((prototype, index) => {
+    for (const key of Object.keys(prototype)) {
+      if (!ownKeys[index]!.has(key)) delete prototype[key];
+    }
+  });
+});
 
 describe("committed migrations", () => {
   it("match the drizzle schema exactly (no change left to generate)", async () => {
