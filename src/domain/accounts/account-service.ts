@@ -12,8 +12,8 @@ import { checkPasswordStrength, hashPassword, verifyPassword } from "./passwords
 import type { SessionIdentity, SessionService } from "./session-service.ts";
 
 /** More failed logins than this per e-mail or per address within the window: 429. */
-export const LOGIN_FAILURES_ALLOWED = 10;
-export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
+const LOGIN_FAILURES_ALLOWED = 10;
+const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
 const RESET_TTL_MS = 60 * 60_000;
 const RESETS_LIVE_MAX = 3;
 const SETUP_TTL_MS = 7 * 24 * 60 * 60_000;
@@ -85,38 +85,55 @@ export function createAccountService(deps: {
     return id;
   }
 
+  /**
+   * A password checked as a login checks it: refused past the guessing limit (per e-mail and
+   * per address), and a wrong one recorded as a failed login, which that limit counts.
+   */
+  async function checkPassword(
+    email: string,
+    password: string,
+    origin: AuditOrigin,
+    wrong: string,
+    details?: Record<string, unknown>,
+  ): Promise<UserRow> {
+    const since = new Date(Date.now() - LOGIN_FAILURE_WINDOW_MS);
+    const failures = await audit.failedLogins(email, origin.ip, since);
+    if (failures.byEmail >= LOGIN_FAILURES_ALLOWED || failures.byIp >= LOGIN_FAILURES_ALLOWED) {
+      throw new RateLimitedError(
+        "Too many failed logins; try again in 15 minutes",
+        LOGIN_FAILURE_WINDOW_MS / 1000,
+      );
+    }
+    const user = await accounts.userByEmail(email);
+    const matches = await verifyPassword(password, user?.passwordHash ?? null);
+    if (user && matches) return user;
+    const organizationId = user ? ((await accounts.membershipsOf(user.id))[0]?.id ?? null) : null;
+    await audit.record({
+      organizationId,
+      action: "login.failed",
+      actor: { type: "user", id: user?.id ?? null, email },
+      origin,
+      ...(details ? { details } : {}),
+    });
+    throw unauthorized(wrong);
+  }
+
   return {
     startSession: (user: UserRow, origin: AuditOrigin, tx: Db = deps.db, preferred?: string) =>
       startSession(user, origin, tx, preferred),
     defaultOrganizationId,
+    checkPassword,
 
     async login(
       input: { email: string; password: string },
       origin: AuditOrigin,
     ): Promise<StartedSession> {
-      const email = normalizeEmail(input.email);
-      const since = new Date(Date.now() - LOGIN_FAILURE_WINDOW_MS);
-      const failures = await audit.failedLogins(email, origin.ip, since);
-      if (failures.byEmail >= LOGIN_FAILURES_ALLOWED || failures.byIp >= LOGIN_FAILURES_ALLOWED) {
-        throw new RateLimitedError(
-          "Too many failed logins; try again in 15 minutes",
-          LOGIN_FAILURE_WINDOW_MS / 1000,
-        );
-      }
-      const user = await accounts.userByEmail(email);
-      const matches = await verifyPassword(input.password, user?.passwordHash ?? null);
-      if (!user || !matches) {
-        const organizationId = user
-          ? ((await accounts.membershipsOf(user.id))[0]?.id ?? null)
-          : null;
-        await audit.record({
-          organizationId,
-          action: "login.failed",
-          actor: { type: "user", id: user?.id ?? null, email },
-          origin,
-        });
-        throw unauthorized("The e-mail or the password is wrong");
-      }
+      const user = await checkPassword(
+        normalizeEmail(input.email),
+        input.password,
+        origin,
+        "The e-mail or the password is wrong",
+      );
       return deps.db.transaction(async (tx) => {
         const started = await startSession(user, origin, tx);
         await audit.record(

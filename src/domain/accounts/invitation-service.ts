@@ -1,12 +1,10 @@
 import type { Db } from "../../db/client.ts";
-import { AppError, invalid, notFound, RateLimitedError, unauthorized } from "../../lib/errors.ts";
+import { AppError, invalid, notFound, unauthorized } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { randomToken, sha256Hex } from "../../lib/secrets.ts";
 import type { AccountRepo, UserRow } from "./account-repo.ts";
 import {
   type AccountService,
-  LOGIN_FAILURE_WINDOW_MS,
-  LOGIN_FAILURES_ALLOWED,
   normalizeEmail,
   type SessionView,
   type StartedSession,
@@ -15,7 +13,7 @@ import type { AuditActor, AuditLog, AuditOrigin } from "./audit-log.ts";
 import type { Mailer } from "./mailer.ts";
 import type { MemberRepo } from "./member-repo.ts";
 import { actingRole, type PeopleContext, refuseOwnerChange } from "./member-service.ts";
-import { checkPasswordStrength, hashPassword, verifyPassword } from "./passwords.ts";
+import { checkPasswordStrength, hashPassword } from "./passwords.ts";
 import type { Role } from "./permissions.ts";
 import type { SessionIdentity, SessionService } from "./session-service.ts";
 
@@ -52,7 +50,7 @@ export function createInvitationService(deps: {
   db: Db;
   members: MemberRepo;
   users: AccountRepo;
-  accounts: Pick<AccountService, "startSession">;
+  accounts: Pick<AccountService, "startSession" | "checkPassword">;
   sessions: Pick<SessionService, "forgetUser">;
   audit: AuditLog;
   mailer: Mailer;
@@ -153,7 +151,9 @@ export function createInvitationService(deps: {
           `An account with ${email} exists: give its password, or sign in first and open the link again`,
         );
       }
-      await refuseGuessing(user, input.password, origin);
+      await deps.accounts.checkPassword(email, input.password, origin, "The password is wrong", {
+        via: "invitation",
+      });
       return { user, passwordHash: null };
     }
     if (user?.oidcSubject) {
@@ -171,27 +171,6 @@ export function createInvitationService(deps: {
     }
     checkPasswordStrength(input.password);
     return { user, passwordHash: await hashPassword(input.password) };
-  }
-
-  /** Checks an existing account's password, counted like logins (10 failures in 15 minutes). */
-  async function refuseGuessing(user: UserRow, password: string, origin: AuditOrigin) {
-    const since = new Date(Date.now() - LOGIN_FAILURE_WINDOW_MS);
-    const failures = await audit.failedLogins(user.email!, origin.ip, since);
-    if (failures.byEmail >= LOGIN_FAILURES_ALLOWED || failures.byIp >= LOGIN_FAILURES_ALLOWED) {
-      throw new RateLimitedError(
-        "Too many failed logins; try again in 15 minutes",
-        LOGIN_FAILURE_WINDOW_MS / 1000,
-      );
-    }
-    if (await verifyPassword(password, user.passwordHash)) return;
-    await audit.record({
-      organizationId: (await users.membershipsOf(user.id))[0]?.id ?? null,
-      action: "login.failed",
-      actor: { type: "user", id: user.id, email: user.email },
-      origin,
-      details: { via: "invitation" },
-    });
-    throw unauthorized("The password is wrong");
   }
 
   /** The accepting account: the one found, given the new password, or made now. */
