@@ -244,53 +244,44 @@ function sessionCaller(request: FastifyRequest, session: SessionIdentity): Authe
   };
 }
 
-/** Refuses a caller whose role, scopes or agents do not allow this route. */
+/** Why the caller's role, scopes or agents do not allow this route; null when they do. */
+function missingPermission(
+  request: FastifyRequest,
+  caller: AuthenticatedCaller,
+  scopes: readonly KeyScope[] | null,
+): string | null {
+  const config = request.routeOptions.config;
+  const params = request.params as Record<string, string>;
+  if (config.organizationParam && caller.apiKeyId) {
+    const named = params[config.organizationParam];
+    if (named !== caller.organizationId) return `This key cannot act on organization ${named}`;
+  }
+  const permission = config.permission;
+  if (permission && caller.role && !roleMay(caller.role, permission)) {
+    return `The role ${caller.role} does not allow ${permission}`;
+  }
+  if (permission && caller.apiKeyId && !keyMay(scopes, permission)) {
+    return `This key's scopes do not include ${permission.replace(/^annotations:.*/, "annotations")}`;
+  }
+  if (config.agentParam && caller.agentIds) {
+    const agentId = params[config.agentParam];
+    if (agentId && !caller.agentIds.includes(agentId))
+      return `This key cannot use agent ${agentId}`;
+  }
+  return null;
+}
+
+/** Refuses, as the route says (403, or 401 on the query endpoint), a missing permission. */
 function refuseMissingPermission(
   request: FastifyRequest,
   caller: AuthenticatedCaller,
   scopes: readonly KeyScope[] | null,
 ): void {
-  const config = request.routeOptions.config;
-  const refuse = (message: string) => {
-    throw config.permissionRefusal === "unauthorized"
-      ? unauthorized(message)
-      : new AppError("FORBIDDEN", message);
-  };
-  if (config.organizationParam && caller.apiKeyId) {
-    const named = (request.params as Record<string, string>)[config.organizationParam];
-    if (named !== caller.organizationId) refuse(`This key cannot act on organization ${named}`);
-  }
-  const permission = config.permission;
-  if (permission) {
-    if (caller.role && !roleMay(caller.role, permission)) {
-      refuse(`The role ${caller.role} does not allow ${permission}`);
-    }
-    if (caller.apiKeyId && !keyMay(scopes, permission)) {
-      refuse(
-        `This key's scopes do not include ${permission.replace(/^annotations:.*/, "annotations")}`,
-      );
-    }
-  }
-  if (config.agentParam && caller.agentIds) {
-    const agentId = (request.params as Record<string, string>)[config.agentParam];
-    if (agentId && !caller.agentIds.includes(agentId)) {
-      refuse(`This key cannot use agent ${agentId}`);
-    }
-  }
-}
-
-/** Whether the caller passes `refuseMissingPermission` (for the plain-text refusal). */
-function mayUseRoute(
-  request: FastifyRequest,
-  caller: AuthenticatedCaller,
-  scopes: readonly KeyScope[] | null,
-): boolean {
-  try {
-    refuseMissingPermission(request, caller, scopes);
-    return true;
-  } catch {
-    return false;
-  }
+  const message = missingPermission(request, caller, scopes);
+  if (message === null) return;
+  throw request.routeOptions.config.permissionRefusal === "unauthorized"
+    ? unauthorized(message)
+    : new AppError("FORBIDDEN", message);
 }
 
 /**
@@ -335,7 +326,7 @@ export function registerAuth(app: App, deps: AuthDeps): void {
         request.auth = keyCaller(key);
         if (
           config.refusal === "forbidden-text" &&
-          !mayUseRoute(request, request.auth, key.scopes)
+          missingPermission(request, request.auth, key.scopes) !== null
         ) {
           return reply.code(403).type("text/plain; charset=utf-8").send("Forbidden");
         }
