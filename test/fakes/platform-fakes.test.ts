@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  type GraphApi,
+  startGraphApi,
+  whatsappAudioWebhook,
+  whatsappRateLimitBody,
+  whatsappStatusWebhook,
+  whatsappTextWebhook,
+} from "./graph-api.ts";
+import {
   startTelegramApi,
   type TelegramApi,
   telegramBotMessageUpdate,
@@ -180,5 +188,169 @@ describe("fake Telegram Bot API", () => {
     const fromBot = telegramBotMessageUpdate({ ...base, chatId: -100123, text: "beep" });
     expect(fromBot.message.from.is_bot).toBe(true);
     expect(fromBot.message.chat).toMatchObject({ id: -100123, type: "supergroup" });
+  });
+});
+
+describe("fake Graph API", () => {
+  const accessToken = "EAAGfakeAccessToken";
+  const auth = { authorization: `Bearer ${accessToken}` };
+  let graph: GraphApi;
+  let messagesUrl: string;
+  beforeAll(async () => {
+    graph = await startGraphApi({ accessTokens: [accessToken] });
+    messagesUrl = `${graph.baseUrl}/v23.0/1234567890/messages`;
+  });
+  afterAll(() => graph.close());
+
+  const text = (body: string) => ({
+    messaging_product: "whatsapp",
+    recipient_type: "individual",
+    to: "15551234567",
+    type: "text",
+    text: { body },
+  });
+
+  it("sends WhatsApp texts and names each message with a unique wamid", async () => {
+    const first = await postJson(messagesUrl, text("hello"), auth);
+    expect(first.status).toBe(200);
+    const body = (await first.json()) as { messages: Array<{ id: string }> };
+    expect(body).toEqual({
+      messaging_product: "whatsapp",
+      contacts: [{ input: "15551234567", wa_id: "15551234567" }],
+      messages: [{ id: expect.stringMatching(/^wamid\./) }],
+    });
+    const second = (await (await postJson(messagesUrl, text("again"), auth)).json()) as {
+      messages: Array<{ id: string }>;
+    };
+    expect(second.messages[0]!.id).not.toBe(body.messages[0]!.id);
+    expect(graph.callsTo("messages")[0]!.body).toEqual(text("hello"));
+  });
+
+  it("refuses a missing or wrong token with OAuthException 190", async () => {
+    for (const headers of [{}, { authorization: "Bearer wrong" }] as Array<
+      Record<string, string>
+    >) {
+      const refused = await postJson(messagesUrl, text("hello"), headers);
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toEqual({
+        error: {
+          message: "Invalid OAuth access token - Cannot parse access token",
+          type: "OAuthException",
+          code: 190,
+          fbtrace_id: expect.any(String),
+        },
+      });
+    }
+  });
+
+  it("refuses a text over 4096 characters with code 100", async () => {
+    const tooLong = await postJson(messagesUrl, text("a".repeat(4097)), auth);
+    expect(tooLong.status).toBe(400);
+    const { error } = (await tooLong.json()) as { error: { code: number; message: string } };
+    expect(error.code).toBe(100);
+    expect(error.message).toMatch(/^\(#100\)/);
+  });
+
+  it("answers scripted rate limits with code 130429, then succeeds", async () => {
+    graph.failNext("messages", { status: 429, retryAfterSeconds: 2 });
+    graph.failNext("messages", { status: 400, body: whatsappRateLimitBody() });
+    const limited = await postJson(messagesUrl, text("hi"), auth);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("2");
+    expect(await limited.json()).toMatchObject({
+      error: { code: 130429, message: "(#130429) Rate limit hit", type: "OAuthException" },
+    });
+    const limitedAgain = await postJson(messagesUrl, text("hi"), auth);
+    expect(limitedAgain.status).toBe(400);
+    expect(await limitedAgain.json()).toMatchObject({ error: { code: 130429 } });
+    expect((await postJson(messagesUrl, text("hi"), auth)).status).toBe(200);
+  });
+
+  it("describes media and serves its bytes to bearers only", async () => {
+    const bytes = Buffer.from("OggS fake opus");
+    const mediaId = graph.addMedia(bytes, { mimeType: "audio/ogg; codecs=opus" });
+    const info = await fetch(`${graph.baseUrl}/v23.0/${mediaId}`, { headers: auth });
+    const described = (await info.json()) as { url: string };
+    expect(described).toEqual({
+      url: expect.stringMatching(
+        new RegExp(`^${graph.baseUrl}/media-download/${mediaId}\\?ext=ogg&hash=\\w+$`),
+      ),
+      mime_type: "audio/ogg; codecs=opus",
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      file_size: bytes.length,
+      id: mediaId,
+      messaging_product: "whatsapp",
+    });
+    const download = await fetch(described.url, { headers: auth });
+    expect(download.status).toBe(200);
+    expect(download.headers.get("content-type")).toBe("audio/ogg; codecs=opus");
+    expect(Buffer.from(await download.arrayBuffer())).toEqual(bytes);
+    expect((await fetch(described.url)).status).toBe(401);
+    const unknown = await fetch(`${graph.baseUrl}/v23.0/999`, { headers: auth });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({ error: { code: 100, error_subcode: 33 } });
+  });
+
+  it("sends Messenger texts up to 2000 characters, token in the query", async () => {
+    const pageUrl = `${graph.baseUrl}/v23.0/555/messages?access_token=${accessToken}`;
+    const message = (body: string) => ({
+      recipient: { id: "PSID1" },
+      messaging_type: "RESPONSE",
+      message: { text: body },
+    });
+    const sent = await postJson(pageUrl, message("hello"));
+    expect(await sent.json()).toEqual({
+      recipient_id: "PSID1",
+      message_id: expect.stringMatching(/^m_/),
+    });
+    const tooLong = await postJson(pageUrl, message("a".repeat(2001)));
+    expect(tooLong.status).toBe(400);
+    expect(await tooLong.json()).toMatchObject({ error: { code: 100 } });
+  });
+
+  it("builds webhooks as Meta posts them", () => {
+    const number = { phoneNumberId: "1234567890", displayPhoneNumber: "15550001111" };
+    const sender = { from: "15551234567", name: "Ada", messageId: "wamid.IN1", timestamp: 1 };
+    const textHook = whatsappTextWebhook({ ...number, ...sender, text: "hi" });
+    expect(textHook.object).toBe("whatsapp_business_account");
+    expect(textHook.entry[0]!.changes[0]).toEqual({
+      field: "messages",
+      value: {
+        messaging_product: "whatsapp",
+        metadata: { display_phone_number: "15550001111", phone_number_id: "1234567890" },
+        contacts: [{ profile: { name: "Ada" }, wa_id: "15551234567" }],
+        messages: [
+          {
+            from: "15551234567",
+            id: "wamid.IN1",
+            timestamp: "1",
+            type: "text",
+            text: { body: "hi" },
+          },
+        ],
+      },
+    });
+    const audio = whatsappAudioWebhook({ ...number, ...sender, mediaId: "M1", voice: true });
+    expect(audio.entry[0]!.changes[0]!.value.messages[0]).toMatchObject({
+      type: "audio",
+      audio: { id: "M1", mime_type: "audio/ogg; codecs=opus", voice: true },
+    });
+    const failed = whatsappStatusWebhook({
+      ...number,
+      messageId: "wamid.OUT1",
+      status: "failed",
+      recipientId: "15551234567",
+    });
+    expect(failed.entry[0]!.changes[0]!.value.statuses[0]).toMatchObject({
+      id: "wamid.OUT1",
+      status: "failed",
+      errors: [
+        {
+          code: 131047,
+          title: "Re-engagement message",
+          error_data: { details: expect.any(String) },
+        },
+      ],
+    });
   });
 });
