@@ -8,6 +8,15 @@ import {
   whatsappTextWebhook,
 } from "./graph-api.ts";
 import {
+  type SlackApi,
+  slackAppMention,
+  slackBotMessage,
+  slackDirectMessage,
+  slackMessageChanged,
+  slackUrlVerification,
+  startSlackApi,
+} from "./slack-api.ts";
+import {
   startTelegramApi,
   type TelegramApi,
   telegramBotMessageUpdate,
@@ -351,6 +360,132 @@ describe("fake Graph API", () => {
           error_data: { details: expect.any(String) },
         },
       ],
+    });
+  });
+});
+
+describe("fake Slack Web API", () => {
+  const botToken = "xoxb-fake-token";
+  const auth = { authorization: `Bearer ${botToken}` };
+  let slack: SlackApi;
+  beforeAll(async () => {
+    slack = await startSlackApi({ botTokens: [botToken] });
+  });
+  afterAll(() => slack.close());
+
+  it("answers auth.test, and auth errors with HTTP 200", async () => {
+    const bot = slack.identityOf(botToken);
+    const ok = await postJson(`${slack.baseUrl}/auth.test`, {}, auth);
+    expect(await ok.json()).toEqual({
+      ok: true,
+      url: bot.url,
+      team: bot.team,
+      user: bot.user,
+      team_id: bot.teamId,
+      user_id: bot.userId,
+      bot_id: bot.botId,
+      is_enterprise_install: false,
+    });
+    const invalid = await postJson(`${slack.baseUrl}/auth.test`, {}, { authorization: "Bearer x" });
+    expect(invalid.status).toBe(200);
+    expect(await invalid.json()).toEqual({ ok: false, error: "invalid_auth" });
+    const missing = await postJson(`${slack.baseUrl}/auth.test`, {});
+    expect(await missing.json()).toEqual({ ok: false, error: "not_authed" });
+  });
+
+  it("posts messages from JSON or form bodies, in threads, with unique ts", async () => {
+    const bot = slack.identityOf(botToken);
+    const posted = await postJson(
+      `${slack.baseUrl}/chat.postMessage`,
+      { channel: "C1", text: "hello", thread_ts: "1700000000.000100" },
+      auth,
+    );
+    const first = (await posted.json()) as { ts: string };
+    expect(first).toEqual({
+      ok: true,
+      channel: "C1",
+      ts: expect.stringMatching(/^\d+\.\d{6}$/),
+      message: {
+        type: "message",
+        text: "hello",
+        user: bot.userId,
+        bot_id: bot.botId,
+        app_id: bot.appId,
+        team: bot.teamId,
+        ts: first.ts,
+        thread_ts: "1700000000.000100",
+      },
+    });
+    const byForm = await postForm(`${slack.baseUrl}/chat.postMessage`, {
+      token: botToken,
+      channel: "D1",
+      text: "form",
+    });
+    const second = (await byForm.json()) as { ok: boolean; ts: string };
+    expect(second.ok).toBe(true);
+    expect(second.ts).not.toBe(first.ts);
+    const calls = await slack.waitForCalls("chat.postMessage", 2);
+    expect(calls[1]!.body).toEqual({ token: botToken, channel: "D1", text: "form" });
+  });
+
+  it("refuses a missing text and a text over 40,000 characters", async () => {
+    const url = `${slack.baseUrl}/chat.postMessage`;
+    const noText = await postJson(url, { channel: "C1" }, auth);
+    expect(noText.status).toBe(200);
+    expect(await noText.json()).toEqual({ ok: false, error: "no_text" });
+    const tooLong = await postJson(url, { channel: "C1", text: "a".repeat(40_001) }, auth);
+    expect(await tooLong.json()).toEqual({ ok: false, error: "msg_too_long" });
+  });
+
+  it("answers a scripted 429 with Retry-After, then succeeds", async () => {
+    slack.failNext("chat.postMessage", { status: 429, retryAfterSeconds: 30 });
+    const url = `${slack.baseUrl}/chat.postMessage`;
+    const limited = await postJson(url, { channel: "C1", text: "hi" }, auth);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("30");
+    expect(await limited.json()).toEqual({ ok: false, error: "ratelimited" });
+    expect(await (await postJson(url, { channel: "C1", text: "hi" }, auth)).json()).toMatchObject({
+      ok: true,
+    });
+  });
+
+  it("builds Events API payloads as Slack posts them", () => {
+    expect(slackUrlVerification("abc")).toMatchObject({
+      type: "url_verification",
+      challenge: "abc",
+    });
+    const envelope = { teamId: "T1", apiAppId: "A1", eventId: "Ev1", eventTime: 1_700_000_000 };
+    const message = { ...envelope, channel: "C1", user: "U1", ts: "1700000000.000100" };
+    const mention = slackAppMention({ ...message, text: "<@U0FAKEBOT1> hi" });
+    expect(mention).toMatchObject({
+      type: "event_callback",
+      team_id: "T1",
+      api_app_id: "A1",
+      event_id: "Ev1",
+      event_time: 1_700_000_000,
+      authorizations: [{ team_id: "T1", user_id: "U0FAKEBOT1", is_bot: true }],
+      event: { type: "app_mention", channel: "C1", user: "U1", text: "<@U0FAKEBOT1> hi" },
+    });
+    const direct = slackDirectMessage({ ...message, channel: "D1", text: "hi" });
+    expect(direct.event).toMatchObject({ type: "message", channel_type: "im", channel: "D1" });
+    const fromBot = slackBotMessage({
+      ...envelope,
+      channel: "D1",
+      botId: "B1",
+      text: "x",
+      ts: "1.1",
+    });
+    expect(fromBot.event).toMatchObject({ subtype: "bot_message", bot_id: "B1" });
+    const edit = slackMessageChanged({
+      ...message,
+      text: "new",
+      previousText: "old",
+      editTs: "2.2",
+    });
+    expect(edit.event).toMatchObject({
+      subtype: "message_changed",
+      message: { text: "new", edited: { user: "U1", ts: "2.2" } },
+      previous_message: { text: "old" },
     });
   });
 });
