@@ -7,6 +7,7 @@ import {
   whatsappStatusWebhook,
   whatsappTextWebhook,
 } from "./graph-api.ts";
+import { metaSignature, metaWebhookBody, slackSignature } from "./platform-signatures.ts";
 import {
   type SlackApi,
   slackAppMention,
@@ -487,5 +488,25 @@ describe("fake Slack Web API", () => {
       message: { text: "new", edited: { user: "U1", ts: "2.2" } },
       previous_message: { text: "old" },
     });
+  });
+});
+
+describe("platform signatures", () => {
+  it("matches Slack's documented example", () => {
+    // https://api.slack.com/authentication/verifying-requests-from-slack (worked example)
+    const body =
+      "token=xyzz0WbapA4vBCDEFasx0q6G&team_id=T1DC2JH3J&team_domain=testteamnow&channel_id=G8PSS9T3V&channel_name=foobar&user_id=U2CERLKJA&user_name=roadrunner&command=%2Fwebhook-collect&text=&response_url=https%3A%2F%2Fhooks.slack.com%2Fcommands%2FT1DC2JH3J%2F397700885554%2F96rGlfmibIGlgcZRskXaIFfN&trigger_id=398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c";
+    expect(slackSignature("8f742231b10e8888abcd99yyyzzz85a5", 1531420618, body)).toBe(
+      "v0=a2114d57b48eac39b9ad189dd8316235a7b4a8d21a10bd27519666489c69b503",
+    );
+  });
+
+  it("signs Meta's escaped body as an independent HMAC does", () => {
+    // Expected hex from: printf '%s' '{"text":"caf\u00e9"}' | openssl dgst -sha256 -hmac meta-app-secret
+    const body = metaWebhookBody({ text: "café" });
+    expect(body).toBe('{"text":"caf\\u00e9"}');
+    expect(metaSignature("meta-app-secret", body)).toBe(
+      "sha256=2b06bbae1f24c471421e038fa86e43446811a30e3263d3e90d94040deb527ff3",
+    );
   });
 });
