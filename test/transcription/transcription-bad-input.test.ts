@@ -45,7 +45,7 @@ function expectError(
   expect(body.error).toMatch(message);
 }
 
-describe("400: no file or not WAV/WebM", () => {
+describe("400: no file or not WAV/WebM/Ogg Opus", () => {
   it("refuses a form without a file", async () => {
     const response = await transcribe(harness.app, { agentId });
     expectError(response, 400, "INVALID_REQUEST", /^file is required/);
@@ -72,7 +72,7 @@ describe("400: no file or not WAV/WebM", () => {
         type: "audio/wav",
       },
     });
-    expectError(response, 400, "INVALID_REQUEST", /neither WAV nor WebM/);
+    expectError(response, 400, "INVALID_REQUEST", /neither WAV, WebM nor Ogg Opus/);
     await expectNoSideEffects();
   });
 
@@ -81,12 +81,12 @@ describe("400: no file or not WAV/WebM", () => {
     riffAvi.write("AVI ", 8, "ascii");
     const impostors = [
       { bytes: Buffer.from("ID3\x04\x00\x00\x00\x00\x00\x0fmp3 frames", "latin1"), name: "a.wav" },
-      { bytes: Buffer.from("OggS\x00\x02\x00\x00 opus in ogg", "latin1"), name: "a.webm" },
+      { bytes: Buffer.from("fLaC\x00\x00\x00\x22 flac frames", "latin1"), name: "a.webm" },
       { bytes: riffAvi, name: "a.wav" },
     ];
     for (const file of impostors) {
       const response = await transcribe(harness.app, { agentId, file });
-      expectError(response, 400, "INVALID_REQUEST", /neither WAV nor WebM/);
+      expectError(response, 400, "INVALID_REQUEST", /neither WAV, WebM nor Ogg Opus/);
     }
     await expectNoSideEffects();
   });
