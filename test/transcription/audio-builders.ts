@@ -406,3 +406,14 @@ export function oggOpusFile(options: OggOpusOptions): Buffer {
   );
   return Buffer.concat(pages);
 }
+
+/** Where the `index`th page (from 0) of an Ogg file starts, read from the pages before it. */
+export function oggPageOffset(file: Buffer, index: number): number {
+  let offset = 0;
+  for (let page = 0; page < index; page += 1) {
+    const segments = file[offset + 26] ?? 0;
+    const lacing = file.subarray(offset + 27, offset + 27 + segments);
+    offset += 27 + segments + lacing.reduce((sum, size) => sum + size, 0);
+  }
+  return offset;
+}

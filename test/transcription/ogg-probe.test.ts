@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AudioFormatError } from "../../src/domain/transcription/audio-format-error.ts";
 import { probeAudio } from "../../src/domain/transcription/audio-probe.ts";
-import { oggCrc, oggOpusFile } from "./audio-builders.ts";
+import { oggCrc, oggOpusFile, oggPageOffset } from "./audio-builders.ts";
 
 // First pages of two real files, from public data URIs. An Opus file written by ffmpeg
 // (Lavf55.33.100): OpusHead alone on a beginning-of-stream page, 1 channel, pre-skip 52, 8 kHz
@@ -25,17 +25,6 @@ const formatError = (bytes: Uint8Array) => {
   }
   throw new Error("probeAudio accepted the bytes");
 };
-
-/** The offset of the `index`th page (0-based) of a file the builder wrote. */
-function pageOffset(file: Buffer, index: number): number {
-  let offset = 0;
-  for (let page = 0; page < index; page += 1) {
-    const segments = file[offset + 26]!;
-    const lacing = file.subarray(offset + 27, offset + 27 + segments);
-    offset += 27 + segments + lacing.reduce((sum, size) => sum + size, 0);
-  }
-  return offset;
-}
 
 describe("the test's Ogg writer", () => {
   it("computes Ogg's CRC-32 and writes the same first page as ffmpeg", () => {
@@ -75,7 +64,7 @@ describe("Ogg Opus", () => {
 
   it("reads packets continued across pages (OpusTags larger than a page)", () => {
     const file = oggOpusFile({ packets: 50, tagsPadding: 200_000 });
-    expect(file[pageOffset(file, 2) + 5]! & 0x01).toBe(1);
+    expect(file[oggPageOffset(file, 2) + 5]! & 0x01).toBe(1);
     expect(probeAudio(file).durationSeconds).toBe(1);
   });
 
@@ -109,7 +98,7 @@ describe("Ogg Opus", () => {
     const other = oggOpusFile({ packets: 5, serial: 7 });
     const multiplexed = Buffer.concat([
       oggOpusFile({ packets: 5 }),
-      other.subarray(pageOffset(other, 2)),
+      other.subarray(oggPageOffset(other, 2)),
     ]);
     expect(formatError(multiplexed)).toMatch(/more than one stream/);
   });
@@ -122,7 +111,7 @@ describe("Ogg Opus", () => {
     expect(formatError(file.subarray(0, file.length - 5))).toMatch(
       /^The Ogg file is truncated: page 5 ends past the end of the file$/,
     );
-    expect(formatError(file.subarray(0, pageOffset(file, 2) + 30))).toMatch(
+    expect(formatError(file.subarray(0, oggPageOffset(file, 2) + 30))).toMatch(
       /truncated in the segment table of page 3/,
     );
     expect(formatError(Buffer.from("OggS\x00\x02 an ogg stream", "latin1"))).toMatch(/truncated/);
@@ -130,7 +119,7 @@ describe("Ogg Opus", () => {
 
   it("refuses damaged pages with a message naming the page", () => {
     const file = oggOpusFile({ packets: 150 });
-    const second = pageOffset(file, 1);
+    const second = oggPageOffset(file, 1);
     const noCapture = Buffer.from(file);
     noCapture.write("Oggs", second, "ascii");
     expect(formatError(noCapture)).toBe("The Ogg file is damaged: page 2 does not start with OggS");
@@ -144,7 +133,7 @@ describe("Ogg Opus", () => {
     continued[second + 5] = 0x01;
     expect(formatError(continued)).toMatch(/page 2 and the one before disagree/);
     const negative = Buffer.from(file);
-    negative.writeBigInt64LE(-2n, pageOffset(file, 4) + 6);
+    negative.writeBigInt64LE(-2n, oggPageOffset(file, 4) + 6);
     expect(formatError(negative)).toMatch(/page 5 has a negative granule position/);
     expect(
       formatError(Buffer.concat([file, Buffer.from("trailing bytes that are not an Ogg page")])),

@@ -72,13 +72,15 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
 
   function readAudio(file: Uint8Array | undefined): { bytes: Uint8Array; info: AudioInfo } {
     if (!file || file.length === 0) {
-      throw invalid("file is required: a WAV or WebM audio file (multipart/form-data)");
+      throw invalid("file is required: a WAV, WebM or Ogg Opus audio file (multipart/form-data)");
     }
     try {
       return { bytes: file, info: probeAudio(file) };
     } catch (error) {
       if (error instanceof AudioFormatError) {
-        throw invalid(`Invalid audio file: ${error.message}. Send audio/wav or audio/webm.`);
+        throw invalid(
+          `Invalid audio file: ${error.message}. Send audio/wav, audio/webm or audio/ogg (Opus).`,
+        );
       }
       throw error;
     }

@@ -40,7 +40,7 @@ export async function readAudioUpload(
 ): Promise<AudioUpload> {
   if (!request.isMultipart()) {
     throw invalid(
-      "Send multipart/form-data with a file (audio/wav or audio/webm) and an agentId field",
+      "Send multipart/form-data with a file (audio/wav, audio/webm or audio/ogg) and an agentId field",
     );
   }
   const declared = Number(request.headers["content-length"]);
