@@ -231,6 +231,7 @@ export async function createServices(deps: ServiceDeps) {
     billing,
     models,
     model: { spec: config.models.transcriptionModel, ...config.models.transcriptionEndpoint },
+    maxBytes: config.transcription.maxBytes,
     timeoutMs: config.transcription.timeoutMs,
     logger,
   });

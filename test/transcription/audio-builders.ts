@@ -1,8 +1,10 @@
 /**
- * Real audio files written in code: PCM WAV with a sine tone, and WebM (Matroska) with an Opus
- * track whose frames are Opus's 20 ms silence packet. Element IDs and layouts follow the
- * Matroska specification (RFC 9559) and the WebM byte stream format, as Chrome's MediaRecorder
- * writes it: EBML header, then a Segment with Info, Tracks and Clusters of SimpleBlocks.
+ * Real audio files written in code: PCM WAV with a sine tone, WebM (Matroska) with an Opus
+ * track, and Ogg Opus, both carrying Opus's 20 ms silence packet. Element IDs and layouts follow
+ * the Matroska specification (RFC 9559) and the WebM byte stream format, as Chrome's
+ * MediaRecorder writes it: EBML header, then a Segment with Info, Tracks and Clusters of
+ * SimpleBlocks. Ogg pages follow RFC 3533 (with their CRC) and the Opus mapping RFC 7845, as
+ * opusenc and ffmpeg write them: OpusHead alone on the first page, then OpusTags, then audio.
  */
 
 export type WavOptions = {
@@ -154,13 +156,13 @@ export const MKV = {
 /** Opus's 20 ms silence packet (TOC 0xF8: CELT fullband 20 ms, mono, one frame). */
 const OPUS_SILENCE = Buffer.from([0xf8, 0xff, 0xfe]);
 
-function opusHead(channels: number): Buffer {
+function opusHead(channels: number, preSkip = 312, inputSampleRate = 48_000): Buffer {
   const head = Buffer.alloc(19);
   head.write("OpusHead", 0, "ascii");
   head.writeUInt8(1, 8);
   head.writeUInt8(channels, 9);
-  head.writeUInt16LE(312, 10);
-  head.writeUInt32LE(48_000, 12);
+  head.writeUInt16LE(preSkip, 10);
+  head.writeUInt32LE(inputSampleRate, 12);
   head.writeInt16LE(0, 16);
   head.writeUInt8(0, 18);
   return head;
@@ -252,4 +254,166 @@ export function webmFile(options: WebmOptions): Buffer {
     ...(options.after ?? []),
   );
   return Buffer.concat([ebmlHeader(options.docType), segment]);
+}
+
+// --- Ogg writing --------------------------------------------------------------------------
+
+const OGG_CONTINUED = 0x01;
+const OGG_BEGINNING = 0x02;
+const OGG_END = 0x04;
+/** Samples of one OPUS_SILENCE packet at 48 kHz. */
+const SILENCE_SAMPLES = 960;
+
+/** CRC-32 as Ogg computes it (RFC 3533): polynomial 0x04c11db7, not reflected, no xor. */
+const OGG_CRC_TABLE = Uint32Array.from({ length: 256 }, (_, index) => {
+  let value = index << 24;
+  for (let bit = 0; bit < 8; bit += 1) {
+    value = value & 0x80000000 ? (value << 1) ^ 0x04c11db7 : value << 1;
+  }
+  return value >>> 0;
+});
+
+export function oggCrc(bytes: Uint8Array): number {
+  let crc = 0;
+  for (const byte of bytes) crc = ((crc << 8) ^ OGG_CRC_TABLE[((crc >>> 24) ^ byte) & 0xff]!) >>> 0;
+  return crc >>> 0;
+}
+
+type OggPage = {
+  flags: number;
+  granule: bigint;
+  serial: number;
+  sequence: number;
+  lacing: number[];
+  body: Buffer;
+};
+
+function oggPage(page: OggPage): Buffer {
+  const header = Buffer.alloc(27 + page.lacing.length);
+  header.write("OggS", 0, "ascii");
+  header.writeUInt8(0, 4);
+  header.writeUInt8(page.flags, 5);
+  header.writeBigInt64LE(page.granule, 6);
+  header.writeUInt32LE(page.serial, 14);
+  header.writeUInt32LE(page.sequence, 18);
+  header.writeUInt8(page.lacing.length, 26);
+  Buffer.from(page.lacing).copy(header, 27);
+  const bytes = Buffer.concat([header, page.body]);
+  bytes.writeUInt32LE(oggCrc(bytes), 22);
+  return bytes;
+}
+
+/** A packet and the granule position of the page it ends on when it is the last to end there. */
+type OggPacket = { data: Buffer; granule: bigint };
+
+/**
+ * Lays packets out on pages: each group starts a new page, and a group with more than 255 lacing
+ * values goes on as many pages as it needs, its packets continued across them.
+ */
+function oggPages(groups: OggPacket[][], serial: number): Buffer[] {
+  const pages: Omit<OggPage, "serial" | "sequence">[] = [];
+  for (const group of groups) {
+    const segments: Array<{ size: number; granule: bigint | null }> = [];
+    for (const packet of group) {
+      const full = Math.floor(packet.data.length / 255);
+      for (let index = 0; index < full; index += 1) segments.push({ size: 255, granule: null });
+      segments.push({ size: packet.data.length % 255, granule: packet.granule });
+    }
+    const body = Buffer.concat(group.map((packet) => packet.data));
+    let at = 0;
+    for (let first = 0; first < segments.length; first += 255) {
+      const run = segments.slice(first, first + 255);
+      const length = run.reduce((sum, segment) => sum + segment.size, 0);
+      const ended = run.filter((segment) => segment.granule !== null);
+      const previous = segments[first - 1];
+      pages.push({
+        flags: previous && previous.granule === null ? OGG_CONTINUED : 0,
+        granule: ended.at(-1)?.granule ?? -1n,
+        lacing: run.map((segment) => segment.size),
+        body: body.subarray(at, at + length),
+      });
+      at += length;
+    }
+  }
+  return pages.map((page, sequence) =>
+    oggPage({
+      ...page,
+      flags:
+        page.flags |
+        (sequence === 0 ? OGG_BEGINNING : 0) |
+        (sequence === pages.length - 1 ? OGG_END : 0),
+      serial,
+      sequence,
+    }),
+  );
+}
+
+function opusTags(paddingBytes: number): Buffer {
+  const withLength = (field: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(field.length);
+    return Buffer.concat([length, field]);
+  };
+  const comments = paddingBytes > 0 ? [Buffer.from(`PADDING=${"x".repeat(paddingBytes)}`)] : [];
+  const count = Buffer.alloc(4);
+  count.writeUInt32LE(comments.length);
+  return Buffer.concat([
+    Buffer.from("OpusTags", "ascii"),
+    withLength(Buffer.from("agentdesk-test", "ascii")),
+    count,
+    ...comments.map(withLength),
+  ]);
+}
+
+export type OggOpusOptions = {
+  /** Audio packets of 20 ms each. */
+  packets: number;
+  preSkip?: number;
+  inputSampleRate?: number;
+  serial?: number;
+  /** Audio packets per page (opusenc fills pages up to about one second). */
+  packetsPerPage?: number;
+  /** Written on the last page instead of pre-skip + the samples (end trimming, or a forgery). */
+  finalGranule?: bigint;
+  /** The stream's first packet, instead of OpusHead (e.g. a Vorbis identification header). */
+  identification?: Buffer;
+  /** Bytes of comment in OpusTags; over 64 KiB it spans several pages, as cover art does. */
+  tagsPadding?: number;
+};
+
+/** An Ogg Opus file of `packets` × 20 ms of silence in one logical stream. */
+export function oggOpusFile(options: OggOpusOptions): Buffer {
+  const preSkip = options.preSkip ?? 312;
+  const perPage = options.packetsPerPage ?? 50;
+  const audio: OggPacket[] = Array.from({ length: options.packets }, (_, index) => ({
+    data: OPUS_SILENCE,
+    granule: BigInt(preSkip + (index + 1) * SILENCE_SAMPLES),
+  }));
+  const last = audio.at(-1);
+  if (last && options.finalGranule !== undefined) last.granule = options.finalGranule;
+  const audioPages: OggPacket[][] = [];
+  for (let first = 0; first < audio.length; first += perPage) {
+    audioPages.push(audio.slice(first, first + perPage));
+  }
+  const head = options.identification ?? opusHead(1, preSkip, options.inputSampleRate);
+  const pages = oggPages(
+    [
+      [{ data: head, granule: 0n }],
+      [{ data: opusTags(options.tagsPadding ?? 0), granule: 0n }],
+      ...audioPages,
+    ],
+    options.serial ?? 0x0a9e7d35,
+  );
+  return Buffer.concat(pages);
+}
+
+/** Where the `index`th page (from 0) of an Ogg file starts, read from the pages before it. */
+export function oggPageOffset(file: Buffer, index: number): number {
+  let offset = 0;
+  for (let page = 0; page < index; page += 1) {
+    const segments = file[offset + 26] ?? 0;
+    const lacing = file.subarray(offset + 27, offset + 27 + segments);
+    offset += 27 + segments + lacing.reduce((sum, size) => sum + size, 0);
+  }
+  return offset;
 }

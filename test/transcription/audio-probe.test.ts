@@ -146,18 +146,18 @@ describe("WebM", () => {
 });
 
 describe("other bytes", () => {
-  it("refuses anything that is neither WAV nor WebM, whatever it claims to be", () => {
+  it("refuses anything that is neither WAV, WebM nor Ogg, whatever it claims to be", () => {
     const riffAvi = Buffer.from(wavFile({ seconds: 1 }));
     riffAvi.write("AVI ", 8, "ascii");
     const samples: Buffer[] = [
       Buffer.from("ID3\x04\x00\x00\x00\x00\x00\x00 an mp3", "latin1"),
-      Buffer.from("OggS\x00\x02 an ogg stream", "latin1"),
+      Buffer.from("fLaC\x00\x00\x00\x22 a flac stream", "latin1"),
       riffAvi,
       Buffer.from("This is a text file named recording.wav\n"),
       Buffer.alloc(0),
     ];
     for (const sample of samples) {
-      expect(formatError(sample)).toBe("The file is neither WAV nor WebM audio");
+      expect(formatError(sample)).toBe("The file is neither WAV, WebM nor Ogg Opus audio");
     }
   });
 });

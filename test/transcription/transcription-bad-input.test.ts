@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestOrganization } from "../harness/app.ts";
-import { wavFile, webmFile } from "./audio-builders.ts";
+import { oggOpusFile, oggPageOffset, wavFile, webmFile } from "./audio-builders.ts";
 import {
   insertAgent,
   multipartBody,
@@ -45,7 +45,7 @@ function expectError(
   expect(body.error).toMatch(message);
 }
 
-describe("400: no file or not WAV/WebM", () => {
+describe("400: no file or not WAV/WebM/Ogg Opus", () => {
   it("refuses a form without a file", async () => {
     const response = await transcribe(harness.app, { agentId });
     expectError(response, 400, "INVALID_REQUEST", /^file is required/);
@@ -72,7 +72,7 @@ describe("400: no file or not WAV/WebM", () => {
         type: "audio/wav",
       },
     });
-    expectError(response, 400, "INVALID_REQUEST", /neither WAV nor WebM/);
+    expectError(response, 400, "INVALID_REQUEST", /neither WAV, WebM nor Ogg Opus/);
     await expectNoSideEffects();
   });
 
@@ -81,12 +81,12 @@ describe("400: no file or not WAV/WebM", () => {
     riffAvi.write("AVI ", 8, "ascii");
     const impostors = [
       { bytes: Buffer.from("ID3\x04\x00\x00\x00\x00\x00\x0fmp3 frames", "latin1"), name: "a.wav" },
-      { bytes: Buffer.from("OggS\x00\x02\x00\x00 opus in ogg", "latin1"), name: "a.webm" },
+      { bytes: Buffer.from("fLaC\x00\x00\x00\x22 flac frames", "latin1"), name: "a.webm" },
       { bytes: riffAvi, name: "a.wav" },
     ];
     for (const file of impostors) {
       const response = await transcribe(harness.app, { agentId, file });
-      expectError(response, 400, "INVALID_REQUEST", /neither WAV nor WebM/);
+      expectError(response, 400, "INVALID_REQUEST", /neither WAV, WebM nor Ogg Opus/);
     }
     await expectNoSideEffects();
   });
@@ -104,6 +104,33 @@ describe("400: no file or not WAV/WebM", () => {
         file: { bytes, type: "audio/webm" },
       });
       expectError(response, 400, "INVALID_REQUEST", message);
+    }
+    await expectNoSideEffects();
+  });
+
+  it("refuses Vorbis, truncated or damaged Ogg with 400, naming the formats it takes", async () => {
+    const file = oggOpusFile({ packets: 100 });
+    const damaged = Buffer.from(file);
+    damaged.write("Oggs", oggPageOffset(file, 3), "ascii");
+    const cases: Array<[Uint8Array, RegExp]> = [
+      [
+        oggOpusFile({ packets: 20, identification: Buffer.from("\x01vorbis\x00\x00", "latin1") }),
+        /^Invalid audio file: Ogg audio must be Opus\./,
+      ],
+      [file.subarray(0, file.length - 3), /Ogg file is truncated: page \d+ ends past the end/],
+      [file.subarray(0, 40), /Ogg file is truncated/],
+      [damaged, /Ogg file is damaged/],
+      [Buffer.concat([file, oggOpusFile({ packets: 100 })]), /more than one stream/],
+    ];
+    for (const [bytes, message] of cases) {
+      const response = await transcribe(harness.app, {
+        agentId,
+        file: { bytes, name: "voice.ogg", type: "audio/ogg" },
+      });
+      expectError(response, 400, "INVALID_REQUEST", message);
+      expect(response.json().error).toMatch(
+        / Send audio\/wav, audio\/webm or audio\/ogg \(Opus\)\.$/,
+      );
     }
     await expectNoSideEffects();
   });
@@ -183,6 +210,19 @@ describe("413: over TRANSCRIBE_MAX_BYTES", () => {
     harness.fake.requests.length = 0;
     const [event] = await transcriptionEvents(harness.app, org);
     expect(event?.units).toBe(2.04);
+  });
+
+  it("refuses an Ogg Opus file over the cap as it refuses WAV", async () => {
+    const charged = (await transcriptionEvents(harness.app, org)).length;
+    const overCapOgg = oggOpusFile({ packets: 50, tagsPadding: MAX_BYTES });
+    expect(overCapOgg.length).toBeGreaterThan(MAX_BYTES);
+    const response = await transcribe(harness.app, {
+      agentId,
+      file: { bytes: overCapOgg, type: "audio/ogg" },
+    });
+    expectError(response, 413, "PAYLOAD_TOO_LARGE", /^The audio file is larger than 64 KiB$/);
+    expect(harness.fake.requests).toHaveLength(0);
+    expect(await transcriptionEvents(harness.app, org)).toHaveLength(charged);
   });
 
   // A stream body goes out chunked, so only the multipart parser's own file limit can stop it.

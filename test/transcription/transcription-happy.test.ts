@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { balanceOf, grantCredits } from "../billing/billing-helpers.ts";
 import { startFakeOpenAI } from "../fakes/openai-server.ts";
 import type { TestOrganization } from "../harness/app.ts";
-import { wavFile, webmFile } from "./audio-builders.ts";
+import { oggOpusFile, wavFile, webmFile } from "./audio-builders.ts";
 import {
   insertAgent,
   multipartBody,
@@ -75,6 +75,27 @@ describe("POST /api/transcribe-audio", () => {
     expect(event).toMatchObject({
       units: 3,
       metadata: { format: "webm", durationSource: "webm-segment-duration" },
+    });
+  });
+
+  it("transcribes an Ogg Opus voice note, sent to the provider as audio.ogg", async () => {
+    harness.fake.scriptTranscription({ text: "a voice note from a phone" });
+    const audio = oggOpusFile({ packets: 150, finalGranule: BigInt(312 + 150 * 960 - 480) });
+    const response = await transcribe(harness.app, {
+      agentId,
+      file: { bytes: audio, name: "voice.oga", type: "audio/ogg; codecs=opus" },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ text: "a voice note from a phone" });
+    const upload = lastUpload();
+    expect(upload.form?.file).toMatchObject({ name: "audio.ogg", type: "audio/ogg" });
+    expect(upload.form?.file?.bytes.equals(audio)).toBe(true);
+    const [event] = await transcriptionEvents(harness.app, org);
+    expect(event).toMatchObject({
+      agentId,
+      feature: "transcription",
+      units: 2.99,
+      metadata: { format: "ogg", durationSource: "ogg-granule-position", bytes: audio.length },
     });
   });
 

@@ -5,12 +5,17 @@ export class AudioFormatError extends Error {
 
 /** What the file's own header says, whatever its name or declared MIME type claim. */
 export type AudioInfo = {
-  format: "wav" | "webm";
-  mediaType: "audio/wav" | "audio/webm";
+  format: "wav" | "webm" | "ogg";
+  mediaType: "audio/wav" | "audio/webm" | "audio/ogg";
   /** Seconds of audio, the billed units; rounded to the millisecond. */
   durationSeconds: number;
   /** Where the duration came from, kept in the consumption event's metadata. */
-  durationSource: "wav-data-chunk" | "webm-segment-duration" | "webm-last-block";
+  durationSource:
+    | "wav-data-chunk"
+    | "webm-segment-duration"
+    | "webm-last-block"
+    | "ogg-granule-position"
+    | "ogg-opus-packets";
 };
 
 /** Seconds rounded to the millisecond, so billed units do not carry float noise. */

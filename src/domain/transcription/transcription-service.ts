@@ -28,6 +28,8 @@ export type TranscriptionServiceDeps = {
   models: Pick<ModelRegistry, "resolveTranscriptionModel">;
   /** TRANSCRIPTION_MODEL ("provider:model") and its optional dedicated endpoint. */
   model: { spec: string; baseUrl?: string | undefined; apiKey?: string | undefined };
+  /** TRANSCRIBE_MAX_BYTES: the largest audio file accepted. */
+  maxBytes: number;
   /** Bounds one transcription at the provider, retries included. */
   timeoutMs: number;
   logger: Pick<Logger, "warn">;
@@ -42,11 +44,36 @@ export type TranscriptionRequest = {
   signal?: AbortSignal;
 };
 
+/** A voice message a messaging channel received for an agent it already knows. */
+export type AgentTranscriptionRequest = {
+  organizationId: string;
+  agentId: string;
+  audio: Uint8Array;
+  requestId: string;
+  signal?: AbortSignal;
+  /** Kept in the consumption event's metadata beside the audio's own facts (e.g. the channel). */
+  metadata?: Record<string, unknown>;
+};
+
+type ProbedAudio = { bytes: Uint8Array; info: AudioInfo };
+
+/** What both entry points bill once the agent is known and the audio has passed its checks. */
+type BilledTranscription = Omit<AgentTranscriptionRequest, "audio"> & { audio: ProbedAudio };
+
 // One retry of a retryable provider failure (429, 5xx), inside the overall timeout: the caller
 // is waiting for an answer, so a longer retry ladder would only make it wait longer.
 const MAX_RETRIES = 1;
 
 const PUBLIC_AGENT_REQUIRED = "agentId must be the id of a public agent";
+
+const formatSize = (bytes: number) =>
+  bytes >= 1024 * 1024
+    ? `${Math.round((bytes / 1024 / 1024) * 100) / 100} MiB`
+    : `${Math.round((bytes / 1024) * 10) / 10} KiB`;
+
+/** 413: the audio is over TRANSCRIBE_MAX_BYTES, however it arrived. */
+export const audioTooLarge = (maxBytes: number) =>
+  new AppError("PAYLOAD_TOO_LARGE", `The audio file is larger than ${formatSize(maxBytes)}`);
 
 /** Fails at boot, naming the setting, when TRANSCRIPTION_MODEL names no known provider. */
 function modelSpecOf(spec: string) {
@@ -57,7 +84,10 @@ function modelSpecOf(spec: string) {
   }
 }
 
-/** POST /api/transcribe-audio: speech-to-text for public agents, billed in seconds of audio. */
+/**
+ * Speech-to-text billed in seconds of audio: POST /api/transcribe-audio for public agents, and
+ * voice messages the messaging channels receive for their agents.
+ */
 export function createTranscriptionService(deps: TranscriptionServiceDeps) {
   const { provider, modelId } = modelSpecOf(deps.model.spec);
 
@@ -70,15 +100,16 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
     return agent;
   }
 
-  function readAudio(file: Uint8Array | undefined): { bytes: Uint8Array; info: AudioInfo } {
-    if (!file || file.length === 0) {
-      throw invalid("file is required: a WAV or WebM audio file (multipart/form-data)");
-    }
+  /** The checks every caller's audio passes: its size, then its format and duration. */
+  function readAudio(bytes: Uint8Array): ProbedAudio {
+    if (bytes.length > deps.maxBytes) throw audioTooLarge(deps.maxBytes);
     try {
-      return { bytes: file, info: probeAudio(file) };
+      return { bytes, info: probeAudio(bytes) };
     } catch (error) {
       if (error instanceof AudioFormatError) {
-        throw invalid(`Invalid audio file: ${error.message}. Send audio/wav or audio/webm.`);
+        throw invalid(
+          `Invalid audio file: ${error.message}. Send audio/wav, audio/webm or audio/ogg (Opus).`,
+        );
       }
       throw error;
     }
@@ -98,7 +129,10 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
     }
   }
 
-  async function speechToText(request: TranscriptionRequest, audio: Uint8Array) {
+  async function speechToText(
+    request: Pick<BilledTranscription, "requestId" | "signal">,
+    audio: Uint8Array,
+  ) {
     const model = resolveModel(request.requestId);
     const timeout = AbortSignal.timeout(deps.timeoutMs);
     const abortSignal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
@@ -117,39 +151,67 @@ export function createTranscriptionService(deps: TranscriptionServiceDeps) {
     }
   }
 
+  /** Reserves the audio's seconds, transcribes, then charges them (or releases on failure). */
+  async function billedTranscription(request: BilledTranscription): Promise<string> {
+    const { audio } = request;
+    const usage = {
+      organizationId: request.organizationId,
+      feature: "transcription",
+      provider,
+      modelName: modelId,
+      inputTokens: 0,
+      outputTokens: 0,
+      units: audio.info.durationSeconds,
+    };
+    const reservation = await deps.billing.reserve({
+      ...usage,
+      holdMs: deps.timeoutMs + RESERVATION_MARGIN_MS,
+    });
+    const text = await releasingOnFailure(deps.billing, reservation, () =>
+      speechToText(request, audio.bytes),
+    );
+    await deps.billing.charge({
+      ...usage,
+      agentId: request.agentId,
+      reservationId: reservation.id,
+      metadata: {
+        ...request.metadata,
+        format: audio.info.format,
+        durationSource: audio.info.durationSource,
+        bytes: audio.bytes.length,
+        requestId: request.requestId,
+      },
+    });
+    return text;
+  }
+
   return {
     /** Checks the agent, the audio and the organization's credits, transcribes, then charges. */
     async transcribe(request: TranscriptionRequest): Promise<{ text: string }> {
       const agent = await publicAgent(request.agentId);
-      const audio = readAudio(request.file);
-      const usage = {
+      if (!request.file || request.file.length === 0) {
+        throw invalid("file is required: a WAV, WebM or Ogg Opus audio file (multipart/form-data)");
+      }
+      const text = await billedTranscription({
         organizationId: agent.organizationId,
-        feature: "transcription",
-        provider,
-        modelName: modelId,
-        inputTokens: 0,
-        outputTokens: 0,
-        units: audio.info.durationSeconds,
-      };
-      const reservation = await deps.billing.reserve({
-        ...usage,
-        holdMs: deps.timeoutMs + RESERVATION_MARGIN_MS,
-      });
-      const text = await releasingOnFailure(deps.billing, reservation, () =>
-        speechToText(request, audio.bytes),
-      );
-      await deps.billing.charge({
-        ...usage,
         agentId: agent.id,
-        reservationId: reservation.id,
-        metadata: {
-          format: audio.info.format,
-          durationSource: audio.info.durationSource,
-          bytes: audio.bytes.length,
-          requestId: request.requestId,
-        },
+        audio: readAudio(request.file),
+        requestId: request.requestId,
+        signal: request.signal,
       });
       return { text };
+    },
+
+    /**
+     * For messaging channels, which already know the organization and the agent: the same
+     * audio checks and billing as `transcribe`, without the public-agent check.
+     */
+    async transcribeForAgent(
+      request: AgentTranscriptionRequest,
+    ): Promise<{ text: string; durationSeconds: number }> {
+      const audio = readAudio(request.audio);
+      const text = await billedTranscription({ ...request, audio });
+      return { text, durationSeconds: audio.info.durationSeconds };
     },
   };
 }

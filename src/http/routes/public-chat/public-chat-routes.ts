@@ -228,14 +228,17 @@ export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): v
               tags: ["public-chat"],
               summary: "A visitor's voice message as text (POST /api/transcribe-audio, no API key)",
               description:
-                "multipart/form-data with `file` (audio/wav or audio/webm); the agent is the one " +
-                "of the path. Charged to the agent's organization per second of audio.",
+                "multipart/form-data with `file` (audio/wav, audio/webm or Ogg Opus audio/ogg); " +
+                "the agent is the one of the path. Charged to the agent's organization per second " +
+                "of audio.",
               consumes: ["multipart/form-data"],
               params: publicAgentParams,
-              body: z.object({ file: z.file().describe("The audio, audio/wav or audio/webm") }),
+              body: z.object({
+                file: z.file().describe("The audio: audio/wav, audio/webm or audio/ogg (Opus)"),
+              }),
               response: { 200: z.object({ text: z.string() }) },
               errors: {
-                400: "No file, a file that is not audio/wav or audio/webm, or a malformed form",
+                400: "No file, a file that is not audio/wav, audio/webm or Ogg Opus, or a malformed form",
                 402: "Usage limit: the agent's organization cannot pay for this audio",
                 403: "The request's Origin is not in the agent's allowedOrigins",
                 404: NOT_FOUND,

@@ -31,15 +31,15 @@ export function clientGone(reply: FastifyReply): AbortSignal {
 
 // Documents the form in the OpenAPI document only: the multipart parser, not a schema, reads it.
 const formFields = z.object({
-  file: z.file().describe("The audio, audio/wav or audio/webm"),
+  file: z.file().describe("The audio: audio/wav, audio/webm or audio/ogg (Opus)"),
   agentId: z.string().describe("Id of a public agent"),
 });
 export const documentationOnly = () => (value: unknown) => ({ value });
 
 const description =
-  "multipart/form-data with `file` (audio/wav or audio/webm, recognised from its own bytes) " +
-  "and `agentId` (a public agent). No API key: the agent's organization is charged per second " +
-  "of audio. Rate limited per client IP.";
+  "multipart/form-data with `file` (audio/wav, audio/webm or Ogg Opus audio/ogg, recognised from " +
+  "its own bytes) and `agentId` (a public agent). No API key: the agent's organization is " +
+  "charged per second of audio. Rate limited per client IP.";
 
 /** POST /api/transcribe-audio, in its own scope: its multipart parser and rate limit stay here. */
 export function registerTranscriptionRoutes(app: App, deps: TranscriptionRouteDeps): void {
@@ -79,7 +79,7 @@ export function registerTranscriptionRoutes(app: App, deps: TranscriptionRouteDe
           body: formFields,
           response: { 200: z.object({ text: z.string() }) },
           errors: {
-            400: "No file, a file that is not audio/wav or audio/webm, or a malformed form",
+            400: "No file, a file that is not audio/wav, audio/webm or Ogg Opus, or a malformed form",
             401: "agentId is missing, unknown, or not the id of a public agent",
             402: "Usage limit: the agent's organization cannot pay for this audio",
             413: "The audio file is larger than TRANSCRIBE_MAX_BYTES",

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
-import { AppError, invalid } from "../../../lib/errors.ts";
+import { audioTooLarge } from "../../../domain/transcription/transcription-service.ts";
+import { invalid } from "../../../lib/errors.ts";
 import { readMultipartForm } from "../../plugins/multipart-form.ts";
 
 export type AudioUpload = { agentId: string | undefined; file: Buffer | undefined };
@@ -8,19 +9,11 @@ export type AudioUpload = { agentId: string | undefined; file: Buffer | undefine
 const FORM_OVERHEAD_BYTES = 64 * 1024;
 const MAX_FIELD_BYTES = 1024;
 
-const formatSize = (bytes: number) =>
-  bytes >= 1024 * 1024
-    ? `${Math.round((bytes / 1024 / 1024) * 100) / 100} MiB`
-    : `${Math.round((bytes / 1024) * 10) / 10} KiB`;
-
 /** This endpoint's words for the multipart plugin's limits; other errors stay as they are. */
 function uploadError(error: unknown, maxBytes: number): unknown {
   const code = (error as { code?: unknown }).code;
   if (code === "FST_REQ_FILE_TOO_LARGE") {
-    return new AppError(
-      "PAYLOAD_TOO_LARGE",
-      `The audio file is larger than ${formatSize(maxBytes)}`,
-    );
+    return audioTooLarge(maxBytes);
   }
   if (code === "FST_FILES_LIMIT") return invalid("Send exactly one audio file, in the file field");
   if (code === "FST_FIELDS_LIMIT" || code === "FST_PARTS_LIMIT") {
@@ -40,15 +33,12 @@ export async function readAudioUpload(
 ): Promise<AudioUpload> {
   if (!request.isMultipart()) {
     throw invalid(
-      "Send multipart/form-data with a file (audio/wav or audio/webm) and an agentId field",
+      "Send multipart/form-data with a file (audio/wav, audio/webm or audio/ogg) and an agentId field",
     );
   }
   const declared = Number(request.headers["content-length"]);
   if (declared > maxBytes + FORM_OVERHEAD_BYTES) {
-    throw new AppError(
-      "PAYLOAD_TOO_LARGE",
-      `The audio file is larger than ${formatSize(maxBytes)}`,
-    );
+    throw audioTooLarge(maxBytes);
   }
   try {
     const form = await readMultipartForm(request, {
