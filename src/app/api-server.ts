@@ -32,6 +32,14 @@ import { registerAuditRoutes } from "../http/routes/audit/audit-routes.ts";
 import { type AuthRouteDeps, registerAuthRoutes } from "../http/routes/auth/auth-routes.ts";
 import { type OidcRouteDeps, registerOidcRoutes } from "../http/routes/auth/oidc-routes.ts";
 import {
+  type ChannelInboundRouteDeps,
+  registerChannelInboundRoutes,
+} from "../http/routes/channels/channel-inbound-routes.ts";
+import {
+  type ChannelRouteDeps,
+  registerChannelRoutes,
+} from "../http/routes/channels/channel-routes.ts";
+import {
   type ConsumptionEventRouteDeps,
   registerConsumptionEventRoutes,
 } from "../http/routes/consumption-events/consumption-event-routes.ts";
@@ -137,6 +145,8 @@ export type ApiServerDeps = {
   openai: OpenAiRouteDeps;
   webhookDeliveries: WebhookRouteDeps["webhookDeliveries"];
   followUps: FollowUpRouteDeps["followUps"];
+  /** Channel management and the platforms' inbound path. */
+  channels: ChannelRouteDeps & ChannelInboundRouteDeps;
 };
 
 /** The dashboard API as a Fastify instance; it never listens by itself. */
@@ -194,6 +204,8 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerWidgetRoutes(app, deps.publicChat);
   registerWebhookRoutes(app, deps);
   registerFollowUpRoutes(app, deps);
+  registerChannelRoutes(app, deps.channels);
+  registerChannelInboundRoutes(app, deps.channels);
   await registerOpenAiRoutes(app, deps.openai);
   registerMcpRoutes(app, {
     agents: deps.agents.agents,

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { sql } from "drizzle-orm";
 import type { Redis } from "ioredis";
 import { type Config, ConfigError } from "../config/index.ts";
@@ -13,6 +14,7 @@ import { type JobRuntime, startJobRuntime } from "../jobs/job-queue.ts";
 import { describeConnectionFailure } from "../lib/connection-errors.ts";
 import type { Logger } from "../lib/logger.ts";
 import { createSafeFetcher, type SafeFetcher } from "../lib/safe-fetch.ts";
+import { createSecretBox, loadOrCreateKeyFile, type SecretBox } from "../lib/secret-box.ts";
 import { createModelTransport } from "../models/model-transport.ts";
 import { logModelWarnings } from "../models/model-warnings.ts";
 import { createMetrics, type Metrics } from "../ops/metrics.ts";
@@ -72,6 +74,19 @@ export async function openConfiguredDatabase(
       cause: error,
     });
   }
+}
+
+/**
+ * What seals channel credentials: SECRETS_KEY, else (embedded database in DATA_DIR) a key
+ * generated next to the data on first start; null with DATABASE_URL and no key, or with a
+ * database given by the caller (tests), where creating a channel names SECRETS_KEY.
+ */
+async function secretBoxOf(config: Config, databaseGiven: boolean): Promise<SecretBox | null> {
+  if (config.channels.secretsKey) return createSecretBox(config.channels.secretsKey);
+  if (config.database.databaseUrl || databaseGiven) return null;
+  return createSecretBox(
+    await loadOrCreateKeyFile(resolve(config.database.dataDir, "secrets.key")),
+  );
 }
 
 /** Connects to REDIS_URL at boot; one that cannot be reached stops boot, naming the variable. */
@@ -139,6 +154,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const services = await createServices({
     config,
     database,
+    secretBox: await secretBoxOf(config, options.database !== undefined),
     jobs,
     fetcher,
     parser,
@@ -219,6 +235,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       openai: { openai: services.openai, ssePingIntervalMs: config.agents.ssePingIntervalMs },
       webhookDeliveries: services.webhookDeliveryReader,
       followUps: services.followUps,
+      channels: { channels: services.channels, channelInbound: services.channelInbound },
       knowledge: {
         datastores: services.knowledge.datastores,
         datasources: services.knowledge.datasources,

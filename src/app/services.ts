@@ -18,6 +18,7 @@ import { createUserKeyService } from "../domain/api-keys/user-key-service.ts";
 import { createBillingModule } from "../domain/billing/billing-module.ts";
 import { createCreditBucketRepo } from "../domain/billing/credit-bucket-repo.ts";
 import { createCreditGrantService } from "../domain/billing/credit-grant-service.ts";
+import { createChannelModule } from "../domain/channels/channel-module.ts";
 import { createConversationRepo } from "../domain/conversations/conversation-repo.ts";
 import { createFollowUpModule } from "../domain/follow-ups/follow-up-module.ts";
 import { loadInstanceSecret } from "../domain/instance/instance-secret-repo.ts";
@@ -47,6 +48,7 @@ import type { JobHandlers } from "../jobs/job-catalog.ts";
 import type { JobQueue } from "../jobs/job-queue.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { SafeFetcher } from "../lib/safe-fetch.ts";
+import type { SecretBox } from "../lib/secret-box.ts";
 import { createModelRegistry } from "../models/model-registry.ts";
 import type { Metrics } from "../ops/metrics.ts";
 import { instrumentModels } from "../ops/model-call-metrics.ts";
@@ -60,6 +62,8 @@ export type ServiceDeps = {
   parser: DocumentParser;
   /** The HTTP client of every model call (model-transport.ts). */
   modelFetch: typeof fetch;
+  /** Seals channel credentials; null when SECRETS_KEY is needed and not set. */
+  secretBox: SecretBox | null;
   logger: Logger;
   metrics: Metrics;
 };
@@ -236,6 +240,27 @@ export async function createServices(deps: ServiceDeps) {
     logger,
   });
 
+  const channelModule = createChannelModule({
+    db,
+    jobs,
+    billing,
+    answers,
+    knowledge,
+    transcription,
+    audit: operators.audit,
+    logger,
+    metrics,
+    secretBox: deps.secretBox,
+    fetch: globalThis.fetch,
+    publicUrl: config.accounts.publicUrl,
+    settings: {
+      ...config.channels,
+      maxDownloadBytes: config.transcription.maxBytes,
+      jobLeaseMs: config.jobs.leaseSeconds * 1000,
+      modelTimeoutMs: config.models.timeoutMs,
+    },
+  });
+
   const retention = createRetentionService({
     db,
     retention: createRetentionRepo(db),
@@ -256,6 +281,8 @@ export async function createServices(deps: ServiceDeps) {
       webhookModule.webhookWindows.close(organizationId, windowId),
     "webhook.deliver": ({ organizationId, deliveryId, attempt }) =>
       webhookModule.webhookDeliveries.attempt(organizationId, deliveryId, attempt),
+    "channel.turn": ({ organizationId, threadId }) =>
+      channelModule.channelTurns.run(organizationId, threadId),
     "retention.sweep": async (_data, { signal }) => {
       await retention.sweep(signal);
     },
@@ -280,6 +307,7 @@ export async function createServices(deps: ServiceDeps) {
     ...agentModule,
     ...webhookModule,
     ...followUpModule,
+    ...channelModule,
   };
 }
 

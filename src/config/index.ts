@@ -2,6 +2,7 @@ import { z } from "zod";
 import { accountsConfig, accountsEnvSchema } from "./accounts-config.ts";
 import { agentsConfig, agentsEnvSchema } from "./agents-config.ts";
 import { annotationsConfig, annotationsEnvSchema } from "./annotations-config.ts";
+import { channelsConfig, channelsEnvSchema } from "./channels-config.ts";
 import { databaseConfig, databaseEnvSchema } from "./database-config.ts";
 import type { Env } from "./env-types.ts";
 import { jobsConfig, jobsEnvSchema } from "./jobs-config.ts";
@@ -29,6 +30,7 @@ export const envSchema = z.object({
   ...webhooksEnvSchema.shape,
   ...retentionEnvSchema.shape,
   ...accountsEnvSchema.shape,
+  ...channelsEnvSchema.shape,
 });
 
 /**
@@ -56,6 +58,7 @@ function buildConfig(env: z.output<typeof envSchema>) {
     webhooks: webhooksConfig(env),
     retention: retentionConfig(env),
     accounts: accountsConfig(env, { host: env.HOST, port: env.PORT }),
+    channels: channelsConfig(env),
   };
 }
 

@@ -109,6 +109,20 @@ export const jobCatalog = {
     workers: 2,
     batchSize: 8,
   },
+  // Works one channel conversation's lane (domain/channels/channel-turns.ts): answers the
+  // messages whose batching delay has passed, then sends what is queued, in order. The lane is
+  // leased, so runs of one thread never overlap; a run that finds it taken comes back shortly.
+  // Retries cover a worker that died or a database that failed.
+  "channel.turn": {
+    schema: z.object({ organizationId: z.string(), threadId: z.string() }),
+    retryLimit: 9,
+    retryDelaySeconds: 5,
+    retryBackoff: true,
+    timeoutSeconds: 900,
+    // Mostly waiting on the model and the platforms: many conversations side by side.
+    workers: 4,
+    batchSize: 8,
+  },
   // The retention sweep (docs/retention.md), daily at 03:15 UTC. It erases in short batches, and
   // a second run at the same time takes disjoint ones, so a retry after a death is harmless.
   "retention.sweep": {

@@ -4,7 +4,7 @@ export function sha256Hex(value: string): string {
   return createHash("sha256").update(value).digest("hex");
 }
 
-export function hmacSha256Hex(secret: string, value: string): string {
+export function hmacSha256Hex(secret: string, value: string | Buffer): string {
   return createHmac("sha256", secret).update(value).digest("hex");
 }
 

@@ -118,6 +118,26 @@ export function createMetrics() {
     labelNames: ["outcome"] as const,
     registers,
   });
+  const channelInbound = new Counter({
+    name: "agentdesk_channel_inbound_total",
+    help: "Inbound platform requests and the messages in them, by channel type and outcome",
+    labelNames: ["type", "outcome"] as const,
+    registers,
+  });
+  const channelSends = new Histogram({
+    name: "agentdesk_channel_send_seconds",
+    help: "Sends of one message to a platform, by channel type and outcome (sent, retry, failed)",
+    labelNames: ["type", "outcome"] as const,
+    buckets: HTTP_BUCKETS,
+    registers,
+  });
+  const channelAnswers = new Histogram({
+    name: "agentdesk_channel_answer_seconds",
+    help: "From a customer's message on a channel to the first part of its answer sent, by type",
+    labelNames: ["type"] as const,
+    buckets: MODEL_BUCKETS,
+    registers,
+  });
   const leads = new Counter({
     name: "agentdesk_lead_submissions_total",
     help: "Lead form submissions, by outcome",
@@ -176,6 +196,16 @@ export function createMetrics() {
     },
     webhookAttempt(state: WebhookAttemptState): void {
       webhookAttempts.inc({ outcome: state });
+    },
+    /** One inbound platform request's verdict, or one message's (accepted, duplicate, ignored). */
+    channelInbound(type: string, outcome: string): void {
+      channelInbound.inc({ type, outcome });
+    },
+    channelSend(type: string, outcome: "sent" | "retry" | "failed", seconds: number): void {
+      channelSends.observe({ type, outcome }, seconds);
+    },
+    channelAnswered(type: string, seconds: number): void {
+      channelAnswers.observe({ type }, seconds);
     },
     /** The outcome of one POST /api/leads, from its status code. */
     leadSubmission(statusCode: number): void {

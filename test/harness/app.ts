@@ -9,6 +9,8 @@ import { type ApiClient, createClient, type Headers } from "./client.ts";
 import { createTestDatabase } from "./database.ts";
 
 export const ADMIN_TOKEN = "test-admin-token";
+/** Seals channel credentials in tests (32 bytes, hex). */
+const TEST_SECRETS_KEY = "7e".repeat(32);
 
 export type TestApp = {
   runtime: Runtime;
@@ -51,6 +53,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ADMIN_TOKEN,
     LOG_LEVEL: "silent",
     BOOTSTRAP_DEFAULT_ORG: "false",
+    SECRETS_KEY: TEST_SECRETS_KEY,
     ...options.env,
   });
   const ownsDatabase = options.database === undefined;

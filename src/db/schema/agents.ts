@@ -53,6 +53,8 @@ export const agents = pgTable(
     tools: jsonb("tools").$type<AgentTool[]>().notNull().default([]),
     /** Origins a browser may call the public chat from; empty means any origin. */
     allowedOrigins: jsonb("allowed_origins").$type<string[]>().notNull().default([]),
+    /** Sent on messaging channels when no answer can be given (no credits, the model failed). */
+    unavailableMessage: text("unavailable_message"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -2,6 +2,7 @@ export * from "./accounts.ts";
 export * from "./agents.ts";
 export * from "./annotations.ts";
 export * from "./billing.ts";
+export * from "./channels.ts";
 export * from "./conversations.ts";
 export * from "./instance.ts";
 export * from "./knowledge.ts";

@@ -28,6 +28,7 @@ const READ = [
   "annotations:read",
   "usage:read",
   "members:read",
+  "channels:read",
 ] as const;
 const WORK = [
   "agents:write",
@@ -67,11 +68,15 @@ const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
   viewer: VIEWER,
 };
 
-/** What one scope grants: itself, and both halves of `annotations`. */
+/**
+ * What one scope grants: itself, both halves of `annotations`, and reading channels to those
+ * who manage them or read the agents they belong to.
+ */
 function scopeGrants(scope: KeyScope, permission: Permission): boolean {
   if (scope === "annotations") {
     return permission === "annotations:read" || permission === "annotations:write";
   }
+  if (permission === "channels:read") return scope === "channels:write" || scope === "agents:read";
   return scope === permission;
 }
 

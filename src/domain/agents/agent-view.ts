@@ -24,6 +24,8 @@ export type AgentView = {
   tools: AgentTool[];
   /** Origins allowed to use the public chat; empty means any. */
   allowedOrigins: string[];
+  /** Sent on messaging channels instead of an answer that cannot be given; null: nothing. */
+  unavailableMessage: string | null;
   createdAt: string;
   updatedAt: string;
 };
@@ -49,6 +51,7 @@ export function toAgentView(row: AgentRow): AgentView {
     followUpConfig: row.followUpConfig ?? {},
     tools: row.tools,
     allowedOrigins: row.allowedOrigins,
+    unavailableMessage: row.unavailableMessage,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { type Db, tableRowOf } from "../../db/client.ts";
-import { contacts, conversations, messages } from "../../db/schema/index.ts";
+import { channelSends, contacts, conversations, messages } from "../../db/schema/index.ts";
 import { executePart, type StatementPart } from "../../db/statement-parts.ts";
 
 export type ConversationRow = typeof conversations.$inferSelect;
@@ -295,11 +295,20 @@ export function createConversationRepo(db: Db) {
     },
 
     /** Every message of a conversation, drafts included, in the order they were written. */
+    /** Every message, oldest first, with what a channel did with the ones sent through it. */
     async allMessages(organizationId: string, conversationId: string, tx: Db = db) {
       const rows = await tx
-        .select({ message: messages })
+        .select({
+          message: messages,
+          delivery: {
+            status: channelSends.status,
+            platformMessageId: channelSends.platformMessageId,
+            error: channelSends.error,
+          },
+        })
         .from(messages)
         .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+        .leftJoin(channelSends, eq(channelSends.messageId, messages.id))
         .where(
           and(
             eq(conversations.organizationId, organizationId),
@@ -307,7 +316,7 @@ export function createConversationRepo(db: Db) {
           ),
         )
         .orderBy(asc(messages.createdAt), asc(messages.id));
-      return rows.map((row) => row.message);
+      return rows.map((row) => ({ ...row.message, delivery: row.delivery }));
     },
 
     async setMessageUsage(

@@ -1,4 +1,4 @@
-import type { MessageUsage, StoredSource } from "../../db/schema/index.ts";
+import type { DeliveryStatus, MessageUsage, StoredSource } from "../../db/schema/index.ts";
 import type { ContactSummary, ConversationRow, MessageRow } from "./conversation-repo.ts";
 
 type ContactView = {
@@ -34,6 +34,14 @@ export type MessageView = {
   isDraft: boolean;
   agentId: string | null;
   createdAt: string;
+  /** What the platform did with a message sent through a channel (absent elsewhere). */
+  delivery?: MessageDelivery;
+};
+
+export type MessageDelivery = {
+  status: DeliveryStatus;
+  platformMessageId: string | null;
+  error: string | null;
 };
 
 export function toConversationView(
@@ -63,7 +71,9 @@ export function toConversationView(
   };
 }
 
-export function toMessageView(message: MessageRow): MessageView {
+export function toMessageView(
+  message: MessageRow & { delivery?: MessageDelivery | null },
+): MessageView {
   return {
     id: message.id,
     from: message.from,
@@ -75,5 +85,6 @@ export function toMessageView(message: MessageRow): MessageView {
     isDraft: message.isDraft,
     agentId: message.agentId,
     createdAt: message.createdAt.toISOString(),
+    ...(message.delivery ? { delivery: message.delivery } : {}),
   };
 }

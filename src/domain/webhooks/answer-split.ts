@@ -37,23 +37,51 @@ function sentences(paragraph: Piece, segmenter: Intl.Segmenter): Piece[] {
   return pieces;
 }
 
+/** A piece longer than `maxChars` as pieces within it, cut at whitespace (mid-word only when none). */
+function withinLimit(piece: Piece, maxChars: number): Piece[] {
+  if (piece.text.length <= maxChars) return [piece];
+  const pieces: Piece[] = [];
+  let rest = piece.text;
+  while (rest.length > maxChars) {
+    const window = rest.slice(0, maxChars + 1);
+    const space = window.search(/\s\S*$/);
+    const cut = space > 0 ? space : maxChars;
+    pieces.push({ text: rest.slice(0, cut).trimEnd(), separator: " " });
+    rest = rest.slice(cut).trimStart();
+  }
+  pieces.push({ text: rest, separator: piece.separator });
+  return pieces;
+}
+
 /**
- * Splits an answer into at most `maxParts` messages, only at paragraph or sentence boundaries
- * (never inside a word): paragraphs are the natural messages, long paragraphs are cut into
- * sentences, and then the neighbours with the shortest combined text are merged until the count
- * fits. The parts, joined with the whitespace that separated them, are the answer.
+ * Splits an answer into at most `maxParts` messages of at most `maxChars` characters, only at
+ * paragraph or sentence boundaries where it can: paragraphs are the natural messages, long
+ * paragraphs are cut into sentences, and then the neighbours with the shortest combined text are
+ * merged until the count fits. Nothing is ever cut off: an answer longer than `maxParts` messages
+ * can hold becomes more messages. The parts, joined with the whitespace that separated them, are
+ * the answer.
  */
-export function splitAnswer(answer: string, maxParts: number, locale = "en"): string[] {
+export function splitAnswer(
+  answer: string,
+  maxParts: number,
+  maxChars = Number.POSITIVE_INFINITY,
+  locale = "en",
+): string[] {
   const segmenter = new Intl.Segmenter(locale, { granularity: "sentence" });
-  const pieces = paragraphs(answer.trim()).flatMap((paragraph) =>
-    paragraph.text.length > SENTENCE_SPLIT_CHARS ? sentences(paragraph, segmenter) : [paragraph],
-  );
+  const pieces = paragraphs(answer.trim())
+    .flatMap((paragraph) =>
+      paragraph.text.length > Math.min(SENTENCE_SPLIT_CHARS, maxChars)
+        ? sentences(paragraph, segmenter)
+        : [paragraph],
+    )
+    .flatMap((piece) => withinLimit(piece, maxChars));
+  const combined = (at: number) => pieces[at]!.text.length + pieces[at + 1]!.text.length;
   while (pieces.length > Math.max(1, maxParts)) {
     let best = 0;
     for (let index = 1; index < pieces.length - 1; index += 1) {
-      const combined = (at: number) => pieces[at]!.text.length + pieces[at + 1]!.text.length;
       if (combined(index) < combined(best)) best = index;
     }
+    if (combined(best) + pieces[best]!.separator.length > maxChars) break;
     const left = pieces[best]!;
     const right = pieces[best + 1]!;
     pieces.splice(best, 2, {

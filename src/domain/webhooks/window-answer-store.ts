@@ -3,13 +3,12 @@ import { newId } from "../../lib/ids.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { Billing, Reservation } from "../billing/billing-port.ts";
 import type { ConversationRepo, ConversationRow } from "../conversations/conversation-repo.ts";
-import { messageUsage, roundCredits } from "../query/answer-recorder.ts";
-import { chargeModelCalls } from "../query/model-calls.ts";
-import { toSource, toStoredSource } from "../query/query-knowledge.ts";
-import { maxPartsForChannel, splitAnswer } from "./answer-split.ts";
+import { toSource } from "../query/query-knowledge.ts";
+import { maxPartsForChannel } from "./answer-split.ts";
 import type { BatchedAnswer } from "./batched-answer.ts";
+import { batchedAnswerMessages, chargeBatchedAnswer } from "./batched-answer-record.ts";
 import type { WebhookDeliveryRepo } from "./webhook-delivery-repo.ts";
-import { type AnswerPart, errorPayload, successPayload } from "./webhook-payload.ts";
+import { errorPayload, successPayload } from "./webhook-payload.ts";
 import type { WebhookWindowRepo, WebhookWindowRow } from "./webhook-window-repo.ts";
 import type { WindowMessage } from "./window-message-repo.ts";
 
@@ -49,25 +48,22 @@ export function createWindowAnswerStore(deps: WindowAnswerStoreDeps) {
     answer: GeneratedAnswer,
   ): Promise<string> {
     const { generated, waiting } = answer;
-    const { turn, resolved } = generated;
+    const { resolved } = generated;
     const organizationId = window.organizationId;
-    const startAt = Math.max(Date.now(), (waiting.at(-1)?.createdAt.getTime() ?? 0) + 1);
-    const texts = splitAnswer(answer.text, maxPartsForChannel(conversation.channel));
-    const parts: AnswerPart[] = texts.map((text, index) => ({
-      id: newId(),
-      text,
-      createdAt: new Date(startAt + index),
-    }));
-    const usage = messageUsage(turn, resolved.prices);
-    const sources = generated.passages.map(toStoredSource);
     const inputMessageIds = waiting.map((message) => message.id);
-    const model = {
-      modelName: resolved.modelName,
-      requestedModelName: resolved.requestedModelName,
-      provider: resolved.provider,
-      providerModelId: resolved.providerModelId,
-    };
     const deliveryId = newId();
+    const { parts, rows, usage } = batchedAnswerMessages({
+      organizationId,
+      conversationId: conversation.id,
+      agentId: answer.agentId,
+      text: answer.text,
+      maxParts: maxPartsForChannel(conversation.channel),
+      after: waiting.at(-1)?.createdAt ?? new Date(0),
+      generated,
+      deliveredAs: (part, count) => ({
+        conversational: { windowId: window.id, deliveryId, part, parts: count, inputMessageIds },
+      }),
+    });
     await deps.db.transaction(async (tx) => {
       const updated = await deps.conversations.applyTurn(
         organizationId,
@@ -76,39 +72,7 @@ export function createWindowAnswerStore(deps: WindowAnswerStoreDeps) {
         { status: generated.requestedHuman ? "human_requested" : "keep" },
         tx,
       );
-      await deps.conversations.insertMessages(
-        parts.map((part, index) => ({
-          id: part.id,
-          organizationId,
-          conversationId: conversation.id,
-          agentId: answer.agentId,
-          from: "agent" as const,
-          text: part.text,
-          ...(index === 0 ? { sources, usage } : {}),
-          createdAt: part.createdAt,
-          metadata: {
-            model,
-            conversational: {
-              windowId: window.id,
-              deliveryId,
-              part: index + 1,
-              parts: parts.length,
-              inputMessageIds,
-            },
-            ...(index === 0 && turn.failedModels.length > 0
-              ? { failedModels: turn.failedModels }
-              : {}),
-            ...(index === 0 && turn.comparisons.length > 0
-              ? { comparisons: turn.comparisons }
-              : {}),
-            ...(index === 0 && turn.superRetrieval ? { superRetrieval: turn.superRetrieval } : {}),
-            ...(generated.requestedHuman ? { requestedHuman: true } : {}),
-            ...(turn.usageEstimated ? { usageEstimated: true } : {}),
-            ...(generated.attachmentsTruncated ? { attachmentsTruncated: true } : {}),
-          },
-        })),
-        tx,
-      );
+      await deps.conversations.insertMessages(rows, tx);
       await deps.deliveries.insert(
         {
           id: deliveryId,
@@ -139,60 +103,19 @@ export function createWindowAnswerStore(deps: WindowAnswerStoreDeps) {
         throw new WindowTakenError("Another worker answered this window");
       }
     });
-    await charge(window, conversation, answer, parts[0]!.id, usage);
+    await chargeBatchedAnswer(deps, {
+      organizationId,
+      agentId: answer.agentId,
+      apiKeyId: window.apiKeyId,
+      conversationId: conversation.externalId,
+      messageId: parts[0]!.id,
+      usage,
+      generated,
+      reservationId: answer.reservation.id,
+      metadata: { conversational: { windowId: window.id, messages: waiting.length } },
+      logContext: { windowId: window.id },
+    });
     return deliveryId;
-  }
-
-  async function charge(
-    window: WebhookWindowRow,
-    conversation: ConversationRow,
-    answer: GeneratedAnswer,
-    messageId: string,
-    usage: { promptTokens: number; completionTokens: number; totalTokens: number; cost: number },
-  ) {
-    const { resolved, turn } = answer.generated;
-    try {
-      const charged = await deps.billing.charge({
-        organizationId: window.organizationId,
-        agentId: answer.agentId,
-        feature: "chat",
-        provider: resolved.provider,
-        modelName: resolved.providerModelId,
-        inputTokens: usage.promptTokens,
-        outputTokens: usage.completionTokens,
-        conversationId: conversation.externalId,
-        messageId,
-        reservationId: answer.reservation.id,
-        apiKeyId: window.apiKeyId,
-        metadata: {
-          modelName: resolved.modelName,
-          conversational: { windowId: window.id, messages: answer.waiting.length },
-          ...(turn.usageEstimated ? { usageEstimated: true } : {}),
-        },
-      });
-      const cost = roundCredits(charged.creditsCharged);
-      if (cost !== usage.cost) {
-        await deps.conversations.setMessageUsage(window.organizationId, messageId, {
-          ...usage,
-          cost,
-        });
-      }
-      await chargeModelCalls(deps.billing, answer.generated.calls, {
-        organizationId: window.organizationId,
-        apiKeyId: window.apiKeyId,
-        agentId: answer.agentId,
-        conversationId: conversation.externalId,
-        messageId,
-        onError: (error) =>
-          deps.logger.error({ err: error, windowId: window.id }, "charging a model call failed"),
-      });
-    } catch (error) {
-      // The answer is stored and owed to the receiver; a ledger failure must not withhold it.
-      deps.logger.error(
-        { err: error, windowId: window.id },
-        "charging a conversational answer failed",
-      );
-    }
   }
 
   async function storeFailure(

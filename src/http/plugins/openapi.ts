@@ -40,6 +40,8 @@ const TAGS: Record<string, string> = {
   usage: "Credits, the consumption ledger and reported usage",
   accounts:
     "People: sign-in and sessions, single sign-on, members and invitations, API keys, the audit log",
+  channels:
+    "Messaging channels of agents (Telegram, WhatsApp, Slack) and the platforms' webhooks to us",
   transcription: "Speech to text for public agents",
   "public-chat": "A public agent's chat for a site's visitors, without an API key (the widget)",
   admin: "Operator endpoints, present only when ADMIN_TOKEN is set",

@@ -83,6 +83,16 @@ export const agentFieldsSchema = z.object({
     .describe(
       "Extension: origins whose pages may use the public chat of this (public) agent; empty: any",
     ),
+  unavailableMessage: z
+    .string()
+    .trim()
+    .min(1)
+    .max(2_000)
+    .nullable()
+    .optional()
+    .describe(
+      "Extension: sent on messaging channels when no answer can be given (out of credits, the model failed); null: nothing is sent",
+    ),
 });
 
 export const createAgentBody = agentFieldsSchema.extend({
@@ -118,6 +128,7 @@ export const agentSchema = z.object({
     }),
   ),
   allowedOrigins: z.array(z.string()),
+  unavailableMessage: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DELIVERY_STATUSES } from "../../../domain/channels/channel-request.ts";
 import type { ConversationService } from "../../../domain/conversations/conversation-service.ts";
 import type { RetentionService } from "../../../domain/retention/retention-service.ts";
 import type { App } from "../../app-types.ts";
@@ -60,6 +61,14 @@ const messageSchema = z.object({
   isDraft: z.boolean(),
   agentId: z.string().nullable(),
   createdAt: z.string(),
+  delivery: z
+    .object({
+      status: z.enum(DELIVERY_STATUSES),
+      platformMessageId: z.string().nullable(),
+      error: z.string().nullable(),
+    })
+    .optional()
+    .describe("Messages sent through a channel: what the platform did with them"),
 });
 
 /** GET /api/conversations, GET and DELETE /api/conversations/{id} (extensions, docs/contracts.md). */

@@ -1,0 +1,138 @@
+import type { z } from "zod";
+import type { PlatformSettings } from "../../config/channels-config.ts";
+import type {
+  ChannelSender,
+  ChannelType,
+  DeliveryStatus,
+  InboundPayload,
+  ReplyTarget,
+} from "../../db/schema/index.ts";
+
+/** A channel's settings as an adapter uses them: shown fields and secrets together, in clear. */
+export type ChannelSettings = Record<string, string>;
+
+/** What an adapter may call: the platform's base URLs and an HTTP client with a timeout. */
+export type PlatformContext = {
+  platforms: PlatformSettings;
+  fetch: typeof fetch;
+  /** The largest voice note or audio file downloaded (TRANSCRIBE_MAX_BYTES). */
+  maxDownloadBytes: number;
+};
+
+/** The raw request as it reached /channels/{type}/{id}, before anything parsed its body. */
+export type InboundRequest = {
+  method: "GET" | "POST";
+  headers: Record<string, string | undefined>;
+  query: Record<string, string | undefined>;
+  rawBody: Buffer;
+};
+
+/** A customer message found in an inbound request. */
+export type InboundMessage = {
+  /** Unique per channel: the deduplication key. */
+  platformMessageId: string;
+  /** One conversation per key: a chat, a number, a thread. */
+  threadKey: string;
+  replyTo: ReplyTarget;
+  sender: ChannelSender;
+  payload: InboundPayload;
+  sentAt: Date;
+};
+
+/** A status callback about a message we sent (WhatsApp's `statuses[]`). */
+export type InboundStatus = {
+  platformMessageId: string;
+  status: Exclude<DeliveryStatus, "queued">;
+  error?: string | undefined;
+};
+
+/** What an inbound request asks of us, once its signature was checked. */
+export type InboundReading =
+  /** A platform handshake answered as the platform wants it (a challenge echoed back). */
+  | { kind: "handshake"; status: number; contentType: string; body: string }
+  | { kind: "events"; messages: InboundMessage[]; statuses: InboundStatus[] };
+
+/** The platform refused a call. `retryable` failures are tried again later. */
+export class PlatformError extends Error {
+  override name = "PlatformError";
+  constructor(
+    message: string,
+    readonly options: {
+      retryable: boolean;
+      /** The platform said how long to wait (429 Retry-After). */
+      retryAfterMs?: number | undefined;
+      /** The credentials are refused: the channel goes to status error. */
+      credentialsRefused?: boolean | undefined;
+    },
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * One messaging platform: the whole of its wire protocol in one file. The inbound route and
+ * the answer job are the same for every type; only these differ.
+ */
+export type ChannelAdapter = {
+  type: ChannelType;
+  /** The config a client sends when creating the channel (all fields); PATCH merges into it. */
+  configSchema: z.ZodType<ChannelSettings>;
+  /** The config fields that are credentials: stored sealed, shown masked. */
+  secretFields: readonly string[];
+  /** The most messages one answer may become, and the characters each may hold. */
+  maxParts: number;
+  maxChars: number;
+  /**
+   * Checks the credentials with the platform and registers our webhook where the platform has
+   * an API for it; returns the settings with what it generated (a verify token).
+   */
+  connect(
+    context: PlatformContext,
+    channel: { settings: ChannelSettings; webhookUrl: string; webhookSecret: string },
+  ): Promise<ChannelSettings>;
+  /** Removes our webhook from the platform, where it has one. */
+  disconnect(
+    context: PlatformContext,
+    channel: { settings: ChannelSettings; webhookUrl: string },
+  ): Promise<void>;
+  /**
+   * Whether the request comes from the platform: a signature over the raw body or a shared
+   * secret, compared in constant time. GET handshakes are checked in `read`.
+   */
+  verify(
+    request: InboundRequest,
+    channel: { settings: ChannelSettings; webhookSecret: string },
+    now: Date,
+  ): boolean;
+  /** What the verified request holds. Throws InboundFormatError for a body it cannot read. */
+  read(request: InboundRequest, channel: { settings: ChannelSettings }): InboundReading;
+  /** Sends one text message; returns the platform's id of it. */
+  send(
+    context: PlatformContext,
+    channel: { settings: ChannelSettings },
+    to: ReplyTarget,
+    text: string,
+  ): Promise<{ platformMessageId: string }>;
+  /** Shows the customer that an answer is being written, where the platform can. */
+  typing?(
+    context: PlatformContext,
+    channel: { settings: ChannelSettings },
+    to: ReplyTarget,
+  ): Promise<void>;
+  /** The bytes of a voice note or audio file the customer sent. */
+  download?(
+    context: PlatformContext,
+    channel: { settings: ChannelSettings },
+    audio: NonNullable<InboundPayload["audio"]>,
+  ): Promise<Uint8Array>;
+  /**
+   * Free text may only be sent until this long after the customer's last message (WhatsApp's
+   * 24-hour customer service window); absent: no limit.
+   */
+  replyWindowMs?: number;
+};
+
+/** The body is not what the platform sends: 400, nothing stored. */
+export class InboundFormatError extends Error {
+  override name = "InboundFormatError";
+}

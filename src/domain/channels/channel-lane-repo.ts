@@ -1,0 +1,304 @@
+import { and, asc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { rowsOf } from "../../db/client.ts";
+import {
+  type ChannelSender,
+  channelEvents,
+  channelSends,
+  channelThreads,
+  type DeliveryStatus,
+  type InboundPayload,
+  messages,
+  type ReplyTarget,
+} from "../../db/schema/index.ts";
+import type { StatementPart } from "../../db/statement-parts.ts";
+
+export type ChannelThreadRow = typeof channelThreads.$inferSelect;
+export type ChannelEventRow = typeof channelEvents.$inferSelect;
+type ChannelSendRow = typeof channelSends.$inferSelect;
+/** A queued outbound message with its text. */
+export type PendingSend = ChannelSendRow & { text: string };
+
+const afterMs = (ms: number) =>
+  sql`now() + (${Math.round(ms)}::integer * interval '1 millisecond')`;
+
+/**
+ * The lanes of channel conversations: threads (one per platform chat, leased by the worker that
+ * answers in it), the customer messages received (deduplicated by the platform's id) and the
+ * outbound messages with their delivery.
+ */
+export function createChannelLaneRepo(db: Db) {
+  return {
+    /**
+     * Stores a received message in one statement: its thread (made on first contact, its
+     * customer's latest message time moved on) and the event, unless the platform's id was seen
+     * before. Returns the thread's id, and whether the message is new.
+     */
+    async receive(input: {
+      id: string;
+      threadId: string;
+      organizationId: string;
+      channelId: string;
+      threadKey: string;
+      replyTo: ReplyTarget;
+      sender: ChannelSender;
+      platformMessageId: string;
+      payload: InboundPayload;
+      sentAt: Date;
+    }): Promise<{ threadId: string; isNew: boolean }> {
+      const result = await db.execute(sql`
+        with thread as (
+          insert into channel_threads (id, organization_id, channel_id, thread_key, reply_to,
+            sender, last_inbound_at)
+          values (${input.threadId}, ${input.organizationId}, ${input.channelId},
+            ${input.threadKey}, ${JSON.stringify(input.replyTo)}::jsonb,
+            ${JSON.stringify(input.sender)}::jsonb, ${input.sentAt.toISOString()}::timestamptz)
+          on conflict (channel_id, thread_key) do update set
+            sender = excluded.sender,
+            last_inbound_at = greatest(channel_threads.last_inbound_at, excluded.last_inbound_at)
+          returning id
+        ),
+        event as (
+          insert into channel_events (id, organization_id, channel_id, thread_id,
+            platform_message_id, payload, sent_at)
+          select ${input.id}, ${input.organizationId}, ${input.channelId}, thread.id,
+            ${input.platformMessageId}, ${JSON.stringify(input.payload)}::jsonb,
+            ${input.sentAt.toISOString()}::timestamptz
+          from thread
+          on conflict (channel_id, platform_message_id) do nothing
+          returning id
+        )
+        select thread.id as thread_id, exists (select from event) as is_new from thread`);
+      const [row] = rowsOf<{ thread_id: string; is_new: boolean }>(result);
+      return { threadId: row!.thread_id, isNew: row!.is_new };
+    },
+
+    /**
+     * Takes the thread's lane: no other worker answers or sends in it until the lease ends or
+     * is released. Null when another worker holds it.
+     */
+    async claim(
+      organizationId: string,
+      threadId: string,
+      leaseMs: number,
+    ): Promise<ChannelThreadRow | null> {
+      const [row] = await db
+        .update(channelThreads)
+        .set({ leaseUntil: afterMs(leaseMs) as unknown as Date })
+        .where(
+          and(
+            eq(channelThreads.organizationId, organizationId),
+            eq(channelThreads.id, threadId),
+            or(
+              sql`${channelThreads.leaseUntil} is null`,
+              lt(channelThreads.leaseUntil, sql`now()`),
+            ),
+          ),
+        )
+        .returning();
+      return row ?? null;
+    },
+
+    async findThread(organizationId: string, threadId: string): Promise<ChannelThreadRow | null> {
+      const [row] = await db
+        .select()
+        .from(channelThreads)
+        .where(
+          and(eq(channelThreads.organizationId, organizationId), eq(channelThreads.id, threadId)),
+        );
+      return row ?? null;
+    },
+
+    async release(organizationId: string, threadId: string): Promise<void> {
+      await db
+        .update(channelThreads)
+        .set({ leaseUntil: null })
+        .where(
+          and(eq(channelThreads.organizationId, organizationId), eq(channelThreads.id, threadId)),
+        );
+    },
+
+    /** The thread's messages not yet answered, in the order they arrived. */
+    async unanswered(organizationId: string, threadId: string): Promise<ChannelEventRow[]> {
+      return db
+        .select()
+        .from(channelEvents)
+        .where(
+          and(
+            eq(channelEvents.organizationId, organizationId),
+            eq(channelEvents.threadId, threadId),
+            inArray(channelEvents.state, ["received", "recorded"]),
+          ),
+        )
+        .orderBy(asc(channelEvents.receivedAt), asc(channelEvents.id));
+    },
+
+    /**
+     * Marks received events recorded as the conversation's messages (their ids are the events'
+     * ids) and links the thread to the conversation: a part of the turn's statement, over its
+     * `conversation` CTE.
+     */
+    recordedPart(threadId: string, eventIds: readonly string[]): StatementPart<number> {
+      return {
+        ctes: sql`
+          events_recorded as (
+            update channel_events set state = 'recorded', message_id = id, payload = null
+            where thread_id = ${threadId} and state = 'received'
+              and id = any(${sql.param([...eventIds])}::text[])
+            returning id
+          ),
+          thread_linked as (
+            update channel_threads set conversation_id = (select id from conversation)
+            where id = ${threadId}
+            returning id
+          )`,
+        row: sql`select (select count(*) from events_recorded)::integer as events_recorded,
+          (select count(*) from thread_linked)::integer as thread_linked`,
+        read: (row) => Number(row?.events_recorded ?? 0),
+      };
+    },
+
+    /** Ends events without an answer (nothing could be said), with the reason. */
+    async fail(
+      organizationId: string,
+      eventIds: readonly string[],
+      error: string,
+      tx: Db = db,
+    ): Promise<void> {
+      if (eventIds.length === 0) return;
+      await tx
+        .update(channelEvents)
+        .set({ state: "failed", error, payload: null })
+        .where(
+          and(
+            eq(channelEvents.organizationId, organizationId),
+            inArray(channelEvents.id, [...eventIds]),
+            inArray(channelEvents.state, ["received", "recorded"]),
+          ),
+        );
+    },
+
+    /** Closes answered events; false when another worker answered them first. */
+    async markAnswered(
+      organizationId: string,
+      eventIds: readonly string[],
+      tx: Db = db,
+    ): Promise<boolean> {
+      const rows = await tx
+        .update(channelEvents)
+        .set({ state: "answered" })
+        .where(
+          and(
+            eq(channelEvents.organizationId, organizationId),
+            inArray(channelEvents.id, [...eventIds]),
+            eq(channelEvents.state, "recorded"),
+          ),
+        )
+        .returning({ id: channelEvents.id });
+      return rows.length === eventIds.length;
+    },
+
+    async queueSends(
+      rows: Array<{
+        messageId: string;
+        organizationId: string;
+        channelId: string;
+        threadId: string;
+        createdAt: Date;
+      }>,
+      tx: Db = db,
+    ): Promise<void> {
+      if (rows.length > 0) await tx.insert(channelSends).values(rows);
+    },
+
+    /** The thread's outbound messages not yet handed to the platform, oldest first. */
+    async pendingSends(organizationId: string, threadId: string): Promise<PendingSend[]> {
+      const rows = await db
+        .select({ send: channelSends, text: messages.text })
+        .from(channelSends)
+        .innerJoin(messages, eq(messages.id, channelSends.messageId))
+        .where(
+          and(
+            eq(channelSends.organizationId, organizationId),
+            eq(channelSends.threadId, threadId),
+            eq(channelSends.status, "queued"),
+          ),
+        )
+        .orderBy(asc(channelSends.createdAt), asc(channelSends.messageId));
+      return rows.map((row) => ({ ...row.send, text: row.text }));
+    },
+
+    async markSent(
+      organizationId: string,
+      messageId: string,
+      platformMessageId: string,
+    ): Promise<void> {
+      await db
+        .update(channelSends)
+        .set({
+          status: "sent",
+          platformMessageId,
+          error: null,
+          attemptCount: sql`${channelSends.attemptCount} + 1`,
+          updatedAt: new Date(),
+        })
+        .where(
+          and(
+            eq(channelSends.organizationId, organizationId),
+            eq(channelSends.messageId, messageId),
+          ),
+        );
+    },
+
+    /** A failed attempt: tried again at `retryAt`, or failed for good when it is null. */
+    async markAttemptFailed(
+      organizationId: string,
+      messageId: string,
+      error: string,
+      retryAt: Date | null,
+    ): Promise<void> {
+      await db
+        .update(channelSends)
+        .set({
+          ...(retryAt === null ? { status: "failed" as const } : { nextAttemptAt: retryAt }),
+          error,
+          attemptCount: sql`${channelSends.attemptCount} + 1`,
+          updatedAt: new Date(),
+        })
+        .where(
+          and(
+            eq(channelSends.organizationId, organizationId),
+            eq(channelSends.messageId, messageId),
+          ),
+        );
+    },
+
+    /**
+     * A platform's status callback: moves the delivery forward (sent → delivered → read), or
+     * to failed; a late "delivered" never undoes "read".
+     */
+    async updateDelivery(
+      channelId: string,
+      platformMessageId: string,
+      status: Exclude<DeliveryStatus, "queued">,
+      error: string | undefined,
+    ): Promise<void> {
+      const rank = { sent: 1, delivered: 2, read: 3, failed: 4 } as const;
+      await db
+        .update(channelSends)
+        .set({ status, error: error ?? null, updatedAt: new Date() })
+        .where(
+          and(
+            eq(channelSends.channelId, channelId),
+            eq(channelSends.platformMessageId, platformMessageId),
+            lt(
+              sql`case ${channelSends.status} when 'queued' then 0 when 'sent' then 1 when 'delivered' then 2 when 'read' then 3 else 4 end`,
+              rank[status],
+            ),
+          ),
+        );
+    },
+  };
+}
+
+export type ChannelLaneRepo = ReturnType<typeof createChannelLaneRepo>;

@@ -1,0 +1,116 @@
+import type { ChannelsConfig } from "../../config/channels-config.ts";
+import type { Db } from "../../db/client.ts";
+import type { ChannelType } from "../../db/schema/index.ts";
+import type { JobQueue } from "../../jobs/job-queue.ts";
+import type { Logger } from "../../lib/logger.ts";
+import type { SecretBox } from "../../lib/secret-box.ts";
+import type { Metrics } from "../../ops/metrics.ts";
+import type { AuditLog } from "../accounts/audit-log.ts";
+import { createAgentRepo } from "../agents/agent-repo.ts";
+import type { Billing } from "../billing/billing-port.ts";
+import { createContactRepo } from "../conversations/contact-repo.ts";
+import { createConversationRepo } from "../conversations/conversation-repo.ts";
+import { createConversationTurns } from "../conversations/conversation-turns.ts";
+import type { AnswerPipeline } from "../query/answer-pipeline.ts";
+import type { KnowledgeLookup } from "../query/query-knowledge.ts";
+import { createWindowMessageRepo } from "../webhooks/window-message-repo.ts";
+import type { ChannelAdapter, PlatformContext } from "./channel-adapter.ts";
+import { createChannelInbound } from "./channel-inbound.ts";
+import { createChannelLaneRepo } from "./channel-lane-repo.ts";
+import { createChannelRepo } from "./channel-repo.ts";
+import { createChannelService } from "./channel-service.ts";
+import { createChannelTurns, type VoiceTranscriber } from "./channel-turns.ts";
+import { slackAdapter } from "./slack-adapter.ts";
+import { telegramAdapter } from "./telegram-adapter.ts";
+import { whatsappAdapter } from "./whatsapp-adapter.ts";
+
+/** Every platform's adapter, by channel type. */
+const ADAPTERS: ReadonlyMap<ChannelType, ChannelAdapter> = new Map(
+  [telegramAdapter, whatsappAdapter, slackAdapter].map((adapter) => [adapter.type, adapter]),
+);
+
+export type ChannelModuleDeps = {
+  db: Db;
+  jobs: Pick<JobQueue, "send">;
+  billing: Billing;
+  answers: AnswerPipeline;
+  knowledge: KnowledgeLookup | null;
+  transcription: VoiceTranscriber;
+  audit: AuditLog;
+  logger: Logger;
+  metrics: Pick<Metrics, "channelInbound" | "channelSend" | "channelAnswered">;
+  secretBox: SecretBox | null;
+  /** The HTTP client of calls to the platforms (their base URLs are the operator's, trusted). */
+  fetch: typeof fetch;
+  /** PUBLIC_URL: webhook URLs given to the platforms start with it. */
+  publicUrl: string;
+  settings: ChannelsConfig & {
+    maxDownloadBytes: number;
+    /** JOB_LEASE_SECONDS in ms. */
+    jobLeaseMs: number;
+    modelTimeoutMs: number;
+  };
+};
+
+// A send is retried for about an hour: 5 s, then doubling, eleven attempts in all.
+const MAX_SEND_ATTEMPTS = 11;
+const SEND_RETRY_BASE_MS = 5_000;
+
+/** Channels: their management, the one inbound path and the lanes' job. */
+export function createChannelModule(deps: ChannelModuleDeps) {
+  const { db, settings } = deps;
+  const platform: PlatformContext = {
+    platforms: settings.platforms,
+    fetch: deps.fetch,
+    maxDownloadBytes: settings.maxDownloadBytes,
+  };
+  const channelRepo = createChannelRepo(db);
+  const lanes = createChannelLaneRepo(db);
+  const conversations = createConversationRepo(db);
+  const channels = createChannelService({
+    db,
+    channels: channelRepo,
+    agents: createAgentRepo(db),
+    adapters: ADAPTERS,
+    secretBox: deps.secretBox,
+    platform,
+    audit: deps.audit,
+    logger: deps.logger,
+    publicUrl: deps.publicUrl,
+  });
+  const channelInbound = createChannelInbound({
+    channels: channelRepo,
+    lanes,
+    open: channels.open,
+    jobs: deps.jobs,
+    batchDelayMs: settings.batchDelayMs,
+    onOutcome: deps.metrics.channelInbound,
+    logger: deps.logger,
+  });
+  const channelTurns = createChannelTurns({
+    db,
+    lanes,
+    channels: channelRepo,
+    open: channels.open,
+    agents: createAgentRepo(db),
+    conversations,
+    turns: createConversationTurns({ db, conversations, contacts: createContactRepo(db) }),
+    windowMessages: createWindowMessageRepo(db),
+    billing: deps.billing,
+    answers: deps.answers,
+    knowledge: deps.knowledge,
+    transcription: deps.transcription,
+    jobs: deps.jobs,
+    platform,
+    logger: deps.logger,
+    metrics: { sent: deps.metrics.channelSend, answered: deps.metrics.channelAnswered },
+    settings: {
+      batchDelayMs: settings.batchDelayMs,
+      // The model's time, then the sends, with two job leases of headroom.
+      leaseMs: settings.modelTimeoutMs + 2 * settings.jobLeaseMs + 60_000,
+      maxSendAttempts: MAX_SEND_ATTEMPTS,
+      retryBaseMs: SEND_RETRY_BASE_MS,
+    },
+  });
+  return { channels, channelInbound, channelTurns };
+}

@@ -1,0 +1,108 @@
+import { type PlatformContext, PlatformError } from "./channel-adapter.ts";
+
+/** How long one call to a platform may take. */
+const PLATFORM_TIMEOUT_MS = 15_000;
+
+export type PlatformResponse = { status: number; headers: Headers; body: unknown };
+
+/** Seconds of a Retry-After header (or a body's own field) as milliseconds. */
+function retryAfterMs(seconds: unknown): number | undefined {
+  const value = typeof seconds === "string" ? Number(seconds) : seconds;
+  return typeof value === "number" && Number.isFinite(value) && value >= 0
+    ? Math.ceil(value * 1000)
+    : undefined;
+}
+
+/**
+ * One JSON call to a platform. The URL may carry a token (Telegram's), so no message this
+ * throws ever names it: `what` says which call failed.
+ */
+export async function callPlatform(
+  context: PlatformContext,
+  what: string,
+  url: string,
+  init: { method?: "GET" | "POST"; headers?: Record<string, string>; json?: unknown } = {},
+): Promise<PlatformResponse> {
+  let response: Response;
+  try {
+    response = await context.fetch(url, {
+      method: init.method ?? (init.json === undefined ? "GET" : "POST"),
+      headers: {
+        accept: "application/json",
+        ...(init.json === undefined ? {} : { "content-type": "application/json; charset=utf-8" }),
+        ...init.headers,
+      },
+      ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
+      signal: AbortSignal.timeout(PLATFORM_TIMEOUT_MS),
+    });
+  } catch (error) {
+    const timedOut = (error as Error).name === "TimeoutError";
+    throw new PlatformError(
+      `${what}: the platform ${timedOut ? "did not answer" : "could not be reached"}`,
+      {
+        retryable: true,
+      },
+    );
+  }
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text === "" ? null : JSON.parse(text);
+  } catch {
+    // Not JSON (a proxy's error page): the status says enough.
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+/** Reads a file the platform serves (a voice note), refusing more than `maxBytes`. */
+export async function downloadFromPlatform(
+  context: PlatformContext,
+  what: string,
+  url: string,
+  headers: Record<string, string>,
+  maxBytes: number,
+): Promise<Uint8Array> {
+  let response: Response;
+  try {
+    response = await context.fetch(url, {
+      headers,
+      signal: AbortSignal.timeout(PLATFORM_TIMEOUT_MS),
+    });
+  } catch {
+    throw new PlatformError(`${what}: the file could not be downloaded`, { retryable: true });
+  }
+  if (!response.ok || !response.body) {
+    await response.body?.cancel();
+    throw new PlatformError(`${what}: the platform answered ${response.status}`, {
+      retryable: response.status === 429 || response.status >= 500,
+    });
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      await response.body.cancel().catch(() => {});
+      throw new PlatformError(`${what}: the file is larger than ${maxBytes} bytes`, {
+        retryable: false,
+      });
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The failure of a call the platform answered with an error status. */
+export function failureOf(
+  what: string,
+  response: PlatformResponse,
+  description: string | undefined,
+  bodyRetryAfterSeconds?: unknown,
+): PlatformError {
+  const { status } = response;
+  return new PlatformError(`${what}: ${description ?? `the platform answered ${status}`}`, {
+    retryable: status === 429 || status >= 500,
+    retryAfterMs: retryAfterMs(bodyRetryAfterSeconds ?? response.headers.get("retry-after")),
+    credentialsRefused: status === 401,
+  });
+}

@@ -1,0 +1,144 @@
+import { expect } from "vitest";
+import type { Database } from "../../src/db/client.ts";
+import { type GraphApi, startGraphApi } from "../fakes/graph-api.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
+import { type SlackApi, startSlackApi } from "../fakes/slack-api.ts";
+import { startTelegramApi, type TelegramApi } from "../fakes/telegram-api.ts";
+import { createAgent, createFundedOrganization } from "../harness/agents.ts";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+
+export const BOT_TOKEN = "7000000001:AAH-test-bot-token-of-the-agent";
+export const WHATSAPP_TOKEN = "EAAG-test-whatsapp-access-token";
+export const SLACK_TOKEN = "xoxb-1-test-slack-bot-token";
+
+export type ChannelTestApp = {
+  app: TestApp;
+  fake: FakeOpenAI;
+  telegram: TelegramApi;
+  graph: GraphApi;
+  slack: SlackApi;
+  org: TestOrganization;
+  agentId: string;
+  close(): Promise<void>;
+};
+
+/**
+ * The app with OpenAI, Telegram, Graph and Slack pointed at fakes on 127.0.0.1, a short
+ * batching delay, and a funded organization with one agent.
+ */
+export async function startChannelTestApp(
+  env: Record<string, string> = {},
+  database?: Database,
+): Promise<ChannelTestApp> {
+  const [fake, telegram, graph, slack] = await Promise.all([
+    startFakeOpenAI({ apiKey: "sk-test" }),
+    startTelegramApi({ tokens: [BOT_TOKEN] }),
+    startGraphApi({ accessTokens: [WHATSAPP_TOKEN] }),
+    startSlackApi({ botTokens: [SLACK_TOKEN] }),
+  ]);
+  const app = await startTestApp({
+    env: {
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: fake.url,
+      TELEGRAM_API_BASE_URL: telegram.baseUrl,
+      META_GRAPH_API_BASE_URL: graph.baseUrl,
+      SLACK_API_BASE_URL: slack.baseUrl,
+      CHANNEL_BATCH_DELAY_MS: "300",
+      PUBLIC_URL: "https://agents.example.com",
+      ...env,
+    },
+    ...(database ? { database } : {}),
+  });
+  const org = await createFundedOrganization(app, "Acme");
+  const agent = await createAgent(app, org);
+  return {
+    app,
+    fake,
+    telegram,
+    graph,
+    slack,
+    org,
+    agentId: agent.id,
+    async close() {
+      await app.close();
+      await Promise.all([fake.close(), telegram.close(), graph.close(), slack.close()]);
+    },
+  };
+}
+
+export type ChannelBody = {
+  id: string;
+  agentId: string;
+  type: string;
+  name: string;
+  enabled: boolean;
+  status: string;
+  webhookUrl: string;
+  config: Record<string, string>;
+  lastError: string | null;
+  lastEventAt: string | null;
+};
+
+export async function createChannel(
+  t: Pick<ChannelTestApp, "app" | "org" | "agentId">,
+  body: Record<string, unknown>,
+): Promise<ChannelBody> {
+  const response = await t.app.api.inject({
+    method: "POST",
+    url: `/api/agents/${t.agentId}/channels`,
+    headers: t.org.auth,
+    payload: body,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json();
+}
+
+/** The path of a channel's webhook URL on our listener. */
+const inboundPath = (channel: Pick<ChannelBody, "webhookUrl">) =>
+  new URL(channel.webhookUrl).pathname;
+
+/** POSTs bytes to a channel's webhook exactly as given (the signature is over them). */
+export function postInbound(
+  app: TestApp,
+  channel: Pick<ChannelBody, "webhookUrl">,
+  body: string,
+  headers: Record<string, string>,
+) {
+  return app.api.inject({
+    method: "POST",
+    url: inboundPath(channel),
+    headers: { "content-type": "application/json", ...headers },
+    payload: body,
+  });
+}
+
+/** The conversations of the agent, newest first, as the API lists them. */
+export async function conversationsOf(t: Pick<ChannelTestApp, "app" | "org" | "agentId">) {
+  const response = await t.app.api.inject({
+    method: "GET",
+    url: `/api/conversations?agentId=${t.agentId}`,
+    headers: t.org.auth,
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json() as {
+    data: Array<{
+      id: string;
+      channel: string;
+      channelExternalId: string | null;
+      messages?: unknown[];
+    }>;
+  };
+}
+
+/** Polls until the check passes. */
+export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}

@@ -1,0 +1,253 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  telegramBotMessageUpdate,
+  telegramEditedUpdate,
+  telegramTextUpdate,
+} from "../fakes/telegram-api.ts";
+import {
+  BOT_TOKEN,
+  type ChannelBody,
+  type ChannelTestApp,
+  conversationsOf,
+  createChannel,
+  eventually,
+  postInbound,
+  startChannelTestApp,
+} from "./channel-helpers.ts";
+
+let t: ChannelTestApp;
+let channel: ChannelBody;
+let secret: string;
+beforeAll(async () => {
+  t = await startChannelTestApp();
+  channel = await createChannel(t, {
+    type: "telegram",
+    name: "Support bot",
+    config: { botToken: BOT_TOKEN },
+  });
+  secret = t.telegram.webhookOf(BOT_TOKEN)!.secret_token!;
+});
+afterAll(() => t.close());
+beforeEach(() => {
+  t.telegram.calls.length = 0;
+  t.fake.requests.length = 0;
+});
+
+let nextUpdate = 1_000;
+type Sender = { id: number; first_name: string; last_name?: string };
+const customer: Sender = { id: 42, first_name: "Ada", last_name: "Lovelace" };
+function update(text: string, chatId = 42, from: Sender = customer) {
+  nextUpdate += 1;
+  return telegramTextUpdate({ updateId: nextUpdate, messageId: nextUpdate, chatId, from, text });
+}
+const send = (body: unknown, token = secret) =>
+  postInbound(t.app, channel, JSON.stringify(body), { "x-telegram-bot-api-secret-token": token });
+const sentTexts = () =>
+  t.telegram.callsTo("sendMessage").map((call) => (call.body as { text: string }).text);
+const chatRequests = () =>
+  t.fake.requests.filter((request) => request.path === "/v1/chat/completions");
+
+describe("a Telegram channel", () => {
+  it("is created by checking the bot with getMe and registering the webhook with a secret", async () => {
+    expect(channel).toMatchObject({
+      agentId: t.agentId,
+      type: "telegram",
+      name: "Support bot",
+      enabled: true,
+      status: "active",
+      webhookUrl: `https://agents.example.com/channels/telegram/${channel.id}`,
+      config: { botToken: `••••${BOT_TOKEN.slice(-4)}` },
+      lastError: null,
+      lastEventAt: null,
+    });
+    const webhook = t.telegram.webhookOf(BOT_TOKEN)!;
+    expect(webhook.url).toBe(channel.webhookUrl);
+    expect(webhook.allowed_updates).toEqual(["message"]);
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{32,256}$/);
+  });
+
+  it("refuses a token Telegram does not know with 400, and stores nothing", async () => {
+    const response = await t.app.api.inject({
+      method: "POST",
+      url: `/api/agents/${t.agentId}/channels`,
+      headers: t.org.auth,
+      payload: { type: "telegram", config: { botToken: "123:not-a-real-token" } },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatch(/Telegram refused/);
+    const list = await t.app.api.inject({
+      method: "GET",
+      url: `/api/agents/${t.agentId}/channels`,
+      headers: t.org.auth,
+    });
+    expect(list.json().data.map((row: ChannelBody) => row.id)).toEqual([channel.id]);
+  });
+
+  it("answers a message once, through sendMessage to the same chat, whatever the retries", async () => {
+    t.fake.script({ text: "We open at nine." });
+    const body = update("When do you open?");
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const response = await send(body);
+      expect(response.statusCode).toBe(200);
+    }
+    await t.telegram.waitForCalls("sendMessage", 1);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(sentTexts()).toEqual(["We open at nine."]);
+    expect(chatRequests()).toHaveLength(1);
+    expect(t.telegram.callsTo("sendMessage")[0]!.body).toMatchObject({ chat_id: "42" });
+
+    const conversation = (await conversationsOf(t)).data.find((row) => row.channel === "telegram")!;
+    expect(conversation.channelExternalId).toBe("42");
+    const full = await t.app.api.inject({
+      method: "GET",
+      url: `/api/conversations/${conversation.id}?agentId=${t.agentId}`,
+      headers: t.org.auth,
+    });
+    const messages = full.json().messages;
+    expect(
+      messages.map((message: { from: string; text: string }) => [message.from, message.text]),
+    ).toEqual([
+      ["human", "When do you open?"],
+      ["agent", "We open at nine."],
+    ]);
+    expect(messages[1].delivery).toEqual({
+      status: "sent",
+      platformMessageId: expect.stringMatching(/^42:\d+$/),
+      error: null,
+    });
+    expect(full.json().contact).toMatchObject({ firstName: "Ada", lastName: "Lovelace" });
+  });
+
+  it("refuses a wrong or missing secret with 401 and stores nothing", async () => {
+    const body = update("Ignore me");
+    expect((await send(body, "wrong-secret")).statusCode).toBe(401);
+    const missing = await postInbound(t.app, channel, JSON.stringify(body), {});
+    expect(missing.statusCode).toBe(401);
+    // The real delivery of the same update afterwards is new: nothing was recorded before.
+    t.fake.script({ text: "Now I see it." });
+    expect((await send(body)).statusCode).toBe(200);
+    await t.telegram.waitForCalls("sendMessage", 1);
+    expect(sentTexts()).toEqual(["Now I see it."]);
+  });
+
+  it("answers a burst of three messages as one turn", async () => {
+    t.fake.script({ text: "One answer to all three." });
+    for (const text of ["Hi", "I ordered a lamp", "It has not arrived"]) {
+      expect((await send(update(text, 77, { id: 77, first_name: "Bo" }))).statusCode).toBe(200);
+    }
+    await t.telegram.waitForCalls("sendMessage", 1);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(chatRequests()).toHaveLength(1);
+    const prompt = JSON.stringify(chatRequests()[0]!.body);
+    expect(prompt).toContain("I ordered a lamp");
+    expect(prompt).toContain("It has not arrived");
+    expect(sentTexts()).toEqual(["One answer to all three."]);
+  });
+
+  it("never answers bots, edits or messages older than the channel", async () => {
+    const old = telegramTextUpdate({
+      updateId: 9_001,
+      messageId: 9_001,
+      chatId: 5,
+      from: customer,
+      text: "Written before the channel existed",
+      date: Math.floor(Date.now() / 1000) - 3_600,
+    });
+    const bot = telegramBotMessageUpdate({
+      updateId: 9_002,
+      messageId: 9_002,
+      chatId: -5,
+      from: customer,
+      text: "beep",
+    });
+    const edit = telegramEditedUpdate({
+      updateId: 9_003,
+      messageId: 9_003,
+      chatId: 5,
+      from: customer,
+      text: "edited",
+    });
+    for (const body of [old, bot, edit]) expect((await send(body)).statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(sentTexts()).toEqual([]);
+    expect(chatRequests()).toHaveLength(0);
+  });
+
+  it("splits a long answer into at most 3 messages within 4,096 characters, nothing cut off", async () => {
+    const paragraph = (n: number) => `${"Lorem ipsum dolor sit amet. ".repeat(70).trim()} (${n})`;
+    const long = [1, 2, 3, 4, 5].map(paragraph).join("\n\n");
+    t.fake.script({ text: long });
+    await send(update("Tell me everything", 88, { id: 88, first_name: "Cy" }));
+    await t.telegram.waitForCalls("sendMessage", 3);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const parts = sentTexts();
+    expect(parts).toHaveLength(3);
+    for (const part of parts) expect(part.length).toBeLessThanOrEqual(4_096);
+    expect(parts.join(" ").replace(/\s+/g, " ")).toBe(long.replace(/\s+/g, " "));
+  });
+
+  it("retries a send answered 429 after Retry-After and delivers it once", async () => {
+    t.telegram.failNext("sendMessage", { status: 429, retryAfterSeconds: 1 });
+    t.fake.script({ text: "Sorry for the wait." });
+    await send(update("Are you there?", 99, { id: 99, first_name: "Di" }));
+    const calls = await t.telegram.waitForCalls("sendMessage", 2, 20_000);
+    expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(950);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(t.telegram.callsTo("sendMessage")).toHaveLength(2);
+    expect(sentTexts()).toEqual(["Sorry for the wait.", "Sorry for the wait."]);
+  });
+
+  it("shows when the platform last reached the channel", async () => {
+    const response = await t.app.api.inject({
+      method: "GET",
+      url: `/api/channels/${channel.id}`,
+      headers: t.org.auth,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().lastEventAt).toEqual(expect.any(String));
+    expect(JSON.stringify(response.json())).not.toContain(BOT_TOKEN);
+  });
+
+  it("answers 404 to a disabled channel, and to an unknown one", async () => {
+    const patched = await t.app.api.inject({
+      method: "PATCH",
+      url: `/api/channels/${channel.id}`,
+      headers: t.org.auth,
+      payload: { enabled: false },
+    });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json().enabled).toBe(false);
+    expect((await send(update("Anyone?"))).statusCode).toBe(404);
+    const unknown = await t.app.api.inject({
+      method: "POST",
+      url: "/channels/telegram/no-such-channel",
+      headers: { "content-type": "application/json", "x-telegram-bot-api-secret-token": secret },
+      payload: JSON.stringify(update("Anyone?")),
+    });
+    expect(unknown.statusCode).toBe(404);
+    await t.app.api.inject({
+      method: "PATCH",
+      url: `/api/channels/${channel.id}`,
+      headers: t.org.auth,
+      payload: { enabled: true },
+    });
+  });
+
+  it("removes the webhook from Telegram when deleted", async () => {
+    const other = await createChannel(t, { type: "telegram", config: { botToken: BOT_TOKEN } });
+    const deleted = await t.app.api.inject({
+      method: "DELETE",
+      url: `/api/channels/${other.id}`,
+      headers: t.org.auth,
+    });
+    expect(deleted.statusCode).toBe(204);
+    expect(t.telegram.callsTo("deleteWebhook")).toHaveLength(1);
+    const gone = await t.app.api.inject({
+      method: "GET",
+      url: `/api/channels/${other.id}`,
+      headers: t.org.auth,
+    });
+    expect(gone.statusCode).toBe(404);
+    await eventually(() => expect(true).toBe(true));
+  });
+});
