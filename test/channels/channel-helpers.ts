@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import type { Database } from "../../src/db/client.ts";
+import type { Logger } from "../../src/lib/logger.ts";
 import { type GraphApi, startGraphApi } from "../fakes/graph-api.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
 import { type SlackApi, startSlackApi } from "../fakes/slack-api.ts";
@@ -29,6 +30,7 @@ export type ChannelTestApp = {
 export async function startChannelTestApp(
   env: Record<string, string> = {},
   database?: Database,
+  logger?: Logger,
 ): Promise<ChannelTestApp> {
   const [fake, telegram, graph, slack] = await Promise.all([
     startFakeOpenAI({ apiKey: "sk-test" }),
@@ -48,6 +50,7 @@ export async function startChannelTestApp(
       ...env,
     },
     ...(database ? { database } : {}),
+    ...(logger ? { logger } : {}),
   });
   const org = await createFundedOrganization(app, "Acme");
   const agent = await createAgent(app, org);

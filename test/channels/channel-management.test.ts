@@ -1,0 +1,277 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/lib/logger.ts";
+import { telegramTextUpdate } from "../fakes/telegram-api.ts";
+import { memberOf, type SignedIn } from "../harness/accounts.ts";
+import { createAgent } from "../harness/agents.ts";
+import { startTestApp, type TestOrganization } from "../harness/app.ts";
+import {
+  BOT_TOKEN,
+  type ChannelBody,
+  type ChannelTestApp,
+  createChannel,
+  eventually,
+  postInbound,
+  startChannelTestApp,
+} from "./channel-helpers.ts";
+
+/** Every line the service logs, as production writes them. */
+const written: string[] = [];
+const logger = createLogger("info", "json", { write: (line: string) => written.push(line) });
+
+let t: ChannelTestApp;
+let channel: ChannelBody;
+let other: TestOrganization;
+let otherAgentId: string;
+let admin: SignedIn;
+let member: SignedIn;
+let viewer: SignedIn;
+/** What Telegram was told to send with each update (later channels of the same bot replace it). */
+let secret: string;
+beforeAll(async () => {
+  t = await startChannelTestApp({}, undefined, logger);
+  channel = await createChannel(t, { type: "telegram", config: { botToken: BOT_TOKEN } });
+  secret = t.telegram.webhookOf(BOT_TOKEN)!.secret_token!;
+  other = await t.app.createOrganization("Other");
+  otherAgentId = (await createAgent(t.app, other)).id;
+  admin = await memberOf(t.app, t.org, "admin");
+  member = await memberOf(t.app, t.org, "member");
+  viewer = await memberOf(t.app, t.org, "viewer");
+});
+afterAll(() => t.close());
+
+const request = (
+  method: "GET" | "POST" | "PATCH" | "DELETE",
+  url: string,
+  headers: Record<string, string>,
+  payload?: Record<string, unknown>,
+) => t.app.api.inject({ method, url, headers, ...(payload === undefined ? {} : { payload }) });
+
+describe("channel management refuses bad input with a clear 400", () => {
+  it.each([
+    ["no type", { config: { botToken: BOT_TOKEN } }, "body.type"],
+    ["an unknown type", { type: "fax", config: {} }, "body.type"],
+    ["no config", { type: "telegram" }, "body.config"],
+    ["no bot token", { type: "telegram", config: {} }, "body.config.botToken"],
+    [
+      "a WhatsApp number id that is not digits",
+      { type: "whatsapp", config: { phoneNumberId: "abc", accessToken: "x", appSecret: "y" } },
+      "body.config.phoneNumberId",
+    ],
+    [
+      "a Slack channel without its signing secret",
+      { type: "slack", config: { botToken: "xoxb-1" } },
+      "body.config.signingSecret",
+    ],
+    [
+      "an empty name",
+      { type: "telegram", name: " ", config: { botToken: BOT_TOKEN } },
+      "body.name",
+    ],
+  ])("%s", async (_case, body, path) => {
+    const response = await request("POST", `/api/agents/${t.agentId}/channels`, t.org.auth, body);
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json().type).toBe("INVALID_REQUEST");
+    expect(response.json().details.map((detail: { path: string }) => detail.path)).toContain(path);
+  });
+
+  it("refuses a PATCH with a wrong field type or a token Telegram refuses, and changes nothing", async () => {
+    const wrongType = await request("PATCH", `/api/channels/${channel.id}`, t.org.auth, {
+      enabled: "yes",
+    });
+    expect(wrongType.statusCode).toBe(400);
+    const refused = await request("PATCH", `/api/channels/${channel.id}`, t.org.auth, {
+      name: "Renamed",
+      config: { botToken: "1:refused" },
+    });
+    expect(refused.statusCode).toBe(400);
+    const after = await request("GET", `/api/channels/${channel.id}`, t.org.auth);
+    expect(after.json()).toMatchObject({
+      name: channel.name,
+      config: channel.config,
+      status: "active",
+    });
+  });
+
+  it("answers a body that is not a Telegram update with 400, never 500", async () => {
+    for (const body of ["not json", "[]", '{"update_id":"x"}']) {
+      const response = await postInbound(t.app, channel, body, {
+        "x-telegram-bot-api-secret-token": secret,
+      });
+      expect(response.statusCode, body).toBe(400);
+    }
+  });
+
+  it("refuses an inbound body over 1 MB with 413", async () => {
+    const huge = JSON.stringify(
+      telegramTextUpdate({
+        updateId: 1,
+        messageId: 1,
+        chatId: 1,
+        from: { id: 1, first_name: "A" },
+        text: "x".repeat(1_100_000),
+      }),
+    );
+    const response = await postInbound(t.app, channel, huge, {
+      "x-telegram-bot-api-secret-token": secret,
+    });
+    expect(response.statusCode).toBe(413);
+  });
+});
+
+describe("channels belong to their organization", () => {
+  it("answers 404 for another organization's channel and agent, and changes nothing", async () => {
+    for (const [method, payload] of [
+      ["GET"],
+      ["PATCH", { name: "Mine now" }],
+      ["DELETE"],
+    ] as const) {
+      const response = await request(method, `/api/channels/${channel.id}`, other.auth, payload);
+      expect(response.statusCode, method).toBe(404);
+    }
+    const create = await request("POST", `/api/agents/${otherAgentId}/channels`, t.org.auth, {
+      type: "telegram",
+      config: { botToken: BOT_TOKEN },
+    });
+    expect(create.statusCode).toBe(404);
+    const list = await request("GET", `/api/agents/${otherAgentId}/channels`, t.org.auth);
+    expect(list.statusCode).toBe(404);
+    const mine = await request("GET", `/api/channels/${channel.id}`, t.org.auth);
+    expect(mine.json().name).toBe(channel.name);
+  });
+
+  it("needs a key or a session", async () => {
+    expect((await request("GET", `/api/channels/${channel.id}`, {})).statusCode).toBe(401);
+    expect((await request("POST", `/api/agents/${t.agentId}/channels`, {}, {})).statusCode).toBe(
+      401,
+    );
+  });
+
+  it("lets admins manage channels, members and viewers read them", async () => {
+    const body = { type: "telegram", config: { botToken: BOT_TOKEN } };
+    const url = `/api/agents/${t.agentId}/channels`;
+    expect((await request("POST", url, member.headers, body)).statusCode).toBe(403);
+    expect((await request("POST", url, viewer.headers, body)).statusCode).toBe(403);
+    expect((await request("GET", url, viewer.headers)).statusCode).toBe(200);
+    const created = await request("POST", url, admin.headers, body);
+    expect(created.statusCode, created.body).toBe(201);
+    const removed = await request("DELETE", `/api/channels/${created.json().id}`, admin.headers);
+    expect(removed.statusCode).toBe(204);
+  });
+
+  it("takes the scopes and agents of a key into account", async () => {
+    const makeKey = async (payload: Record<string, unknown>) => {
+      const response = await request("POST", "/api/api-keys", admin.headers, {
+        name: "k",
+        ...payload,
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      return { authorization: `Bearer ${response.json().key}` };
+    };
+    const reader = await makeKey({ scopes: ["agents:read"] });
+    expect((await request("GET", `/api/channels/${channel.id}`, reader)).statusCode).toBe(200);
+    expect(
+      (await request("PATCH", `/api/channels/${channel.id}`, reader, { name: "x" })).statusCode,
+    ).toBe(403);
+    const manager = await makeKey({ scopes: ["channels:write"] });
+    expect((await request("GET", `/api/channels/${channel.id}`, manager)).statusCode).toBe(200);
+    const elsewhere = await makeKey({ agentIds: [(await createAgent(t.app, t.org)).id] });
+    expect((await request("GET", `/api/channels/${channel.id}`, elsewhere)).statusCode).toBe(403);
+    expect((await request("GET", `/api/agents/${t.agentId}/channels`, elsewhere)).statusCode).toBe(
+      403,
+    );
+  });
+
+  it("records creation, changes and deletion in the audit log, without credentials", async () => {
+    const created = await createChannel(t, { type: "telegram", config: { botToken: BOT_TOKEN } });
+    await request("PATCH", `/api/channels/${created.id}`, t.org.auth, { name: "Night shift" });
+    await request("DELETE", `/api/channels/${created.id}`, t.org.auth);
+    const audit = await request("GET", "/api/audit-events?limit=50", admin.headers);
+    expect(audit.statusCode, audit.body).toBe(200);
+    const mine = audit
+      .json()
+      .data.filter((event: { target: { id: string } | null }) => event.target?.id === created.id);
+    expect(mine.map((event: { action: string }) => event.action).sort()).toEqual([
+      "channel.changed",
+      "channel.created",
+      "channel.deleted",
+    ]);
+    expect(JSON.stringify(mine)).not.toContain(BOT_TOKEN);
+  });
+});
+
+describe("credentials stay secret", () => {
+  it("never logs the bot token or the webhook secret", async () => {
+    await postInbound(t.app, channel, JSON.stringify({ update_id: 5 }), {
+      "x-telegram-bot-api-secret-token": "wrong",
+    });
+    await postInbound(
+      t.app,
+      channel,
+      JSON.stringify(
+        telegramTextUpdate({
+          updateId: 6,
+          messageId: 6,
+          chatId: 6,
+          from: { id: 6, first_name: "E" },
+          text: "Hello",
+        }),
+      ),
+      { "x-telegram-bot-api-secret-token": secret },
+    );
+    await t.telegram.waitForCalls("sendMessage", 1);
+    const log = written.join("\n");
+    expect(log).toContain('"route":"/channels/:type/:id","status":200');
+    expect(log).not.toContain(BOT_TOKEN);
+    expect(log).not.toContain(BOT_TOKEN.split(":")[1]);
+    expect(log).not.toContain(secret);
+  });
+
+  it("stores the token sealed, not in clear", async () => {
+    const rows = await t.app.database.db.execute(
+      `select config::text as config, credentials from channels where id = '${channel.id}'`,
+    );
+    const row = (rows as unknown as { rows: Array<{ config: string; credentials: string }> })
+      .rows[0]!;
+    expect(row.config).not.toContain(BOT_TOKEN);
+    expect(row.credentials).toMatch(/^v1:/);
+    expect(row.credentials).not.toContain(BOT_TOKEN);
+  });
+
+  it("counts inbound requests by outcome in /metrics", async () => {
+    // The send is counted once the platform's answer is recorded, a moment after it arrived.
+    await eventually(async () => {
+      const metrics = await request("GET", "/metrics", {
+        authorization: "Bearer test-admin-token",
+      });
+      expect(metrics.statusCode).toBe(200);
+      for (const series of [
+        'agentdesk_channel_inbound_total{type="telegram",outcome="accepted"}',
+        'agentdesk_channel_inbound_total{type="telegram",outcome="unauthorized"}',
+        'agentdesk_channel_send_seconds_count{type="telegram",outcome="sent"}',
+        'agentdesk_channel_answer_seconds_count{type="telegram"}',
+      ]) {
+        expect(metrics.body).toContain(`${series} 1`);
+      }
+    });
+  });
+});
+
+describe("without SECRETS_KEY", () => {
+  it("refuses to create a channel, naming SECRETS_KEY", async () => {
+    const app = await startTestApp({ env: { SECRETS_KEY: "" } });
+    try {
+      const org = await app.createOrganization("Keyless");
+      const agent = await createAgent(app, org);
+      const response = await app.api.inject({
+        method: "POST",
+        url: `/api/agents/${agent.id}/channels`,
+        headers: org.auth,
+        payload: { type: "telegram", config: { botToken: BOT_TOKEN } },
+      });
+      expect(response.statusCode).toBe(503);
+      expect(response.json().error).toContain("SECRETS_KEY");
+    } finally {
+      await app.close();
+    }
+  });
+});

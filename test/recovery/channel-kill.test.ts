@@ -1,0 +1,123 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../src/db/client.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
+import { startTelegramApi, type TelegramApi, telegramTextUpdate } from "../fakes/telegram-api.ts";
+import { ADMIN_TOKEN, type TestOrganization } from "../harness/app.ts";
+import { createTestDatabase, testDatabaseKind } from "../harness/database.ts";
+import { type ServiceProcess, startServiceProcess } from "../harness/service-process.ts";
+
+// A real `agentdesk serve` killed with SIGKILL after it acknowledged a Telegram update and
+// before it answered: the answer comes once, from the next process (PGlite: the same DATA_DIR
+// started again; PostgreSQL: a second process up before the kill).
+const BOT_TOKEN = "7000000002:AAH-kill-test-bot-token";
+const SLOW_TEST_MS = 120_000;
+
+let dataDir: string | null = null;
+let database: Database | null = null;
+let fake: FakeOpenAI;
+let telegram: TelegramApi;
+let env: Record<string, string>;
+const processes: ServiceProcess[] = [];
+
+async function spawnService(): Promise<ServiceProcess> {
+  const service = await startServiceProcess(env);
+  processes.push(service);
+  return service;
+}
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI({ apiKey: "sk-test" });
+  telegram = await startTelegramApi({ tokens: [BOT_TOKEN] });
+  const storage: Record<string, string> = {};
+  if (testDatabaseKind === "pglite") {
+    dataDir = mkdtempSync(join(tmpdir(), "agentdesk-channel-kill-"));
+    storage.DATA_DIR = dataDir;
+  } else {
+    database = await createTestDatabase();
+    storage.DATABASE_URL = database.connectionString!;
+    storage.SECRETS_KEY = "5a".repeat(32);
+  }
+  env = {
+    ...storage,
+    JOB_LEASE_SECONDS: "2",
+    OPENAI_API_KEY: "sk-test",
+    OPENAI_BASE_URL: fake.url,
+    TELEGRAM_API_BASE_URL: telegram.baseUrl,
+    PUBLIC_URL: "https://agents.example.com",
+    // Long enough for the kill to land between the acknowledgement and the answer.
+    CHANNEL_BATCH_DELAY_MS: "1500",
+  };
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(processes.map((service) => service.kill()));
+  await Promise.all([fake.close(), telegram.close()]);
+  await database?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function setUp(service: ServiceProcess) {
+  const org: TestOrganization = await service.createOrganization("Kill -9 channel");
+  const granted = await service.request("POST", `/api/admin/organizations/${org.id}/credits`, {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    json: { amount: 100 },
+  });
+  expect(granted.status).toBe(201);
+  const agent = await service.request<{ id: string }>("POST", "/api/agents", {
+    auth: org,
+    json: { name: "Support", modelName: "gpt_4o_mini" },
+  });
+  const channel = await service.request<{ id: string; webhookUrl: string }>(
+    "POST",
+    `/api/agents/${agent.body.id}/channels`,
+    { auth: org, json: { type: "telegram", config: { botToken: BOT_TOKEN } } },
+  );
+  expect(channel.status).toBe(201);
+  return { path: new URL(channel.body.webhookUrl).pathname };
+}
+
+describe("a channel message acknowledged by a process killed with SIGKILL", () => {
+  it(
+    "is answered exactly once after the restart, even when Telegram delivers it again",
+    async () => {
+      const first = await spawnService();
+      const { path } = await setUp(first);
+      const secret = telegram.webhookOf(BOT_TOKEN)!.secret_token!;
+      const update = JSON.stringify(
+        telegramTextUpdate({
+          updateId: 1,
+          messageId: 1,
+          chatId: 314,
+          from: { id: 314, first_name: "Kim" },
+          text: "Is my order on its way?",
+        }),
+      );
+      const deliver = (service: ServiceProcess) =>
+        fetch(`${service.apiUrl}${path}`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "x-telegram-bot-api-secret-token": secret,
+          },
+          body: update,
+        });
+      const survivor = testDatabaseKind === "postgres" ? await spawnService() : null;
+      expect((await deliver(first)).status).toBe(200);
+      await first.kill();
+      expect(telegram.callsTo("sendMessage")).toHaveLength(0);
+
+      const next = survivor ?? (await spawnService());
+      // Telegram saw no answer in time on the dead process and tries again.
+      expect((await deliver(next)).status).toBe(200);
+      await telegram.waitForCalls("sendMessage", 1, 60_000);
+      // Long enough for a second answer to show, were there one: two leases and a batch.
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      expect(telegram.callsTo("sendMessage")).toHaveLength(1);
+      expect(telegram.callsTo("sendMessage")[0]!.body).toMatchObject({ chat_id: "314" });
+    },
+    SLOW_TEST_MS,
+  );
+});
