@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { telegramTextUpdate, telegramVoiceUpdate } from "../fakes/telegram-api.ts";
+import { createAgent } from "../harness/agents.ts";
+import { oggOpusFile } from "../transcription/audio-builders.ts";
+import {
+  BOT_TOKEN,
+  type ChannelBody,
+  type ChannelTestApp,
+  createChannel,
+  eventually,
+  postInbound,
+  startChannelTestApp,
+} from "./channel-helpers.ts";
+
+let t: ChannelTestApp;
+let channel: ChannelBody;
+let secret: string;
+beforeAll(async () => {
+  t = await startChannelTestApp();
+  await t.app
+    .client(t.org.auth)
+    .agents.update(t.agentId, { unavailableMessage: "We are away; a person will answer soon." });
+  channel = await createChannel(t, { type: "telegram", config: { botToken: BOT_TOKEN } });
+  secret = t.telegram.webhookOf(BOT_TOKEN)!.secret_token!;
+});
+afterAll(() => t.close());
+
+let nextId = 5_000;
+function textUpdate(chatId: number, text: string) {
+  nextId += 1;
+  return telegramTextUpdate({
+    updateId: nextId,
+    messageId: nextId,
+    chatId,
+    from: { id: chatId, first_name: `Customer ${chatId}` },
+    text,
+  });
+}
+const deliver = (body: unknown, to: Pick<ChannelBody, "webhookUrl"> = channel, token = secret) =>
+  postInbound(t.app, to, JSON.stringify(body), { "x-telegram-bot-api-secret-token": token });
+const sendsTo = (chatId: number) =>
+  t.telegram
+    .callsTo("sendMessage")
+    .map((call) => call.body as { chat_id: string; text: string })
+    .filter((body) => body.chat_id === String(chatId))
+    .map((body) => body.text);
+const chatRequests = () =>
+  t.fake.requests.filter((request) => request.path === "/v1/chat/completions");
+
+async function conversationOfChat(chatId: number) {
+  const list = await t.app.client(t.org.auth).conversations.list({ agentId: t.agentId });
+  const found = list.body.data.find(
+    (row: { channelExternalId: string }) => row.channelExternalId === String(chatId),
+  );
+  const full = await t.app.client(t.org.auth).conversations.get(found.id, { agentId: t.agentId });
+  return full.body;
+}
+
+describe("answers on a channel", () => {
+  it("transcribes a voice note, answers it, and charges the transcription", async () => {
+    const fileId = t.telegram.addFile(BOT_TOKEN, oggOpusFile({ packets: 150 }));
+    t.fake.scriptTranscription({ text: "Do you deliver to Oslo?" });
+    t.fake.script({ text: "Yes, we deliver to Oslo." });
+    nextId += 1;
+    const voice = telegramVoiceUpdate({
+      updateId: nextId,
+      messageId: nextId,
+      chatId: 601,
+      from: { id: 601, first_name: "Vo" },
+      fileId,
+      duration: 3,
+    });
+    expect((await deliver(voice)).statusCode).toBe(200);
+    await eventually(() => expect(sendsTo(601)).toEqual(["Yes, we deliver to Oslo."]));
+    const conversation = await conversationOfChat(601);
+    expect(conversation.messages[0]).toMatchObject({
+      from: "human",
+      text: "Do you deliver to Oslo?",
+      metadata: { voice: true },
+    });
+    expect(JSON.stringify(conversation)).not.toContain(BOT_TOKEN);
+    expect(JSON.stringify(conversation)).not.toContain("/file/bot");
+    const events = await t.app
+      .client(t.org.auth)
+      .consumptionEvents.list({ feature: "transcription" });
+    expect(events.body.data).toHaveLength(1);
+    expect(events.body.data[0]).toMatchObject({ feature: "transcription", units: 3 });
+  });
+
+  it("answers each of two interleaved conversations in the order it was written", async () => {
+    for (let round = 1; round <= 3; round += 1) {
+      expect((await deliver(textUpdate(701, `first chat, message ${round}`))).statusCode).toBe(200);
+      expect((await deliver(textUpdate(702, `second chat, message ${round}`))).statusCode).toBe(
+        200,
+      );
+      // Each round answered before the next is written: each message is a turn of its own.
+      await eventually(() => {
+        expect(sendsTo(701)).toHaveLength(round);
+        expect(sendsTo(702)).toHaveLength(round);
+      });
+    }
+    // The fake model's answer repeats the message it answers.
+    for (const [chatId, name] of [
+      [701, "first"],
+      [702, "second"],
+    ] as const) {
+      const answered = sendsTo(chatId).map((text) =>
+        /(\w+) chat, message (\d)/.exec(text)?.slice(1),
+      );
+      expect(answered).toEqual([1, 2, 3].map((n) => [name, String(n)]));
+      const { messages } = await conversationOfChat(chatId);
+      expect(messages.map((message: { from: string }) => message.from)).toEqual([
+        "human",
+        "agent",
+        "human",
+        "agent",
+        "human",
+        "agent",
+      ]);
+    }
+  });
+
+  it("sends the agent's unavailableMessage when the model fails after its retries", async () => {
+    t.fake.script({ status: 500 }, { status: 500 }, { status: 500 });
+    expect((await deliver(textUpdate(801, "Hello?"))).statusCode).toBe(200);
+    await eventually(() =>
+      expect(sendsTo(801)).toEqual(["We are away; a person will answer soon."]),
+    );
+    const { messages } = await conversationOfChat(801);
+    expect(messages).toHaveLength(2);
+    expect(messages[1]).toMatchObject({
+      from: "agent",
+      text: "We are away; a person will answer soon.",
+      metadata: { unavailable: { reason: expect.any(String) } },
+      delivery: { status: "sent" },
+    });
+  });
+
+  it("never calls the model without credits: unavailableMessage, or nothing without one", async () => {
+    const broke = await t.app.createOrganization("Broke");
+    await t.app.admin.admin.grantCredits(broke.id, { amount: 0.000001 });
+    const withMessage = await createAgent(t.app, broke, { unavailableMessage: "Back tomorrow." });
+    const silent = await createAgent(t.app, broke);
+    const owner = { app: t.app, org: broke };
+    const loud = await createChannel(
+      { ...owner, agentId: withMessage.id },
+      {
+        type: "telegram",
+        config: { botToken: BOT_TOKEN },
+      },
+    );
+    const loudSecret = t.telegram.webhookOf(BOT_TOKEN)!.secret_token!;
+    // The first answer spends more than the organization's last credits.
+    const first = await deliver(textUpdate(901, "Anyone there?"), loud, loudSecret);
+    expect(first.statusCode).toBe(200);
+    await eventually(() => expect(sendsTo(901)).toEqual(["Answer: Anyone there?"]));
+    const before = chatRequests().length;
+    expect((await deliver(textUpdate(901, "Hello?"), loud, loudSecret)).statusCode).toBe(200);
+    await eventually(() =>
+      expect(sendsTo(901)).toEqual(["Answer: Anyone there?", "Back tomorrow."]),
+    );
+    expect(chatRequests().length).toBe(before);
+
+    const quiet = await createChannel(
+      { ...owner, agentId: silent.id },
+      {
+        type: "telegram",
+        config: { botToken: BOT_TOKEN },
+      },
+    );
+    const quietSecret = t.telegram.webhookOf(BOT_TOKEN)!.secret_token!;
+    expect((await deliver(textUpdate(902, "Anyone?"), quiet, quietSecret)).statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(sendsTo(902)).toEqual([]);
+    expect(chatRequests().length).toBe(before);
+  });
+
+  it("shows channel conversations in the CSV export filtered by channel", async () => {
+    const csv = await t.app
+      .client(t.org.auth)
+      .agents.exportConversations(t.agentId, { channel: "telegram" });
+    expect(csv.status).toBe(200);
+    expect(csv.text).toContain("first chat, message 1");
+    const none = await t.app
+      .client(t.org.auth)
+      .agents.exportConversations(t.agentId, { channel: "slack" });
+    expect(none.text).not.toContain("first chat");
+  });
+});
