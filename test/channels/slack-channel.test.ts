@@ -240,6 +240,34 @@ describe("a Slack channel", () => {
     expect(direct).toBeDefined();
   });
 
+  it("reads Slack's escaped &, < and > as text, and escapes them in the answer", async () => {
+    // Slack escapes its control characters in what it sends, and reads them unescaped in what
+    // it receives: an answer's "<!channel>" would notify everyone in the channel.
+    t.fake.script({ text: "Yes <!channel> & all: 1 < 2 > 0" });
+    const ts = nextTs();
+    const body = mention("Is Q&amp;A open &lt;today&gt;? &amp;lt; is literal", { ts });
+    expect((await send(body)).statusCode).toBe(200);
+    await t.slack.waitForCalls("chat.postMessage", 1);
+    expect(postBodies()).toEqual([
+      {
+        channel: SUPPORT,
+        thread_ts: ts,
+        text: "Yes &lt;!channel&gt; &amp; all: 1 &lt; 2 &gt; 0",
+      },
+    ]);
+    expect(JSON.stringify(chatRequests()[0]!.body)).toContain(
+      "Is Q&A open <today>? &lt; is literal",
+    );
+    const conversation = (await slackConversations()).find(
+      (row) => row.channelExternalId === `${SUPPORT}:${ts}`,
+    );
+    const messages = await messagesOf(conversation!.id);
+    expect(messages.map((message) => message.text)).toEqual([
+      "Is Q&A open <today>? &lt; is literal",
+      "Yes <!channel> & all: 1 < 2 > 0",
+    ]);
+  });
+
   it("never answers bots, its own messages, edits or other subtypes", async () => {
     const inDirect = { ...envelope(), channel: "D0DIRECT1", text: "beep" };
     const own = slackBotMessage({ ...inDirect, botId: bot.botId, ts: nextTs(), subtype: false });
