@@ -71,7 +71,9 @@ const chatRequests = () =>
   t.fake.requests.filter((request) => request.path === "/v1/chat/completions");
 const nothingMoreHappens = () => new Promise((resolve) => setTimeout(resolve, 1_000));
 
-const externalIdOf = (number: string) => `${t.org.id}_${t.agentId}_+${number}`;
+// The spec's {organizationId}_{agentId}_{telephoneNumber}, the number as WhatsApp names the
+// customer (wa_id: digits): what a client of the query-agent API writes for the same customer.
+const externalIdOf = (number: string) => `${t.org.id}_${t.agentId}_${number}`;
 async function conversationWith(number: string) {
   const rows = (await conversationsOf(t)).data;
   return rows.find((row) => row.channelExternalId === externalIdOf(number));
@@ -221,6 +223,7 @@ describe("a WhatsApp channel", () => {
   });
 
   it("shares the conversation with the query-agent API under the spec's channelExternalId", async () => {
+    const answered = (await conversationWith(CUSTOMER))!;
     const response = await t.app.api.inject({
       method: "POST",
       url: `/api/agents/${t.agentId}/query-agent`,
@@ -232,8 +235,7 @@ describe("a WhatsApp channel", () => {
       },
     });
     expect(response.statusCode, response.body).toBe(200);
-    const conversation = (await conversationWith(CUSTOMER))!;
-    expect(response.json().conversationId).toBe(conversation.id);
+    expect(response.json().conversationId).toBe(answered.id);
   });
 
   it("moves a message's delivery forward with status callbacks, never back, and never answers them", async () => {
