@@ -93,10 +93,14 @@ const earliest = (...dates: Array<Date | null>): Date | null =>
     null,
   );
 
-/** The channel conversation's id in the spec's terms (WhatsApp's is the spec's own pattern). */
+/**
+ * The channel conversation's id in the spec's terms. WhatsApp's is the spec's own pattern,
+ * `{organizationId}_{agentId}_{telephoneNumber}` with the number as WhatsApp gives it (digits,
+ * no "+"), as the query-agent API's clients write it: both land in one conversation.
+ */
 function channelExternalIdOf(channel: OpenedChannel, thread: ChannelThreadRow): string {
   if (channel.row.type === "whatsapp") {
-    return `${channel.row.organizationId}_${channel.row.agentId}_+${thread.threadKey.replace(/^\+/, "")}`;
+    return `${channel.row.organizationId}_${channel.row.agentId}_${thread.threadKey.replace(/^\+/, "")}`;
   }
   return thread.threadKey;
 }

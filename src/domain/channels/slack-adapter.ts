@@ -77,6 +77,14 @@ function withoutMention(text: string, botUserId: string | undefined) {
   return botUserId ? text.replaceAll(`<@${botUserId}>`, "").trim() : text.trim();
 }
 
+// &, < and > are Slack's control characters: it escapes them in the text it sends us, and
+// reads them unescaped in ours, so an answer's "<!channel>" would notify a whole channel.
+// https://api.slack.com/reference/surfaces/formatting#escaping
+const unescaped = (text: string) =>
+  text.replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
+const escaped = (text: string) =>
+  text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+
 export const slackAdapter: ChannelAdapter = {
   type: "slack",
   configSchema: z.object({
@@ -148,7 +156,7 @@ export const slackAdapter: ChannelAdapter = {
       event.channel &&
       event.ts
     ) {
-      const text = withoutMention(event.text ?? "", settings.botUserId);
+      const text = unescaped(withoutMention(event.text ?? "", settings.botUserId));
       const direct = event.channel_type === "im";
       // A mention starts (or continues) a thread; a direct message is one conversation per DM.
       const threadTs = event.thread_ts ?? (direct ? undefined : event.ts);
@@ -169,7 +177,7 @@ export const slackAdapter: ChannelAdapter = {
   async send(context, { settings }, to, text) {
     const sent = await webApi(context, settings, "chat.postMessage", {
       channel: to.channel,
-      text,
+      text: escaped(text),
       ...(to.threadTs ? { thread_ts: to.threadTs } : {}),
     });
     return { platformMessageId: `${to.channel}:${sent.ts}` };
