@@ -33,6 +33,9 @@ describe("docs/operations.md", () => {
     });
     metrics.consumption("chat", 0.5);
     metrics.job("lead.notify", "completed", 0.1);
+    metrics.channelInbound("telegram", "accepted");
+    metrics.channelSend("telegram", "sent", 0.2);
+    metrics.channelAnswered("telegram", 3);
     metrics.readQueueDepthsFrom(async () => new Map([["lead.notify", 0]]));
     const registered = (await metrics.registry.getMetricsAsJSON())
       .filter((metric) => !/^(process|nodejs)_/.test(metric.name))
