@@ -34,6 +34,18 @@ const JOB_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900, 3600];
 const LEAD_OUTCOMES = ["stored", "invalid", "rate_limited", "error"] as const;
 const INGESTION_OUTCOMES = ["synched", "error", "usage_limit_reached", "abandoned"] as const;
 const WEBHOOK_ATTEMPT_STATES = ["delivered", "retrying", "failed"] as const;
+const CHANNEL_TYPES = ["telegram", "whatsapp", "slack"] as const;
+/** What an inbound platform request, or one message in it, came to (channel-inbound.ts). */
+export const CHANNEL_INBOUND_OUTCOMES = [
+  "accepted",
+  "duplicate",
+  "ignored",
+  "status",
+  "handshake",
+  "unauthorized",
+  "not_found",
+  "invalid",
+] as const;
 
 type LeadOutcome = (typeof LEAD_OUTCOMES)[number];
 export type IngestionOutcome = (typeof INGESTION_OUTCOMES)[number];
@@ -148,6 +160,9 @@ export function createMetrics() {
   for (const outcome of LEAD_OUTCOMES) leads.inc({ outcome }, 0);
   for (const outcome of INGESTION_OUTCOMES) ingestions.inc({ outcome }, 0);
   for (const outcome of WEBHOOK_ATTEMPT_STATES) webhookAttempts.inc({ outcome }, 0);
+  for (const type of CHANNEL_TYPES) {
+    for (const outcome of CHANNEL_INBOUND_OUTCOMES) channelInbound.inc({ type, outcome }, 0);
+  }
   let queueDepths: QueueDepths | null = null;
   new Gauge({
     name: "agentdesk_job_queue_depth",
@@ -198,7 +213,7 @@ export function createMetrics() {
       webhookAttempts.inc({ outcome: state });
     },
     /** One inbound platform request's verdict, or one message's (accepted, duplicate, ignored). */
-    channelInbound(type: string, outcome: string): void {
+    channelInbound(type: string, outcome: (typeof CHANNEL_INBOUND_OUTCOMES)[number]): void {
       channelInbound.inc({ type, outcome });
     },
     channelSend(type: string, outcome: "sent" | "retry" | "failed", seconds: number): void {

@@ -175,15 +175,36 @@ describe("answers on a channel", () => {
     expect(chatRequests().length).toBe(before);
   });
 
+  it("erases the lane with the conversation, and starts a new one with the next message", async () => {
+    const before = await conversationOfChat(701);
+    const erased = await t.app.api.inject({
+      method: "DELETE",
+      url: `/api/conversations/${before.id}?agentId=${t.agentId}`,
+      headers: t.org.auth,
+    });
+    expect(erased.statusCode, erased.body).toBe(200);
+    const lanes = await t.app.database.db.execute(
+      `select count(*)::int as count from channel_threads where thread_key = '701'`,
+    );
+    expect((lanes as unknown as { rows: Array<{ count: number }> }).rows[0]!.count).toBe(0);
+    expect((await deliver(textUpdate(701, "first chat, after erasure"))).statusCode).toBe(200);
+    await eventually(() => expect(sendsTo(701)).toHaveLength(4));
+    const after = await conversationOfChat(701);
+    expect(after.id).not.toBe(before.id);
+    expect(after.messages.map((message: { text: string }) => message.text)[0]).toBe(
+      "first chat, after erasure",
+    );
+  });
+
   it("shows channel conversations in the CSV export filtered by channel", async () => {
     const csv = await t.app
       .client(t.org.auth)
       .agents.exportConversations(t.agentId, { channel: "telegram" });
     expect(csv.status).toBe(200);
-    expect(csv.text).toContain("first chat, message 1");
+    expect(csv.text).toContain("second chat, message 1");
     const none = await t.app
       .client(t.org.auth)
       .agents.exportConversations(t.agentId, { channel: "slack" });
-    expect(none.text).not.toContain("first chat");
+    expect(none.text).not.toContain("second chat");
   });
 });

@@ -92,6 +92,17 @@ describe("channel management refuses bad input with a clear 400", () => {
     });
   });
 
+  it("keeps a credential sent back masked, as a GET showed it", async () => {
+    const shown = await request("GET", `/api/channels/${channel.id}`, t.org.auth);
+    const patched = await request("PATCH", `/api/channels/${channel.id}`, t.org.auth, {
+      config: shown.json().config,
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    // Telegram was called with the real token again, not with the mask.
+    expect(t.telegram.webhookOf(BOT_TOKEN)?.url).toBe(channel.webhookUrl);
+    expect(patched.json().config).toEqual(channel.config);
+  });
+
   it("answers a body that is not a Telegram update with 400, never 500", async () => {
     for (const body of ["not json", "[]", '{"update_id":"x"}']) {
       const response = await postInbound(t.app, channel, body, {
@@ -175,7 +186,8 @@ describe("channels belong to their organization", () => {
     const manager = await makeKey({ scopes: ["channels:write"] });
     expect((await request("GET", `/api/channels/${channel.id}`, manager)).statusCode).toBe(200);
     const elsewhere = await makeKey({ agentIds: [(await createAgent(t.app, t.org)).id] });
-    expect((await request("GET", `/api/channels/${channel.id}`, elsewhere)).statusCode).toBe(403);
+    // Its agents' channels only: another agent's is not found, as its conversations are.
+    expect((await request("GET", `/api/channels/${channel.id}`, elsewhere)).statusCode).toBe(404);
     expect((await request("GET", `/api/agents/${t.agentId}/channels`, elsewhere)).statusCode).toBe(
       403,
     );

@@ -81,9 +81,13 @@ export const channelThreads = pgTable(
       .notNull()
       .references(() => channels.id, { onDelete: "cascade" }),
     threadKey: text("thread_key").notNull(),
-    /** Null until its first message is recorded, and again once the conversation is erased. */
+    /**
+     * Null until its first message is recorded. Erasing the conversation erases the thread with
+     * its events and sends (the customer's name and number go with it); the chat's next message
+     * starts a new thread and conversation.
+     */
     conversationId: text("conversation_id").references(() => conversations.id, {
-      onDelete: "set null",
+      onDelete: "cascade",
     }),
     replyTo: jsonb("reply_to").$type<ReplyTarget>().notNull(),
     sender: jsonb("sender").$type<ChannelSender>().notNull(),
@@ -92,7 +96,11 @@ export const channelThreads = pgTable(
     leaseUntil: timestamp("lease_until", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [uniqueIndex("channel_threads_key_idx").on(table.channelId, table.threadKey)],
+  (table) => [
+    uniqueIndex("channel_threads_key_idx").on(table.channelId, table.threadKey),
+    // Erasing a conversation finds its thread without reading them all.
+    index("channel_threads_conversation_idx").on(table.conversationId),
+  ],
 );
 
 /** A message as the platform sent it, parsed; kept until it is recorded in the conversation. */

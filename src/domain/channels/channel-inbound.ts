@@ -3,21 +3,14 @@ import type { JobQueue } from "../../jobs/job-queue.ts";
 import { AppError, invalid, notFound, unauthorized } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Logger } from "../../lib/logger.ts";
+import type { CHANNEL_INBOUND_OUTCOMES } from "../../ops/metrics.ts";
 import { InboundFormatError, type InboundReading, type InboundRequest } from "./channel-adapter.ts";
 import type { ChannelLaneRepo } from "./channel-lane-repo.ts";
 import type { ChannelRepo } from "./channel-repo.ts";
 import type { OpenedChannel } from "./channel-service.ts";
 
 /** How an inbound request ended, for the metrics. */
-type InboundOutcome =
-  | "accepted"
-  | "duplicate"
-  | "ignored"
-  | "status"
-  | "handshake"
-  | "unauthorized"
-  | "not_found"
-  | "invalid";
+type InboundOutcome = (typeof CHANNEL_INBOUND_OUTCOMES)[number];
 
 export type InboundAnswer = { status: number; contentType: string; body: string };
 

@@ -7,7 +7,7 @@ import type { SecretBox } from "../../lib/secret-box.ts";
 import { randomToken } from "../../lib/secrets.ts";
 import type { AuditLog } from "../accounts/audit-log.ts";
 import type { AgentRepo } from "../agents/agent-repo.ts";
-import { type Caller, refuseOtherAgent } from "../caller.ts";
+import { type Caller, mayUseAgent, refuseOtherAgent } from "../caller.ts";
 import {
   type ChannelAdapter,
   type ChannelSettings,
@@ -51,15 +51,18 @@ const PLATFORM_NAMES: Record<ChannelType, string> = {
   slack: "Slack",
 };
 
-/** A platform's refusal as the API's error: its credentials are the client's to fix. */
+/** A platform's refusal as the API's error: what it refused is the client's to fix. */
 function connectionError(type: ChannelType, error: unknown): unknown {
   if (!(error instanceof PlatformError)) return error;
   return error.options.retryable
     ? new AppError("BAD_GATEWAY", `${PLATFORM_NAMES[type]} could not be reached: ${error.message}`)
-    : invalid(`${PLATFORM_NAMES[type]} refused the channel's credentials: ${error.message}`, [
+    : invalid(`${PLATFORM_NAMES[type]} refused the channel's settings: ${error.message}`, [
         { path: "body.config", message: error.message },
       ]);
 }
+
+/** A masked credential sent back as it was shown: the stored value stays. */
+const isMasked = (value: unknown) => typeof value === "string" && value.startsWith("••••");
 
 /** Channels of agents: create, read, change and delete, with the platform kept in step. */
 export function createChannelService(deps: ChannelServiceDeps) {
@@ -133,8 +136,8 @@ export function createChannelService(deps: ChannelServiceDeps) {
 
   async function owned(caller: Caller, id: string): Promise<ChannelRow> {
     const row = await channels.findById(caller.organizationId, id);
-    if (!row) throw channelNotFound();
-    refuseOtherAgent(caller, row.agentId);
+    // A key limited to other agents learns nothing about this one's channels.
+    if (!row || !mayUseAgent(caller, row.agentId)) throw channelNotFound();
     return row;
   }
 
@@ -204,7 +207,10 @@ export function createChannelService(deps: ChannelServiceDeps) {
       const opened = open(row);
       let stored: { config: Record<string, string>; credentials: string } | undefined;
       if (changes.config !== undefined) {
-        const settings = parseSettings(opened.adapter, { ...opened.settings, ...changes.config });
+        const given = Object.fromEntries(
+          Object.entries(changes.config).filter(([, value]) => !isMasked(value)),
+        );
+        const settings = parseSettings(opened.adapter, { ...opened.settings, ...given });
         const connected = await opened.adapter
           .connect(deps.platform, {
             settings,

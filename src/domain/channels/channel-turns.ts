@@ -74,6 +74,15 @@ export type ChannelTurnDeps = BatchedAnswerChargeDeps & {
   };
 };
 
+const REPLY_WINDOW_CLOSED =
+  "The customer's last message is more than 24 hours old: the platform allows free text only within 24 hours of it";
+
+/** Whether the platform still lets us write to the customer (WhatsApp's 24-hour rule). */
+function replyWindowOpen(channel: OpenedChannel, thread: ChannelThreadRow): boolean {
+  const windowMs = channel.adapter.replyWindowMs;
+  return windowMs === undefined || Date.now() <= thread.lastInboundAt.getTime() + windowMs;
+}
+
 /** When a run that found the lane taken looks again: soon, the holder may be nearly done. */
 const LANE_BUSY_RETRY_MS = 1_000;
 
@@ -402,18 +411,16 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
   ): Promise<Date | null> {
     const { row, adapter } = channel;
     const pending: PendingSend[] = await lanes.pendingSends(row.organizationId, thread.id);
+    let answerTimed = false;
     for (const send of pending) {
       if (send.nextAttemptAt.getTime() > Date.now()) return send.nextAttemptAt;
       const started = performance.now();
       const seconds = () => (performance.now() - started) / 1000;
-      const windowEnds = adapter.replyWindowMs
-        ? thread.lastInboundAt.getTime() + adapter.replyWindowMs
-        : Number.POSITIVE_INFINITY;
-      if (Date.now() > windowEnds) {
+      if (!replyWindowOpen(channel, thread)) {
         await lanes.markAttemptFailed(
           row.organizationId,
           send.messageId,
-          "The customer's last message is more than 24 hours old: the platform allows free text only within 24 hours of it",
+          REPLY_WINDOW_CLOSED,
           null,
         );
         deps.metrics.sent(row.type, "failed", seconds());
@@ -428,7 +435,9 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
         );
         await lanes.markSent(row.organizationId, send.messageId, platformMessageId);
         deps.metrics.sent(row.type, "sent", seconds());
-        if (send.attemptCount === 0) {
+        // The first message handed over in a run answers the customer's latest message.
+        if (!answerTimed && send.attemptCount === 0) {
+          answerTimed = true;
           deps.metrics.answered(row.type, (Date.now() - thread.lastInboundAt.getTime()) / 1000);
         }
         if (row.status === "error")

@@ -21,6 +21,9 @@ const REFUSED_TOKEN = new Set([
   "token_expired",
 ]);
 
+/** Message subtypes that are still a person's message to answer. */
+const ANSWERED_SUBTYPES = new Set(["file_share", "thread_broadcast"]);
+
 /** https://api.slack.com/apis/events-api, what we read of a request. */
 const envelopeSchema = z.object({
   type: z.string(),
@@ -145,9 +148,14 @@ export const slackAdapter: ChannelAdapter = {
     const messages: InboundMessage[] = [];
     const addressed =
       event?.type === "app_mention" || (event?.type === "message" && event.channel_type === "im");
-    // Bots (ours included), edits, deletions and every other subtype are never answered.
+    // Bots (ours included), edits, deletions and the other subtypes are never answered; a message
+    // with a file, or a thread reply also sent to the channel, is a person writing.
     const fromPerson =
-      event && !event.bot_id && !event.subtype && event.user && event.user !== settings.botUserId;
+      event &&
+      !event.bot_id &&
+      (!event.subtype || ANSWERED_SUBTYPES.has(event.subtype)) &&
+      event.user &&
+      event.user !== settings.botUserId;
     if (
       envelope.type === "event_callback" &&
       event &&

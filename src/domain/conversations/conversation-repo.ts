@@ -294,8 +294,10 @@ export function createConversationRepo(db: Db) {
       return rows.reverse();
     },
 
-    /** Every message of a conversation, drafts included, in the order they were written. */
-    /** Every message, oldest first, with what a channel did with the ones sent through it. */
+    /**
+     * Every message of a conversation, drafts included, in the order they were written, with
+     * what a channel did with the ones sent through it.
+     */
     async allMessages(organizationId: string, conversationId: string, tx: Db = db) {
       const rows = await tx
         .select({
