@@ -17,6 +17,14 @@ export async function* benchDatabases(): AsyncGenerator<BenchDatabase> {
     process.stdout.write("(set BENCH_DATABASE_URL or TEST_DATABASE_URL to include PostgreSQL)\n");
     return;
   }
+  yield await freshPostgres(serverUrl);
+}
+
+/**
+ * A new, migrated database on the PostgreSQL server of `serverUrl`, dropped by `dispose`: the
+ * server's own databases (the tests' `test`) are left alone. `url` reaches it from other processes.
+ */
+export async function freshPostgres(serverUrl: string): Promise<BenchDatabase & { url: string }> {
   const name = `agentdesk_bench_${randomBytes(4).toString("hex")}`;
   await adminQuery(serverUrl, `create database ${name}`);
   const url = new URL(serverUrl);
@@ -26,9 +34,10 @@ export async function* benchDatabases(): AsyncGenerator<BenchDatabase> {
     connectionString: url.toString(),
     poolSize: 20,
   });
-  yield {
+  return {
     label: postgres.hasPgvector ? "postgres" : "postgres (no pgvector)",
     database: postgres,
+    url: url.toString(),
     async dispose() {
       await postgres.close();
       await adminQuery(serverUrl, `drop database if exists ${name} with (force)`);
