@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memberOf, type SignedIn } from "../harness/accounts.ts";
 import { createAgent } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { testDatabaseKind } from "../harness/database.ts";
 import { openSse } from "../harness/sse-client.ts";
 import { dataOf, markersOf, publish } from "./live-events-helpers.ts";
 
@@ -188,6 +189,44 @@ describe("GET /api/events", () => {
     await stream.close();
     expect(markersOf(stream.events)).toEqual(["committed", "after"]);
   });
+
+  // PGlite runs one transaction at a time: there, no commit can overtake another.
+  it.skipIf(testDatabaseKind === "pglite")(
+    "numbers events in commit order: one whose transaction commits late is not skipped",
+    async () => {
+      const stream = await openSse(url, acme.auth);
+      let inserted!: () => void;
+      let release!: () => void;
+      const insertedSignal = new Promise<void>((resolve) => {
+        inserted = resolve;
+      });
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const slow = app.database.db.transaction(async (tx) => {
+        await publish(app, acmeEvent("inserted-first"), tx);
+        inserted();
+        await held;
+      });
+      await insertedSignal;
+      await publish(app, acmeEvent("committed-first"));
+      await stream.waitFor(1);
+      release();
+      await slow;
+      const events = await stream.waitFor(2);
+      await stream.close();
+      expect(markersOf(events)).toEqual(["committed-first", "inserted-first"]);
+      expect(Number(events[1]!.id)).toBeGreaterThan(Number(events[0]!.id));
+
+      const replay = await openSse(url, {
+        ...acme.auth,
+        "last-event-id": String(Number(events[0]!.id) - 1),
+      });
+      await replay.waitFor(2);
+      await replay.close();
+      expect(markersOf(replay.events)).toEqual(["committed-first", "inserted-first"]);
+    },
+  );
 
   it("sends pings while nothing happens", async () => {
     const pinging = await startTestApp({
