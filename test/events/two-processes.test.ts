@@ -38,4 +38,14 @@ describe("live events across API processes", () => {
     expect(markersOf(onFirst.events)).toEqual(["from-1", "from-2"]);
     expect(onSecond.events.map((event) => event.id)).toEqual(onFirst.events.map((e) => e.id));
   });
+
+  it("end their open streams when a process shuts down, which then does not wait for them", async () => {
+    const third = await startTestApp({ database: first.database, role: "api" });
+    const stream = await openSse(`${await third.listen("api")}/api/events`, org.auth);
+    expect(stream.status).toBe(200);
+    const started = performance.now();
+    await third.close();
+    await stream.ended;
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
 });

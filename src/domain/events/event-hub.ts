@@ -17,7 +17,7 @@ export type EventSubscription = {
 };
 
 export type EventHubSettings = {
-  /** Live events waiting for a slow stream; past this the stream is ended (it may resume). */
+  /** Live events waiting for a slow stream; past this it drops them and reads the table. */
   maxQueued: number;
   /** Rows read per statement, by the process and by a replay. */
   pageSize: number;
@@ -31,7 +31,7 @@ type Subscriber = { push(row: LiveEventRow): void; end(): void };
  * The process's live events: told of each new event by the database (channel live_events, one
  * LISTEN for the process), it reads the new rows once, by id after the last it read, and hands
  * each to the streams of its organization. A stream keeps its own bounded queue, so a slow
- * client holds up nobody; one that falls too far behind is ended and resumes with Last-Event-ID.
+ * client holds up nobody; one that falls further behind reads the table instead of the queue.
  */
 export function createEventHub(deps: {
   events: Pick<EventRepo, "after" | "lastId">;
@@ -97,7 +97,8 @@ export function createEventHub(deps: {
 
   /**
    * The organization's events as `select` sends them: those after `afterId` from the table
-   * first (when given), then each new one once, in id order.
+   * first (when given), then each new one once, in id order. A stream whose queue is full drops
+   * it and reads the table from its last event instead, when its client is ready for more.
    */
   function subscribe(
     organizationId: string,
@@ -107,16 +108,22 @@ export function createEventHub(deps: {
     const queue: StreamedEvent[] = [];
     let wake: (() => void) | null = null;
     let ended = false;
+    /** The last event sent, or before the first one dispatched; null until one is known. */
+    let lastId: number | null = afterId;
+    /** What was published since lastId is read from the table, not the queue. */
+    let fromTable = afterId !== null;
     const subscriber: Subscriber = {
       push(row) {
-        if (ended) return;
+        lastId ??= row.id - 1;
+        if (ended || fromTable) return;
         const event = select(row);
         if (event === null) return;
         if (queue.length >= maxQueued) {
-          end();
-          return;
+          queue.length = 0;
+          fromTable = true;
+        } else {
+          queue.push(event);
         }
-        queue.push(event);
         wake?.();
       },
       end,
@@ -130,36 +137,41 @@ export function createEventHub(deps: {
       if (subscribers?.size === 0) byOrganization.delete(organizationId);
       wake?.();
     }
-    // Registered before the replay is read: an event committed meanwhile is in one or the other.
+    // Registered before the table is read: an event committed meanwhile is in one or the other.
     const subscribers = byOrganization.get(organizationId) ?? new Set();
     subscribers.add(subscriber);
     byOrganization.set(organizationId, subscribers);
 
+    async function* readTable(): AsyncGenerator<StreamedEvent, void> {
+      let rows: LiveEventRow[];
+      do {
+        rows = await deps.events.after(organizationId, lastId ?? 0, pageSize);
+        for (const row of rows) {
+          if (ended) return;
+          lastId = row.id;
+          const event = select(row);
+          if (event) yield event;
+        }
+      } while (rows.length === pageSize);
+    }
+
     async function* events(): AsyncGenerator<StreamedEvent, void> {
       try {
-        let lastId = afterId ?? 0;
-        if (afterId !== null) {
-          let rows: LiveEventRow[];
-          do {
-            rows = await deps.events.after(organizationId, lastId, pageSize);
-            for (const row of rows) {
-              if (ended) return;
-              lastId = row.id;
-              const event = select(row);
-              if (event) yield event;
-            }
-          } while (rows.length === pageSize);
-        }
-        for (;;) {
+        while (!ended) {
+          if (fromTable) {
+            // Cleared first: what is published during the read is queued again.
+            fromTable = false;
+            yield* readTable();
+            continue;
+          }
           const event = queue.shift();
           if (event) {
-            if (event.id > lastId) {
+            if (lastId === null || event.id > lastId) {
               lastId = event.id;
               yield event;
             }
             continue;
           }
-          if (ended) return;
           await new Promise<void>((resolve) => {
             wake = resolve;
           });
