@@ -60,6 +60,7 @@ import {
   type DatastoreRouteDeps,
   registerDatastoreRoutes,
 } from "../http/routes/datastores/datastore-routes.ts";
+import { type EventRouteDeps, registerEventRoutes } from "../http/routes/events/event-routes.ts";
 import {
   type FollowUpRouteDeps,
   registerFollowUpRoutes,
@@ -133,7 +134,7 @@ export type ApiServerDeps = {
   knowledge: DatastoreRouteDeps & DatasourceRouteDeps;
   transcription: TranscriptionRouteDeps;
   /** The public chat of public agents under /api/public (no API key). */
-  publicChat: Omit<PublicChatRouteDeps, "annotations" | "transcription">;
+  publicChat: Omit<PublicChatRouteDeps, "annotations" | "transcription" | "liveEvents">;
   /** Agents, query, query-agent, export and conversations. */
   agents: AgentRouteDeps &
     QueryRouteDeps &
@@ -141,6 +142,8 @@ export type ApiServerDeps = {
     Omit<ConversationRouteDeps, "retention">;
   /** Erasure of conversations and contacts, and the retention setting and sweep (admin). */
   retention: RetentionService;
+  /** Live events: GET /api/events, and the public chat's stream of a visitor's conversation. */
+  events: EventRouteDeps;
   /** The OpenAI-compatible API under /v1. */
   openai: OpenAiRouteDeps;
   webhookDeliveries: WebhookRouteDeps["webhookDeliveries"];
@@ -200,7 +203,9 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
     ...deps.publicChat,
     annotations: deps.annotations.annotations,
     transcription: deps.transcription,
+    liveEvents: deps.events.liveEvents,
   });
+  registerEventRoutes(app, deps.events);
   registerWidgetRoutes(app, deps.publicChat);
   registerWebhookRoutes(app, deps);
   registerFollowUpRoutes(app, deps);

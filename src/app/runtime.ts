@@ -8,6 +8,7 @@ import { startPgliteVacuum } from "../db/pglite-vacuum.ts";
 import { SESSIONS_CHANGED_CHANNEL } from "../domain/accounts/session-service.ts";
 import { AGENTS_CHANGED_CHANNEL } from "../domain/agents/agent-service.ts";
 import { API_KEYS_CHANGED_CHANNEL } from "../domain/api-keys/api-key-service.ts";
+import { LIVE_EVENTS_CHANNEL } from "../domain/events/event-module.ts";
 import type { App } from "../http/app-types.ts";
 import { createDocumentParser, type DocumentParser } from "../ingestion/parser/document-parser.ts";
 import { type JobRuntime, startJobRuntime } from "../jobs/job-queue.ts";
@@ -191,6 +192,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       [API_KEYS_CHANGED_CHANNEL]: services.apiKeys.keyChanges,
       [SESSIONS_CHANGED_CHANNEL]: services.sessions.sessionChanges,
       [AGENTS_CHANGED_CHANNEL]: services.agents.agentChanges,
+      [LIVE_EVENTS_CHANNEL]: services.liveEvents.changes,
     });
     api = await buildApiServer({
       logger,
@@ -232,6 +234,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         anonymousLimits: { ...config.agents.anonymousLimits, redis },
       },
       retention: services.retention,
+      events: {
+        liveEvents: services.liveEvents,
+        ssePingIntervalMs: config.agents.ssePingIntervalMs,
+      },
       openai: { openai: services.openai, ssePingIntervalMs: config.agents.ssePingIntervalMs },
       webhookDeliveries: services.webhookDeliveryReader,
       followUps: services.followUps,

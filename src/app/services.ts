@@ -20,6 +20,7 @@ import { createCreditBucketRepo } from "../domain/billing/credit-bucket-repo.ts"
 import { createCreditGrantService } from "../domain/billing/credit-grant-service.ts";
 import { createChannelModule } from "../domain/channels/channel-module.ts";
 import { createConversationRepo } from "../domain/conversations/conversation-repo.ts";
+import { createEventModule } from "../domain/events/event-module.ts";
 import { createFollowUpModule } from "../domain/follow-ups/follow-up-module.ts";
 import { loadInstanceSecret } from "../domain/instance/instance-secret-repo.ts";
 import { createKnowledgeService } from "../domain/knowledge/knowledge-service.ts";
@@ -141,6 +142,8 @@ export async function createServices(deps: ServiceDeps) {
   const providerOptions = { ...config.models.registry, fetch: modelFetch };
   const { db } = database;
   const operators = createOperatorServices(db, logger, config.accounts);
+  // Live events: what services publish through, and the streams that follow them.
+  const eventModule = createEventModule({ db, logger });
   const models = instrumentModels(createModelRegistry(providerOptions), metrics);
   const { billing, consumption, usage } = createBillingModule({
     db,
@@ -286,6 +289,7 @@ export async function createServices(deps: ServiceDeps) {
     "retention.sweep": async (_data, { signal }) => {
       await retention.sweep(signal);
     },
+    "events.prune": () => eventModule.liveEvents.prune(),
   };
 
   const annotationModule = createAnnotationModule(db);
@@ -303,6 +307,8 @@ export async function createServices(deps: ServiceDeps) {
     openai,
     jobHandlers,
     parser,
+    events: eventModule.publisher,
+    liveEvents: eventModule.liveEvents,
     ...annotationModule,
     ...agentModule,
     ...webhookModule,

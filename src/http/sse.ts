@@ -5,8 +5,11 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 export type SseStream = {
   /** Aborted when the client goes away before the stream ends. */
   readonly signal: AbortSignal;
-  /** `event: <name>` followed by one `data:` line per line of `data`. */
-  event(name: string, data: string): Promise<void>;
+  /**
+   * `event: <name>` followed by one `data:` line per line of `data`, and `id: <id>` when given
+   * (what the client sends back as Last-Event-ID when it reconnects).
+   */
+  event(name: string, data: string, id?: string): Promise<void>;
   /** A frame with only `data:` lines (`[DONE]`, `[ERROR] …`). */
   data(data: string): Promise<void>;
   /** Ends the response; further writes are ignored. */
@@ -20,12 +23,12 @@ export type SseOptions = {
 
 const LINE_BREAK = /\r\n|\r|\n/;
 
-function frame(name: string | null, data: string): string {
+function frame(name: string | null, data: string, id?: string): string {
   const lines = data
     .split(LINE_BREAK)
     .map((line) => `data: ${line}\n`)
     .join("");
-  return `${name === null ? "" : `event: ${name}\n`}${lines}\n`;
+  return `${name === null ? "" : `event: ${name}\n`}${id === undefined ? "" : `id: ${id}\n`}${lines}\n`;
 }
 
 /**
@@ -78,7 +81,7 @@ export function openSseStream(
 
   return {
     signal: disconnected.signal,
-    event: (name, data) => write(frame(name, data)),
+    event: (name, data, id) => write(frame(name, data, id)),
     data: (data) => write(frame(null, data)),
     end() {
       if (ended) return;

@@ -133,6 +133,16 @@ export const jobCatalog = {
     timeoutSeconds: 3_600,
     schedule: "15 3 * * *",
   },
+  // Drops live events past their hour (domain/events/event-module.ts): one DELETE; a run that
+  // fails is simply done by the next.
+  "events.prune": {
+    schema: z.object({}),
+    retryLimit: 0,
+    retryDelaySeconds: 0,
+    retryBackoff: false,
+    timeoutSeconds: 60,
+    schedule: "*/5 * * * *",
+  },
 } satisfies Record<string, JobDefinition>;
 
 export type JobName = keyof typeof jobCatalog;

@@ -27,3 +27,29 @@ export type PublishedEvent = {
 export type EventPublisher = {
   publish(event: PublishedEvent, tx?: Db): Promise<void>;
 };
+
+/**
+ * The data `message.created` carries: the message as the conversations API shows it
+ * (`toMessageView`), with the person who sent an operator's reply (a key's reply: its name).
+ * Visitors are sent only `id`, `from`, `text`, `createdAt` and the operator's name of it.
+ */
+export type MessageCreatedData = {
+  message: {
+    id: string;
+    from: "human" | "agent";
+    text: string;
+    createdAt: string;
+    isDraft?: boolean;
+    user?: { id: string | null; email: string | null; name: string | null } | null;
+  } & Record<string, unknown>;
+};
+
+/**
+ * The data `conversation.updated` carries: the fields that changed. Visitors are sent only
+ * `status` and `aiEnabled` of it.
+ */
+export type ConversationUpdatedData = {
+  status?: string;
+  aiEnabled?: boolean;
+  assignee?: { id: string; email: string; name: string | null } | null;
+} & Record<string, unknown>;

@@ -2,6 +2,7 @@ import { AppError, notFound } from "../../lib/errors.ts";
 import type { AgentRow } from "../agents/agent-repo.ts";
 import type { AgentService } from "../agents/agent-service.ts";
 import type { ConversationRepo, ConversationRow } from "../conversations/conversation-repo.ts";
+import type { VisitorConversation } from "../events/event-streams.ts";
 import type { Source } from "../query/query-knowledge.ts";
 import type { PreparedQuery, QueryService } from "../query/query-service.ts";
 
@@ -135,6 +136,21 @@ export function createPublicChatService(deps: {
       if (answer?.from !== "agent" || answer.isDraft) {
         throw notFound("Message not found");
       }
+    },
+
+    /** The visitor's own conversation, which its live events stream follows; else a 404. */
+    async visitorConversation(
+      agentId: string,
+      conversationId: string,
+      visitorId: string,
+    ): Promise<VisitorConversation> {
+      const agent = await requirePublicAgent(agentId);
+      const conversation = await requireOwnConversation(agent, conversationId, visitorId);
+      return {
+        organizationId: agent.organizationId,
+        agentId: agent.id,
+        conversationId: conversation.externalId,
+      };
     },
 
     /** The visitor's conversation as the widget shows it again: oldest first, no drafts. */

@@ -34,7 +34,8 @@ export async function registerPublicChatCors(
   await scope.register(cors, {
     origin: true,
     methods: ["GET", "POST"],
-    allowedHeaders: ["Content-Type"],
+    // Last-Event-ID: what a reconnecting EventSource sends to the events stream.
+    allowedHeaders: ["Content-Type", "Last-Event-ID"],
     exposedHeaders: ["Retry-After", "X-Request-Id"],
     maxAge: 600,
   });

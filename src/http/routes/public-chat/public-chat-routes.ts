@@ -4,12 +4,14 @@ import type { FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
 import { z } from "zod";
 import type { AnnotationService } from "../../../domain/annotations/annotation-service.ts";
+import type { LiveEvents } from "../../../domain/events/event-module.ts";
 import type { PublicChatService } from "../../../domain/public-chat/public-chat-service.ts";
 import type { App } from "../../app-types.ts";
 import { rateLimitStorage } from "../../plugins/memory-rate-limit-store.ts";
 import { withinLimits } from "../../plugins/rate-limit-checks.ts";
 import { replyWithAnswer } from "../agents/query-stream.ts";
 import { annotationResponse } from "../annotations/annotation-schemas.ts";
+import { registerPublicEventRoutes } from "../events/event-routes.ts";
 import {
   clientGone,
   documentationOnly,
@@ -43,6 +45,8 @@ export type PublicChatRouteDeps = {
   annotations: Pick<AnnotationService, "upsert">;
   /** The spec's transcription, for a visitor's voice message. */
   transcription: Pick<TranscriptionRouteDeps, "transcription" | "maxBytes">;
+  /** The live events of a visitor's conversation (an operator's replies). */
+  liveEvents: Pick<LiveEvents, "visitor">;
 };
 
 /** What an annotation says when the visitor wrote nothing. */
@@ -175,6 +179,8 @@ export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): v
             request.query.visitorId,
           ),
       );
+
+      registerPublicEventRoutes(scope, deps);
 
       scope.post(
         "/agents/:agentId/conversations/:conversationId/messages/:messageId/annotation",

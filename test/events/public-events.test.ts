@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAgent, createFundedOrganization, startQueryTestApp } from "../harness/agents.ts";
+import type { TestApp, TestOrganization } from "../harness/app.ts";
+import { openSse } from "../harness/sse-client.ts";
+import { publicChat } from "../public-chat/public-chat-helpers.ts";
+import { dataOf, publish } from "./live-events-helpers.ts";
+
+const VISITOR = "visitor-events-1";
+const OTHER_VISITOR = "visitor-events-2";
+
+let close: () => Promise<void>;
+let app: TestApp;
+let base: string;
+let org: TestOrganization;
+let agentId: string;
+let conversationId: string;
+let otherConversationId: string;
+
+/** A conversation the visitor starts through the public chat. */
+async function startConversation(visitorId: string): Promise<string> {
+  const response = await publicChat(app, agentId, { query: "Hello?", visitorId });
+  expect(response.statusCode).toBe(200);
+  return response.json().conversationId;
+}
+
+const streamUrl = (conversation: string, visitorId: string, agent = agentId) =>
+  `${base}/api/public/agents/${agent}/conversations/${conversation}/events?visitorId=${visitorId}`;
+
+/** An operator's reply as the handoff service publishes it: with fields a visitor must not see. */
+const operatorReply = (conversation: string, text: string) => ({
+  organizationId: org.id,
+  agentId,
+  conversationId: conversation,
+  name: "message.created" as const,
+  data: {
+    message: {
+      id: `message-${text}`,
+      from: "agent",
+      text,
+      sources: [{ source: "internal.pdf", chunk: "secret" }],
+      usage: null,
+      attachments: [],
+      metadata: { crm: "internal" },
+      isDraft: false,
+      agentId,
+      createdAt: "2026-12-01T10:00:00.000Z",
+      user: { id: "user-1", email: "jane@acme.example", name: "Jane" },
+    },
+  },
+});
+
+beforeAll(async () => {
+  const started = await startQueryTestApp();
+  app = started.app;
+  close = started.close;
+  base = await app.listen("api");
+  org = await createFundedOrganization(app);
+  agentId = (await createAgent(app, org, { visibility: "public" })).id;
+  conversationId = await startConversation(VISITOR);
+  otherConversationId = await startConversation(OTHER_VISITOR);
+});
+afterAll(() => close());
+
+describe("GET /api/public/agents/{id}/conversations/{cid}/events", () => {
+  it("streams the visitor's conversation's messages and changes, as much as a visitor may see", async () => {
+    const stream = await openSse(streamUrl(conversationId, VISITOR));
+    expect(stream.status).toBe(200);
+    await publish(app, operatorReply(otherConversationId, "not yours"));
+    await publish(app, {
+      organizationId: org.id,
+      agentId,
+      conversationId,
+      name: "conversation.human_requested",
+      data: { status: "HUMAN_REQUESTED" },
+    });
+    await publish(app, {
+      organizationId: org.id,
+      agentId,
+      conversationId,
+      name: "conversation.updated",
+      data: {
+        status: "HUMAN_REQUESTED",
+        aiEnabled: false,
+        assignee: { id: "user-1", email: "jane@acme.example", name: "Jane" },
+      },
+    });
+    await publish(app, operatorReply(conversationId, "Hi, Jane here"));
+    await publish(app, {
+      ...operatorReply(conversationId, "a draft"),
+      data: { message: { ...operatorReply(conversationId, "").data.message, isDraft: true } },
+    });
+    await publish(app, operatorReply(conversationId, "last"));
+    const events = await stream.waitFor(3);
+    await stream.close();
+
+    expect(stream.events.map((event) => event.event)).toEqual([
+      "conversation.updated",
+      "message.created",
+      "message.created",
+    ]);
+    expect(dataOf(events[0]!)).toEqual({
+      conversationId,
+      agentId,
+      status: "HUMAN_REQUESTED",
+      aiEnabled: false,
+    });
+    expect(dataOf(events[1]!)).toEqual({
+      conversationId,
+      agentId,
+      message: {
+        id: "message-Hi, Jane here",
+        from: "agent",
+        text: "Hi, Jane here",
+        createdAt: "2026-12-01T10:00:00.000Z",
+        operator: { name: "Jane" },
+      },
+    });
+    expect(stream.events.map((event) => event.data).join("")).not.toMatch(/jane@|internal|secret/);
+  });
+
+  it("resumes after Last-Event-ID within the conversation", async () => {
+    const first = await openSse(streamUrl(conversationId, VISITOR));
+    await publish(app, operatorReply(conversationId, "one"));
+    const [one] = await first.waitFor(1);
+    await first.close();
+    await publish(app, operatorReply(otherConversationId, "elsewhere"));
+    await publish(app, operatorReply(conversationId, "two"));
+    const resumed = await openSse(streamUrl(conversationId, VISITOR), {
+      "last-event-id": one!.id!,
+    });
+    const [two] = await resumed.waitFor(1);
+    await resumed.close();
+    expect((dataOf(two!).message as { text: string }).text).toBe("two");
+  });
+
+  it("is 404 for another visitor's conversation, an unknown one, or a private agent", async () => {
+    const privateAgent = await createAgent(app, org, { visibility: "private" });
+    const refusals = [
+      [streamUrl(conversationId, OTHER_VISITOR), "CONVERSATION_NOT_FOUND"],
+      [streamUrl("no-such-conversation", VISITOR), "CONVERSATION_NOT_FOUND"],
+      [streamUrl(conversationId, VISITOR, privateAgent.id), "NOT_FOUND"],
+    ] as const;
+    for (const [url, type] of refusals) {
+      const refused = await openSse(url);
+      expect(refused.status).toBe(404);
+      expect(refused.json).toMatchObject({ type });
+    }
+  });
+
+  it("is 400 without a visitorId, and 403 from an origin the agent does not allow", async () => {
+    const missing = await openSse(streamUrl(conversationId, VISITOR).replace(/\?.*$/, ""));
+    expect(missing.status).toBe(400);
+    const listed = await app
+      .client(org.auth)
+      .agents.update(agentId, { allowedOrigins: ["https://shop.example.com"] });
+    expect(listed.status).toBe(200);
+    try {
+      const foreign = await openSse(streamUrl(conversationId, VISITOR), {
+        origin: "https://evil.example.com",
+      });
+      expect(foreign.status).toBe(403);
+      const allowed = await openSse(streamUrl(conversationId, VISITOR), {
+        origin: "https://shop.example.com",
+      });
+      expect(allowed.status).toBe(200);
+      expect(allowed.headers.get("access-control-allow-origin")).toBe("https://shop.example.com");
+      await allowed.close();
+    } finally {
+      await app.client(org.auth).agents.update(agentId, { allowedOrigins: [] });
+    }
+  });
+});

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { openSse } from "../harness/sse-client.ts";
+import { markersOf, publish } from "./live-events-helpers.ts";
+
+// Two API processes on one database (on PGlite, two apps sharing the in-process database): an
+// event published through either reaches the streams of both.
+let first: TestApp;
+let second: TestApp;
+let org: TestOrganization;
+beforeAll(async () => {
+  first = await startTestApp();
+  second = await startTestApp({ database: first.database, role: "api" });
+  org = await first.createOrganization("Shared");
+});
+afterAll(async () => {
+  await second.close();
+  await first.close();
+});
+
+describe("live events across API processes", () => {
+  it("reach a stream on the other process, and one on the publishing process", async () => {
+    const onSecond = await openSse(`${await second.listen("api")}/api/events`, org.auth);
+    const onFirst = await openSse(`${await first.listen("api")}/api/events`, org.auth);
+    await publish(first, {
+      organizationId: org.id,
+      agentId: "agent-1",
+      data: { marker: "from-1" },
+    });
+    await publish(second, {
+      organizationId: org.id,
+      agentId: "agent-1",
+      data: { marker: "from-2" },
+    });
+    await Promise.all([onSecond.waitFor(2), onFirst.waitFor(2)]);
+    await Promise.all([onSecond.close(), onFirst.close()]);
+    expect(markersOf(onSecond.events)).toEqual(["from-1", "from-2"]);
+    expect(markersOf(onFirst.events)).toEqual(["from-1", "from-2"]);
+    expect(onSecond.events.map((event) => event.id)).toEqual(onFirst.events.map((e) => e.id));
+  });
+
+  it("end their open streams when a process shuts down, which then does not wait for them", async () => {
+    const third = await startTestApp({ database: first.database, role: "api" });
+    const stream = await openSse(`${await third.listen("api")}/api/events`, org.auth);
+    expect(stream.status).toBe(200);
+    const started = performance.now();
+    await third.close();
+    await stream.ended;
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
