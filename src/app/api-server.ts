@@ -49,6 +49,10 @@ import {
   registerConversationRoutes,
 } from "../http/routes/conversations/conversation-routes.ts";
 import {
+  type HandoffRouteDeps,
+  registerHandoffRoutes,
+} from "../http/routes/conversations/handoff-routes.ts";
+import {
   type CreditRouteDeps,
   registerCreditRoutes,
 } from "../http/routes/credits/credit-routes.ts";
@@ -148,6 +152,8 @@ export type ApiServerDeps = {
   openai: OpenAiRouteDeps;
   webhookDeliveries: WebhookRouteDeps["webhookDeliveries"];
   followUps: FollowUpRouteDeps["followUps"];
+  /** Taking over conversations and operators' replies. */
+  handoff: HandoffRouteDeps;
   /** Channel management and the platforms' inbound path. */
   channels: ChannelRouteDeps & ChannelInboundRouteDeps;
 };
@@ -209,6 +215,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerWidgetRoutes(app, deps.publicChat);
   registerWebhookRoutes(app, deps);
   registerFollowUpRoutes(app, deps);
+  registerHandoffRoutes(app, deps.handoff);
   registerChannelRoutes(app, deps.channels);
   registerChannelInboundRoutes(app, deps.channels);
   await registerOpenAiRoutes(app, deps.openai);

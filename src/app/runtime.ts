@@ -242,6 +242,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       webhookDeliveries: services.webhookDeliveryReader,
       followUps: services.followUps,
       channels: { channels: services.channels, channelInbound: services.channelInbound },
+      handoff: { handoff: services.handoff },
       knowledge: {
         datastores: services.knowledge.datastores,
         datasources: services.knowledge.datasources,

@@ -22,6 +22,7 @@ import { createChannelModule } from "../domain/channels/channel-module.ts";
 import { createConversationRepo } from "../domain/conversations/conversation-repo.ts";
 import { createEventModule } from "../domain/events/event-module.ts";
 import { createFollowUpModule } from "../domain/follow-ups/follow-up-module.ts";
+import { createHandoffModule } from "../domain/handoff/handoff-module.ts";
 import { loadInstanceSecret } from "../domain/instance/instance-secret-repo.ts";
 import { createKnowledgeService } from "../domain/knowledge/knowledge-service.ts";
 import { createLeadInboxRepo } from "../domain/leads/lead-inbox-repo.ts";
@@ -264,6 +265,13 @@ export async function createServices(deps: ServiceDeps) {
     },
   });
 
+  const handoffModule = createHandoffModule({
+    db,
+    channels: channelModule.channelReplies,
+    events: eventModule.publisher,
+    jobs,
+  });
+
   const retention = createRetentionService({
     db,
     retention: createRetentionRepo(db),
@@ -314,6 +322,7 @@ export async function createServices(deps: ServiceDeps) {
     ...webhookModule,
     ...followUpModule,
     ...channelModule,
+    ...handoffModule,
   };
 }
 

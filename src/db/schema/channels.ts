@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   check,
   index,
@@ -94,6 +95,11 @@ export const channelThreads = pgTable(
     /** The customer's latest message, as the platform dated it (WhatsApp's 24-hour rule). */
     lastInboundAt: timestamp("last_inbound_at", { withTimezone: true }).notNull(),
     leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    /**
+     * When the lane's queued job is due, while one is queued: a message arriving before then
+     * needs no job of its own (one job per burst, not per message).
+     */
+    turnDueAt: timestamp("turn_due_at", { withTimezone: true, precision: 3 }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -136,6 +142,12 @@ export const channelEvents = pgTable(
     messageId: text("message_id"),
     error: text("error"),
     sentAt: timestamp("sent_at", { withTimezone: true }).notNull(),
+    /**
+     * The platform's own order of a chat's messages where it has one finer than `sentAt`
+     * (Telegram's message_id, Slack's ts in microseconds): a burst is read as it was written,
+     * whichever request reached us first.
+     */
+    platformOrder: bigint("platform_order", { mode: "number" }),
     receivedAt: timestamp("received_at", { withTimezone: true, precision: 3 })
       .notNull()
       .defaultNow(),

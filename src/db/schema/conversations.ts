@@ -10,7 +10,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { agents } from "./agents.ts";
-import { organizations } from "./organizations.ts";
+import { organizations, users } from "./organizations.ts";
 
 /** A customer known to an organization (CRM contact), matched by email, phone or userId. */
 export const contacts = pgTable(
@@ -58,6 +58,13 @@ export const conversations = pgTable(
     status: text("status", { enum: ["UNRESOLVED", "RESOLVED", "HUMAN_REQUESTED"] })
       .notNull()
       .default("UNRESOLVED"),
+    /**
+     * False while a person handles the conversation (docs/handoff.md): no AI answer is
+     * generated or sent in it, on any channel.
+     */
+    aiEnabled: boolean("ai_enabled").notNull().default(true),
+    /** The member handling it, if any. */
+    assigneeId: text("assignee_id").references(() => users.id, { onDelete: "set null" }),
     contactId: text("contact_id").references(() => contacts.id, { onDelete: "set null" }),
     metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
     /**

@@ -37,6 +37,8 @@ export type InboundMessage = {
   sender: ChannelSender;
   payload: InboundPayload;
   sentAt: Date;
+  /** The platform's order of the chat's messages, where finer than `sentAt`. */
+  platformOrder?: number | undefined;
 };
 
 /** A status callback about a message we sent (WhatsApp's `statuses[]`). */

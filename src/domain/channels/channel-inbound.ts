@@ -63,7 +63,7 @@ export function createChannelInbound(deps: ChannelInboundDeps) {
       if (reading.status >= 400) throw new AppError("FORBIDDEN", reading.body);
       return { status: reading.status, contentType: reading.contentType, body: reading.body };
     }
-    await deps.channels.touch(row.id);
+    if (reading.messages.length === 0) await deps.channels.touch(row.id);
     for (const status of reading.statuses) {
       await deps.lanes.updateDelivery(
         row.id,
@@ -75,7 +75,7 @@ export function createChannelInbound(deps: ChannelInboundDeps) {
     }
     // Whatever was written before the channel existed is history, not a question to us.
     const since = Math.floor(row.createdAt.getTime() / 1000) * 1000;
-    const threads = new Set<string>();
+    const jobs = new Map<string, Date>();
     for (const message of reading.messages) {
       if (message.sentAt.getTime() < since) {
         deps.onOutcome(type, "ignored");
@@ -95,20 +95,21 @@ export function createChannelInbound(deps: ChannelInboundDeps) {
         platformMessageId: message.platformMessageId,
         payload: { ...message.payload, text: storable(message.payload.text) },
         sentAt: message.sentAt,
+        platformOrder: message.platformOrder ?? null,
+        delayMs: deps.batchDelayMs,
       });
       deps.onOutcome(type, received.isNew ? "accepted" : "duplicate");
-      // A duplicate still queues its thread: the platform retries when we did not answer, and
-      // we may have stored the message and died before queueing its answer.
-      threads.add(received.threadId);
+      // Only when the lane has no job queued: one burst, one job.
+      if (received.turnDueAt) jobs.set(received.threadId, received.turnDueAt);
     }
     if (reading.messages.length === 0 && reading.statuses.length === 0) {
       deps.onOutcome(type, "ignored");
     }
-    for (const threadId of threads) {
+    for (const [threadId, dueAt] of jobs) {
       await deps.jobs.send(
         "channel.turn",
         { organizationId: row.organizationId, threadId },
-        { startAfter: new Date(Date.now() + deps.batchDelayMs) },
+        { startAfter: dueAt },
       );
     }
     return OK;

@@ -16,8 +16,15 @@ import type { StatementPart } from "../../db/statement-parts.ts";
 export type ChannelThreadRow = typeof channelThreads.$inferSelect;
 export type ChannelEventRow = typeof channelEvents.$inferSelect;
 type ChannelSendRow = typeof channelSends.$inferSelect;
-/** A queued outbound message with its text. */
-export type PendingSend = ChannelSendRow & { text: string };
+/** A queued outbound message with its text, and whether an operator wrote it. */
+export type PendingSend = ChannelSendRow & {
+  text: string;
+  conversationId: string;
+  byOperator: boolean;
+};
+
+/** A lane's job this far past its time was lost with its process: the next message queues one. */
+const LOST_JOB_SECONDS = 30;
 
 const afterMs = (ms: number) =>
   sql`now() + (${Math.round(ms)}::integer * interval '1 millisecond')`;
@@ -31,8 +38,10 @@ export function createChannelLaneRepo(db: Db) {
   return {
     /**
      * Stores a received message in one statement: its thread (made on first contact, its
-     * customer's latest message time moved on) and the event, unless the platform's id was seen
-     * before. Returns the thread's id, and whether the message is new.
+     * customer's latest message time moved on), the event unless the platform's id was seen
+     * before, and the channel's last event time. Returns the thread's id, whether the message
+     * is new, and whether the lane needs a job: none is queued yet (or the queued one is long
+     * overdue, lost with a process), so one burst of messages makes one job.
      */
     async receive(input: {
       id: string;
@@ -45,32 +54,70 @@ export function createChannelLaneRepo(db: Db) {
       platformMessageId: string;
       payload: InboundPayload;
       sentAt: Date;
-    }): Promise<{ threadId: string; isNew: boolean }> {
+      platformOrder: number | null;
+      delayMs: number;
+    }): Promise<{ threadId: string; isNew: boolean; turnDueAt: Date | null }> {
+      // As stored (milliseconds), so the returned time compares equal to it.
+      const due = sql`(now() + ${Math.round(input.delayMs)}::integer * interval '1 millisecond')::timestamptz(3)`;
       const result = await db.execute(sql`
         with thread as (
           insert into channel_threads (id, organization_id, channel_id, thread_key, reply_to,
-            sender, last_inbound_at)
+            sender, last_inbound_at, turn_due_at)
           values (${input.threadId}, ${input.organizationId}, ${input.channelId},
             ${input.threadKey}, ${JSON.stringify(input.replyTo)}::jsonb,
-            ${JSON.stringify(input.sender)}::jsonb, ${input.sentAt.toISOString()}::timestamptz)
+            ${JSON.stringify(input.sender)}::jsonb, ${input.sentAt.toISOString()}::timestamptz,
+            ${due})
           on conflict (channel_id, thread_key) do update set
             sender = excluded.sender,
-            last_inbound_at = greatest(channel_threads.last_inbound_at, excluded.last_inbound_at)
-          returning id
+            last_inbound_at = greatest(channel_threads.last_inbound_at, excluded.last_inbound_at),
+            turn_due_at = case
+              when channel_threads.turn_due_at is null
+                or channel_threads.turn_due_at < now() - ${sql.raw(`interval '${LOST_JOB_SECONDS} seconds'`)}
+              then excluded.turn_due_at
+              else channel_threads.turn_due_at
+            end
+          returning id, turn_due_at, turn_due_at = ${due} as scheduled
         ),
         event as (
           insert into channel_events (id, organization_id, channel_id, thread_id,
-            platform_message_id, payload, sent_at)
+            platform_message_id, payload, sent_at, platform_order)
           select ${input.id}, ${input.organizationId}, ${input.channelId}, thread.id,
             ${input.platformMessageId}, ${JSON.stringify(input.payload)}::jsonb,
-            ${input.sentAt.toISOString()}::timestamptz
+            ${input.sentAt.toISOString()}::timestamptz, ${input.platformOrder}::bigint
           from thread
           on conflict (channel_id, platform_message_id) do nothing
           returning id
+        ),
+        touched as (
+          update channels set last_event_at = now()
+          where id = ${input.channelId}
+            and (last_event_at is null or last_event_at < now() - interval '1 second')
+          returning id
         )
-        select thread.id as thread_id, exists (select from event) as is_new from thread`);
-      const [row] = rowsOf<{ thread_id: string; is_new: boolean }>(result);
-      return { threadId: row!.thread_id, isNew: row!.is_new };
+        select thread.id as thread_id, exists (select from event) as is_new,
+          case when thread.scheduled then thread.turn_due_at end as turn_due_at,
+          (select count(*) from touched) as touched
+        from thread`);
+      const [row] = rowsOf<{
+        thread_id: string;
+        is_new: boolean;
+        turn_due_at: string | Date | null;
+      }>(result);
+      return {
+        threadId: row!.thread_id,
+        isNew: row!.is_new,
+        turnDueAt: row!.turn_due_at === null ? null : new Date(row!.turn_due_at),
+      };
+    },
+
+    /** Notes the time of the lane's next queued job (a run that will look again later). */
+    async scheduleTurn(organizationId: string, threadId: string, at: Date): Promise<void> {
+      await db
+        .update(channelThreads)
+        .set({ turnDueAt: at })
+        .where(
+          and(eq(channelThreads.organizationId, organizationId), eq(channelThreads.id, threadId)),
+        );
     },
 
     /**
@@ -84,7 +131,8 @@ export function createChannelLaneRepo(db: Db) {
     ): Promise<ChannelThreadRow | null> {
       const [row] = await db
         .update(channelThreads)
-        .set({ leaseUntil: afterMs(leaseMs) as unknown as Date })
+        // The queued job is running: a message arriving from now on queues the next one.
+        .set({ leaseUntil: afterMs(leaseMs) as unknown as Date, turnDueAt: null })
         .where(
           and(
             eq(channelThreads.organizationId, organizationId),
@@ -109,6 +157,23 @@ export function createChannelLaneRepo(db: Db) {
       return row ?? null;
     },
 
+    /** The lane a conversation's messages go out through, if it came from a channel. */
+    async threadOfConversation(
+      organizationId: string,
+      conversationId: string,
+    ): Promise<ChannelThreadRow | null> {
+      const [row] = await db
+        .select()
+        .from(channelThreads)
+        .where(
+          and(
+            eq(channelThreads.organizationId, organizationId),
+            eq(channelThreads.conversationId, conversationId),
+          ),
+        );
+      return row ?? null;
+    },
+
     async release(organizationId: string, threadId: string): Promise<void> {
       await db
         .update(channelThreads)
@@ -118,7 +183,7 @@ export function createChannelLaneRepo(db: Db) {
         );
     },
 
-    /** The thread's messages not yet answered, in the order they arrived. */
+    /** The thread's messages not yet answered, in the order they were written. */
     async unanswered(organizationId: string, threadId: string): Promise<ChannelEventRow[]> {
       return db
         .select()
@@ -130,7 +195,12 @@ export function createChannelLaneRepo(db: Db) {
             inArray(channelEvents.state, ["received", "recorded"]),
           ),
         )
-        .orderBy(asc(channelEvents.receivedAt), asc(channelEvents.id));
+        .orderBy(
+          asc(channelEvents.sentAt),
+          sql`${channelEvents.platformOrder} asc nulls last`,
+          asc(channelEvents.receivedAt),
+          asc(channelEvents.id),
+        );
     },
 
     /**
@@ -214,7 +284,12 @@ export function createChannelLaneRepo(db: Db) {
     /** The thread's outbound messages not yet handed to the platform, oldest first. */
     async pendingSends(organizationId: string, threadId: string): Promise<PendingSend[]> {
       const rows = await db
-        .select({ send: channelSends, text: messages.text })
+        .select({
+          send: channelSends,
+          text: messages.text,
+          conversationId: messages.conversationId,
+          byOperator: sql<boolean>`${messages.metadata} ? 'operator'`,
+        })
         .from(channelSends)
         .innerJoin(messages, eq(messages.id, channelSends.messageId))
         .where(
@@ -225,7 +300,12 @@ export function createChannelLaneRepo(db: Db) {
           ),
         )
         .orderBy(asc(channelSends.createdAt), asc(channelSends.messageId));
-      return rows.map((row) => ({ ...row.send, text: row.text }));
+      return rows.map((row) => ({
+        ...row.send,
+        text: row.text,
+        conversationId: row.conversationId,
+        byOperator: row.byOperator,
+      }));
     },
 
     async markSent(

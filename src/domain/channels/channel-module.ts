@@ -17,6 +17,7 @@ import { createWindowMessageRepo } from "../webhooks/window-message-repo.ts";
 import type { ChannelAdapter, PlatformContext } from "./channel-adapter.ts";
 import { createChannelInbound } from "./channel-inbound.ts";
 import { createChannelLaneRepo } from "./channel-lane-repo.ts";
+import { createChannelReplies } from "./channel-replies.ts";
 import { createChannelRepo } from "./channel-repo.ts";
 import { createChannelService } from "./channel-service.ts";
 import { createChannelTurns, type VoiceTranscriber } from "./channel-turns.ts";
@@ -112,5 +113,12 @@ export function createChannelModule(deps: ChannelModuleDeps) {
       retryBaseMs: SEND_RETRY_BASE_MS,
     },
   });
-  return { channels, channelInbound, channelTurns };
+  const channelReplies = createChannelReplies({
+    lanes,
+    channelTypeOf: async (channelId, organizationId) =>
+      (await channelRepo.findById(organizationId, channelId))?.type ?? null,
+    adapters: ADAPTERS,
+    jobs: deps.jobs,
+  });
+  return { channels, channelInbound, channelTurns, channelReplies };
 }

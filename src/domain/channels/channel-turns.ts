@@ -17,7 +17,7 @@ import {
   chargeBatchedAnswer,
 } from "../webhooks/batched-answer-record.ts";
 import type { WindowMessageRepo } from "../webhooks/window-message-repo.ts";
-import { type PlatformContext, PlatformError } from "./channel-adapter.ts";
+import { type ChannelAdapter, type PlatformContext, PlatformError } from "./channel-adapter.ts";
 import type {
   ChannelEventRow,
   ChannelLaneRepo,
@@ -74,12 +74,17 @@ export type ChannelTurnDeps = BatchedAnswerChargeDeps & {
   };
 };
 
-const REPLY_WINDOW_CLOSED =
+export const REPLY_WINDOW_CLOSED =
   "The customer's last message is more than 24 hours old: the platform allows free text only within 24 hours of it";
 
+const TAKEN_OVER = "A person took over the conversation before this answer was sent";
+
 /** Whether the platform still lets us write to the customer (WhatsApp's 24-hour rule). */
-function replyWindowOpen(channel: OpenedChannel, thread: ChannelThreadRow): boolean {
-  const windowMs = channel.adapter.replyWindowMs;
+export function replyWindowOpen(
+  adapter: Pick<ChannelAdapter, "replyWindowMs">,
+  thread: Pick<ChannelThreadRow, "lastInboundAt">,
+): boolean {
+  const windowMs = adapter.replyWindowMs;
   return windowMs === undefined || Date.now() <= thread.lastInboundAt.getTime() + windowMs;
 }
 
@@ -135,6 +140,7 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
   const { lanes, settings } = deps;
 
   async function schedule(organizationId: string, threadId: string, at: Date) {
+    await lanes.scheduleTurn(organizationId, threadId, at);
     await deps.jobs.send("channel.turn", { organizationId, threadId }, { startAfter: at });
   }
 
@@ -172,6 +178,12 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
       channelExternalId: channelExternalIdOf(channel, thread),
     });
     const humanRequested = texts.some((text) => asksForHuman(text));
+    // In the order they were written, even when a later one reached us first.
+    let previous = 0;
+    const writtenAt = received.map((event) => {
+      previous = Math.max(event.receivedAt.getTime(), previous + 1);
+      return new Date(previous);
+    });
     const [conversation] = await deps.turns.recordTurnWith(
       {
         organizationId: row.organizationId,
@@ -188,7 +200,7 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
             ...(event.payload?.audio ? { voice: true } : {}),
             ...(asksForHuman(texts[index]!) ? { requestedHuman: true } : {}),
           },
-          createdAt: event.receivedAt,
+          createdAt: writtenAt[index]!,
         })),
       },
       lanes.recordedPart(
@@ -256,7 +268,10 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
       text: answer.text,
       maxParts: channel.adapter.maxParts,
       maxChars: channel.adapter.maxChars,
-      after: events.at(-1)!.receivedAt,
+      // After the waiting messages, however their written order spread them.
+      after: new Date(
+        Math.max(...events.map((event) => event.receivedAt.getTime())) + events.length,
+      ),
       generated: answer.generated,
       deliveredAs: (part, count) => ({
         channel: { channelId: row.id, part, parts: count, inputMessageIds: eventIds },
@@ -264,6 +279,15 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
     });
     const stored = await deps.db.transaction(async (tx) => {
       if (!(await lanes.markAnswered(row.organizationId, eventIds, tx))) return false;
+      const now = await deps.conversations.findById(row.organizationId, conversation.id, tx);
+      if (!now?.conversation.aiEnabled) {
+        // A person took over while the model wrote: the answer is kept as a draft, not sent.
+        await deps.conversations.insertMessages(
+          rows.map((message) => ({ ...message, isDraft: true })),
+          tx,
+        );
+        return true;
+      }
       await deps.conversations.applyTurn(
         row.organizationId,
         row.agentId,
@@ -383,6 +407,14 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
             ?.conversation ?? null;
       }
       if (!conversation) throw new NoAnswerError("The conversation of these messages was erased");
+      if (!conversation.aiEnabled) {
+        // A person handles the conversation: the messages wait for them, not for the AI.
+        await lanes.markAnswered(
+          row.organizationId,
+          events.map((event) => event.id),
+        );
+        return null;
+      }
       if (!agent) throw new NoAnswerError("The agent of this channel was deleted");
       const answer = await generate(
         agent,
@@ -404,6 +436,12 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
     return null;
   }
 
+  /** Read again right before each AI send: a person who took over is never talked over. */
+  async function aiMaySend(organizationId: string, conversationId: string): Promise<boolean> {
+    const found = await deps.conversations.findById(organizationId, conversationId);
+    return found?.conversation.aiEnabled ?? false;
+  }
+
   /** Hands queued messages to the platform, oldest first; returns when to retry, if needed. */
   async function sendQueued(
     channel: OpenedChannel,
@@ -416,7 +454,11 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
       if (send.nextAttemptAt.getTime() > Date.now()) return send.nextAttemptAt;
       const started = performance.now();
       const seconds = () => (performance.now() - started) / 1000;
-      if (!replyWindowOpen(channel, thread)) {
+      if (!send.byOperator && !(await aiMaySend(row.organizationId, send.conversationId))) {
+        await lanes.markAttemptFailed(row.organizationId, send.messageId, TAKEN_OVER, null);
+        continue;
+      }
+      if (!replyWindowOpen(channel.adapter, thread)) {
         await lanes.markAttemptFailed(
           row.organizationId,
           send.messageId,

@@ -176,6 +176,7 @@ export const slackAdapter: ChannelAdapter = {
           sender: { externalId: event.user! },
           payload: { text },
           sentAt: new Date(Number(event.ts) * 1000),
+          platformOrder: Math.round(Number(event.ts) * 1e6),
         });
       }
     }

@@ -117,6 +117,7 @@ export const telegramAdapter: ChannelAdapter = {
             ...(audio ? { audio: { mediaId: audio.file_id, mimeType: audio.mime_type } } : {}),
           },
           sentAt: new Date(message.date * 1000),
+          platformOrder: message.message_id,
         });
       }
     }

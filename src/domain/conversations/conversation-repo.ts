@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { type Db, tableRowOf } from "../../db/client.ts";
-import { channelSends, contacts, conversations, messages } from "../../db/schema/index.ts";
+import { channelSends, contacts, conversations, messages, users } from "../../db/schema/index.ts";
 import { executePart, type StatementPart } from "../../db/statement-parts.ts";
 
 export type ConversationRow = typeof conversations.$inferSelect;
@@ -43,6 +43,18 @@ function statusAfter(change: StatusChange): SQL {
   return sql`${conversations.status}`;
 }
 
+/**
+ * Whether the AI may answer after a turn: not once a person was asked for; again when a
+ * resolved conversation is reopened by the customer (docs/handoff.md).
+ */
+function aiEnabledAfter(change: StatusChange): SQL {
+  if (change === "human_requested") return sql`false`;
+  if (change === "reopen") {
+    return sql`case when ${conversations.status} = 'RESOLVED' then true else ${conversations.aiEnabled} end`;
+  }
+  return sql`${conversations.aiEnabled}`;
+}
+
 /** The turn's messages as one JSON parameter (snake_case keys, see recordTurn's recordset). */
 function messagesJson(rows: TurnMessage[]): string {
   return JSON.stringify(
@@ -59,6 +71,8 @@ function messagesJson(rows: TurnMessage[]): string {
     })),
   );
 }
+
+const assigneeColumns = { id: users.id, email: users.email, name: users.name };
 
 const contactColumns = {
   id: contacts.id,
@@ -79,13 +93,15 @@ function turnPart(turn: RecordedTurn): StatementPart<ConversationRow> {
     ctes: sql`
       conversation as (
         insert into conversations (id, external_id, organization_id, agent_id, visitor_id,
-          channel, channel_external_id, status, contact_id, started_anonymously)
+          channel, channel_external_id, status, ai_enabled, contact_id, started_anonymously)
         values (${conversation.id}, ${conversation.externalId}, ${organizationId}, ${agentId},
           ${conversation.visitorId}, ${conversation.channel}, ${conversation.channelExternalId},
           ${turn.status === "human_requested" ? "HUMAN_REQUESTED" : "UNRESOLVED"},
-          ${turn.contactId ?? null}, ${conversation.startedAnonymously})
+          ${turn.status !== "human_requested"}, ${turn.contactId ?? null},
+          ${conversation.startedAnonymously})
         on conflict (organization_id, external_id, agent_id) do update set
           status = ${statusAfter(turn.status)},
+          ai_enabled = ${aiEnabledAfter(turn.status)},
           contact_id = coalesce(excluded.contact_id, ${conversations.contactId}),
           updated_at = ${new Date().toISOString()}::timestamptz
         returning *
@@ -144,9 +160,10 @@ export function createConversationRepo(db: Db) {
       ];
       if (agentId !== undefined) conditions.push(eq(conversations.agentId, agentId));
       return tx
-        .select({ conversation: conversations, contact: contactColumns })
+        .select({ conversation: conversations, contact: contactColumns, assignee: assigneeColumns })
         .from(conversations)
         .leftJoin(contacts, eq(contacts.id, conversations.contactId))
+        .leftJoin(users, eq(users.id, conversations.assigneeId))
         .where(and(...conditions))
         .limit(2);
     },
@@ -154,9 +171,10 @@ export function createConversationRepo(db: Db) {
     /** The conversation with this row key (`id`, as messages and webhook windows hold it). */
     async findById(organizationId: string, conversationId: string, tx: Db = db) {
       const [row] = await tx
-        .select({ conversation: conversations, contact: contactColumns })
+        .select({ conversation: conversations, contact: contactColumns, assignee: assigneeColumns })
         .from(conversations)
         .leftJoin(contacts, eq(contacts.id, conversations.contactId))
+        .leftJoin(users, eq(users.id, conversations.assigneeId))
         .where(
           and(
             eq(conversations.organizationId, organizationId),
@@ -202,6 +220,7 @@ export function createConversationRepo(db: Db) {
         .update(conversations)
         .set({
           status: statusAfter(change.status),
+          aiEnabled: aiEnabledAfter(change.status),
           ...(change.contactId ? { contactId: change.contactId } : {}),
           updatedAt: new Date(),
         })
@@ -244,10 +263,12 @@ export function createConversationRepo(db: Db) {
         .select({
           conversation: conversations,
           contact: contactColumns,
+          assignee: assigneeColumns,
           cursorAt: sql<string>`${conversations.createdAt}::text`,
         })
         .from(conversations)
         .leftJoin(contacts, eq(contacts.id, conversations.contactId))
+        .leftJoin(users, eq(users.id, conversations.assigneeId))
         .where(and(...conditions))
         .orderBy(desc(conversations.createdAt), desc(conversations.id))
         .limit(filter.limit);

@@ -44,7 +44,7 @@ export function createConversationService(deps: { conversations: ConversationRep
       });
       const page = rows.slice(0, query.limit);
       const data = page.map((row) =>
-        toConversationView(row.conversation, row.contact?.id ? row.contact : null),
+        toConversationView(row.conversation, row.contact?.id ? row.contact : null, row.assignee),
       );
       const last = page.at(-1);
       const more = rows.length > query.limit && last;
@@ -68,7 +68,11 @@ export function createConversationService(deps: { conversations: ConversationRep
         found.conversation.id,
       );
       return {
-        ...toConversationView(found.conversation, found.contact?.id ? found.contact : null),
+        ...toConversationView(
+          found.conversation,
+          found.contact?.id ? found.contact : null,
+          found.assignee,
+        ),
         messages: messages.map(toMessageView),
       };
     },

@@ -17,11 +17,17 @@ export type ConversationView = {
   channel: string;
   channelExternalId: string | null;
   status: ConversationRow["status"];
+  /** False while a person handles the conversation: no AI answer is given in it. */
+  aiEnabled: boolean;
+  /** The member handling it. */
+  assignee: PersonView | null;
   contact: ContactView | null;
   metadata: Record<string, unknown>;
   createdAt: string;
   updatedAt: string;
 };
+
+export type PersonView = { id: string; email: string | null; name: string | null };
 
 export type MessageView = {
   id: string;
@@ -34,6 +40,8 @@ export type MessageView = {
   isDraft: boolean;
   agentId: string | null;
   createdAt: string;
+  /** Who wrote an operator's reply (a member, or the key's name); absent for the AI's answers. */
+  user?: PersonView;
   /** What the platform did with a message sent through a channel (absent elsewhere). */
   delivery?: MessageDelivery;
 };
@@ -47,6 +55,7 @@ export type MessageDelivery = {
 export function toConversationView(
   conversation: ConversationRow,
   contact: ContactSummary | null,
+  assignee: PersonView | null = null,
 ): ConversationView {
   return {
     id: conversation.externalId,
@@ -55,6 +64,8 @@ export function toConversationView(
     channel: conversation.channel,
     channelExternalId: conversation.channelExternalId,
     status: conversation.status,
+    aiEnabled: conversation.aiEnabled,
+    assignee: assignee?.id ? assignee : null,
     contact: contact
       ? {
           id: contact.id,
@@ -68,6 +79,19 @@ export function toConversationView(
     metadata: conversation.metadata,
     createdAt: conversation.createdAt.toISOString(),
     updatedAt: conversation.updatedAt.toISOString(),
+  };
+}
+
+/** The operator who wrote a message, as stored in its metadata by an operator's reply. */
+function operatorOf(metadata: Record<string, unknown>): PersonView | null {
+  const operator = metadata.operator as
+    | { id?: unknown; email?: unknown; name?: unknown }
+    | undefined;
+  if (!operator || typeof operator.id !== "string") return null;
+  return {
+    id: operator.id,
+    email: typeof operator.email === "string" ? operator.email : null,
+    name: typeof operator.name === "string" ? operator.name : null,
   };
 }
 
@@ -85,6 +109,7 @@ export function toMessageView(
     isDraft: message.isDraft,
     agentId: message.agentId,
     createdAt: message.createdAt.toISOString(),
+    ...(operatorOf(message.metadata) ? { user: operatorOf(message.metadata)! } : {}),
     ...(message.delivery ? { delivery: message.delivery } : {}),
   };
 }

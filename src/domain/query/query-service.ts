@@ -1,4 +1,5 @@
 import { AppError } from "../../lib/errors.ts";
+import { newId } from "../../lib/ids.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { ModelProviderError } from "../../models/model-failure.ts";
 import type { Passage } from "../../retrieval/passage.ts";
@@ -139,13 +140,66 @@ export function createQueryService(deps: QueryServiceDeps) {
       deps.turns.resolveTarget(caller.organizationId, agentId, request),
     ]);
     const { reservation, knowledge } = settled(reserved);
+    const target = settled(targetLookup);
+    if (target.existing && !target.existing.aiEnabled) {
+      // A person handles this conversation: the message is theirs to answer, not the model's.
+      await deps.billing.release(reservation);
+      return humanHandled(caller, agent, request, target);
+    }
     return releasingOnFailure(deps.billing, reservation, () =>
       prepareAnswer(caller, agent, request, options, {
         reservation,
         knowledge,
-        target: settled(targetLookup),
+        target,
       }),
     );
+  }
+
+  /**
+   * A query in a conversation a person handles (docs/handoff.md): the message is stored, and
+   * the answer is empty, with no model call and no charge.
+   */
+  function humanHandled(
+    caller: AnswerCaller,
+    agent: AgentRow,
+    request: QueryRequest,
+    target: TurnTarget,
+  ): PreparedQuery {
+    return {
+      kind: "answer",
+      passages: [],
+      async run() {
+        const messageId = newId();
+        const conversation = await deps.turns.recordTurn({
+          organizationId: caller.organizationId,
+          agentId: agent.id,
+          target,
+          status: "keep",
+          contact: request.contact,
+          messages: [
+            {
+              id: messageId,
+              from: "human",
+              text: request.query,
+              attachments: (request.attachments ?? []).map(({ url }) => ({ url })),
+              metadata: request.context ? { context: request.context } : {},
+              createdAt: new Date(),
+            },
+          ],
+        });
+        return {
+          answer: "",
+          sources: [],
+          messageId,
+          conversationId: conversation.externalId,
+          visitorId: conversation.visitorId,
+          request_human: false,
+          status: conversation.status,
+          usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0, cost: 0 },
+          approvals: [],
+        };
+      },
+    };
   }
 
   /** After the reservation: reads and builds what the model needs; runs it when asked. */

@@ -1,4 +1,4 @@
-import { and, eq, lt, lte, or, sql } from "drizzle-orm";
+import { and, desc, eq, lt, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { type WindowOptions, webhookWindows } from "../../db/schema/index.ts";
 
@@ -97,6 +97,26 @@ export function createWebhookWindowRepo(db: Db) {
       return row ?? null;
     },
 
+    /** Where conversational mode last sent this conversation's answers, if it ever did. */
+    async latestWebhookUrl(
+      organizationId: string,
+      conversationId: string,
+      tx: Db = db,
+    ): Promise<string | null> {
+      const [row] = await tx
+        .select({ url: webhookWindows.webhookUrl })
+        .from(webhookWindows)
+        .where(
+          and(
+            eq(webhookWindows.organizationId, organizationId),
+            eq(webhookWindows.conversationId, conversationId),
+          ),
+        )
+        .orderBy(desc(webhookWindows.createdAt))
+        .limit(1);
+      return row?.url ?? null;
+    },
+
     /** Lets another worker take a window at once after this one failed to answer it. */
     async release(organizationId: string, windowId: string, tx: Db = db): Promise<void> {
       await tx
@@ -111,11 +131,14 @@ export function createWebhookWindowRepo(db: Db) {
         );
     },
 
-    /** Closes a window with the delivery that carries its answer (or its error). */
+    /**
+     * Closes a window with the delivery that carries its answer (or its error); with none when
+     * a person handles the conversation and nothing is owed.
+     */
     async markAnswered(
       organizationId: string,
       windowId: string,
-      deliveryId: string,
+      deliveryId: string | null,
       tx: Db = db,
     ): Promise<boolean> {
       const rows = await tx

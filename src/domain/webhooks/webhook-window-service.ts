@@ -107,6 +107,11 @@ export function createWebhookWindowService(deps: WebhookWindowDeps) {
     // A deleted conversation takes its windows with it: nothing is owed to anyone.
     if (!found) return null;
     const conversation = found.conversation;
+    if (!conversation.aiEnabled) {
+      // A person handles the conversation: their reply goes out by webhook, not the model's.
+      await deps.windows.markAnswered(window.organizationId, window.id, null);
+      return null;
+    }
     let generated: GeneratedAnswer;
     try {
       generated = await generate(window, conversation);

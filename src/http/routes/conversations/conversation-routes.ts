@@ -30,20 +30,28 @@ const contactSchema = z.object({
   userId: z.string().nullable(),
 });
 
-const conversationSchema = z.object({
+const personSchema = z.object({
+  id: z.string(),
+  email: z.string().nullable(),
+  name: z.string().nullable(),
+});
+
+export const conversationSchema = z.object({
   id: z.string().describe("The conversationId of the query endpoints: unique per agent"),
   agentId: z.string(),
   visitorId: z.string(),
   channel: z.string(),
   channelExternalId: z.string().nullable(),
   status: z.enum(["UNRESOLVED", "RESOLVED", "HUMAN_REQUESTED"]),
+  aiEnabled: z.boolean().describe("False while a person handles the conversation"),
+  assignee: personSchema.nullable().describe("The member handling the conversation"),
   contact: contactSchema.nullable(),
   metadata: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 
-const messageSchema = z.object({
+export const messageSchema = z.object({
   id: z.string(),
   from: z.enum(["human", "agent"]),
   text: z.string(),
@@ -61,6 +69,9 @@ const messageSchema = z.object({
   isDraft: z.boolean(),
   agentId: z.string().nullable(),
   createdAt: z.string(),
+  user: personSchema
+    .optional()
+    .describe("An operator's reply: who wrote it (a member, or the key's name)"),
   delivery: z
     .object({
       status: z.enum(DELIVERY_STATUSES),
