@@ -10,6 +10,7 @@ import {
 } from "../channels/channel-helpers.ts";
 import { telegramTextUpdate } from "../fakes/telegram-api.ts";
 import { memberOf, type SignedIn } from "../harness/accounts.ts";
+import { openSse } from "../harness/sse-client.ts";
 
 let t: ChannelTestApp;
 let channel: ChannelBody;
@@ -179,6 +180,40 @@ describe("taking over a conversation", () => {
     expect(after.body.data.length).toBe(before.body.data.length);
     const stored = await client.conversations.get(conversationId, { agentId: t.agentId });
     expect(stored.body.messages.at(-1)).toMatchObject({ from: "human", text: "Still there?" });
+  });
+});
+
+describe("live events of a handoff", () => {
+  it("streams the takeover and the operator's reply to /api/events as they happen", async () => {
+    const conversation = await answeredChat(1005);
+    const stream = await openSse(`${await t.app.listen("api")}/api/events`, t.org.auth);
+    try {
+      expect(stream.status).toBe(200);
+      expect(
+        (await patch(conversation.id, operator.headers, { aiEnabled: false })).statusCode,
+      ).toBe(200);
+      expect(
+        (await reply(conversation.id, operator.headers, { text: "Sam here" })).statusCode,
+      ).toBe(201);
+      const events = await stream.waitFor(3);
+      expect(events.map((event) => event.event)).toEqual([
+        "conversation.updated",
+        "conversation.human_requested",
+        "message.created",
+      ]);
+      expect(JSON.parse(events[0]!.data)).toMatchObject({
+        conversationId: conversation.id,
+        agentId: t.agentId,
+        status: "HUMAN_REQUESTED",
+        aiEnabled: false,
+      });
+      expect(JSON.parse(events[2]!.data)).toMatchObject({
+        conversationId: conversation.id,
+        message: { from: "agent", text: "Sam here", user: { id: operator.userId } },
+      });
+    } finally {
+      await stream.close();
+    }
   });
 });
 

@@ -97,6 +97,12 @@ export function createHandoffService(deps: HandoffServiceDeps) {
         }
       }
       const state = nextState(conversation, change);
+      const assignee =
+        change.assigneeId === undefined
+          ? undefined
+          : change.assigneeId === null
+            ? null
+            : await deps.handoff.userOf(change.assigneeId);
       await deps.db.transaction(async (tx) => {
         await deps.handoff.setState(
           caller.organizationId,
@@ -119,7 +125,7 @@ export function createHandoffService(deps: HandoffServiceDeps) {
             data: {
               status: state.status,
               aiEnabled: state.aiEnabled,
-              ...(change.assigneeId !== undefined ? { assigneeId: change.assigneeId } : {}),
+              ...(assignee !== undefined ? { assignee } : {}),
             },
           },
           tx,
@@ -164,6 +170,12 @@ export function createHandoffService(deps: HandoffServiceDeps) {
         createdAt: new Date(),
       };
       const deliveryId = webhookUrl ? newId() : null;
+      const shown: MessageView = {
+        ...toMessageView({ ...message, sources: [], usage: null, attachments: [], isDraft: false }),
+        ...(route
+          ? { delivery: { status: "queued" as const, platformMessageId: null, error: null } }
+          : {}),
+      };
       await deps.db.transaction(async (tx) => {
         await deps.conversations.insertMessages([message], tx);
         if (conversation.aiEnabled) {
@@ -201,13 +213,7 @@ export function createHandoffService(deps: HandoffServiceDeps) {
           {
             ...event,
             name: "message.created",
-            data: {
-              messageId: message.id,
-              from: "agent",
-              text: message.text,
-              user: operator,
-              createdAt: message.createdAt.toISOString(),
-            },
+            data: { message: shown },
           },
           tx,
         );
@@ -222,12 +228,7 @@ export function createHandoffService(deps: HandoffServiceDeps) {
       if (deliveryId) {
         await deps.jobs.send("webhook.deliver", { organizationId, deliveryId, attempt: 1 });
       }
-      return {
-        ...toMessageView({ ...message, sources: [], usage: null, attachments: [], isDraft: false }),
-        ...(route
-          ? { delivery: { status: "queued" as const, platformMessageId: null, error: null } }
-          : {}),
-      };
+      return shown;
     },
   };
 }
