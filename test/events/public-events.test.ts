@@ -133,6 +133,29 @@ describe("GET /api/public/agents/{id}/conversations/{cid}/events", () => {
     expect((dataOf(two!).message as { text: string }).text).toBe("two");
   });
 
+  it("forgets an erased conversation's events: a resumed stream does not replay them", async () => {
+    const erasedId = await startConversation("visitor-events-erased");
+    const before = await openSse(`${base}/api/events`, org.auth);
+    await publish(app, operatorReply(erasedId, "to be erased"));
+    await publish(app, operatorReply(conversationId, "kept"));
+    const [first] = await before.waitFor(2);
+    await before.close();
+    const erased = await app.api.inject({
+      method: "DELETE",
+      url: `/api/conversations/${erasedId}`,
+      headers: org.auth,
+    });
+    expect(erased.statusCode).toBe(200);
+    const resumed = await openSse(`${base}/api/events`, {
+      ...org.auth,
+      "last-event-id": String(Number(first!.id) - 1),
+    });
+    const [replayed] = await resumed.waitFor(1);
+    await resumed.close();
+    expect(resumed.events).toHaveLength(1);
+    expect(dataOf(replayed!)).toMatchObject({ conversationId, message: { text: "kept" } });
+  });
+
   it("is 404 for another visitor's conversation, an unknown one, or a private agent", async () => {
     const privateAgent = await createAgent(app, org, { visibility: "private" });
     const refusals = [

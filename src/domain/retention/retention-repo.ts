@@ -28,7 +28,7 @@ export function createRetentionRepo(db: Db) {
      * first, in one statement: the ledger's events about them lose their conversation and message
      * ids and all but KEPT_EVENT_METADATA, and the conversations go with everything that
      * references them (messages, annotations and their tag links, webhook windows, deliveries and
-     * attempts: foreign keys with on delete cascade). The sweep (`idleBefore`) skips rows another
+     * attempts: foreign keys with on delete cascade), and so do their live events. The sweep (`idleBefore`) skips rows another
      * transaction holds, so two sweeps at once erase disjoint batches and a conversation being
      * written to waits for the next run; an erasure on request waits for them instead, so it
      * leaves nothing behind. Returns how many conversations it erased.
@@ -63,6 +63,13 @@ export function createRetentionRepo(db: Db) {
           where e.organization_id = ${organizationId}
             and e.conversation_id = d.external_id
             and e.agent_id = d.agent_id
+          returning 1
+        ), forgotten as (
+          delete from live_events l
+          using doomed d
+          where l.organization_id = ${organizationId}
+            and l.conversation_id = d.external_id
+            and l.agent_id = d.agent_id
           returning 1
         ), erased as (
           delete from conversations c
