@@ -109,6 +109,9 @@ beforeAll(async () => {
   });
   otherIds = {
     "agents.id": agentId,
+    "agents.agentId": agentId,
+    // Refused before any lookup: an id that names nothing does as well as another's.
+    "channels.id": "no-such-channel",
     "models.model": agentId,
     "annotations.id": annotation.json().id,
     "conversations.id": exchange.conversationId,

@@ -207,6 +207,9 @@ async function documentedRoutes(ids: Record<string, string>): Promise<Route[]> {
     const response = await app[listener].inject({ url: "/api/openapi.json" });
     const document = response.json() as OpenApi;
     for (const [path, operations] of Object.entries(document.paths)) {
+      // The platforms' webhooks read raw bytes in the platform's own protocol, whatever the
+      // content type (their bad input is tested per platform in test/channels/).
+      if (path.startsWith("/channels/")) continue;
       for (const [method, operation] of Object.entries(operations)) {
         if (!BODY_METHODS.has(method)) continue;
         const url = path.replace(/\{(\w+)\}/g, (_match, param: string) => {
@@ -312,6 +315,9 @@ beforeAll(async () => {
   });
   routes = await documentedRoutes({
     "agents.id": agentId,
+    "agents.agentId": agentId,
+    // Nothing to change: a body that got through would find no channel.
+    "channels.id": "no-such-channel",
     "public.agentId": agentId,
     "public.conversationId": exchange.conversationId,
     "public.messageId": exchange.agentMessageId,

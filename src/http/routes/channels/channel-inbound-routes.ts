@@ -61,6 +61,9 @@ export function registerChannelInboundRoutes(app: App, deps: ChannelInboundRoute
           "x-extension": true,
           summary: "The platform's webhook verification (WhatsApp: hub.mode, hub.challenge)",
           params: inboundParams,
+          response: {
+            200: z.string().describe("hub.challenge, as text, when the verify token matches"),
+          },
         },
       },
       handle("GET"),
@@ -77,6 +80,11 @@ export function registerChannelInboundRoutes(app: App, deps: ChannelInboundRoute
           "x-extension": true,
           summary: "Events from the platform, signed as the platform signs them (raw body)",
           params: inboundParams,
+          response: {
+            200: z
+              .string()
+              .describe('{"ok":true} once stored, or the handshake answer (Slack: {challenge})'),
+          },
         },
       },
       handle("POST"),
