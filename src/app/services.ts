@@ -202,6 +202,7 @@ export async function createServices(deps: ServiceDeps) {
     answers,
     attachments,
     knowledge,
+    events: eventModule.publisher,
     settings: {
       webhooks: config.webhooks,
       jobLeaseMs: config.jobs.leaseSeconds * 1000,
@@ -224,6 +225,7 @@ export async function createServices(deps: ServiceDeps) {
     knowledge,
     answers,
     conversational: webhookModule.conversationalQueue,
+    events: eventModule.publisher,
     logger,
   });
 
@@ -252,6 +254,7 @@ export async function createServices(deps: ServiceDeps) {
     knowledge,
     transcription,
     audit: operators.audit,
+    events: eventModule.publisher,
     logger,
     metrics,
     secretBox: deps.secretBox,

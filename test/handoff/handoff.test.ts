@@ -217,6 +217,33 @@ describe("live events of a handoff", () => {
   });
 });
 
+describe("live events of conversations", () => {
+  it("announces a query's question and answer, and a customer asking for a person", async () => {
+    const stream = await openSse(`${await t.app.listen("api")}/api/events`, t.org.auth);
+    try {
+      const client = t.app.client(t.org.auth);
+      const asked = await client.agents.query(t.agentId, { query: "What are your hours?" });
+      expect(asked.status).toBe(200);
+      const first = await stream.waitFor(2);
+      expect(first.map((event) => event.event)).toEqual(["message.created", "message.created"]);
+      expect(first.map((event) => JSON.parse(event.data).message.from)).toEqual(["human", "agent"]);
+      expect(JSON.parse(first[1]!.data)).toMatchObject({
+        conversationId: asked.body.conversationId,
+        message: { id: asked.body.messageId, text: asked.body.answer },
+      });
+      const human = await client.agents.query(t.agentId, {
+        query: "I want to talk to a human",
+        conversationId: asked.body.conversationId,
+      });
+      expect(human.status).toBe(200);
+      const all = await stream.waitFor(5);
+      expect(all.map((event) => event.event)).toContain("conversation.human_requested");
+    } finally {
+      await stream.close();
+    }
+  });
+});
+
 describe("handoff refuses bad requests", () => {
   it("checks the body, the role, the organization and the assignee", async () => {
     const conversation = await answeredChat(1004);

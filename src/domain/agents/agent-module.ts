@@ -9,6 +9,7 @@ import { createConversationExportService } from "../conversations/conversation-e
 import { createConversationRepo } from "../conversations/conversation-repo.ts";
 import { createConversationService } from "../conversations/conversation-service.ts";
 import { createConversationTurns } from "../conversations/conversation-turns.ts";
+import type { EventPublisher } from "../events/event-types.ts";
 import { createPublicChatService } from "../public-chat/public-chat-service.ts";
 import type { AnswerPipeline } from "../query/answer-pipeline.ts";
 import type { KnowledgeLookup } from "../query/query-knowledge.ts";
@@ -26,7 +27,8 @@ export type AgentModuleDeps = {
   };
   answers: AnswerPipeline;
   conversational?: ConversationalQueue;
-  logger?: Pick<Logger, "error">;
+  events: EventPublisher;
+  logger: Pick<Logger, "error">;
 };
 
 /** Agents, conversations, the query path, query-agent and the CSV export, wired together. */
@@ -43,6 +45,8 @@ export function createAgentModule(deps: AgentModuleDeps) {
     db,
     conversations: conversationRepo,
     contacts: contactRepo,
+    events: deps.events,
+    logger: deps.logger,
   });
   const query = createQueryService({
     agents,

@@ -11,6 +11,7 @@ import type { Billing } from "../billing/billing-port.ts";
 import { createContactRepo } from "../conversations/contact-repo.ts";
 import { createConversationRepo } from "../conversations/conversation-repo.ts";
 import { createConversationTurns } from "../conversations/conversation-turns.ts";
+import type { EventPublisher } from "../events/event-types.ts";
 import type { AnswerPipeline } from "../query/answer-pipeline.ts";
 import type { KnowledgeLookup } from "../query/query-knowledge.ts";
 import { createWindowMessageRepo } from "../webhooks/window-message-repo.ts";
@@ -38,6 +39,7 @@ export type ChannelModuleDeps = {
   knowledge: KnowledgeLookup | null;
   transcription: VoiceTranscriber;
   audit: AuditLog;
+  events: EventPublisher;
   logger: Logger;
   metrics: Pick<Metrics, "channelInbound" | "channelSend" | "channelAnswered">;
   secretBox: SecretBox | null;
@@ -95,12 +97,19 @@ export function createChannelModule(deps: ChannelModuleDeps) {
     open: channels.open,
     agents: createAgentRepo(db),
     conversations,
-    turns: createConversationTurns({ db, conversations, contacts: createContactRepo(db) }),
+    turns: createConversationTurns({
+      db,
+      conversations,
+      contacts: createContactRepo(db),
+      events: deps.events,
+      logger: deps.logger,
+    }),
     windowMessages: createWindowMessageRepo(db),
     billing: deps.billing,
     answers: deps.answers,
     knowledge: deps.knowledge,
     transcription: deps.transcription,
+    events: deps.events,
     jobs: deps.jobs,
     platform,
     logger: deps.logger,

@@ -7,11 +7,13 @@ import { type Billing, type Reservation, releasingOnFailure } from "../billing/b
 import type { ContactInput } from "../conversations/contact-repo.ts";
 import type { ConversationRepo, ConversationRow } from "../conversations/conversation-repo.ts";
 import type { ConversationTurns } from "../conversations/conversation-turns.ts";
+import type { EventPublisher } from "../events/event-types.ts";
 import { type AnswerPipeline, HANDOVER_TEXT, HISTORY_MESSAGES } from "../query/answer-pipeline.ts";
 import { asksForHuman } from "../query/human-request.ts";
 import type { KnowledgeLookup } from "../query/query-knowledge.ts";
 import { type BatchedAnswer, generateBatchedAnswer } from "../webhooks/batched-answer.ts";
 import {
+  answerEvents,
   type BatchedAnswerChargeDeps,
   batchedAnswerMessages,
   chargeBatchedAnswer,
@@ -60,6 +62,7 @@ export type ChannelTurnDeps = BatchedAnswerChargeDeps & {
   answers: AnswerPipeline;
   knowledge: KnowledgeLookup | null;
   transcription: VoiceTranscriber;
+  events: EventPublisher;
   jobs: Pick<JobQueue, "send">;
   platform: PlatformContext;
   metrics: ChannelTurnMetrics;
@@ -296,6 +299,7 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
         tx,
       );
       await deps.conversations.insertMessages(rows, tx);
+      await deps.events.publishAll(answerEvents(conversation, rows), tx);
       await lanes.queueSends(
         parts.map((part) => ({
           messageId: part.id,

@@ -2,6 +2,8 @@ import type { Db } from "../../db/client.ts";
 import { executeParts, type StatementPart } from "../../db/statement-parts.ts";
 import { invalid } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
+import type { Logger } from "../../lib/logger.ts";
+import type { EventPublisher, PublishedEvent } from "../events/event-types.ts";
 import type { ContactInput, ContactRepo } from "./contact-repo.ts";
 import type {
   ConversationRepo,
@@ -10,6 +12,7 @@ import type {
   StatusChange,
   TurnMessage,
 } from "./conversation-repo.ts";
+import { toMessageView } from "./conversation-view.ts";
 
 /** Channel values of the query interfaces (spec: Conversation and message). */
 export const CHANNELS = [
@@ -83,6 +86,9 @@ export function createConversationTurns(deps: {
   db: Db;
   conversations: ConversationRepo;
   contacts: ContactRepo;
+  /** Where each turn's messages, and a request for a person, are announced. */
+  events: EventPublisher;
+  logger: Pick<Logger, "error">;
 }) {
   const { conversations, contacts } = deps;
 
@@ -201,11 +207,58 @@ export function createConversationTurns(deps: {
         tx,
       );
     const contact = input.contact;
-    return input.contactId !== undefined || !contact
+    const result = await (input.contactId !== undefined || !contact
       ? written(input.contactId, deps.db)
       : deps.db.transaction(async (tx) =>
           written((await contacts.upsertByMatch(organizationId, contact, tx))?.id, tx),
-        );
+        ));
+    await announce(input, result[0]);
+    return result;
+  }
+
+  /**
+   * The turn's messages and a newly requested person as live events. Published after the turn's
+   * statement (the query path keeps its one round trip): the turn stands if this fails, so the
+   * failure is logged, not thrown.
+   */
+  async function announce(input: TurnRecord, conversation: ConversationRow): Promise<void> {
+    const event = {
+      organizationId: input.organizationId,
+      agentId: input.agentId,
+      conversationId: conversation.externalId,
+    };
+    const published: PublishedEvent[] = input.messages
+      .filter((message) => !message.isDraft)
+      .map((message) => ({
+        ...event,
+        name: "message.created",
+        data: {
+          message: toMessageView({
+            id: message.id,
+            organizationId: input.organizationId,
+            conversationId: conversation.id,
+            agentId: input.agentId,
+            from: message.from,
+            text: message.text,
+            sources: message.sources ?? [],
+            usage: message.usage ?? null,
+            attachments: message.attachments ?? [],
+            metadata: message.metadata ?? {},
+            isDraft: false,
+            createdAt: message.createdAt ?? new Date(),
+          }),
+        },
+      }));
+    if (input.status === "human_requested" && input.target.existing?.status !== "HUMAN_REQUESTED") {
+      published.push({
+        ...event,
+        name: "conversation.human_requested",
+        data: { trigger: "customer" },
+      });
+    }
+    await deps.events.publishAll(published).catch((error: unknown) => {
+      deps.logger.error({ err: error }, "publishing a turn's live events failed");
+    });
   }
 
   return { resolveTarget, recordTurn, recordTurnWith };

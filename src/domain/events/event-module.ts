@@ -24,7 +24,8 @@ export function createEventModule(deps: { db: Db; logger: Pick<Logger, "warn"> }
   const events = createEventRepo(deps.db);
   const hub = createEventHub({ events, logger: deps.logger, settings: HUB_SETTINGS });
   const publisher: EventPublisher = {
-    publish: (event, tx) => events.insert(event, tx),
+    publish: (event, tx) => events.insert([event], tx),
+    publishAll: (published, tx) => events.insert(published, tx),
   };
   return {
     publisher,

@@ -9,14 +9,17 @@ export type LiveEventRow = typeof liveEvents.$inferSelect;
 export function createEventRepo(db: Db) {
   return {
     /** Numbered when the transaction commits (the migration's trigger), never before. */
-    async insert(event: PublishedEvent, tx: Db = db): Promise<void> {
-      await tx.insert(liveEvents).values({
-        organizationId: event.organizationId,
-        agentId: event.agentId,
-        conversationId: event.conversationId,
-        name: event.name,
-        data: event.data,
-      });
+    async insert(events: readonly PublishedEvent[], tx: Db = db): Promise<void> {
+      if (events.length === 0) return;
+      await tx.insert(liveEvents).values(
+        events.map((event) => ({
+          organizationId: event.organizationId,
+          agentId: event.agentId,
+          conversationId: event.conversationId,
+          name: event.name,
+          data: event.data,
+        })),
+      );
     },
 
     /** Events after `afterId`, oldest first: of one organization, or of all (`null`). */

@@ -26,6 +26,8 @@ export type PublishedEvent = {
  */
 export type EventPublisher = {
   publish(event: PublishedEvent, tx?: Db): Promise<void>;
+  /** Several events in one statement (a turn's messages). */
+  publishAll(events: readonly PublishedEvent[], tx?: Db): Promise<void>;
 };
 
 /**

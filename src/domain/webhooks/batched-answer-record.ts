@@ -3,6 +3,8 @@ import { newId } from "../../lib/ids.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { Billing } from "../billing/billing-port.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
+import { toMessageView } from "../conversations/conversation-view.ts";
+import type { PublishedEvent } from "../events/event-types.ts";
 import { messageUsage, roundCredits } from "../query/answer-recorder.ts";
 import { chargeModelCalls } from "../query/model-calls.ts";
 import { toStoredSource } from "../query/query-knowledge.ts";
@@ -69,6 +71,28 @@ export function batchedAnswerMessages(input: {
     },
   }));
   return { parts, rows, usage };
+}
+
+/** The stored parts of an answer as the live events that announce them. */
+export function answerEvents(
+  conversation: { organizationId: string; agentId: string; externalId: string },
+  rows: ReturnType<typeof batchedAnswerMessages>["rows"],
+): PublishedEvent[] {
+  return rows.map((row) => ({
+    organizationId: conversation.organizationId,
+    agentId: conversation.agentId,
+    conversationId: conversation.externalId,
+    name: "message.created",
+    data: {
+      message: toMessageView({
+        ...row,
+        sources: row.sources ?? [],
+        usage: row.usage ?? null,
+        attachments: [],
+        isDraft: false,
+      }),
+    },
+  }));
 }
 
 export type BatchedAnswerChargeDeps = {

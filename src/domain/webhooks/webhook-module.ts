@@ -9,6 +9,7 @@ import type { Billing } from "../billing/billing-port.ts";
 import { createContactRepo } from "../conversations/contact-repo.ts";
 import { createConversationRepo } from "../conversations/conversation-repo.ts";
 import { createConversationTurns } from "../conversations/conversation-turns.ts";
+import type { EventPublisher } from "../events/event-types.ts";
 import type { AnswerPipeline } from "../query/answer-pipeline.ts";
 import type { AttachmentReader } from "../query/attachment-reader.ts";
 import type { KnowledgeLookup } from "../query/query-knowledge.ts";
@@ -30,6 +31,7 @@ export type WebhookModuleDeps = {
   answers: AnswerPipeline;
   attachments: Pick<AttachmentReader, "read">;
   knowledge: KnowledgeLookup | null;
+  events: EventPublisher;
   settings: {
     webhooks: WebhooksConfig;
     /** JOB_LEASE_SECONDS in ms: a process that renewed nothing for this long is taken for dead. */
@@ -62,6 +64,7 @@ export function createWebhookModule(deps: WebhookModuleDeps) {
     billing: deps.billing,
     answers: deps.answers,
     knowledge: deps.knowledge,
+    events: deps.events,
     jobs: deps.jobs,
     // The model's time plus two job leases of headroom (attachments, retrieval, storing): the
     // first delivery attempt, made once the window is answered, has a lease of its own.
@@ -72,7 +75,13 @@ export function createWebhookModule(deps: WebhookModuleDeps) {
     conversationalQueue: createConversationalQueue({
       fetcher: deps.fetcher,
       billing: deps.billing,
-      turns: createConversationTurns({ db, conversations, contacts: createContactRepo(db) }),
+      turns: createConversationTurns({
+        db,
+        conversations,
+        contacts: createContactRepo(db),
+        events: deps.events,
+        logger: deps.logger,
+      }),
       attachments: deps.attachments,
       windows,
       jobs: deps.jobs,

@@ -3,10 +3,15 @@ import { newId } from "../../lib/ids.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { Billing, Reservation } from "../billing/billing-port.ts";
 import type { ConversationRepo, ConversationRow } from "../conversations/conversation-repo.ts";
+import type { EventPublisher } from "../events/event-types.ts";
 import { toSource } from "../query/query-knowledge.ts";
 import { maxPartsForChannel } from "./answer-split.ts";
 import type { BatchedAnswer } from "./batched-answer.ts";
-import { batchedAnswerMessages, chargeBatchedAnswer } from "./batched-answer-record.ts";
+import {
+  answerEvents,
+  batchedAnswerMessages,
+  chargeBatchedAnswer,
+} from "./batched-answer-record.ts";
 import type { WebhookDeliveryRepo } from "./webhook-delivery-repo.ts";
 import { errorPayload, successPayload } from "./webhook-payload.ts";
 import type { WebhookWindowRepo, WebhookWindowRow } from "./webhook-window-repo.ts";
@@ -29,6 +34,7 @@ export type WindowAnswerStoreDeps = {
   deliveries: Pick<WebhookDeliveryRepo, "insert">;
   conversations: Pick<ConversationRepo, "applyTurn" | "insertMessages" | "setMessageUsage">;
   billing: Pick<Billing, "charge">;
+  events: EventPublisher;
   logger: Logger;
 };
 
@@ -73,6 +79,7 @@ export function createWindowAnswerStore(deps: WindowAnswerStoreDeps) {
         tx,
       );
       await deps.conversations.insertMessages(rows, tx);
+      await deps.events.publishAll(answerEvents(conversation, rows), tx);
       await deps.deliveries.insert(
         {
           id: deliveryId,
