@@ -36,6 +36,9 @@ beforeAll(async () => {
   operations = Object.entries(document.paths).flatMap(([path, byMethod]) =>
     Object.entries(byMethod)
       .filter(([method, op]) => METHODS.has(method) && op["x-permission"] !== undefined)
+      // An event stream never ends, so it cannot be called here; every role may read it
+      // (conversations:read), and test/events/ checks who may open it.
+      .filter(([method]) => !(path === "/api/events" && method === "get"))
       .map(([method, op]) => ({
         method: method.toUpperCase(),
         path,
