@@ -14,6 +14,15 @@ export type StoredMessage = {
   sources: Source[] | null;
 };
 
+/** A message of the visitor's conversation as its live stream tells it. */
+export type LiveMessage = {
+  id: string;
+  from: "human" | "agent";
+  text: string;
+  /** A person's reply: who wrote it. */
+  operator: { name: string } | null;
+};
+
 /** An answer of the API other than 2xx: the status says which message the visitor sees. */
 export class ApiError extends Error {
   constructor(readonly status: number) {
@@ -30,6 +39,26 @@ export function createApi(base: string, agentId: string) {
   const agentUrl = `${base}/api/public/agents/${encodeURIComponent(agentId)}`;
   return {
     profile: () => fetch(agentUrl).then((r) => json<{ name: string }>(r)),
+
+    /**
+     * Follows the visitor's conversation as it happens (operators' replies); the browser's
+     * EventSource reconnects by itself, resuming after the last event it got.
+     */
+    follow(
+      conversationId: string,
+      visitorId: string,
+      onMessage: (message: LiveMessage) => void,
+    ): () => void {
+      const source = new EventSource(
+        `${agentUrl}/conversations/${encodeURIComponent(conversationId)}/events?visitorId=${encodeURIComponent(visitorId)}`,
+      );
+      source.addEventListener("message.created", (event) => {
+        onMessage(
+          (JSON.parse((event as MessageEvent<string>).data) as { message: LiveMessage }).message,
+        );
+      });
+      return () => source.close();
+    },
 
     conversation: (conversationId: string, visitorId: string) =>
       fetch(

@@ -219,8 +219,35 @@ function mount(options: Options): void {
     scrollDown();
   }
 
+  /** Messages on screen, by id: a live event never shows one twice. */
+  const shown = new Set<string>();
+  let followed: string | null = null;
+  let joined = false;
+
+  function addNotice(text: string) {
+    log.append(el("p", { class: "notice" }, text));
+    scrollDown();
+  }
+
+  /** Shows operators' replies in this conversation as they are sent. */
+  function follow(conversationId: string) {
+    if (followed === conversationId) return;
+    followed = conversationId;
+    api.follow(conversationId, store.visitorId, (live) => {
+      // The visitor's own messages and the AI's answers come through ask().
+      if (live.from !== "agent" || !live.operator || shown.has(live.id)) return;
+      shown.add(live.id);
+      if (!joined) {
+        joined = true;
+        addNotice(strings.joined.replace("{name}", live.operator.name));
+      }
+      addMessage("agent", live.text);
+    });
+  }
+
   function render(conversationId: string, messages: StoredMessage[]) {
     for (const stored of messages) {
+      shown.add(stored.id);
       const { message } = addMessage(stored.from, stored.text);
       if (stored.from === "agent") {
         finishAnswer(message, { messageId: stored.id, conversationId }, stored.sources ?? []);
@@ -247,9 +274,16 @@ function mount(options: Options): void {
           scrollDown();
         },
       );
-      body.textContent = answer.answer;
       store.setConversationId(answer.conversationId);
-      finishAnswer(message, answer, answer.sources ?? []);
+      follow(answer.conversationId);
+      if (answer.answer === "") {
+        // A person handles the conversation: their reply comes live, not from the AI.
+        message.remove();
+      } else {
+        body.textContent = answer.answer;
+        shown.add(answer.messageId);
+        finishAnswer(message, answer, answer.sources ?? []);
+      }
     } catch (failure) {
       // Not answered: the question goes back into the box, to send again.
       message.remove();
@@ -344,6 +378,7 @@ function mount(options: Options): void {
       if (!conversationId) return;
       try {
         render(conversationId, (await api.conversation(conversationId, store.visitorId)).messages);
+        follow(conversationId);
       } catch (failure) {
         // Gone (erased, or another visitor's): start a new one.
         if (failure instanceof ApiError && failure.status === 404) store.setConversationId(null);

@@ -16,6 +16,8 @@ export type Strings = {
   micFailed: string;
   transcribing: string;
   you: string;
+  /** Shown when a person takes the conversation over; `{name}` is theirs. */
+  joined: string;
 };
 
 const en: Strings = {
@@ -35,6 +37,7 @@ const en: Strings = {
   micFailed: "The voice message could not be recorded or transcribed.",
   transcribing: "Transcribing…",
   you: "You",
+  joined: "{name} joined the conversation",
 };
 
 const fr: Strings = {
@@ -54,6 +57,7 @@ const fr: Strings = {
   micFailed: "Le message vocal n'a pas pu être enregistré ou transcrit.",
   transcribing: "Transcription…",
   you: "Vous",
+  joined: "{name} a rejoint la discussion",
 };
 
 export function stringsFor(lang: string | undefined): Strings {

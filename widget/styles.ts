@@ -26,6 +26,7 @@ h2{margin:0;flex:1;font-size:17px;font-weight:600;overflow:hidden;text-overflow:
 .human{align-self:flex-end;background:var(--c);color:#fff}
 .agent{align-self:flex-start;background:#fff;border:1px solid #e2e4e8}
 .text{margin:0}
+.notice{margin:0;align-self:center;font-size:13px;color:#555}
 .sources{margin:8px 0 0;padding:0 0 0 18px;font-size:13px;color:#555}
 .sources a{color:inherit}
 .feedback{display:flex;gap:6px;margin-top:8px}

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, onTestFinished } from "vitest";
 import { htmlPage, startFakeWebSite } from "../fakes/web-site.ts";
+import { memberOf } from "../harness/accounts.ts";
 import { unchecked } from "../harness/client.ts";
 import { addFile, createDatastore, waitForSync } from "../knowledge/knowledge-helpers.ts";
 import {
@@ -256,4 +257,46 @@ describe.skipIf(!hasChromium)("the widget on a customer's site", () => {
       await page.screenshot({ path: join(SCREENSHOT_DIR, `widget-${width}.png`) });
     });
   }
+
+  test("shows a person taking over and their reply as it is sent, without a reload", async ({
+    app,
+    org,
+    browser,
+    host,
+    fake,
+  }) => {
+    const { page } = await visitor(browser, onTestFinished);
+    await page.goto(host.page({ agentId }));
+    await page.getByRole("button", { name: "Open chat" }).click();
+    const dialog = page.getByRole("dialog", { name: "Rotterdam Bikes help" });
+    const log = dialog.getByRole("log");
+    fake.script({ text: "Refunds take five business days." });
+    await dialog.getByRole("textbox", { name: "Message" }).fill("Where is my refund?");
+    await dialog.getByRole("button", { name: "Send" }).click();
+    await log.getByText("Refunds take five business days.").waitFor();
+    await answerFinished(log);
+
+    const conversationId = (await page.evaluate(
+      `localStorage.getItem("agentdesk:${agentId}:conversation")`,
+    )) as string;
+    const operator = await memberOf(app, org, "member", `sam-${Date.now()}@example.com`);
+    const reply = await app.api.inject({
+      method: "POST",
+      url: `/api/conversations/${conversationId}/messages`,
+      headers: operator.headers,
+      payload: { text: "Hi, Sam here. I have refunded your order." },
+    });
+    expect(reply.statusCode, reply.body).toBe(201);
+    await log.getByText("member joined the conversation").waitFor();
+    await log.getByText("Hi, Sam here. I have refunded your order.").waitFor();
+
+    // While the person handles it, a question gets no AI answer, and no empty bubble.
+    const modelCalls = chatRequests(fake).length;
+    await dialog.getByRole("textbox", { name: "Message" }).fill("Thank you!");
+    await dialog.getByRole("button", { name: "Send" }).click();
+    await log.getByText("Thank you!").waitFor();
+    await dialog.getByRole("button", { name: "Send" }).and(page.locator(":enabled")).waitFor();
+    expect(chatRequests(fake)).toHaveLength(modelCalls);
+    expect(await log.locator(".msg.agent .text:empty").count()).toBe(0);
+  });
 });
