@@ -432,3 +432,48 @@ describe("a WhatsApp channel", () => {
     });
   });
 });
+
+describe("an operator's reply on WhatsApp", () => {
+  it("goes out through the Cloud API, and is refused with 409 after the 24-hour window", async () => {
+    const customer = "34611222333";
+    expect((await send(textFrom("Hello there", customer))).statusCode).toBe(200);
+    await eventually(() => expect(sends()).toHaveLength(1));
+    const list = await t.app.client(t.org.auth).conversations.list({ agentId: t.agentId });
+    const conversation = list.body.data.find((row: { channelExternalId: string }) =>
+      row.channelExternalId.endsWith(`_${customer}`),
+    );
+    const reply = (text: string) =>
+      t.app.api.inject({
+        method: "POST",
+        url: `/api/conversations/${conversation.id}/messages`,
+        headers: t.org.auth,
+        payload: { text },
+      });
+    const sent = await reply("A person here: your order ships today.");
+    expect(sent.statusCode, sent.body).toBe(201);
+    await eventually(() =>
+      expect(sentTexts().at(-1)).toBe("A person here: your order ships today."),
+    );
+    expect(sends().at(-1)!.body).toMatchObject({ to: customer, type: "text" });
+
+    // The customer's last message is now 25 hours old (moved back in the database: the
+    // platform dates it, and a message that old would be older than the channel).
+    await t.app.database.db.execute(
+      `update channel_threads set last_inbound_at = now() - interval '25 hours' where thread_key = '${customer}'`,
+    );
+    const late = await reply("Anything else?");
+    expect(late.statusCode).toBe(409);
+    expect(late.json()).toMatchObject({
+      type: "CONFLICT",
+      error: expect.stringContaining("24 hours"),
+    });
+    await nothingMoreHappens();
+    expect(sentTexts()).not.toContain("Anything else?");
+    const stored = await t.app.client(t.org.auth).conversations.get(conversation.id, {
+      agentId: t.agentId,
+    });
+    expect(stored.body.messages.map((message: { text: string }) => message.text)).not.toContain(
+      "Anything else?",
+    );
+  });
+});
