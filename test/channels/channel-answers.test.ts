@@ -6,10 +6,13 @@ import {
   BOT_TOKEN,
   type ChannelBody,
   type ChannelTestApp,
+  chatRequests,
+  conversationOfChat,
   createChannel,
   eventually,
   postInbound,
   startChannelTestApp,
+  telegramSendsTo,
 } from "./channel-helpers.ts";
 
 let t: ChannelTestApp;
@@ -38,23 +41,8 @@ function textUpdate(chatId: number, text: string) {
 }
 const deliver = (body: unknown, to: Pick<ChannelBody, "webhookUrl"> = channel, token = secret) =>
   postInbound(t.app, to, JSON.stringify(body), { "x-telegram-bot-api-secret-token": token });
-const sendsTo = (chatId: number) =>
-  t.telegram
-    .callsTo("sendMessage")
-    .map((call) => call.body as { chat_id: string; text: string })
-    .filter((body) => body.chat_id === String(chatId))
-    .map((body) => body.text);
-const chatRequests = () =>
-  t.fake.requests.filter((request) => request.path === "/v1/chat/completions");
-
-async function conversationOfChat(chatId: number) {
-  const list = await t.app.client(t.org.auth).conversations.list({ agentId: t.agentId });
-  const found = list.body.data.find(
-    (row: { channelExternalId: string }) => row.channelExternalId === String(chatId),
-  );
-  const full = await t.app.client(t.org.auth).conversations.get(found.id, { agentId: t.agentId });
-  return full.body;
-}
+const sendsTo = (chatId: number) => telegramSendsTo(t.telegram, chatId);
+const modelCalls = () => chatRequests(t.fake);
 
 describe("answers on a channel", () => {
   it("transcribes a voice note, answers it, and charges the transcription", async () => {
@@ -72,7 +60,7 @@ describe("answers on a channel", () => {
     });
     expect((await deliver(voice)).statusCode).toBe(200);
     await eventually(() => expect(sendsTo(601)).toEqual(["Yes, we deliver to Oslo."]));
-    const conversation = await conversationOfChat(601);
+    const conversation = await conversationOfChat(t, 601);
     expect(conversation.messages[0]).toMatchObject({
       from: "human",
       text: "Do you deliver to Oslo?",
@@ -108,7 +96,7 @@ describe("answers on a channel", () => {
         /(\w+) chat, message (\d)/.exec(text)?.slice(1),
       );
       expect(answered).toEqual([1, 2, 3].map((n) => [name, String(n)]));
-      const { messages } = await conversationOfChat(chatId);
+      const { messages } = await conversationOfChat(t, chatId);
       expect(messages.map((message: { from: string }) => message.from)).toEqual([
         "human",
         "agent",
@@ -126,7 +114,7 @@ describe("answers on a channel", () => {
     await eventually(() =>
       expect(sendsTo(801)).toEqual(["We are away; a person will answer soon."]),
     );
-    const { messages } = await conversationOfChat(801);
+    const { messages } = await conversationOfChat(t, 801);
     expect(messages).toHaveLength(2);
     expect(messages[1]).toMatchObject({
       from: "agent",
@@ -154,12 +142,12 @@ describe("answers on a channel", () => {
     const first = await deliver(textUpdate(901, "Anyone there?"), loud, loudSecret);
     expect(first.statusCode).toBe(200);
     await eventually(() => expect(sendsTo(901)).toEqual(["Answer: Anyone there?"]));
-    const before = chatRequests().length;
+    const before = modelCalls().length;
     expect((await deliver(textUpdate(901, "Hello?"), loud, loudSecret)).statusCode).toBe(200);
     await eventually(() =>
       expect(sendsTo(901)).toEqual(["Answer: Anyone there?", "Back tomorrow."]),
     );
-    expect(chatRequests().length).toBe(before);
+    expect(modelCalls().length).toBe(before);
 
     const quiet = await createChannel(
       { ...owner, agentId: silent.id },
@@ -172,11 +160,11 @@ describe("answers on a channel", () => {
     expect((await deliver(textUpdate(902, "Anyone?"), quiet, quietSecret)).statusCode).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(sendsTo(902)).toEqual([]);
-    expect(chatRequests().length).toBe(before);
+    expect(modelCalls().length).toBe(before);
   });
 
   it("erases the lane with the conversation, and starts a new one with the next message", async () => {
-    const before = await conversationOfChat(701);
+    const before = await conversationOfChat(t, 701);
     const erased = await t.app.api.inject({
       method: "DELETE",
       url: `/api/conversations/${before.id}?agentId=${t.agentId}`,
@@ -189,7 +177,7 @@ describe("answers on a channel", () => {
     expect((lanes as unknown as { rows: Array<{ count: number }> }).rows[0]!.count).toBe(0);
     expect((await deliver(textUpdate(701, "first chat, after erasure"))).statusCode).toBe(200);
     await eventually(() => expect(sendsTo(701)).toHaveLength(4));
-    const after = await conversationOfChat(701);
+    const after = await conversationOfChat(t, 701);
     expect(after.id).not.toBe(before.id);
     expect(after.messages.map((message: { text: string }) => message.text)[0]).toBe(
       "first chat, after erasure",

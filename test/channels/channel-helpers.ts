@@ -145,3 +145,29 @@ export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 15_
     }
   }
 }
+
+/** What the fake Bot API was asked to send to one chat, in order. */
+export const telegramSendsTo = (telegram: TelegramApi, chatId: number) =>
+  telegram
+    .callsTo("sendMessage")
+    .map((call) => call.body as { chat_id: string; text: string })
+    .filter((body) => body.chat_id === String(chatId))
+    .map((body) => body.text);
+
+/** The fake model's chat completions. */
+export const chatRequests = (fake: FakeOpenAI) =>
+  fake.requests.filter((request) => request.path === "/v1/chat/completions");
+
+/** The conversation of a Telegram chat, with its messages, as the API shows it. */
+export async function conversationOfChat(
+  t: Pick<ChannelTestApp, "app" | "org" | "agentId">,
+  chatId: number,
+) {
+  const client = t.app.client(t.org.auth);
+  const list = await client.conversations.list({ agentId: t.agentId });
+  const found = list.body.data.find(
+    (row: { channelExternalId: string }) => row.channelExternalId === String(chatId),
+  );
+  const full = await client.conversations.get(found.id, { agentId: t.agentId });
+  return full.body;
+}

@@ -3,10 +3,13 @@ import {
   BOT_TOKEN,
   type ChannelBody,
   type ChannelTestApp,
+  chatRequests,
+  conversationOfChat,
   createChannel,
   eventually,
   postInbound,
   startChannelTestApp,
+  telegramSendsTo,
 } from "../channels/channel-helpers.ts";
 import { telegramTextUpdate } from "../fakes/telegram-api.ts";
 import { memberOf, type SignedIn } from "../harness/accounts.ts";
@@ -43,29 +46,14 @@ const deliver = (chatId: number, text: string) => {
     "x-telegram-bot-api-secret-token": secret,
   });
 };
-const sendsTo = (chatId: number) =>
-  t.telegram
-    .callsTo("sendMessage")
-    .map((call) => call.body as { chat_id: string; text: string })
-    .filter((body) => body.chat_id === String(chatId))
-    .map((body) => body.text);
-const chatRequests = () =>
-  t.fake.requests.filter((request) => request.path === "/v1/chat/completions");
-
-async function conversationOfChat(chatId: number) {
-  const list = await t.app.client(t.org.auth).conversations.list({ agentId: t.agentId });
-  const found = list.body.data.find(
-    (row: { channelExternalId: string }) => row.channelExternalId === String(chatId),
-  );
-  const full = await t.app.client(t.org.auth).conversations.get(found.id, { agentId: t.agentId });
-  return full.body;
-}
+const sendsTo = (chatId: number) => telegramSendsTo(t.telegram, chatId);
+const modelCalls = () => chatRequests(t.fake);
 
 /** A Telegram conversation the AI answered once. */
 async function answeredChat(chatId: number) {
   expect((await deliver(chatId, "Hello")).statusCode).toBe(200);
   await eventually(() => expect(sendsTo(chatId)).toHaveLength(1));
-  return conversationOfChat(chatId);
+  return conversationOfChat(t, chatId);
 }
 
 const patch = (id: string, headers: Record<string, string>, payload: Record<string, unknown>) =>
@@ -107,9 +95,9 @@ describe("taking over a conversation", () => {
     t.fake.requests.length = 0;
     expect((await deliver(1001, "Thanks, waiting")).statusCode).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(chatRequests()).toHaveLength(0);
+    expect(modelCalls()).toHaveLength(0);
     expect(sendsTo(1001)).toHaveLength(2);
-    const during = await conversationOfChat(1001);
+    const during = await conversationOfChat(t, 1001);
     expect(during.messages.at(-1)).toMatchObject({ from: "human", text: "Thanks, waiting" });
     const operatorMessage = during.messages.find(
       (message: { user?: unknown }) => message.user !== undefined,
@@ -121,7 +109,7 @@ describe("taking over a conversation", () => {
     expect((await deliver(1001, "One more question")).statusCode).toBe(200);
     await eventually(() => expect(sendsTo(1001)).toHaveLength(3));
     expect(sendsTo(1001)[2]).toBe("Answer: One more question");
-    const after = await conversationOfChat(1001);
+    const after = await conversationOfChat(t, 1001);
     expect(after.status).toBe("UNRESOLVED");
   });
 
@@ -130,13 +118,13 @@ describe("taking over a conversation", () => {
     t.fake.requests.length = 0;
     t.fake.script({ text: "An answer nobody should see.", delayMs: 1_500 });
     expect((await deliver(1002, "Are you a bot?")).statusCode).toBe(200);
-    await eventually(() => expect(chatRequests()).toHaveLength(1));
+    await eventually(() => expect(modelCalls()).toHaveLength(1));
     expect((await patch(conversation.id, operator.headers, { aiEnabled: false })).statusCode).toBe(
       200,
     );
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect(sendsTo(1002)).toEqual(["Answer: Hello"]);
-    const after = await conversationOfChat(1002);
+    const after = await conversationOfChat(t, 1002);
     const draft = after.messages.find(
       (message: { text: string }) => message.text === "An answer nobody should see.",
     );
@@ -153,7 +141,7 @@ describe("taking over a conversation", () => {
     expect(first.statusCode).toBe(201);
     expect(second.statusCode).toBe(201);
     await eventually(() => expect(sendsTo(1003)).toHaveLength(3));
-    const stored = (await conversationOfChat(1003)).messages
+    const stored = (await conversationOfChat(t, 1003)).messages
       .filter((message: { user?: unknown }) => message.user)
       .map((message: { text: string }) => message.text);
     expect(sendsTo(1003).slice(1)).toEqual(stored);
@@ -175,7 +163,7 @@ describe("taking over a conversation", () => {
       conversationId,
       usage: { totalTokens: 0, cost: 0 },
     });
-    expect(chatRequests()).toHaveLength(0);
+    expect(modelCalls()).toHaveLength(0);
     const after = await client.consumptionEvents.list({});
     expect(after.body.data.length).toBe(before.body.data.length);
     const stored = await client.conversations.get(conversationId, { agentId: t.agentId });
@@ -263,6 +251,6 @@ describe("handoff refuses bad requests", () => {
     expect(unknown.statusCode).toBe(404);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(sendsTo(1004)).toHaveLength(1);
-    expect((await conversationOfChat(1004)).aiEnabled).toBe(true);
+    expect((await conversationOfChat(t, 1004)).aiEnabled).toBe(true);
   });
 });
