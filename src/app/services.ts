@@ -144,7 +144,7 @@ export async function createServices(deps: ServiceDeps) {
   const { db } = database;
   const operators = createOperatorServices(db, logger, config.accounts);
   // Live events: what services publish through, and the streams that follow them.
-  const eventModule = createEventModule({ db, logger });
+  const eventModule = createEventModule({ db, logger, metrics });
   const models = instrumentModels(createModelRegistry(providerOptions), metrics);
   const { billing, consumption, usage } = createBillingModule({
     db,
@@ -273,6 +273,7 @@ export async function createServices(deps: ServiceDeps) {
     channels: channelModule.channelReplies,
     events: eventModule.publisher,
     jobs,
+    metrics,
   });
 
   const retention = createRetentionService({

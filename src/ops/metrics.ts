@@ -35,6 +35,7 @@ const LEAD_OUTCOMES = ["stored", "invalid", "rate_limited", "error"] as const;
 const INGESTION_OUTCOMES = ["synched", "error", "usage_limit_reached", "abandoned"] as const;
 const WEBHOOK_ATTEMPT_STATES = ["delivered", "retrying", "failed"] as const;
 const CHANNEL_TYPES = ["telegram", "whatsapp", "slack"] as const;
+const HANDOFF_TRIGGERS = ["customer", "model", "operator"] as const;
 /** What an inbound platform request, or one message in it, came to (channel-inbound.ts). */
 export const CHANNEL_INBOUND_OUTCOMES = [
   "accepted",
@@ -150,6 +151,29 @@ export function createMetrics() {
     buckets: MODEL_BUCKETS,
     registers,
   });
+  const handoffs = new Counter({
+    name: "agentdesk_handoffs_total",
+    help: "Conversations handed to a person, by what asked for one (customer, model, operator)",
+    labelNames: ["trigger"] as const,
+    registers,
+  });
+  const firstHumanReply = new Histogram({
+    name: "agentdesk_handoff_first_reply_seconds",
+    help: "From a conversation's request for a person to the first reply a person wrote",
+    buckets: [5, 30, 60, 300, 900, 1800, 3600, 7200, 14400, 43200, 86400],
+    registers,
+  });
+  let waitingForHuman: (() => Promise<number | null>) | null = null;
+  new Gauge({
+    name: "agentdesk_conversations_waiting_for_human",
+    help: "Conversations that asked for a person and have the AI off; read at scrape time",
+    registers,
+    async collect() {
+      const count = await waitingForHuman?.();
+      if (count !== null && count !== undefined) this.set(count);
+    },
+  });
+  for (const trigger of HANDOFF_TRIGGERS) handoffs.inc({ trigger }, 0);
   const leads = new Counter({
     name: "agentdesk_lead_submissions_total",
     help: "Lead form submissions, by outcome",
@@ -221,6 +245,18 @@ export function createMetrics() {
     },
     channelAnswered(type: string, seconds: number): void {
       channelAnswers.observe({ type }, seconds);
+    },
+    /** A conversation handed to a person; an unknown trigger counts as the model's. */
+    handoff(trigger: string): void {
+      handoffs.inc({
+        trigger: (HANDOFF_TRIGGERS as readonly string[]).includes(trigger) ? trigger : "model",
+      });
+    },
+    firstHumanReply(seconds: number): void {
+      firstHumanReply.observe(seconds);
+    },
+    readWaitingForHumanFrom(read: () => Promise<number | null>): void {
+      waitingForHuman = read;
     },
     /** The outcome of one POST /api/leads, from its status code. */
     leadSubmission(statusCode: number): void {

@@ -232,6 +232,37 @@ describe("live events of conversations", () => {
   });
 });
 
+describe("handoff metrics", () => {
+  it("count handoffs by trigger, time the first reply, and gauge who waits", async () => {
+    const conversation = await answeredChat(1006);
+    expect((await deliver(1006, "I want to talk to a human")).statusCode).toBe(200);
+    await eventually(async () =>
+      expect((await conversationOfChat(t, 1006)).status).toBe("HUMAN_REQUESTED"),
+    );
+    const scrape = async () =>
+      (
+        await t.app.api.inject({
+          url: "/metrics",
+          headers: { authorization: "Bearer test-admin-token" },
+        })
+      ).body;
+    const waiting = (body: string) =>
+      Number(/agentdesk_conversations_waiting_for_human (\d+)/.exec(body)?.[1]);
+    const before = await scrape();
+    expect(before).toMatch(/agentdesk_handoffs_total\{trigger="customer"\} [1-9]/);
+    expect(waiting(before)).toBeGreaterThanOrEqual(1);
+    const replied = await reply(conversation.id, operator.headers, { text: "On it." });
+    expect(replied.statusCode).toBe(201);
+    const after = await scrape();
+    expect(after).toMatch(/agentdesk_handoff_first_reply_seconds_count [1-9]/);
+    expect(after).toMatch(/agentdesk_handoffs_total\{trigger="operator"\} [0-9]/);
+    expect(
+      (await patch(conversation.id, operator.headers, { status: "RESOLVED" })).statusCode,
+    ).toBe(200);
+    expect(waiting(await scrape())).toBe(waiting(before) - 1);
+  });
+});
+
 describe("handoff refuses bad requests", () => {
   it("checks the body, the role, the organization and the assignee", async () => {
     const conversation = await answeredChat(1004);

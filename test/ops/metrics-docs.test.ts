@@ -36,6 +36,8 @@ describe("docs/operations.md", () => {
     metrics.channelInbound("telegram", "accepted");
     metrics.channelSend("telegram", "sent", 0.2);
     metrics.channelAnswered("telegram", 3);
+    metrics.firstHumanReply(60);
+    metrics.readWaitingForHumanFrom(async () => 0);
     metrics.readQueueDepthsFrom(async () => new Map([["lead.notify", 0]]));
     const registered = (await metrics.registry.getMetricsAsJSON())
       .filter((metric) => !/^(process|nodejs)_/.test(metric.name))

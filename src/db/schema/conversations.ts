@@ -65,6 +65,8 @@ export const conversations = pgTable(
     aiEnabled: boolean("ai_enabled").notNull().default(true),
     /** The member handling it, if any. */
     assigneeId: text("assignee_id").references(() => users.id, { onDelete: "set null" }),
+    /** When a person was asked for, until one replies or the AI takes it back (the metrics). */
+    humanRequestedAt: timestamp("human_requested_at", { withTimezone: true }),
     contactId: text("contact_id").references(() => contacts.id, { onDelete: "set null" }),
     metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
     /**
@@ -86,6 +88,10 @@ export const conversations = pgTable(
     index("conversations_external_idx").on(table.organizationId, table.channelExternalId),
     // The retention sweep: an organization's conversations by last activity.
     index("conversations_activity_idx").on(table.organizationId, table.updatedAt),
+    // The conversations waiting for a person (a gauge read at every scrape of /metrics).
+    index("conversations_waiting_idx")
+      .on(table.organizationId)
+      .where(sql`${table.status} = 'HUMAN_REQUESTED' and ${table.aiEnabled} = false`),
     check(
       "conversations_status_check",
       sql`${table.status} in ('UNRESOLVED', 'RESOLVED', 'HUMAN_REQUESTED')`,

@@ -55,6 +55,12 @@ function aiEnabledAfter(change: StatusChange): SQL {
   return sql`${conversations.aiEnabled}`;
 }
 
+/** The first moment a person was asked for, kept while the request stands. */
+function humanRequestedAtAfter(change: StatusChange): SQL {
+  if (change === "human_requested") return sql`coalesce(${conversations.humanRequestedAt}, now())`;
+  return sql`${conversations.humanRequestedAt}`;
+}
+
 /** The turn's messages as one JSON parameter (snake_case keys, see recordTurn's recordset). */
 function messagesJson(rows: TurnMessage[]): string {
   return JSON.stringify(
@@ -93,15 +99,18 @@ function turnPart(turn: RecordedTurn): StatementPart<ConversationRow> {
     ctes: sql`
       conversation as (
         insert into conversations (id, external_id, organization_id, agent_id, visitor_id,
-          channel, channel_external_id, status, ai_enabled, contact_id, started_anonymously)
+          channel, channel_external_id, status, ai_enabled, human_requested_at, contact_id,
+          started_anonymously)
         values (${conversation.id}, ${conversation.externalId}, ${organizationId}, ${agentId},
           ${conversation.visitorId}, ${conversation.channel}, ${conversation.channelExternalId},
           ${turn.status === "human_requested" ? "HUMAN_REQUESTED" : "UNRESOLVED"},
-          ${turn.status !== "human_requested"}, ${turn.contactId ?? null},
+          ${turn.status !== "human_requested"},
+          ${turn.status === "human_requested" ? sql`now()` : null}, ${turn.contactId ?? null},
           ${conversation.startedAnonymously})
         on conflict (organization_id, external_id, agent_id) do update set
           status = ${statusAfter(turn.status)},
           ai_enabled = ${aiEnabledAfter(turn.status)},
+          human_requested_at = ${humanRequestedAtAfter(turn.status)},
           contact_id = coalesce(excluded.contact_id, ${conversations.contactId}),
           updated_at = ${new Date().toISOString()}::timestamptz
         returning *
@@ -221,6 +230,7 @@ export function createConversationRepo(db: Db) {
         .set({
           status: statusAfter(change.status),
           aiEnabled: aiEnabledAfter(change.status),
+          humanRequestedAt: humanRequestedAtAfter(change.status) as unknown as Date,
           ...(change.contactId ? { contactId: change.contactId } : {}),
           updatedAt: new Date(),
         })

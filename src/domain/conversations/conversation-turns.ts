@@ -250,10 +250,14 @@ export function createConversationTurns(deps: {
         },
       }));
     if (input.status === "human_requested" && input.target.existing?.status !== "HUMAN_REQUESTED") {
+      // A customer's words flag their message; otherwise the model called request_human.
+      const byCustomer = input.messages.some(
+        (message) => message.from === "human" && message.metadata?.requestedHuman === true,
+      );
       published.push({
         ...event,
         name: "conversation.human_requested",
-        data: { trigger: "customer" },
+        data: { trigger: byCustomer ? "customer" : "model" },
       });
     }
     await deps.events.publishAll(published).catch((error: unknown) => {

@@ -1,9 +1,10 @@
 import type { Db } from "../../db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
+import type { Metrics } from "../../ops/metrics.ts";
 import { createEventHub } from "./event-hub.ts";
 import { createEventRepo } from "./event-repo.ts";
 import { createEventStreams } from "./event-streams.ts";
-import type { EventPublisher } from "./event-types.ts";
+import type { EventPublisher, PublishedEvent } from "./event-types.ts";
 
 /** The channel the migration's trigger notifies with each committed event's id. */
 export const LIVE_EVENTS_CHANNEL = "live_events";
@@ -20,12 +21,25 @@ const HUB_SETTINGS = { maxQueued: 500, pageSize: 500, retryMs: 1_000 };
  * Live events: where services publish them (`publisher`), and the streams of GET /api/events and
  * the public chat (`liveEvents`), fed by one LISTEN per process (`liveEvents.changes`).
  */
-export function createEventModule(deps: { db: Db; logger: Pick<Logger, "warn"> }) {
+export function createEventModule(deps: {
+  db: Db;
+  logger: Pick<Logger, "warn">;
+  metrics: Pick<Metrics, "handoff">;
+}) {
   const events = createEventRepo(deps.db);
   const hub = createEventHub({ events, logger: deps.logger, settings: HUB_SETTINGS });
+  /** Every request for a person passes here, whichever service made it: counted by trigger. */
+  const counted = async (published: readonly PublishedEvent[], tx?: Db) => {
+    await events.insert(published, tx);
+    for (const event of published) {
+      if (event.name === "conversation.human_requested") {
+        deps.metrics.handoff(String(event.data.trigger));
+      }
+    }
+  };
   const publisher: EventPublisher = {
-    publish: (event, tx) => events.insert([event], tx),
-    publishAll: (published, tx) => events.insert(published, tx),
+    publish: (event, tx) => counted([event], tx),
+    publishAll: (published, tx) => counted(published, tx),
   };
   return {
     publisher,

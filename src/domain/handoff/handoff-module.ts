@@ -1,5 +1,6 @@
 import type { Db } from "../../db/client.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
+import type { Metrics } from "../../ops/metrics.ts";
 import type { ChannelReplies } from "../channels/channel-replies.ts";
 import { createConversationRepo } from "../conversations/conversation-repo.ts";
 import type { EventPublisher } from "../events/event-types.ts";
@@ -14,18 +15,22 @@ export function createHandoffModule(deps: {
   channels: ChannelReplies;
   events: EventPublisher;
   jobs: Pick<JobQueue, "send">;
+  metrics: Pick<Metrics, "firstHumanReply" | "readWaitingForHumanFrom">;
 }) {
   const { db } = deps;
+  const handoff = createHandoffRepo(db);
+  deps.metrics.readWaitingForHumanFrom(() => handoff.waitingForHuman().catch(() => null));
   return {
     handoff: createHandoffService({
       db,
-      handoff: createHandoffRepo(db),
+      handoff,
       conversations: createConversationRepo(db),
       channels: deps.channels,
       windows: createWebhookWindowRepo(db),
       deliveries: createWebhookDeliveryRepo(db),
       events: deps.events,
       jobs: deps.jobs,
+      metrics: deps.metrics,
     }),
   };
 }

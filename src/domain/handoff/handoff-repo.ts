@@ -29,6 +29,17 @@ export function createHandoffRepo(db: Db) {
       return row?.name ?? null;
     },
 
+    /** Conversations that asked for a person and have the AI off, in every organization. */
+    async waitingForHuman(): Promise<number> {
+      const [row] = await db
+        .select({ count: sql<number>`count(*)::integer` })
+        .from(conversations)
+        .where(
+          and(eq(conversations.status, "HUMAN_REQUESTED"), eq(conversations.aiEnabled, false)),
+        );
+      return row?.count ?? 0;
+    },
+
     async setState(
       organizationId: string,
       conversationId: string,
@@ -36,6 +47,7 @@ export function createHandoffRepo(db: Db) {
         status?: "UNRESOLVED" | "RESOLVED" | "HUMAN_REQUESTED";
         aiEnabled?: boolean;
         assigneeId?: string | null;
+        humanRequestedAt?: Date | null;
       },
       tx: Db = db,
     ) {

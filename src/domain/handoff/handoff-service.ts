@@ -2,6 +2,7 @@ import type { Db } from "../../db/client.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
 import { AppError, invalid } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
+import type { Metrics } from "../../ops/metrics.ts";
 import type { Caller } from "../caller.ts";
 import type { ChannelReplies } from "../channels/channel-replies.ts";
 import { REPLY_WINDOW_CLOSED } from "../channels/channel-turns.ts";
@@ -30,6 +31,7 @@ export type HandoffServiceDeps = {
   deliveries: Pick<WebhookDeliveryRepo, "insert">;
   events: EventPublisher;
   jobs: Pick<JobQueue, "send">;
+  metrics: Pick<Metrics, "firstHumanReply">;
 };
 
 type Status = ConversationRow["status"];
@@ -110,6 +112,11 @@ export function createHandoffService(deps: HandoffServiceDeps) {
           {
             ...state,
             ...(change.assigneeId !== undefined ? { assigneeId: change.assigneeId } : {}),
+            // A request for a person stands until one replies or the AI takes it back.
+            humanRequestedAt:
+              state.status === "HUMAN_REQUESTED"
+                ? (conversation.humanRequestedAt ?? new Date())
+                : null,
           },
           tx,
         );
@@ -178,8 +185,14 @@ export function createHandoffService(deps: HandoffServiceDeps) {
       };
       await deps.db.transaction(async (tx) => {
         await deps.conversations.insertMessages([message], tx);
-        if (conversation.aiEnabled) {
-          await deps.handoff.setState(organizationId, conversation.id, { aiEnabled: false }, tx);
+        if (conversation.aiEnabled || conversation.humanRequestedAt) {
+          // The first reply answers the request for a person: it no longer waits.
+          await deps.handoff.setState(
+            organizationId,
+            conversation.id,
+            { aiEnabled: false, humanRequestedAt: null },
+            tx,
+          );
         }
         if (route) await deps.channels.queue(route, message, tx);
         if (webhookUrl && deliveryId) {
@@ -224,6 +237,9 @@ export function createHandoffService(deps: HandoffServiceDeps) {
           );
         }
       });
+      if (conversation.humanRequestedAt) {
+        deps.metrics.firstHumanReply((Date.now() - conversation.humanRequestedAt.getTime()) / 1000);
+      }
       if (route) await deps.channels.send(organizationId, route);
       if (deliveryId) {
         await deps.jobs.send("webhook.deliver", { organizationId, deliveryId, attempt: 1 });

@@ -1,0 +1,2 @@
+ALTER TABLE "conversations" ADD COLUMN "human_requested_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "conversations_waiting_idx" ON "conversations" USING btree ("organization_id") WHERE "conversations"."status" = 'HUMAN_REQUESTED' and "conversations"."ai_enabled" = false;
