@@ -239,6 +239,9 @@ describe("handoff metrics", () => {
     await eventually(async () =>
       expect((await conversationOfChat(t, 1006)).status).toBe("HUMAN_REQUESTED"),
     );
+    // The customer who asked for a person was answered (the handover), then the AI stepped out.
+    await eventually(() => expect(sendsTo(1006)).toHaveLength(2));
+    expect((await conversationOfChat(t, 1006)).aiEnabled).toBe(false);
     const scrape = async () =>
       (
         await t.app.api.inject({

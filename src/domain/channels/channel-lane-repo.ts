@@ -16,11 +16,13 @@ import type { StatementPart } from "../../db/statement-parts.ts";
 export type ChannelThreadRow = typeof channelThreads.$inferSelect;
 export type ChannelEventRow = typeof channelEvents.$inferSelect;
 type ChannelSendRow = typeof channelSends.$inferSelect;
-/** A queued outbound message with its text, and whether an operator wrote it. */
+/** A queued outbound message with its text, and who it is from. */
 export type PendingSend = ChannelSendRow & {
   text: string;
   conversationId: string;
   byOperator: boolean;
+  /** The AI's answer that itself handed the conversation to a person. */
+  handsOver: boolean;
 };
 
 /** A lane's job this far past its time was lost with its process: the next message queues one. */
@@ -289,6 +291,7 @@ export function createChannelLaneRepo(db: Db) {
           text: messages.text,
           conversationId: messages.conversationId,
           byOperator: sql<boolean>`${messages.metadata} ? 'operator'`,
+          handsOver: sql<boolean>`${messages.metadata} ? 'requestedHuman'`,
         })
         .from(channelSends)
         .innerJoin(messages, eq(messages.id, channelSends.messageId))
@@ -305,6 +308,7 @@ export function createChannelLaneRepo(db: Db) {
         text: row.text,
         conversationId: row.conversationId,
         byOperator: row.byOperator,
+        handsOver: row.handsOver,
       }));
     },
 

@@ -7,7 +7,7 @@ import { type Billing, type Reservation, releasingOnFailure } from "../billing/b
 import type { ContactInput } from "../conversations/contact-repo.ts";
 import type { ConversationRepo, ConversationRow } from "../conversations/conversation-repo.ts";
 import type { ConversationTurns } from "../conversations/conversation-turns.ts";
-import type { EventPublisher } from "../events/event-types.ts";
+import type { EventPublisher, PublishedEvent } from "../events/event-types.ts";
 import { type AnswerPipeline, HANDOVER_TEXT, HISTORY_MESSAGES } from "../query/answer-pipeline.ts";
 import { asksForHuman } from "../query/human-request.ts";
 import type { KnowledgeLookup } from "../query/query-knowledge.ts";
@@ -93,6 +93,15 @@ export function replyWindowOpen(
 
 /** When a run that found the lane taken looks again: soon, the holder may be nearly done. */
 const LANE_BUSY_RETRY_MS = 1_000;
+
+/** An answer to store: its text, the model's turn, the credits held, and who asked for a person. */
+type GeneratedChannelAnswer = {
+  text: string;
+  generated: BatchedAnswer;
+  reservation: Reservation;
+  /** The customer's own words asked for a person (else the model handed over, if it did). */
+  customerAsked: boolean;
+};
 
 /** Nothing to say: the customer is told `unavailableMessage`, if the agent has one. */
 class NoAnswerError extends Error {
@@ -180,7 +189,6 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
       channel: row.type,
       channelExternalId: channelExternalIdOf(channel, thread),
     });
-    const humanRequested = texts.some((text) => asksForHuman(text));
     // In the order they were written, even when a later one reached us first.
     let previous = 0;
     const writtenAt = received.map((event) => {
@@ -192,7 +200,9 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
         organizationId: row.organizationId,
         agentId: row.agentId,
         target,
-        status: humanRequested ? "human_requested" : "reopen",
+        // A customer asking for a person still gets the AI's handover answer to this turn:
+        // the request takes the AI out once that answer is stored (storeAnswer).
+        status: "reopen",
         contact: contactOf(channel, thread),
         messages: received.map((event, index) => ({
           id: event.id,
@@ -218,7 +228,7 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
     agent: AgentRow,
     conversation: ConversationRow,
     messageIds: string[],
-  ): Promise<{ text: string; generated: BatchedAnswer; reservation: Reservation }> {
+  ): Promise<GeneratedChannelAnswer> {
     const { organizationId } = conversation;
     const waiting = await deps.windowMessages.waiting(organizationId, conversation.id, messageIds);
     const reservation = await deps.billing.reserve(
@@ -250,8 +260,25 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
           ? HANDOVER_TEXT
           : generated.turn.text;
       if (text.trim() === "") throw new NoAnswerError("The model returned an empty answer");
-      return { text, generated, reservation };
+      const customerAsked = waiting.some((message) => message.metadata.requestedHuman === true);
+      return { text, generated, reservation, customerAsked };
     });
+  }
+
+  /** The request for a person an answer hands over for: the customer's words, or the model's. */
+  function humanRequestedEvent(
+    conversation: ConversationRow,
+    customerAsked: boolean,
+  ): PublishedEvent {
+    return {
+      organizationId: conversation.organizationId,
+      agentId: conversation.agentId,
+      conversationId: conversation.externalId,
+      name: "conversation.human_requested",
+      data: {
+        trigger: customerAsked ? "customer" : "model",
+      },
+    };
   }
 
   /** Stores the answer's parts and queues their sends, with the events closed, in one transaction. */
@@ -260,7 +287,7 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
     thread: ChannelThreadRow,
     conversation: ConversationRow,
     events: ChannelEventRow[],
-    answer: { text: string; generated: BatchedAnswer; reservation: Reservation },
+    answer: GeneratedChannelAnswer,
   ): Promise<void> {
     const { row } = channel;
     const eventIds = events.map((event) => event.id);
@@ -291,15 +318,24 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
         );
         return true;
       }
+      const { requestedHuman } = answer.generated;
       await deps.conversations.applyTurn(
         row.organizationId,
         row.agentId,
         conversation.id,
-        { status: answer.generated.requestedHuman ? "human_requested" : "keep" },
+        { status: requestedHuman ? "human_requested" : "keep" },
         tx,
       );
       await deps.conversations.insertMessages(rows, tx);
-      await deps.events.publishAll(answerEvents(conversation, rows), tx);
+      await deps.events.publishAll(
+        [
+          ...answerEvents(conversation, rows),
+          ...(requestedHuman && now.conversation.status !== "HUMAN_REQUESTED"
+            ? [humanRequestedEvent(conversation, answer.customerAsked)]
+            : []),
+        ],
+        tx,
+      );
       await lanes.queueSends(
         parts.map((part) => ({
           messageId: part.id,
@@ -458,7 +494,9 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
       if (send.nextAttemptAt.getTime() > Date.now()) return send.nextAttemptAt;
       const started = performance.now();
       const seconds = () => (performance.now() - started) / 1000;
-      if (!send.byOperator && !(await aiMaySend(row.organizationId, send.conversationId))) {
+      // An answer that hands over turned the AI off itself: it is still the customer's answer.
+      const aiSend = !send.byOperator && !send.handsOver;
+      if (aiSend && !(await aiMaySend(row.organizationId, send.conversationId))) {
         await lanes.markAttemptFailed(row.organizationId, send.messageId, TAKEN_OVER, null);
         continue;
       }

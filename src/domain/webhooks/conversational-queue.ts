@@ -51,7 +51,9 @@ export function createConversationalQueue(deps: ConversationalQueueDeps): Conver
         organizationId,
         agentId: agent.id,
         target,
-        status: humanRequested ? "human_requested" : "reopen",
+        // Asking for a person still gets the handover answer of this window: the request takes
+        // the AI out once that answer is stored (window-answer-store.ts).
+        status: "reopen",
         contact: request.contact,
         messages: [
           {

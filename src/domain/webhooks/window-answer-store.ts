@@ -79,7 +79,28 @@ export function createWindowAnswerStore(deps: WindowAnswerStoreDeps) {
         tx,
       );
       await deps.conversations.insertMessages(rows, tx);
-      await deps.events.publishAll(answerEvents(conversation, rows), tx);
+      const handedOver = generated.requestedHuman && conversation.status !== "HUMAN_REQUESTED";
+      await deps.events.publishAll(
+        [
+          ...answerEvents(conversation, rows),
+          ...(handedOver
+            ? [
+                {
+                  organizationId,
+                  agentId: answer.agentId,
+                  conversationId: conversation.externalId,
+                  name: "conversation.human_requested" as const,
+                  data: {
+                    trigger: waiting.some((message) => message.metadata.requestedHuman === true)
+                      ? "customer"
+                      : "model",
+                  },
+                },
+              ]
+            : []),
+        ],
+        tx,
+      );
       await deps.deliveries.insert(
         {
           id: deliveryId,
