@@ -12,7 +12,7 @@ import type {
   StatusChange,
   TurnMessage,
 } from "./conversation-repo.ts";
-import { toMessageView } from "./conversation-view.ts";
+import { toNewMessageView } from "./conversation-view.ts";
 
 /** Channel values of the query interfaces (spec: Conversation and message). */
 export const CHANNELS = [
@@ -233,19 +233,11 @@ export function createConversationTurns(deps: {
         ...event,
         name: "message.created",
         data: {
-          message: toMessageView({
-            id: message.id,
+          message: toNewMessageView({
+            ...message,
             organizationId: input.organizationId,
             conversationId: conversation.id,
             agentId: input.agentId,
-            from: message.from,
-            text: message.text,
-            sources: message.sources ?? [],
-            usage: message.usage ?? null,
-            attachments: message.attachments ?? [],
-            metadata: message.metadata ?? {},
-            isDraft: false,
-            createdAt: message.createdAt ?? new Date(),
           }),
         },
       }));

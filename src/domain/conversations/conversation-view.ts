@@ -1,5 +1,10 @@
 import type { DeliveryStatus, MessageUsage, StoredSource } from "../../db/schema/index.ts";
-import type { ContactSummary, ConversationRow, MessageRow } from "./conversation-repo.ts";
+import type {
+  ContactSummary,
+  ConversationRow,
+  MessageRow,
+  NewMessageRow,
+} from "./conversation-repo.ts";
 
 type ContactView = {
   id: string;
@@ -93,6 +98,20 @@ function operatorOf(metadata: Record<string, unknown>): PersonView | null {
     email: typeof operator.email === "string" ? operator.email : null,
     name: typeof operator.name === "string" ? operator.name : null,
   };
+}
+
+/** A message about to be stored, as the API will show it: its columns' defaults filled in. */
+export function toNewMessageView(row: NewMessageRow): MessageView {
+  return toMessageView({
+    ...row,
+    agentId: row.agentId ?? null,
+    sources: row.sources ?? [],
+    usage: row.usage ?? null,
+    attachments: row.attachments ?? [],
+    metadata: row.metadata ?? {},
+    isDraft: row.isDraft ?? false,
+    createdAt: row.createdAt ?? new Date(),
+  });
 }
 
 export function toMessageView(

@@ -13,7 +13,7 @@ import {
   type MessageView,
   type PersonView,
   toConversationView,
-  toMessageView,
+  toNewMessageView,
 } from "../conversations/conversation-view.ts";
 import type { EventPublisher } from "../events/event-types.ts";
 import type { WebhookDeliveryRepo } from "../webhooks/webhook-delivery-repo.ts";
@@ -178,7 +178,7 @@ export function createHandoffService(deps: HandoffServiceDeps) {
       };
       const deliveryId = webhookUrl ? newId() : null;
       const shown: MessageView = {
-        ...toMessageView({ ...message, sources: [], usage: null, attachments: [], isDraft: false }),
+        ...toNewMessageView(message),
         ...(route
           ? { delivery: { status: "queued" as const, platformMessageId: null, error: null } }
           : {}),

@@ -3,7 +3,7 @@ import { newId } from "../../lib/ids.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { Billing } from "../billing/billing-port.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
-import { toMessageView } from "../conversations/conversation-view.ts";
+import { toNewMessageView } from "../conversations/conversation-view.ts";
 import type { PublishedEvent } from "../events/event-types.ts";
 import { messageUsage, roundCredits } from "../query/answer-recorder.ts";
 import { chargeModelCalls } from "../query/model-calls.ts";
@@ -84,13 +84,7 @@ export function answerEvents(
     conversationId: conversation.externalId,
     name: "message.created",
     data: {
-      message: toMessageView({
-        ...row,
-        sources: row.sources ?? [],
-        usage: row.usage ?? null,
-        attachments: [],
-        isDraft: false,
-      }),
+      message: toNewMessageView(row),
     },
   }));
 }
