@@ -289,6 +289,7 @@ describe.skipIf(!hasChromium)("the widget on a customer's site", () => {
     expect(reply.statusCode, reply.body).toBe(201);
     await log.getByText("member joined the conversation").waitFor();
     await log.getByText("Hi, Sam here. I have refunded your order.").waitFor();
+    await page.screenshot({ path: join(SCREENSHOT_DIR, "widget-operator-reply.png") });
 
     // While the person handles it, a question gets no AI answer, and no empty bubble.
     const modelCalls = chatRequests(fake).length;
