@@ -64,6 +64,10 @@ import {
   type DatastoreRouteDeps,
   registerDatastoreRoutes,
 } from "../http/routes/datastores/datastore-routes.ts";
+import {
+  type EventSubscriptionRouteDeps,
+  registerEventSubscriptionRoutes,
+} from "../http/routes/event-subscriptions/event-subscription-routes.ts";
 import { type EventRouteDeps, registerEventRoutes } from "../http/routes/events/event-routes.ts";
 import {
   type FollowUpRouteDeps,
@@ -156,6 +160,7 @@ export type ApiServerDeps = {
   handoff: HandoffRouteDeps;
   /** Channel management and the platforms' inbound path. */
   channels: ChannelRouteDeps & ChannelInboundRouteDeps;
+  eventSubscriptions: EventSubscriptionRouteDeps["eventSubscriptions"];
 };
 
 /** The dashboard API as a Fastify instance; it never listens by itself. */
@@ -216,6 +221,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerWebhookRoutes(app, deps);
   registerFollowUpRoutes(app, deps);
   registerHandoffRoutes(app, deps.handoff);
+  registerEventSubscriptionRoutes(app, deps);
   registerChannelRoutes(app, deps.channels);
   registerChannelInboundRoutes(app, deps.channels);
   await registerOpenAiRoutes(app, deps.openai);

@@ -243,6 +243,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       followUps: services.followUps,
       channels: { channels: services.channels, channelInbound: services.channelInbound },
       handoff: { handoff: services.handoff },
+      eventSubscriptions: services.eventSubscriptions,
       knowledge: {
         datastores: services.knowledge.datastores,
         datasources: services.knowledge.datasources,

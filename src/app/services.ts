@@ -23,6 +23,8 @@ import { createConversationRepo } from "../domain/conversations/conversation-rep
 import { createEventModule } from "../domain/events/event-module.ts";
 import { createFollowUpModule } from "../domain/follow-ups/follow-up-module.ts";
 import { createHandoffModule } from "../domain/handoff/handoff-module.ts";
+import { createHandoffNotifier } from "../domain/handoff/handoff-notifier.ts";
+import { createHandoffRepo } from "../domain/handoff/handoff-repo.ts";
 import { loadInstanceSecret } from "../domain/instance/instance-secret-repo.ts";
 import { createKnowledgeService } from "../domain/knowledge/knowledge-service.ts";
 import { createLeadInboxRepo } from "../domain/leads/lead-inbox-repo.ts";
@@ -43,6 +45,7 @@ import { createAnswerPipeline, querySettingsOf } from "../domain/query/answer-pi
 import { createAttachmentReader } from "../domain/query/attachment-reader.ts";
 import { createRetentionRepo } from "../domain/retention/retention-repo.ts";
 import { createRetentionService } from "../domain/retention/retention-service.ts";
+import { createSubscriptionModule } from "../domain/subscriptions/subscription-module.ts";
 import { createTranscriptionService } from "../domain/transcription/transcription-service.ts";
 import { createWebhookModule } from "../domain/webhooks/webhook-module.ts";
 import type { DocumentParser } from "../ingestion/parser/document-parser.ts";
@@ -143,8 +146,25 @@ export async function createServices(deps: ServiceDeps) {
   const providerOptions = { ...config.models.registry, fetch: modelFetch };
   const { db } = database;
   const operators = createOperatorServices(db, logger, config.accounts);
+  const subscriptionModule = createSubscriptionModule({
+    db,
+    jobs,
+    fetcher,
+    audit: operators.audit,
+  });
+  const handoffNotifier = createHandoffNotifier({
+    handoff: createHandoffRepo(db),
+    mailer: operators.mailer,
+    jobs,
+    publicUrl: config.accounts.publicUrl,
+  });
   // Live events: what services publish through, and the streams that follow them.
-  const eventModule = createEventModule({ db, logger, metrics });
+  const eventModule = createEventModule({
+    db,
+    logger,
+    metrics,
+    followers: [subscriptionModule.subscriptionFanOut, handoffNotifier],
+  });
   const models = instrumentModels(createModelRegistry(providerOptions), metrics);
   const { billing, consumption, usage } = createBillingModule({
     db,
@@ -156,6 +176,8 @@ export async function createServices(deps: ServiceDeps) {
   const leads = createLeadService({
     leads: leadRepo,
     jobs,
+    subscriptions: subscriptionModule.subscriptionFanOut,
+    logger,
     ipHashKey: await loadInstanceSecret(db, "lead-ip-hash-key"),
     notifyEnabled: config.leads.notifyUrl !== undefined,
   });
@@ -296,6 +318,10 @@ export async function createServices(deps: ServiceDeps) {
       webhookModule.webhookWindows.close(organizationId, windowId),
     "webhook.deliver": ({ organizationId, deliveryId, attempt }) =>
       webhookModule.webhookDeliveries.attempt(organizationId, deliveryId, attempt),
+    "webhook.recover": async () => {
+      await webhookModule.webhookDeliveries.recoverOverdue();
+    },
+    "handoff.notify": (job) => handoffNotifier.notify(job),
     "channel.turn": ({ organizationId, threadId }) =>
       channelModule.channelTurns.run(organizationId, threadId),
     "retention.sweep": async (_data, { signal }) => {
@@ -327,6 +353,7 @@ export async function createServices(deps: ServiceDeps) {
     ...followUpModule,
     ...channelModule,
     ...handoffModule,
+    eventSubscriptions: subscriptionModule.eventSubscriptions,
   };
 }
 

@@ -109,6 +109,16 @@ export const jobCatalog = {
     workers: 2,
     batchSize: 8,
   },
+  // Queues again the webhook attempts whose job was lost (webhook-delivery-service.ts). No
+  // retry: the next minute's run takes whatever this one left.
+  "webhook.recover": {
+    schema: z.object({}),
+    retryLimit: 0,
+    retryDelaySeconds: 0,
+    retryBackoff: false,
+    timeoutSeconds: 60,
+    schedule: "* * * * *",
+  },
   // Works one channel conversation's lane (domain/channels/channel-turns.ts): answers the
   // messages whose batching delay has passed, then sends what is queued, in order. The lane is
   // leased, so runs of one thread never overlap; a run that finds it taken comes back shortly.
@@ -132,6 +142,19 @@ export const jobCatalog = {
     retryBackoff: false,
     timeoutSeconds: 3_600,
     schedule: "15 3 * * *",
+  },
+  // E-mails the people who can reply that a customer asks for a person (handoff-notifier.ts).
+  // Retried while the mail server refuses; a conversation someone already answered is skipped.
+  "handoff.notify": {
+    schema: z.object({
+      organizationId: z.string(),
+      agentId: z.string(),
+      conversationId: z.string(),
+    }),
+    retryLimit: 8,
+    retryDelaySeconds: 30,
+    retryBackoff: true,
+    timeoutSeconds: 120,
   },
   // Drops live events past their hour (domain/events/event-module.ts): one DELETE; a run that
   // fails is simply done by the next.

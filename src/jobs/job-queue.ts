@@ -1,6 +1,7 @@
 import PgBoss from "pg-boss";
 import type { JobsConfig } from "../config/jobs-config.ts";
-import type { Database } from "../db/client.ts";
+import type { Database, Db } from "../db/client.ts";
+import { transactionExecutor } from "../db/transaction-executor.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../ops/metrics.ts";
 import {
@@ -13,7 +14,12 @@ import {
 import { createJobLeases, type JobLeases } from "./job-leases.ts";
 import { type JobWorkers, PROCESS_STOPPED, startJobWorkers } from "./job-workers.ts";
 
-type SendOptions = { startAfter?: Date | number; singletonKey?: string };
+type SendOptions = {
+  startAfter?: Date | number;
+  singletonKey?: string;
+  /** Queue the job in this transaction: it exists exactly when the transaction commits. */
+  tx?: Db;
+};
 
 /** The fields of a job's data that hold strings (ids). */
 type StringField<Data> = {
@@ -167,8 +173,10 @@ export async function startJobRuntime(
           ? {}
           : { startAfter: toStartAfter(options.startAfter) }),
         ...(options.singletonKey === undefined ? {} : { singletonKey: options.singletonKey }),
+        ...(options.tx ? { db: transactionExecutor(options.tx) as PgBoss.Db } : {}),
       });
-      if (id !== null && options.startAfter === undefined) workers?.wake(name);
+      // A job queued in a transaction is not there yet: the idle loops' poll finds it.
+      if (id !== null && options.startAfter === undefined && !options.tx) workers?.wake(name);
       return id;
     },
     async deletePending(name, field, values) {

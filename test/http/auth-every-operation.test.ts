@@ -112,6 +112,7 @@ beforeAll(async () => {
     "agents.agentId": agentId,
     // Refused before any lookup: an id that names nothing does as well as another's.
     "channels.id": "no-such-channel",
+    "event-subscriptions.id": "no-such-subscription",
     "models.model": agentId,
     "annotations.id": annotation.json().id,
     "conversations.id": exchange.conversationId,

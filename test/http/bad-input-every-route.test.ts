@@ -318,6 +318,7 @@ beforeAll(async () => {
     "agents.agentId": agentId,
     // Nothing to change: a body that got through would find no channel.
     "channels.id": "no-such-channel",
+    "event-subscriptions.id": "no-such-subscription",
     "public.agentId": agentId,
     "public.conversationId": exchange.conversationId,
     "public.messageId": exchange.agentMessageId,

@@ -11,7 +11,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { agents } from "./agents.ts";
 import { conversations } from "./conversations.ts";
-import { organizations } from "./organizations.ts";
+import { organizations, users } from "./organizations.ts";
 
 /** Request options of conversational mode that shape the batched answer (the latest message's). */
 export type WindowOptions = {
@@ -67,8 +67,28 @@ export const webhookWindows = pgTable(
   ],
 );
 
+/** The organization's event subscriptions (DESIGN.md §12): these events to this URL. */
+export const eventSubscriptions = pgTable(
+  "event_subscriptions",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    events: text("events").array().notNull(),
+    /** The user who made it (or whose key did): lead.created goes only to instance administrators. */
+    createdByUserId: text("created_by_user_id").references(() => users.id, {
+      onDelete: "set null",
+    }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("event_subscriptions_organization_idx").on(table.organizationId)],
+);
+
 /**
- * One webhook event to one URL. Its id is the X-Service-Delivery header, the same on every
+ * One webhook event to one URL: an agent's answer in conversational mode, an operator's reply to
+ * an api conversation, or an event of a subscription. Its id is the X-Service-Delivery header, the same on every
  * attempt; the body is stored once so every retry sends identical bytes.
  */
 export const webhookDeliveries = pgTable(
@@ -79,9 +99,14 @@ export const webhookDeliveries = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
     agentId: text("agent_id").references(() => agents.id, { onDelete: "set null" }),
-    conversationId: text("conversation_id")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    /** Null for an event about no conversation (lead.created). */
+    conversationId: text("conversation_id").references(() => conversations.id, {
+      onDelete: "cascade",
+    }),
+    /** The subscription it is for; null for a conversation's own webhookUrl. */
+    subscriptionId: text("subscription_id").references(() => eventSubscriptions.id, {
+      onDelete: "cascade",
+    }),
     event: text("event").notNull().default("agent.response"),
     url: text("url").notNull(),
     /** The payload's status: success, or error when no answer could be generated. */
@@ -110,6 +135,11 @@ export const webhookDeliveries = pgTable(
       table.conversationId,
       table.createdAt,
     ),
+    index("webhook_deliveries_subscription_idx").on(table.subscriptionId, table.createdAt),
+    // The recovery sweep: deliveries still waiting for an attempt.
+    index("webhook_deliveries_waiting_idx")
+      .on(table.nextAttemptAt)
+      .where(sql`${table.state} in ('pending', 'retrying')`),
     check(
       "webhook_deliveries_state_check",
       sql`${table.state} in ('pending', 'sending', 'retrying', 'delivered', 'failed')`,

@@ -6,6 +6,11 @@ import { createEventRepo } from "./event-repo.ts";
 import { createEventStreams } from "./event-streams.ts";
 import type { EventPublisher, PublishedEvent } from "./event-types.ts";
 
+/** What follows published events inside their transaction. */
+export type EventFollower = {
+  published(events: readonly PublishedEvent[], tx?: Db): Promise<void>;
+};
+
 /** The channel the migration's trigger notifies with each committed event's id. */
 export const LIVE_EVENTS_CHANNEL = "live_events";
 
@@ -25,12 +30,18 @@ export function createEventModule(deps: {
   db: Db;
   logger: Pick<Logger, "warn">;
   metrics: Pick<Metrics, "handoff">;
+  /**
+   * Told of every event in the publisher's transaction: what must happen exactly when the change
+   * commits (subscriptions' deliveries, e-mail to the people who can reply).
+   */
+  followers: readonly EventFollower[];
 }) {
   const events = createEventRepo(deps.db);
   const hub = createEventHub({ events, logger: deps.logger, settings: HUB_SETTINGS });
   /** Every request for a person passes here, whichever service made it: counted by trigger. */
   const counted = async (published: readonly PublishedEvent[], tx?: Db) => {
     await events.insert(published, tx);
+    for (const follower of deps.followers) await follower.published(published, tx);
     for (const event of published) {
       if (event.name === "conversation.human_requested") {
         deps.metrics.handoff(String(event.data.trigger));

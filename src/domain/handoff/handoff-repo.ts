@@ -1,6 +1,16 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { apiKeys, conversations, memberships, users } from "../../db/schema/index.ts";
+import {
+  agents,
+  apiKeys,
+  conversations,
+  memberships,
+  messages,
+  users,
+} from "../../db/schema/index.ts";
+
+/** The roles that can answer a customer: a viewer only reads. */
+const REPLYING_ROLES = ["owner", "admin", "member"] as const;
 
 /** The reads and writes of a conversation's handoff state and of who its people are. */
 export function createHandoffRepo(db: Db) {
@@ -27,6 +37,60 @@ export function createHandoffRepo(db: Db) {
         .from(apiKeys)
         .where(and(eq(apiKeys.organizationId, organizationId), eq(apiKeys.id, keyId)));
       return row?.name ?? null;
+    },
+
+    /**
+     * Whom to tell that a customer waits, and about what: the conversation's assignee, or the
+     * organization's members who can reply; with the agent's name and the customer's last words.
+     * Null when the conversation is gone or no longer waits (someone already replied).
+     */
+    async waitingNotice(organizationId: string, agentId: string, externalId: string) {
+      const [conversation] = await db
+        .select({
+          id: conversations.id,
+          assigneeId: conversations.assigneeId,
+          waiting: sql<boolean>`${conversations.humanRequestedAt} is not null`,
+          agentName: agents.name,
+        })
+        .from(conversations)
+        .innerJoin(agents, eq(agents.id, conversations.agentId))
+        .where(
+          and(
+            eq(conversations.organizationId, organizationId),
+            eq(conversations.agentId, agentId),
+            eq(conversations.externalId, externalId),
+          ),
+        );
+      if (!conversation?.waiting) return null;
+      const recipients = await db
+        .select({ email: users.email })
+        .from(memberships)
+        .innerJoin(users, eq(users.id, memberships.userId))
+        .where(
+          and(
+            eq(memberships.organizationId, organizationId),
+            conversation.assigneeId
+              ? eq(memberships.userId, conversation.assigneeId)
+              : inArray(memberships.role, [...REPLYING_ROLES]),
+          ),
+        );
+      const [last] = await db
+        .select({ text: messages.text })
+        .from(messages)
+        .where(
+          and(
+            eq(messages.organizationId, organizationId),
+            eq(messages.conversationId, conversation.id),
+            eq(messages.from, "human"),
+          ),
+        )
+        .orderBy(desc(messages.createdAt))
+        .limit(1);
+      return {
+        agentName: conversation.agentName,
+        recipients: recipients.map((recipient) => recipient.email),
+        lastCustomerMessage: last?.text ?? null,
+      };
     },
 
     /** Conversations that asked for a person and have the AI off, in every organization. */

@@ -1,6 +1,9 @@
 import type { JobQueue } from "../../jobs/job-queue.ts";
 import { newId } from "../../lib/ids.ts";
+import type { Logger } from "../../lib/logger.ts";
 import { hmacSha256Hex } from "../../lib/secrets.ts";
+import { createWriteBatches } from "../../lib/write-batches.ts";
+import type { SubscriptionFanOut } from "../subscriptions/subscription-fanout.ts";
 import type { LeadInput } from "./lead-input.ts";
 import type { LeadRepo } from "./lead-repo.ts";
 
@@ -14,7 +17,18 @@ export function createLeadService(deps: {
   /** Per-installation key: the stored IP hash cannot be reversed by hashing all addresses. */
   ipHashKey: string;
   notifyEnabled: boolean;
+  /** lead.created for the event subscriptions of instance administrators. */
+  subscriptions: Pick<SubscriptionFanOut, "leadsCreated">;
+  logger: Pick<Logger, "warn">;
 }) {
+  // Leads stored together are announced together: one statement for all, which finds no
+  // subscription (and writes nothing) on an instance where no administrator asked for them.
+  const announcements = createWriteBatches<Record<string, unknown>>({
+    maxBatch: 32,
+    tookNoEffect: () => false,
+    write: (leads) => deps.subscriptions.leadsCreated(leads),
+  });
+
   return {
     /** Stores a lead from a site form and, when configured, queues its notification. */
     async create(input: LeadInput, client: LeadClient): Promise<{ id: string }> {
@@ -26,6 +40,12 @@ export function createLeadService(deps: {
         userAgent: client.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
       });
       if (deps.notifyEnabled) await deps.jobs.send("lead.notify", { leadId: id });
+      // The lead is stored: a subscription that cannot be told now does not fail the form.
+      await announcements
+        .add({ id, ...input, createdAt: new Date().toISOString() })
+        .catch((error: unknown) =>
+          deps.logger.warn({ err: error, leadId: id }, "announcing lead.created failed"),
+        );
       return { id };
     },
   };

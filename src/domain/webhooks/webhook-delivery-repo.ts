@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { webhookDeliveries, webhookDeliveryAttempts } from "../../db/schema/index.ts";
 
@@ -115,6 +115,31 @@ export function createWebhookDeliveryRepo(db: Db) {
       });
     },
 
+    /**
+     * Deliveries whose attempt is overdue by more than `graceMs`: their job was lost (the process
+     * died between committing a delivery and queueing its job), or never made.
+     */
+    async overdue(graceMs: number, limit: number, tx: Db = db) {
+      return tx
+        .select({
+          id: webhookDeliveries.id,
+          organizationId: webhookDeliveries.organizationId,
+          attemptCount: webhookDeliveries.attemptCount,
+        })
+        .from(webhookDeliveries)
+        .where(
+          and(
+            inArray(webhookDeliveries.state, ["pending", "retrying"]),
+            lt(
+              webhookDeliveries.nextAttemptAt,
+              sql`now() - make_interval(secs => ${graceMs / 1000})`,
+            ),
+          ),
+        )
+        .orderBy(asc(webhookDeliveries.nextAttemptAt))
+        .limit(limit);
+    },
+
     /** The deliveries of a conversation, oldest first, each with its attempts in order. */
     async listForConversation(organizationId: string, conversationId: string, tx: Db = db) {
       const deliveries = await tx
@@ -124,6 +149,7 @@ export function createWebhookDeliveryRepo(db: Db) {
           and(
             eq(webhookDeliveries.organizationId, organizationId),
             eq(webhookDeliveries.conversationId, conversationId),
+            isNull(webhookDeliveries.subscriptionId),
           ),
         )
         .orderBy(asc(webhookDeliveries.createdAt), asc(webhookDeliveries.id));

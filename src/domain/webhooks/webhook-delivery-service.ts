@@ -34,6 +34,8 @@ export type WebhookDeliveryDeps = {
 
 const RESPONSE_SNIPPET_CHARS = 500;
 const RESPONSE_MAX_BYTES = 64 * 1024;
+/** Overdue deliveries requeued per run of webhook.recover; the next minute takes the rest. */
+const RECOVER_BATCH = 200;
 
 /** The first moment at which a lease stored in microseconds has surely run out. */
 export function afterLease(leaseUntil: Date): Date {
@@ -60,6 +62,7 @@ export function createWebhookDeliveryService(deps: WebhookDeliveryDeps) {
 
   async function post(delivery: WebhookDeliveryRow): Promise<Outcome> {
     const headers = webhookHeaders({
+      event: delivery.event,
       deliveryId: delivery.id,
       body: delivery.payload,
       now: new Date(),
@@ -144,6 +147,19 @@ export function createWebhookDeliveryService(deps: WebhookDeliveryDeps) {
   }
 
   return {
+    /**
+     * The webhook.recover job: queues again the attempts that are overdue by two job leases (a
+     * process died between storing a delivery and queueing its job). A job queued twice is
+     * harmless: claiming an attempt is a compare-and-set.
+     */
+    async recoverOverdue(): Promise<number> {
+      const overdue = await deps.deliveries.overdue(2 * settings.leaseMarginMs, RECOVER_BATCH);
+      for (const delivery of overdue) {
+        await schedule(delivery.organizationId, delivery.id, delivery.attemptCount + 1, new Date());
+      }
+      return overdue.length;
+    },
+
     /**
      * Attempt number `attempt` of a delivery, unless another worker already made it (or is
      * making it: then it is taken over should its lease run out). Jobs pass `recover` so a lost

@@ -1,7 +1,5 @@
 import { hmacSha256Hex } from "../../lib/secrets.ts";
 
-const WEBHOOK_EVENT = "agent.response";
-
 /** `sha256=<hex HMAC-SHA256 of "timestamp.body">` (docs/contracts.md, "Webhooks"). */
 function webhookSignature(secret: string, timestamp: string, body: string): string {
   return `sha256=${hmacSha256Hex(secret, `${timestamp}.${body}`)}`;
@@ -13,6 +11,8 @@ function webhookSignature(secret: string, timestamp: string, body: string): stri
  * replays of old requests.
  */
 export function webhookHeaders(input: {
+  /** agent.response for an agent's answer; a subscription's event name otherwise. */
+  event: string;
   deliveryId: string;
   body: string;
   now: Date;
@@ -21,7 +21,7 @@ export function webhookHeaders(input: {
   const timestamp = String(Math.floor(input.now.getTime() / 1000));
   const headers: Record<string, string> = {
     "content-type": "application/json",
-    "x-service-event": WEBHOOK_EVENT,
+    "x-service-event": input.event,
     "x-service-delivery": input.deliveryId,
     "x-service-timestamp": timestamp,
   };

@@ -1,0 +1,340 @@
+import { createHmac } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { users, webhookDeliveries } from "../../src/db/schema/index.ts";
+import type { ReceivedRequest } from "../fakes/http-receiver.ts";
+import { type FakeSmtp, startFakeSmtp } from "../fakes/smtp-server.ts";
+import { memberOf } from "../harness/accounts.ts";
+import { createAgent, createFundedOrganization, sendQuery } from "../harness/agents.ts";
+import type { TestOrganization } from "../harness/app.ts";
+import {
+  eventually,
+  posts,
+  SIGNING_SECRET,
+  startWebhookTestApp,
+  type WebhookTestApp,
+} from "../webhooks/webhook-helpers.ts";
+
+let t: WebhookTestApp;
+let smtp: FakeSmtp;
+beforeAll(async () => {
+  smtp = await startFakeSmtp();
+  t = await startWebhookTestApp({ SMTP_URL: smtp.url, MAIL_FROM: "desk@example.com" });
+  t.fake.script({ text: "We open at nine." });
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+});
+
+type Subscription = { id: string; url: string; events: string[]; createdAt: string };
+
+const subscribe = (headers: Record<string, string>, payload: Record<string, unknown>) =>
+  t.app.api.inject({ method: "POST", url: "/api/event-subscriptions", headers, payload });
+
+async function subscribed(org: TestOrganization, path: string, events: string[]) {
+  const response = await subscribe(org.auth, { url: `${t.receiver.url}${path}`, events });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json() as Subscription;
+}
+
+/** The receiver's POSTs to one path, as the events they carry. */
+const eventsAt = (path: string) =>
+  posts(t.receiver)
+    .filter((request) => request.path === path)
+    .map((request) => ({ request, body: JSON.parse(request.body) }));
+
+/** §4's recipe, computed here: sha256=<hex HMAC of "timestamp.body"> with the signing secret. */
+function expectSigned(request: ReceivedRequest) {
+  const timestamp = String(request.headers["x-service-timestamp"]);
+  const expected = createHmac("sha256", SIGNING_SECRET)
+    .update(`${timestamp}.${request.body}`)
+    .digest("hex");
+  expect(request.headers["x-service-signature"]).toBe(`sha256=${expected}`);
+  expect(request.headers["content-type"]).toBe("application/json");
+  expect(request.headers["x-service-delivery"]).toMatch(/\S+/);
+}
+
+const patchConversation = (org: TestOrganization, id: string, payload: Record<string, unknown>) =>
+  t.app.api.inject({
+    method: "PATCH",
+    url: `/api/conversations/${id}`,
+    headers: org.auth,
+    payload,
+  });
+
+describe("event subscriptions", () => {
+  it("send each organization's events, signed, to the subscriptions that asked for them", async () => {
+    const org = await createFundedOrganization(t.app, "Subscribed");
+    const other = await createFundedOrganization(t.app, "Elsewhere");
+    const { id: agentId } = await createAgent(t.app, org);
+    const everything = await subscribed(org, "/all", [
+      "conversation.human_requested",
+      "conversation.resolved",
+      "message.created",
+    ]);
+    expect(everything).toMatchObject({ url: `${t.receiver.url}/all`, id: expect.any(String) });
+    await subscribed(org, "/resolved", ["conversation.resolved"]);
+    await subscribed(other, "/other", ["message.created", "conversation.resolved"]);
+
+    const asked = await sendQuery(t.app, org, agentId, { query: "When do you open?" });
+    expect(asked.statusCode, asked.body).toBe(200);
+    const { conversationId } = asked.json();
+    const human = await sendQuery(t.app, org, agentId, {
+      query: "I want to talk to a human",
+      conversationId,
+    });
+    expect(human.statusCode, human.body).toBe(200);
+    expect((await patchConversation(org, conversationId, { status: "RESOLVED" })).statusCode).toBe(
+      200,
+    );
+
+    await eventually(async () => expect(eventsAt("/resolved")).toHaveLength(1));
+    await eventually(async () => expect(eventsAt("/all")).toHaveLength(6));
+    const all = eventsAt("/all");
+    const names = all.map(({ body }) => body.event).sort();
+    expect(names).toEqual([
+      "conversation.human_requested",
+      "conversation.resolved",
+      "message.created",
+      "message.created",
+      "message.created",
+      "message.created",
+    ]);
+    for (const { request, body } of all) {
+      expectSigned(request);
+      expect(request.headers["x-service-event"]).toBe(body.event);
+      expect(body).toMatchObject({ agentId, conversationId, createdAt: expect.any(String) });
+    }
+    const question = all.find(
+      ({ body }) => body.event === "message.created" && body.data.message.from === "human",
+    );
+    expect(question?.body.data.message.text).toBe("When do you open?");
+    const [resolved] = eventsAt("/resolved");
+    expect(resolved!.body).toMatchObject({
+      event: "conversation.resolved",
+      conversationId,
+      data: { status: "RESOLVED", aiEnabled: true },
+    });
+    expect(new Set(all.map(({ request }) => request.headers["x-service-delivery"])).size).toBe(6);
+    expect(eventsAt("/other")).toEqual([]);
+  });
+
+  it("retry a receiver that fails, with the same delivery id, and show the attempts", async () => {
+    const org = await createFundedOrganization(t.app, "Flaky receiver");
+    const { id: agentId } = await createAgent(t.app, org);
+    const subscription = await subscribed(org, "/flaky", ["conversation.human_requested"]);
+    const asked = await sendQuery(t.app, org, agentId, { query: "Hello" });
+    const { conversationId } = asked.json();
+    t.receiver.respondWith([500]);
+    expect((await patchConversation(org, conversationId, { aiEnabled: false })).statusCode).toBe(
+      200,
+    );
+    await eventually(async () => expect(eventsAt("/flaky")).toHaveLength(2));
+    const [first, second] = eventsAt("/flaky");
+    expect(first!.request.answeredWith).toBe(500);
+    expect(second!.request.headers["x-service-delivery"]).toBe(
+      first!.request.headers["x-service-delivery"],
+    );
+    expect(second!.request.body).toBe(first!.request.body);
+    expect(second!.body).toMatchObject({
+      event: "conversation.human_requested",
+      data: { trigger: "operator" },
+    });
+
+    const shown = await eventually(async () => {
+      const response = await t.app.api.inject({
+        url: `/api/event-subscriptions/${subscription.id}`,
+        headers: org.auth,
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().recentDeliveries[0]).toMatchObject({ state: "delivered" });
+      return response.json();
+    });
+    expect(shown).toMatchObject({
+      id: subscription.id,
+      events: ["conversation.human_requested"],
+      recentDeliveries: [
+        {
+          id: first!.request.headers["x-service-delivery"],
+          event: "conversation.human_requested",
+          attempts: 2,
+          deliveredAt: expect.any(String),
+        },
+      ],
+    });
+  });
+
+  it("are sent by the recovery sweep when the job of a stored delivery was lost", async () => {
+    const org = await createFundedOrganization(t.app, "Crashed");
+    const subscription = await subscribed(org, "/recovered", ["conversation.resolved"]);
+    // What a process that died between committing a delivery and queueing its job leaves.
+    const payload = JSON.stringify({ event: "conversation.resolved", data: {} });
+    await t.app.database.db.insert(webhookDeliveries).values({
+      id: "lost-delivery",
+      organizationId: org.id,
+      subscriptionId: subscription.id,
+      event: "conversation.resolved",
+      url: subscription.url,
+      payloadStatus: "success",
+      payload,
+      nextAttemptAt: new Date(Date.now() - 5 * 60_000),
+    });
+    await t.app.runtime.jobs.send("webhook.recover", {});
+    await eventually(async () => expect(eventsAt("/recovered")).toHaveLength(1));
+    const [recovered] = eventsAt("/recovered");
+    expect(recovered!.request.headers["x-service-delivery"]).toBe("lost-delivery");
+    expect(recovered!.request.body).toBe(payload);
+  });
+
+  it("send lead.created to the subscriptions of instance administrators only", async () => {
+    const org = await createFundedOrganization(t.app, "Marketing");
+    const administrator = await memberOf(t.app, org, "admin");
+    const colleague = await memberOf(t.app, org, "admin");
+    await t.app.database.db
+      .update(users)
+      .set({ instanceAdmin: true })
+      .where(eq(users.id, administrator.userId));
+    const payload = { url: `${t.receiver.url}/leads`, events: ["lead.created"] };
+    const refused = await subscribe(colleague.headers, payload);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toMatch(/instance administrator/);
+    expect((await subscribe(administrator.headers, payload)).statusCode).toBe(201);
+
+    const lead = await t.app.site.inject({
+      method: "POST",
+      url: "/api/leads",
+      headers: { "content-type": "application/json" },
+      payload: { name: "Grace", email: "grace@example.com", company: "Navy" },
+    });
+    expect(lead.statusCode).toBe(201);
+    await eventually(async () => expect(eventsAt("/leads")).toHaveLength(1));
+    const [delivered] = eventsAt("/leads");
+    expectSigned(delivered!.request);
+    expect(delivered!.request.headers["x-service-event"]).toBe("lead.created");
+    expect(delivered!.body).toMatchObject({
+      event: "lead.created",
+      data: { lead: { id: lead.json().id, email: "grace@example.com", company: "Navy" } },
+    });
+    expect(delivered!.body.data.lead.ipHash).toBeUndefined();
+  });
+
+  it("stop when deleted, and belong to their organization only", async () => {
+    const org = await createFundedOrganization(t.app, "Owner of one");
+    const other = await createFundedOrganization(t.app, "Someone else");
+    const subscription = await subscribed(org, "/deleted", ["message.created"]);
+    const listed = await t.app.api.inject({ url: "/api/event-subscriptions", headers: org.auth });
+    expect(listed.json()).toEqual({ data: [subscription] });
+    const foreign = await t.app.api.inject({
+      url: "/api/event-subscriptions",
+      headers: other.auth,
+    });
+    expect(foreign.json()).toEqual({ data: [] });
+    for (const method of ["GET", "DELETE"] as const) {
+      const response = await t.app.api.inject({
+        method,
+        url: `/api/event-subscriptions/${subscription.id}`,
+        headers: other.auth,
+      });
+      expect(response.statusCode).toBe(404);
+    }
+    const deleted = await t.app.api.inject({
+      method: "DELETE",
+      url: `/api/event-subscriptions/${subscription.id}`,
+      headers: org.auth,
+    });
+    expect(deleted.statusCode).toBe(204);
+    const { id: agentId } = await createAgent(t.app, org);
+    expect((await sendQuery(t.app, org, agentId, { query: "Anyone?" })).statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(eventsAt("/deleted")).toEqual([]);
+    const again = await t.app.api.inject({
+      url: `/api/event-subscriptions/${subscription.id}`,
+      headers: org.auth,
+    });
+    expect(again.statusCode).toBe(404);
+  });
+
+  it("refuse bad input and people who may not manage them", async () => {
+    const org = await createFundedOrganization(t.app, "Careful");
+    const member = await memberOf(t.app, org, "member");
+    const url = `${t.receiver.url}/never`;
+    const cases: Array<[Record<string, unknown>, number]> = [
+      [{}, 400],
+      [{ url }, 400],
+      [{ url, events: [] }, 400],
+      [{ url, events: ["conversation.deleted"] }, 400],
+      [{ url, events: "message.created" }, 400],
+      [{ url: "not a url", events: ["message.created"] }, 400],
+      [{ url: "ftp://example.com/hook", events: ["message.created"] }, 400],
+      [{ url: `${url}/${"x".repeat(2_100)}`, events: ["message.created"] }, 400],
+    ];
+    for (const [payload, status] of cases) {
+      const response = await subscribe(org.auth, payload);
+      expect(response.statusCode, JSON.stringify(payload)).toBe(status);
+      expect(response.json().error).toEqual(expect.any(String));
+    }
+    expect((await subscribe(member.headers, { url, events: ["message.created"] })).statusCode).toBe(
+      403,
+    );
+    const anonymous = await t.app.api.inject({ url: "/api/event-subscriptions" });
+    expect(anonymous.statusCode).toBe(401);
+    const listed = await t.app.api.inject({ url: "/api/event-subscriptions", headers: org.auth });
+    expect(listed.json()).toEqual({ data: [] });
+  });
+
+  it("are at most 25 per organization", async () => {
+    const org = await createFundedOrganization(t.app, "Many hooks");
+    for (let index = 0; index < 25; index += 1) {
+      await subscribed(org, `/many-${index}`, ["conversation.resolved"]);
+    }
+    const refused = await subscribe(org.auth, {
+      url: `${t.receiver.url}/one-too-many`,
+      events: ["conversation.resolved"],
+    });
+    expect(refused.statusCode).toBe(409);
+  });
+});
+
+describe("e-mail when a customer asks for a person", () => {
+  it("goes to the members who can reply, or to the assignee only", async () => {
+    const org = await createFundedOrganization(t.app, "Mailed");
+    const { id: agentId } = await createAgent(t.app, org, { name: "Front desk" });
+    const member = await memberOf(t.app, org, "member");
+    const viewer = await memberOf(t.app, org, "viewer");
+    const assignee = await memberOf(t.app, org, "member");
+
+    const asked = await sendQuery(t.app, org, agentId, { query: "Where is my parcel?" });
+    const { conversationId } = asked.json();
+    await sendQuery(t.app, org, agentId, { query: "I want to talk to a human", conversationId });
+    const mail = await smtp.nextMailTo(member.email);
+    expect(mail.subject).toBe("A customer of Front desk is waiting for a person");
+    expect(mail.text).toContain("> I want to talk to a human");
+    expect(mail.text).toContain(
+      `/console/conversations/${conversationId}?agentId=${encodeURIComponent(agentId)}`,
+    );
+    expect(mail.to).toContain(assignee.email);
+    expect(mail.to).not.toContain(viewer.email);
+
+    const second = await sendQuery(t.app, org, agentId, { query: "Hi again" });
+    const secondId = second.json().conversationId;
+    expect(
+      (await patchConversation(org, secondId, { assigneeId: assignee.userId })).statusCode,
+    ).toBe(200);
+    await sendQuery(t.app, org, agentId, {
+      query: "Can I speak to a person?",
+      conversationId: secondId,
+    });
+    const assigned = await smtp.nextMailTo(assignee.email);
+    expect(assigned.to).toEqual([assignee.email]);
+    expect(assigned.text).toContain("> Can I speak to a person?");
+
+    const mailed = smtp.received.length;
+    const third = await sendQuery(t.app, org, agentId, { query: "Hello there" });
+    expect(
+      (await patchConversation(org, third.json().conversationId, { aiEnabled: false })).statusCode,
+    ).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(smtp.received).toHaveLength(mailed);
+  });
+});
