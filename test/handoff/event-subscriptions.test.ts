@@ -267,6 +267,7 @@ describe("event subscriptions", () => {
       [{ url, events: "message.created" }, 400],
       [{ url: "not a url", events: ["message.created"] }, 400],
       [{ url: "ftp://example.com/hook", events: ["message.created"] }, 400],
+      [{ url: "http://no-such-host.invalid/hook", events: ["message.created"] }, 400],
       [{ url: `${url}/${"x".repeat(2_100)}`, events: ["message.created"] }, 400],
     ];
     for (const [payload, status] of cases) {

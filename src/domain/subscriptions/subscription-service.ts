@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client.ts";
 import { AppError, invalid, notFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
-import { type SafeFetcher, UnsafeUrlError } from "../../lib/safe-fetch.ts";
+import { FetchFailedError, type SafeFetcher, UnsafeUrlError } from "../../lib/safe-fetch.ts";
 import type { AccountRepo } from "../accounts/account-repo.ts";
 import type { AuditLog } from "../accounts/audit-log.ts";
 import type { Caller } from "../caller.ts";
@@ -46,6 +46,11 @@ export function createSubscriptionService(deps: {
       if (error instanceof UnsafeUrlError) {
         throw invalid(`url is not allowed: ${error.message}`, [
           { path: "body.url", message: "is not a public http(s) address" },
+        ]);
+      }
+      if (error instanceof FetchFailedError) {
+        throw invalid(`url cannot be reached: ${error.message}`, [
+          { path: "body.url", message: "has a host name that does not resolve" },
         ]);
       }
       throw error;
