@@ -91,11 +91,17 @@ describe("taking over a conversation", () => {
       expect(sendsTo(1001)).toEqual(["Answer: Hello", "Hi, Sam here. Let me check."]),
     );
 
-    // The customer writes again: no model call, no AI answer.
+    // The customer writes again: no model call, no AI answer, no typing indicator.
     t.fake.requests.length = 0;
+    const typing = () =>
+      t.telegram
+        .callsTo("sendChatAction")
+        .filter((call) => (call.body as { chat_id: string }).chat_id === "1001");
+    expect(typing()).toHaveLength(1);
     expect((await deliver(1001, "Thanks, waiting")).statusCode).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(modelCalls()).toHaveLength(0);
+    expect(typing()).toHaveLength(1);
     expect(sendsTo(1001)).toHaveLength(2);
     const during = await conversationOfChat(t, 1001);
     expect(during.messages.at(-1)).toMatchObject({ from: "human", text: "Thanks, waiting" });

@@ -439,7 +439,6 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
     try {
       const received = events.filter((event) => event.state === "received");
       if (received.length > 0) {
-        await channel.adapter.typing?.(deps.platform, channel, thread.replyTo).catch(() => {});
         conversation = await record(channel, thread, received);
       } else if (thread.conversationId) {
         conversation =
@@ -456,6 +455,10 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
         return null;
       }
       if (!agent) throw new NoAnswerError("The agent of this channel was deleted");
+      // Only the AI types: a customer whose conversation a person handles sees no indicator.
+      if (received.length > 0) {
+        await channel.adapter.typing?.(deps.platform, channel, thread.replyTo).catch(() => {});
+      }
       const answer = await generate(
         agent,
         conversation,

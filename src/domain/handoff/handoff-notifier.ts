@@ -65,5 +65,3 @@ export function createHandoffNotifier(deps: {
     },
   };
 }
-
-export type HandoffNotifier = ReturnType<typeof createHandoffNotifier>;

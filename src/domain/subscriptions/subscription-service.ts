@@ -9,7 +9,7 @@ import type { SubscribableEvent } from "./subscription-events.ts";
 import type { SubscriptionRepo, SubscriptionRow } from "./subscription-repo.ts";
 
 /** More would make every event a fan-out of dozens of requests: one receiver can route. */
-export const MAX_SUBSCRIPTIONS = 25;
+const MAX_SUBSCRIPTIONS = 25;
 /** The deliveries GET /api/event-subscriptions/{id} shows, newest first. */
 const RECENT_DELIVERIES = 20;
 
