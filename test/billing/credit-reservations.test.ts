@@ -131,22 +131,45 @@ describe("credits reserved for an answer", () => {
     // Index entries read by this transaction alone, every scan kind counted: the pool's
     // other backends flush their statistics late, so the database-wide counters would let
     // the 60 answers' own reads land inside the measurement.
-    const readDuring = await db.transaction(async (tx) => {
-      const entriesRead = async () => {
-        const [row] = rowsOf<{ read: string }>(
-          await tx.execute(sql`select pg_stat_get_xact_tuples_returned(
+    class Measured extends Error {
+      constructor(readonly read: number) {
+        super("rolled back");
+      }
+    }
+    // Rolled back, so the two reservations it makes leave no live row for the next try.
+    const measure = () =>
+      db
+        .transaction(async (tx) => {
+          const entriesRead = async () => {
+            const [row] = rowsOf<{ read: string }>(
+              await tx.execute(sql`select pg_stat_get_xact_tuples_returned(
             'credit_reservations_organization_idx'::regclass)::text as read`),
-        );
-        return Number(row?.read);
-      };
-      const reserve = (id: string) =>
-        tx.execute(sql`select count(*) from billing_reserve(${id}, ${org.id}, 0, true,
+            );
+            return Number(row?.read);
+          };
+          const reserve = (id: string) =>
+            tx.execute(sql`select count(*) from billing_reserve(${id}, ${org.id}, 0, true,
           now(), now() + interval '1 minute')`);
-      await reserve(newId());
-      const before = await entriesRead();
-      await reserve(newId());
-      return (await entriesRead()) - before;
-    });
+          await reserve(newId());
+          const before = await entriesRead();
+          await reserve(newId());
+          throw new Measured((await entriesRead()) - before);
+        })
+        .then(
+          () => Number.NaN,
+          (error: unknown) => {
+            if (error instanceof Measured) return error.read;
+            throw error;
+          },
+        );
+    // A settled row's index entry is still read until PostgreSQL marks it dead, which it can
+    // only do once no open transaction may see the row: on a server busy with other tests that
+    // takes a moment, so the fewest reads of a few tries is the figure.
+    let readDuring = Number.POSITIVE_INFINITY;
+    for (let attempt = 0; attempt < 10 && readDuring > 2; attempt += 1) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 200));
+      readDuring = Math.min(readDuring, await measure());
+    }
     // The live reservation of the first call, not the 60 settled ones.
     expect(readDuring).toBeLessThanOrEqual(2);
     await db.execute(sql`delete from credit_reservations where organization_id = ${org.id}`);
