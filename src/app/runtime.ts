@@ -251,6 +251,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       },
       publicChat: {
         publicChat: services.publicChat,
+        publicOrigin: config.accounts.publicOrigin,
         ssePingIntervalMs: config.agents.ssePingIntervalMs,
         maxQuestionChars: config.publicChat.maxQuestionChars,
         rateLimit: {

@@ -75,6 +75,34 @@ describe("an agent with allowedOrigins", () => {
     expect(fake.requests).toHaveLength(0);
   });
 
+  test("always lets the service's own pages in: its chat page is not a third party", async ({
+    app,
+    agent,
+  }) => {
+    // PUBLIC_URL's origin, and the host the request was sent to (behind a proxy that keeps it).
+    const own: Record<string, string>[] = [
+      { origin: app.config.accounts.publicOrigin },
+      { origin: "https://desk.example.org", host: "desk.example.org" },
+    ];
+    for (const headers of own) {
+      const chat = await publicChat(
+        app,
+        agent.id,
+        { query: "Hello from the chat page", visitorId: VISITOR },
+        { headers },
+      );
+      expect(chat.statusCode, chat.body).toBe(200);
+      expect(chat.headers["access-control-allow-origin"]).toBe(headers.origin!);
+    }
+    const lookalike = await publicChat(
+      app,
+      agent.id,
+      { query: "Hello?", visitorId: VISITOR },
+      { headers: { origin: "https://desk.example.org.evil.net", host: "desk.example.org" } },
+    );
+    expect(lookalike.statusCode).toBe(403);
+  });
+
   test("lets a request without an Origin through (not from a browser page)", async ({
     app,
     agent,

@@ -18,6 +18,7 @@ import type { Caller } from "../../domain/caller.ts";
 import { AppError, unauthorized } from "../../lib/errors.ts";
 import { constantTimeEquals } from "../../lib/secrets.ts";
 import type { App } from "../app-types.ts";
+import { isOwnOrigin } from "../own-origin.ts";
 import { SESSION_COOKIE } from "./session-cookie.ts";
 
 /**
@@ -188,14 +189,7 @@ export type AuthDeps = {
 function refuseForeignOrigin(request: FastifyRequest, publicOrigin: string): void {
   if (!UNSAFE_METHODS.has(request.method)) return;
   const stated = request.headers.origin ?? request.headers.referer;
-  let origin: URL | null = null;
-  if (typeof stated === "string" && URL.canParse(stated)) origin = new URL(stated);
-  const host = request.headers.host;
-  const own =
-    origin !== null &&
-    (origin.origin === publicOrigin ||
-      (typeof host === "string" && origin.host === host.toLowerCase()));
-  if (!own) {
+  if (!isOwnOrigin(request, stated, publicOrigin)) {
     throw new AppError(
       "FORBIDDEN",
       "A request signed in with a cookie must come from this service's own pages (Origin)",

@@ -47,6 +47,8 @@ export type PublicChatRouteDeps = {
   transcription: Pick<TranscriptionRouteDeps, "transcription" | "maxBytes">;
   /** The live events of a visitor's conversation (an operator's replies). */
   liveEvents: Pick<LiveEvents, "visitor">;
+  /** PUBLIC_URL's origin: the service's own chat page is always allowed. */
+  publicOrigin: string;
 };
 
 /** What an annotation says when the visitor wrote nothing. */
@@ -64,7 +66,7 @@ const visitorIdOf = (request: FastifyRequest) => (request.body as { visitorId: s
 export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): void {
   app.register(
     async (scope: App) => {
-      await registerPublicChatCors(scope, deps.publicChat);
+      await registerPublicChatCors(scope, deps.publicChat, deps.publicOrigin);
       await scope.register(rateLimit, {
         global: false,
         ...rateLimitStorage(deps.rateLimit.redis),
