@@ -46,6 +46,8 @@ const conversationNotFound = () => new AppError("CONVERSATION_NOT_FOUND", "Conve
  * endpoint's pipeline, charged to the agent's organization. Conversations it starts are bound to
  * the visitor id that started them; a visitor reads and continues only its own.
  */
+type AnsweredQuery = Extract<PreparedQuery, { kind: "answer" }>;
+
 export function createPublicChatService(deps: {
   agents: Pick<AgentService, "findPublic">;
   conversations: Pick<ConversationRepo, "findOfAgent" | "allMessages">;
@@ -100,12 +102,12 @@ export function createPublicChatService(deps: {
     },
 
     /** Checks the question like the query endpoint does (402 first), ready to run or stream. */
-    async prepare(agentId: string, request: PublicChatRequest): Promise<PreparedQuery> {
+    async prepare(agentId: string, request: PublicChatRequest): Promise<AnsweredQuery> {
       const agent = await requirePublicAgent(agentId);
       if (request.conversationId !== undefined) {
         await requireOwnConversation(agent, request.conversationId, request.visitorId);
       }
-      return deps.query.prepare(
+      const prepared = await deps.query.prepare(
         { organizationId: agent.organizationId },
         agent.id,
         {
@@ -117,6 +119,9 @@ export function createPublicChatService(deps: {
         },
         { anonymous: true },
       );
+      // Conversational mode answers on the api channel only; the website channel never waits.
+      if (prepared.kind === "queued") throw new Error("The public chat was queued an answer");
+      return prepared;
     },
 
     /**

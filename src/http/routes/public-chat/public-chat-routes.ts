@@ -9,8 +9,7 @@ import type { PublicChatService } from "../../../domain/public-chat/public-chat-
 import type { App } from "../../app-types.ts";
 import { rateLimitStorage } from "../../plugins/memory-rate-limit-store.ts";
 import { withinLimits } from "../../plugins/rate-limit-checks.ts";
-import { replyWithAnswer } from "../agents/query-stream.ts";
-import { annotationResponse } from "../annotations/annotation-schemas.ts";
+import { streamAnswer } from "../agents/query-stream.ts";
 import { registerPublicEventRoutes } from "../events/event-routes.ts";
 import {
   clientGone,
@@ -23,11 +22,13 @@ import {
   publicAgentParams,
   publicAgentResponse,
   publicAnnotationBody,
+  publicAnnotationResponse,
   publicAnswerParams,
   publicChatBody,
   publicChatResponse,
   publicConversationParams,
   publicConversationResponse,
+  toPublicAnswer,
   visitorQuery,
 } from "./public-chat-schemas.ts";
 
@@ -145,13 +146,11 @@ export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): v
         },
         async (request, reply) => {
           const prepared = await deps.publicChat.prepare(request.params.agentId, request.body);
-          return replyWithAnswer(
-            request,
-            reply,
-            deps.ssePingIntervalMs,
-            prepared,
-            request.body.streaming,
+          if (!request.body.streaming) return toPublicAnswer(await prepared.run());
+          await streamAnswer(request, reply, deps.ssePingIntervalMs, async (options) =>
+            toPublicAnswer(await prepared.run(options)),
           );
+          return reply;
         },
       );
 
@@ -198,7 +197,7 @@ export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): v
               "this visitor started here, as POST /api/annotations does for a public agent.",
             params: publicAnswerParams,
             body: publicAnnotationBody,
-            response: { 200: annotationResponse },
+            response: { 200: publicAnnotationResponse },
             errors: {
               400: "Invalid body: an unknown field, a bad visitorId or sentiment",
               403: "The request's Origin is not in the agent's allowedOrigins",

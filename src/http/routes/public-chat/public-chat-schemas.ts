@@ -1,7 +1,44 @@
 import { z } from "zod";
 import { clientIdSchema, messageText } from "../../../domain/conversations/message-fields.ts";
 
-export { queryResponse as publicChatResponse } from "../agents/query-schemas.ts";
+/**
+ * The answer as a visitor sees it: the text, its sources and the ids the widget needs. Nothing
+ * about models, usage, costs or comparisons: those are the organization's, not the public's.
+ */
+export const publicChatResponse = z.object({
+  answer: z.string(),
+  sources: z.array(z.object({ source: z.string(), chunk: z.string() })),
+  messageId: z.string(),
+  conversationId: z.string(),
+  visitorId: z.string(),
+  request_human: z.boolean(),
+  status: z.string(),
+});
+
+/** The public answer's fields of a query's response, for JSON and the stream's endpoint_response. */
+export function toPublicAnswer(answer: z.input<typeof publicChatResponse>) {
+  const { answer: text, sources, messageId, conversationId, visitorId, status } = answer;
+  return {
+    answer: text,
+    sources: sources.map(({ source, chunk }) => ({ source, chunk })),
+    messageId,
+    conversationId,
+    visitorId,
+    request_human: answer.request_human,
+    status,
+  };
+}
+
+/** A visitor's verdict as stored: the ids, the verdict and its times, nothing of the organization. */
+export const publicAnnotationResponse = z.object({
+  id: z.string(),
+  messageId: z.string(),
+  conversationId: z.string(),
+  sentiment: z.string(),
+  comment: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
 
 export const publicAgentParams = z.object({ agentId: z.string().min(1).max(200) });
 
