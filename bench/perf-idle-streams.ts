@@ -71,6 +71,8 @@ async function defaultKeyOf(port: string): Promise<string> {
 }
 
 type Round = {
+  /** Its place in the alternation, from 1. */
+  run: number;
   streams: number;
   rps: number;
   p50: number;
@@ -114,7 +116,7 @@ async function openIdleStreams(apiBase: string, key: string, count: number) {
 type IdleStreams = Awaited<ReturnType<typeof openIdleStreams>>;
 
 /** One harness run of the query scenario, with `streams` idle streams held (0: none). */
-async function harnessRun(options: Options, streams: number): Promise<Round> {
+async function harnessRun(options: Options, run: number, streams: number): Promise<Round> {
   const loadStart = loadAverage();
   const harness = spawn(
     process.execPath,
@@ -174,6 +176,7 @@ async function harnessRun(options: Options, streams: number): Promise<Round> {
   }
   const figure = (name: string) => Number(new RegExp(`${name}=([\\d.]+)`).exec(figures!)![1]);
   return {
+    run,
     streams,
     rps: figure("rps"),
     p50: figure("p50_ms"),
@@ -190,34 +193,44 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
+const row = (round: Round) => ({
+  run: round.run,
+  "idle streams": round.streams,
+  "req/s": round.rps,
+  "p50 ms": round.p50,
+  "p99 ms": round.p99,
+  "open before measuring s": round.margin === null ? "-" : round.margin.toFixed(1),
+  "load avg start → end": `${round.loadStart} → ${round.loadEnd}`,
+});
+
 export async function run(args: string[]): Promise<void> {
   const options = parseOptions(args);
   const rounds: Round[] = [];
+  let index = 0;
   for (let pair = 0; pair < options.pairs; pair += 1) {
     for (const streams of [0, options.streams]) {
-      rounds.push(await harnessRun(options, streams));
+      // A failed run (harness error, streams late or closed) is told and left out.
+      try {
+        const round = await harnessRun(options, index + 1, streams);
+        rounds.push(round);
+        process.stderr.write(`${JSON.stringify(row(round))}\n`);
+      } catch (error) {
+        process.stderr.write(
+          `run ${index + 1} (${streams} streams): ${(error as Error).message}\n`,
+        );
+      }
+      index += 1;
     }
   }
   process.stdout.write(
     `Shared harness (${options.harness}), --only query --seconds ${options.seconds} --warmup ` +
       `${options.warmup}; idle GET /api/events streams of the Default organization\n\n`,
   );
-  process.stdout.write(
-    `${formatTable(
-      rounds.map((round, index) => ({
-        run: index + 1,
-        "idle streams": round.streams,
-        "req/s": round.rps,
-        "p50 ms": round.p50,
-        "p99 ms": round.p99,
-        "open before measuring s": round.margin === null ? "-" : round.margin.toFixed(1),
-        "load avg start → end": `${round.loadStart} → ${round.loadEnd}`,
-      })),
-    )}\n\n`,
-  );
+  process.stdout.write(`${formatTable(rounds.map(row))}\n\n`);
   const [without, withStreams] = [0, options.streams].map((streams) =>
     rounds.filter((round) => round.streams === streams),
   ) as [Round[], Round[]];
+  if (without.length === 0 || withStreams.length === 0) return;
   const ratio = (pick: (round: Round) => number) =>
     (median(withStreams.map(pick)) / median(without.map(pick))).toFixed(3);
   process.stdout.write(
