@@ -172,7 +172,8 @@ async function harnessRun(options: Options, run: number, streams: number): Promi
       ? (measuredFrom - held.readyAt) / 1000
       : null;
   if (streams > 0 && (margin === null || margin < 0)) {
-    throw new Error("the idle streams were not all open before the measured part began");
+    const late = margin === null ? "never" : `${(-margin).toFixed(1)} s after it`;
+    throw new Error(`the idle streams were not all open when the measured part began (${late})`);
   }
   const figure = (name: string) => Number(new RegExp(`${name}=([\\d.]+)`).exec(figures!)![1]);
   return {
