@@ -147,9 +147,15 @@ async function harnessRun(options: Options, run: number, streams: number): Promi
     const port = /^# npm start \(api port (\d+)/.exec(line)?.[1];
     if (port && streams > 0) {
       opening = (async () => {
+        const from = Date.now();
         const key = await defaultKeyOf(port);
+        const keyAfter = ((Date.now() - from) / 1000).toFixed(1);
         held.clients = await openIdleStreams(`http://127.0.0.1:${port}`, key, streams);
         held.readyAt = Date.now();
+        const openAfter = ((held.readyAt - from) / 1000).toFixed(1);
+        process.stderr.write(
+          `  (key logged after ${keyAfter} s, streams open after ${openAfter} s)\n`,
+        );
       })();
       // Reported when awaited below; not an unhandled rejection meanwhile.
       opening.catch(() => {});
