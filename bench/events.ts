@@ -1,13 +1,17 @@
 import { type ChildProcess, fork } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createParser } from "eventsource-parser";
 import { pino } from "pino";
 import { createRuntime, type Runtime } from "../src/app/runtime.ts";
 import { parseConfig } from "../src/config/index.ts";
-import { benchDatabases } from "./lib/databases.ts";
+import { openDatabase } from "../src/db/client.ts";
+import { benchDatabases, freshPostgres } from "./lib/databases.ts";
 import { formatTable } from "./lib/load.ts";
+import { buildIfStale, type RunningService, startService } from "./lib/service-processes.ts";
 
 /**
  * npm run bench -- events [events] [connections]
@@ -20,6 +24,8 @@ import { formatTable } from "./lib/load.ts";
  *   not counted. Run with NODE_OPTIONS=--expose-gc for readings after a full collection.
  */
 const SETTLE_MS = 3_000;
+const REPLY_WARM_UP = 20;
+const BENCH_ADMIN_TOKEN = `bench-admin-${randomBytes(8).toString("hex")}`;
 
 /** A full collection before a reading, when node runs with --expose-gc (NODE_OPTIONS). */
 const collect = () => (globalThis as { gc?: () => void }).gc?.();
@@ -30,14 +36,19 @@ const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 async function start(database: Parameters<typeof createRuntime>[0]["database"]) {
   const runtime = await createRuntime({
-    config: parseConfig({ LOG_LEVEL: "silent", BOOTSTRAP_DEFAULT_ORG: "false" }),
+    config: parseConfig({
+      LOG_LEVEL: "silent",
+      BOOTSTRAP_DEFAULT_ORG: "false",
+      ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+    }),
     logger: pino({ level: "silent" }),
     role: "api",
     ...(database ? { database } : {}),
   });
   await runtime.api!.listen({ host: "127.0.0.1", port: 0 });
   const { port } = runtime.api!.server.address() as AddressInfo;
-  return { runtime, url: `http://127.0.0.1:${port}/api/events` };
+  const base = `http://127.0.0.1:${port}`;
+  return { runtime, base, url: `${base}/api/events` };
 }
 
 /** Publish-to-frame times of `count` events, one at a time. */
@@ -112,7 +123,232 @@ async function idleMemory(url: string, apiKey: string, count: number) {
   return { before, after };
 }
 
+/** A JSON request that must answer `status`; its parsed body. */
+async function call(
+  url: string,
+  authorization: string | null,
+  body: unknown,
+  status: number,
+): Promise<Record<string, unknown>> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(authorization ? { authorization } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status !== status) throw new Error(`POST ${url}: ${response.status} ${text}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+/** An organization (through the admin API), a public agent and a visitor's conversation. */
+async function visitorConversation(base: string) {
+  const created = await call(
+    `${base}/api/admin/organizations`,
+    `Bearer ${BENCH_ADMIN_TOKEN}`,
+    { name: "Bench" },
+    201,
+  );
+  const authorization = `Bearer ${created.apiKey as string}`;
+  const agent = await call(
+    `${base}/api/agents`,
+    authorization,
+    { name: "Support", modelName: "gpt_4o_mini", visibility: "public" },
+    201,
+  );
+  const agentId = agent.id as string;
+  const visitorId = `visitor-${randomBytes(6).toString("hex")}`;
+  const chat = await call(
+    `${base}/api/public/agents/${agentId}/chat`,
+    null,
+    { query: "Can a person help me?", visitorId },
+    200,
+  );
+  return { authorization, agentId, visitorId, conversationId: chat.conversationId as string };
+}
+
+/**
+ * A GET event stream read with fetch and eventsource-parser, as a browser would: `arrived` is
+ * called with the text of each message.created frame when it has been parsed.
+ */
+async function openStream(
+  url: string,
+  headers: Record<string, string>,
+  arrived: (text: string) => void,
+) {
+  const controller = new AbortController();
+  const response = await fetch(url, { headers, signal: controller.signal });
+  if (response.status !== 200) throw new Error(`GET ${url}: ${response.status}`);
+  const parser = createParser({
+    onEvent(event) {
+      if (event.event !== "message.created") return;
+      arrived((JSON.parse(event.data) as { message: { text: string } }).message.text);
+    },
+  });
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        parser.feed(decoder.decode(chunk, { stream: true }));
+      }
+    } catch {
+      // Aborted at the end.
+    }
+  })();
+  return {
+    async close() {
+      controller.abort();
+      await reading;
+    },
+  };
+}
+
+type ReplyTimings = { post: number[]; widget: number[]; dashboard: number[] };
+
+/**
+ * `count` operator replies posted to `writeBase` one after another, each timed from just before
+ * its POST until its frame has been parsed on the widget stream and on GET /api/events, both
+ * opened on `readBase`.
+ */
+async function replyLatencies(
+  writeBase: string,
+  readBase: string,
+  count: number,
+): Promise<ReplyTimings> {
+  const { authorization, agentId, visitorId, conversationId } =
+    await visitorConversation(writeBase);
+  /** Per reply text, what each stream calls when its frame is parsed. */
+  const waiting = {
+    widget: new Map<string, () => void>(),
+    dashboard: new Map<string, () => void>(),
+  };
+  const widget = await openStream(
+    `${readBase}/api/public/agents/${agentId}/conversations/${conversationId}/events?visitorId=${visitorId}`,
+    {},
+    (text) => waiting.widget.get(text)?.(),
+  );
+  const dashboard = await openStream(`${readBase}/api/events`, { authorization }, (text) =>
+    waiting.dashboard.get(text)?.(),
+  );
+  const frame = (stream: Map<string, () => void>, text: string) =>
+    new Promise<number>((resolve) => stream.set(text, () => resolve(performance.now())));
+  const timings: ReplyTimings = { post: [], widget: [], dashboard: [] };
+  for (let index = 0; index < count + REPLY_WARM_UP; index += 1) {
+    const text = `Hi, Jane here (${index})`;
+    const frames = Promise.all([frame(waiting.widget, text), frame(waiting.dashboard, text)]);
+    const started = performance.now();
+    await call(
+      `${writeBase}/api/conversations/${conversationId}/messages`,
+      authorization,
+      { text },
+      201,
+    );
+    const posted = performance.now();
+    const [widgetAt, dashboardAt] = await frames;
+    waiting.widget.delete(text);
+    waiting.dashboard.delete(text);
+    // The first ones warm the statements and the streams up.
+    if (index < REPLY_WARM_UP) continue;
+    timings.post.push(posted - started);
+    timings.widget.push(widgetAt - started);
+    timings.dashboard.push(dashboardAt - started);
+  }
+  await Promise.all([widget.close(), dashboard.close()]);
+  return timings;
+}
+
+/** Two `agentdesk serve --role api` processes on a fresh database of the PostgreSQL server. */
+async function twoApiProcesses() {
+  const serverUrl =
+    process.env.BENCH_DATABASE_URL ??
+    process.env.TEST_DATABASE_URL ??
+    "postgres://postgres@127.0.0.1:5432/test";
+  buildIfStale();
+  const fresh = await freshPostgres(serverUrl);
+  const env = {
+    DATABASE_URL: fresh.url,
+    ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+    BOOTSTRAP_DEFAULT_ORG: "false",
+    // Not the warning of each stream the bench closes at its end.
+    LOG_LEVEL: "error",
+  };
+  const services: RunningService[] = [];
+  try {
+    services.push(await startService("api", env));
+    services.push(await startService("api", env));
+  } catch (error) {
+    await Promise.all(services.map((service) => service.stop()));
+    await fresh.dispose();
+    throw error;
+  }
+  return {
+    bases: services.map((service) => service.apiUrl!),
+    async close() {
+      await Promise.all(services.map((service) => service.stop()));
+      await fresh.dispose();
+    },
+  };
+}
+
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ");
+
+/** `events reply [count]`: operator replies on PGlite (one process), then PostgreSQL (two). */
+async function replies(count: number): Promise<void> {
+  const rows: Array<Record<string, string | number>> = [];
+  const row = (setup: string, load: string, timings: ReplyTimings) => {
+    const [post, widget, dashboard] = [timings.post, timings.widget, timings.dashboard].map(
+      (samples) => samples.sort((a, b) => a - b),
+    ) as [number[], number[], number[]];
+    const ms = (sorted: number[], q: number) => percentile(sorted, q).toFixed(1);
+    rows.push({
+      setup,
+      replies: count,
+      "POST→201 p50 ms": ms(post, 0.5),
+      "widget p50 ms": ms(widget, 0.5),
+      "widget p95 ms": ms(widget, 0.95),
+      "widget p99 ms": ms(widget, 0.99),
+      "/api/events p50 ms": ms(dashboard, 0.5),
+      "/api/events p95 ms": ms(dashboard, 0.95),
+      "/api/events p99 ms": ms(dashboard, 0.99),
+      "load avg start → end": load,
+    });
+  };
+
+  let startLoad = loadAverage();
+  const pglite = await openDatabase({ kind: "pglite", dataDir: null });
+  const embedded = await start(pglite);
+  const onPglite = await replyLatencies(embedded.base, embedded.base, count);
+  await embedded.runtime.close();
+  await pglite.close();
+  row("PGlite in memory, one API process", `${startLoad} → ${loadAverage()}`, onPglite);
+
+  startLoad = loadAverage();
+  const processes = await twoApiProcesses();
+  try {
+    const [writeBase, readBase] = processes.bases as [string, string];
+    const onPostgres = await replyLatencies(writeBase, readBase, count);
+    row(
+      "PostgreSQL, reply to API 1, streams on API 2",
+      `${startLoad} → ${loadAverage()}`,
+      onPostgres,
+    );
+  } finally {
+    await processes.close();
+  }
+  process.stdout.write(`${formatTable(rows)}\n`);
+}
+
 export async function run(args: string[]): Promise<void> {
+  if (args[0] === "reply") {
+    const [count = 200] = args.filter((arg) => /^\d+$/.test(arg)).map(Number);
+    return replies(count);
+  }
   const [count = 200, connections = 1_000] = args.filter((arg) => /^\d+$/.test(arg)).map(Number);
   const rows: Array<Record<string, string | number>> = [];
   for await (const { label, database, dispose } of benchDatabases()) {
