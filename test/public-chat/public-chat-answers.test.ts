@@ -5,6 +5,7 @@ import { postSse, summarize } from "../harness/sse-client.ts";
 import { addFile, createDatastore, waitForSync } from "../knowledge/knowledge-helpers.ts";
 import {
   publicChat,
+  publicPart,
   readPublicAgent,
   readPublicConversation,
   withoutIds,
@@ -61,7 +62,7 @@ describe("a visitor's question answered as JSON", () => {
     expect(byKey.status).toBe(200);
     expect(byVisitor.statusCode).toBe(200);
     const body = byVisitor.json();
-    expect(withoutIds(body)).toEqual(withoutIds(byKey.body as Record<string, unknown>));
+    expect(withoutIds(body)).toEqual(withoutIds(publicPart(byKey.body as Record<string, unknown>)));
     expect(body).toMatchObject({ answer: "Refunds take 30 days.", visitorId: VISITOR });
     // The same prompt reached the model: the agent's system prompt, not one of the caller's.
     const [keyPrompt, visitorPrompt] = chatRequests(fake);
@@ -118,7 +119,7 @@ describe("a visitor's question answered as Server-Sent Events", () => {
     expect(visited.answer).toBe("Refunds take\n30 days.");
     expect(visited.answer).toBe(keyed.answer);
     expect(visited.last).toBe("[DONE]");
-    expect(withoutIds(visited.response!)).toEqual(withoutIds(keyed.response!));
+    expect(withoutIds(visited.response!)).toEqual(withoutIds(publicPart(keyed.response!)));
     expect(byVisitor.events.map((event) => event.event)).toEqual(
       byKey.events.map((event) => event.event),
     );

@@ -47,6 +47,12 @@ export function readPublicAgent(
   return app.api.inject({ method: "GET", url: `/api/public/agents/${agentId}`, headers });
 }
 
+/** What the public chat shows of a query's answer: no model, usage, comparisons or approvals. */
+export function publicPart(body: Record<string, unknown>) {
+  const { answer, sources, messageId, conversationId, visitorId, request_human, status } = body;
+  return { answer, sources, messageId, conversationId, visitorId, request_human, status };
+}
+
 /** The fields of a query answer that name this turn (ids), which two turns never share. */
 export function withoutIds(body: Record<string, unknown>) {
   const { messageId: _m, conversationId: _c, visitorId: _v, ...rest } = body;
