@@ -29,6 +29,7 @@ describe("GET /api/credits/balance", () => {
       credits: { total: 0, used: 0, remaining: 0 },
       canRun: true,
       blockReason: null,
+      freePlan: { included: 5, used: 0, remaining: 5 },
     });
   });
 
@@ -44,6 +45,7 @@ describe("GET /api/credits/balance", () => {
       credits: { total: 10.123457, used: 0.15, remaining: 9.973457 },
       canRun: true,
       blockReason: null,
+      freePlan: null,
     });
   });
 });
@@ -84,6 +86,7 @@ describe("credit rules", () => {
       credits: { total: 2, used: 2, remaining: 0 },
       canRun: false,
       blockReason: "no_credits",
+      freePlan: null,
     });
     expect((await bucketsOf(app, org.id))[0]!.remainingMicro).toBe(0);
   });
@@ -107,6 +110,13 @@ describe("block reasons, in the spec's order", () => {
     for (let message = 1; message <= 5; message += 1) {
       const response = await increment(app, org, { ...MINI, inputTokens: 100 });
       expect(response.status, `message ${message}`).toBe(200);
+      if (message === 2) {
+        expect((await balanceOf(app, org)).freePlan).toEqual({
+          included: 5,
+          used: 2,
+          remaining: 3,
+        });
+      }
     }
     const sixth = await increment(app, org, { ...MINI, inputTokens: 100 });
     expect(sixth.status).toBe(402);
@@ -117,12 +127,17 @@ describe("block reasons, in the spec's order", () => {
     expect(await balanceOf(app, org)).toMatchObject({
       canRun: false,
       blockReason: "free_plan_limit",
+      freePlan: { included: 5, used: 5, remaining: 0 },
     });
     // Any metered action is refused once canRun is false.
     expect((await increment(app, org, { ...MINI, feature: "transcription" })).status).toBe(402);
 
     await grantCredits(app, org.id, 1);
-    expect(await balanceOf(app, org)).toMatchObject({ canRun: true, blockReason: null });
+    expect(await balanceOf(app, org)).toMatchObject({
+      canRun: true,
+      blockReason: null,
+      freePlan: null,
+    });
   });
 
   it("an active subscription without buckets lifts the free plan", async () => {
@@ -165,6 +180,7 @@ describe("block reasons, in the spec's order", () => {
       credits: null,
       canRun: true,
       blockReason: null,
+      freePlan: null,
     });
     const first = await increment(app, org, ONE_AND_A_HALF);
     expect(first.body.credits).toEqual({ charged: 1.5, requested: 1.5 });

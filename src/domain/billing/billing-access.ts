@@ -91,6 +91,16 @@ export function evaluateAccess(snapshot: AccessSnapshot): Access {
 
 const blocked = (blockReason: BlockReason): Access => ({ canRun: false, blockReason });
 
+/** The free plan's messages as the balance shows them; null for an organization not on it. */
+export type FreePlanMessages = { included: number; used: number; remaining: number };
+
+export function freePlanMessagesOf(snapshot: AccessSnapshot): FreePlanMessages | null {
+  if (snapshot.subscriptionStatus === "past_due") return null;
+  if (!isOnFreePlan(snapshot, snapshot.bucketCount)) return null;
+  const used = Math.min(snapshot.agentMessages, FREE_PLAN_MESSAGES);
+  return { included: FREE_PLAN_MESSAGES, used, remaining: FREE_PLAN_MESSAGES - used };
+}
+
 const BLOCK_MESSAGES: Record<BlockReason, string> = {
   payment_overdue: "The organization's subscription payment is overdue",
   no_credits: "The organization has no credits left",

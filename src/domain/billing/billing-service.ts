@@ -8,6 +8,8 @@ import {
   AGENT_MESSAGE_FEATURES,
   countsNeeded,
   evaluateAccess,
+  type FreePlanMessages,
+  freePlanMessagesOf,
   refuseSpentKeyBudget,
   usageLimitError,
 } from "./billing-access.ts";
@@ -28,6 +30,8 @@ import { createUsagePricer, type PriceOf } from "./usage-pricing.ts";
 export type CreditBalance = Access & {
   billingModel: "credits" | "legacy";
   credits: { total: number; used: number; remaining: number } | null;
+  /** Extension: the free plan's included agent messages, null when not on the free plan. */
+  freePlan: FreePlanMessages | null;
 };
 
 /** A keyed request is charged once: a retry with the same key and body gets the first charge. */
@@ -92,7 +96,7 @@ export function createBillingService(deps: BillingServiceDeps) {
     const account = await deps.accounts.find(organizationId, at);
     if (!account) return null;
     const snapshot = await snapshotOf(organizationId, account, at, deps.db);
-    return { account, access: evaluateAccess(snapshot) };
+    return { account, access: evaluateAccess(snapshot), freePlan: freePlanMessagesOf(snapshot) };
   }
 
   /** The ledger entry of a request, priced; its charge is what billing_debit decides. */
@@ -264,6 +268,7 @@ export function createBillingService(deps: BillingServiceDeps) {
                 remaining: microToCredits(buckets.remainingMicro),
               },
         ...current.access,
+        freePlan: current.freePlan,
       };
     },
   };

@@ -12,6 +12,13 @@ const balanceResponse = z.object({
   blockReason: z
     .enum(["payment_overdue", "no_credits", "query_limit", "free_plan_limit"])
     .nullable(),
+  freePlan: z
+    .object({ included: z.number(), used: z.number(), remaining: z.number() })
+    .nullable()
+    .describe(
+      "Extension: on the free plan (no credits granted yet), its included agent messages: " +
+        "how many, used and left; null otherwise",
+    ),
 });
 
 /**
