@@ -44,6 +44,7 @@ export async function balanceOf(app: TestApp, organization: TestOrganization) {
     credits: { total: number; used: number; remaining: number } | null;
     canRun: boolean;
     blockReason: string | null;
+    freePlan: { included: number; used: number; remaining: number } | null;
   };
 }
 
