@@ -20,24 +20,38 @@ const clientOf = async (app: { listen(which: "api"): Promise<string> }, apiKey: 
   new OpenAI({ baseURL: `${await app.listen("api")}/v1`, apiKey, maxRetries: 0 });
 
 describe("GET /v1/models", () => {
-  test("lists the organization's agents as models, and finds one by id or handle", async ({
+  test("lists the agents by handle (else id), and finds one by either", async ({
     app,
     org,
     agent,
   }) => {
     const openai = await clientOf(app, org.apiKey);
-    const models = [];
-    for await (const model of openai.models.list()) models.push(model);
-    expect(models).toEqual([
+    const list = async () => {
+      const models = [];
+      for await (const model of openai.models.list()) models.push(model);
+      return models;
+    };
+    expect(await list()).toEqual([
       {
-        id: agent.id,
+        id: "support",
         object: "model",
         created: Math.floor(new Date(agent.createdAt).getTime() / 1000),
         owned_by: org.id,
       },
     ]);
-    expect(await openai.models.retrieve(agent.id)).toEqual(models[0]);
-    expect((await openai.models.retrieve("support")).id).toBe(agent.id);
+    expect(await openai.models.retrieve(agent.id)).toEqual((await list())[0]);
+    expect((await openai.models.retrieve("support")).id).toBe("support");
+
+    // A second agent with the same handle is reached by its id, so it is listed by its id.
+    const twin = await createAgent(app, org, { name: "Twin", handle: "support" });
+    const plain = await createAgent(app, org, { name: "No handle" });
+    const names = (await list()).map((model) => model.id).sort();
+    expect(names).toEqual(["support", twin.id, plain.id].sort());
+    const completion = await openai.chat.completions.create({
+      model: "support",
+      messages: [{ role: "user", content: "Hello" }],
+    });
+    expect(completion.model).toBe(agent.id);
   });
 });
 

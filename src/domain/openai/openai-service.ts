@@ -38,13 +38,25 @@ const RESPONSE_ID_PREFIX = "resp_";
 
 const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
-const toModelView = (agent: { id: string; organizationId: string; createdAt: Date }) =>
+const toModelView = (agent: { name: string; organizationId: string; createdAt: Date }) =>
   ({
-    id: agent.id,
+    id: agent.name,
     object: "model",
     created: unixSeconds(agent.createdAt),
     owned_by: agent.organizationId,
   }) satisfies ModelView;
+
+/**
+ * The name of an agent as a model: its handle when the handle leads to it (the first agent with
+ * that handle, as `model` resolves it), else its id. Pickers such as Open WebUI's show the name;
+ * the id keeps working as `model` either way.
+ */
+function modelNameOf(agents: readonly { id: string; handle: string | null }[], agentId: string) {
+  const agent = agents.find((candidate) => candidate.id === agentId);
+  const handle = agent?.handle;
+  if (!handle) return agentId;
+  return agents.find((candidate) => candidate.handle === handle)?.id === agentId ? handle : agentId;
+}
 
 /** The Responses API id of an answer: its message id, so the response needs no table. */
 export const responseIdOf = (messageId: string) => `${RESPONSE_ID_PREFIX}${messageId}`;
@@ -134,10 +146,12 @@ export function createOpenAiService(deps: OpenAiServiceDeps) {
   });
 
   return {
+    /** The agents as models, each named as a model picker should show it (`modelNameOf`). */
     async listModels(caller: Caller): Promise<ModelView[]> {
-      return (await deps.agents.list(caller)).map((agent) =>
+      const agents = await deps.agents.list(caller);
+      return agents.map((agent) =>
         toModelView({
-          id: agent.id,
+          name: modelNameOf(agents, agent.id),
           organizationId: caller.organizationId,
           createdAt: new Date(agent.createdAt),
         }),
@@ -145,7 +159,9 @@ export function createOpenAiService(deps: OpenAiServiceDeps) {
     },
 
     async getModel(caller: Caller, model: string): Promise<ModelView> {
-      return toModelView(await resolveModel(caller, model));
+      const agent = await resolveModel(caller, model);
+      const name = modelNameOf(await deps.agents.list(caller), agent.id);
+      return toModelView({ ...agent, name });
     },
 
     async prepareChatCompletion(
