@@ -104,6 +104,34 @@ describe("the docs page (/api/docs) and everything it loads", () => {
     expect(response.headers["content-security-policy"]).toContain("default-src 'none'");
   });
 
+  test("Swagger UI's files are compressed and kept a day; the API is not compressed", async ({
+    app,
+  }) => {
+    const bundle = await app.api.inject({
+      method: "GET",
+      url: "/api/docs/static/swagger-ui-bundle.js",
+      headers: { "accept-encoding": "br, gzip" },
+    });
+    expect(bundle.statusCode).toBe(200);
+    expect(bundle.headers["content-encoding"]).toBe("br");
+    expect(bundle.headers["cache-control"]).toBe("public, max-age=86400");
+    expect(bundle.headers.etag).toEqual(expect.any(String));
+    expect(bundle.rawPayload.length).toBeLessThan(600_000);
+    const again = await app.api.inject({
+      method: "GET",
+      url: "/api/docs/static/swagger-ui-bundle.js",
+      headers: { "if-none-match": String(bundle.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+
+    const document = await app.api.inject({
+      method: "GET",
+      url: "/api/openapi.json",
+      headers: { "accept-encoding": "br, gzip" },
+    });
+    expect(document.headers["content-encoding"]).toBeUndefined();
+  });
+
   test("other routes keep their own headers", async ({ app }) => {
     const health = await app.api.inject({ method: "GET", url: "/api/health" });
     expect(health.headers["content-security-policy"]).toBeUndefined();

@@ -1,3 +1,4 @@
+import compress from "@fastify/compress";
 import swagger, { type SwaggerTransformObject } from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
@@ -83,6 +84,9 @@ const ERROR_REF = { $ref: "#/components/schemas/Error" };
  * document (and "Try it out" requests) there too. Styles may be inline: the Swagger UI bundle
  * renders Markdown tables with `style="text-align: …"` attributes; scripts may not.
  */
+/** How long a browser keeps Swagger UI's files before it revalidates them (by ETag). */
+const DOCS_ASSETS_MAX_AGE_SECONDS = 86_400;
+
 const DOCS_PAGE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
@@ -260,12 +264,21 @@ export async function registerOpenApi(
     transform: documentRoutes(options.errors),
     transformObject: declareUsedTags,
   });
-  // In a scope of its own: the page's headers apply to it and its files, not to the API.
+  // In a scope of its own: the page's headers apply to it and its files, not to the API. Its
+  // files (1.5 MB of Swagger UI) are compressed and cached for a day, revalidated by their ETag,
+  // so the page renders in a fraction of a second after the first visit.
   await app.register(async (docs) => {
     docs.addHook("onRequest", async (_request, reply) => {
       reply.header("x-content-type-options", "nosniff");
       reply.header("content-security-policy", DOCS_PAGE_CSP);
     });
+    // On send: @fastify/static writes its own `max-age=0` before this runs.
+    docs.addHook("onSend", async (request, reply) => {
+      if (request.url.startsWith("/api/docs/static/") && reply.statusCode === 200) {
+        reply.header("cache-control", `public, max-age=${DOCS_ASSETS_MAX_AGE_SECONDS}`);
+      }
+    });
+    await docs.register(compress, { global: true, threshold: 1024 });
     await docs.register(swaggerUi, { routePrefix: "/api/docs" });
   });
   app.get("/api/openapi.json", { config: { auth: "public" }, schema: { hide: true } }, async () =>
