@@ -4,6 +4,7 @@
  * root. `data-mode="page"` (GET /chat/{agentId}) fills the page instead of floating.
  */
 import { type Api, ApiError, createApi, type Source, type StoredMessage } from "./api.ts";
+import { renderMarkdown } from "./markdown.ts";
 import { type Strings, stringsFor } from "./strings.ts";
 import { stylesheet } from "./styles.ts";
 
@@ -174,8 +175,12 @@ function mount(options: Options): void {
     log.scrollTop = log.scrollHeight;
   };
 
+  /** The visitor's words as typed; the agent's (AI or person) through the markdown subset. */
   function addMessage(from: "human" | "agent", text: string) {
-    const body = el("p", { class: "text" }, text);
+    const body =
+      from === "human"
+        ? el("p", { class: "text" }, text)
+        : el("div", { class: "text md" }, renderMarkdown(text));
     const message = el(
       "div",
       { class: `msg ${from}` },
@@ -265,13 +270,23 @@ function mount(options: Options): void {
     const question = addMessage("human", query).message;
     const { message, body } = addMessage("agent", "");
     message.setAttribute("aria-busy", "true");
+    // The markdown is rendered again from the whole text at most once a frame: a fragment can
+    // end inside `**` or a link, which the next one closes.
+    let streamed = "";
+    let frame = 0;
+    const show = (text: string) => {
+      cancelAnimationFrame(frame);
+      body.replaceChildren(renderMarkdown(text));
+      scrollDown();
+    };
     try {
       const conversationId = store.conversationId();
       const answer = await api.ask(
         { query, visitorId: store.visitorId, ...(conversationId ? { conversationId } : {}) },
         (fragment) => {
-          body.textContent += fragment;
-          scrollDown();
+          streamed += fragment;
+          cancelAnimationFrame(frame);
+          frame = requestAnimationFrame(() => show(streamed));
         },
       );
       store.setConversationId(answer.conversationId);
@@ -280,7 +295,7 @@ function mount(options: Options): void {
         // A person handles the conversation: their reply comes live, not from the AI.
         message.remove();
       } else {
-        body.textContent = answer.answer;
+        show(answer.answer);
         shown.add(answer.messageId);
         finishAnswer(message, answer, answer.sources ?? []);
       }
@@ -291,6 +306,7 @@ function mount(options: Options): void {
       if (!textarea.value) textarea.value = query;
       showError(messageFor(failure));
     } finally {
+      cancelAnimationFrame(frame);
       message.removeAttribute("aria-busy");
       busy = false;
       refreshControls();
