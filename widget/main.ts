@@ -46,7 +46,12 @@ function icon(path: string): SVGSVGElement {
   return svg;
 }
 
-/** A visitor id of 32 hex characters, kept per agent in this site's localStorage. */
+type Sentiment = "good" | "bad";
+
+/**
+ * A visitor id of 32 hex characters, the current conversation and the visitor's ratings, kept
+ * per agent in this site's localStorage.
+ */
 function storage(agentId: string) {
   const key = (name: string) => `agentdesk:${agentId}:${name}`;
   const read = (name: string) => {
@@ -74,6 +79,12 @@ function storage(agentId: string) {
     visitorId,
     conversationId: () => read("conversation") ?? undefined,
     setConversationId: (id: string | null) => write("conversation", id),
+    /** The rating given to an answer: the public conversation read does not return it. */
+    rating: (messageId: string): Sentiment | null => {
+      const rating = read(`rating:${messageId}`);
+      return rating === "good" || rating === "bad" ? rating : null;
+    },
+    setRating: (messageId: string, sentiment: Sentiment) => write(`rating:${messageId}`, sentiment),
   };
 }
 
@@ -199,14 +210,22 @@ function mount(options: Options): void {
   ) {
     const list = sourceList(sources, strings);
     if (list) message.append(list);
-    const rate = (sentiment: "good" | "bad", label: string) => {
+    const rated = store.rating(answer.messageId);
+    const choose = (button: HTMLButtonElement) => {
+      button.setAttribute("aria-pressed", "true");
+      button.title = strings.thanks;
+    };
+    const rate = (sentiment: Sentiment, label: string) => {
       const button = el("button", { type: "button", "aria-pressed": "false" }, label);
+      // Rated before (this visit or an earlier one): shown as chosen, not to be sent again.
+      button.disabled = rated !== null;
+      if (rated === sentiment) choose(button);
       button.addEventListener("click", async () => {
         for (const other of feedback.querySelectorAll("button")) other.disabled = true;
         try {
           await api.annotate({ ...answer, visitorId: store.visitorId }, sentiment, label);
-          button.setAttribute("aria-pressed", "true");
-          button.title = strings.thanks;
+          store.setRating(answer.messageId, sentiment);
+          choose(button);
         } catch (failure) {
           for (const other of feedback.querySelectorAll("button")) other.disabled = false;
           showError(messageFor(failure));
