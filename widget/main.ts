@@ -19,7 +19,8 @@ type Options = {
   page: boolean;
   left: boolean;
   color: string;
-  greeting: string | undefined;
+  /** The agent's first message (not stored); empty for none. */
+  greeting: string;
   strings: Strings;
 };
 
@@ -126,7 +127,11 @@ function mount(options: Options): void {
   );
   const log = el("div", { class: "log", role: "log", "aria-live": "polite", tabindex: "0" });
   const error = el("p", { class: "error", role: "alert", hidden: "" });
-  const textarea = el("textarea", { "aria-label": strings.message, rows: "1" });
+  const textarea = el("textarea", {
+    "aria-label": strings.message,
+    placeholder: strings.placeholder,
+    rows: "1",
+  });
   const mic = el(
     "button",
     { type: "button", class: "mic", "aria-label": strings.record, "aria-pressed": "false" },
@@ -370,7 +375,7 @@ function mount(options: Options): void {
         } catch {
           showError(strings.micFailed);
         } finally {
-          textarea.placeholder = "";
+          textarea.placeholder = strings.placeholder;
           refreshControls();
           textarea.focus();
         }
@@ -438,14 +443,16 @@ function start(): void {
     return;
   }
   const data = script.dataset;
+  const strings = stringsFor(data.lang ?? document.documentElement.lang);
   const options: Options = {
     agentId,
     base: new URL(script.src, location.href).origin,
     page: data.mode === "page",
     left: data.position === "left",
     color: /^[#\w(),.%\s-]{1,40}$/.test(data.color ?? "") ? (data.color as string) : "#2557d6",
-    greeting: data.greeting || undefined,
-    strings: stringsFor(data.lang ?? document.documentElement.lang),
+    // Without data-greeting, the built-in one; data-greeting="" shows none.
+    greeting: data.greeting ?? strings.greeting,
+    strings,
   };
   if (document.body) mount(options);
   else document.addEventListener("DOMContentLoaded", () => mount(options), { once: true });

@@ -46,6 +46,7 @@ h2{margin:0;flex:1;font-size:17px;font-weight:600;overflow:hidden;text-overflow:
 .error{margin:0;padding:8px 16px;background:#fdecea;color:#8a1c13;font-size:14px}
 form{display:flex;gap:8px;padding:10px;border-top:1px solid #e2e4e8;background:#fff;align-items:flex-end}
 textarea{flex:1;resize:none;min-height:42px;max-height:120px;padding:10px;border:1px solid #c9ccd2;border-radius:8px;color:#1a1a1a;background:#fff}
+textarea::placeholder{color:#6b6f76;opacity:1}
 .send,.mic{border:0;border-radius:8px;padding:0 14px;height:42px;background:var(--c);color:#fff}
 .mic{background:#eef0f3;color:#333;padding:0 10px}
 .mic[aria-pressed=true]{background:#c62828;color:#fff}

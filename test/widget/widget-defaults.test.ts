@@ -15,6 +15,52 @@ test.beforeAll(async ({ api }) => {
 });
 
 describe.skipIf(!hasChromium)("what a visitor sees without asking for it", () => {
+  test("a page without data-greeting gets the built-in greeting and a placeholder, in English", async ({
+    browser,
+    host,
+  }) => {
+    const { page } = await visitor(browser, onTestFinished);
+    await page.goto(host.page({ agentId }));
+    await page.getByRole("button", { name: "Open chat" }).click();
+    const dialog = page.getByRole("dialog", { name: "Rotterdam Bikes help" });
+    expect(await dialog.getByRole("log").locator(".msg").allTextContents()).toEqual([
+      "Hello! How can I help you?",
+    ]);
+    const message = dialog.getByRole("textbox", { name: "Message" });
+    expect(await message.getAttribute("placeholder")).toBe("Type your question…");
+    expect(await dialog.getByPlaceholder("Type your question…").isVisible()).toBe(true);
+  });
+
+  test("with data-lang=fr, both are in French", async ({ browser, host }) => {
+    const { page } = await visitor(browser, onTestFinished);
+    await page.goto(host.page({ agentId, data: { lang: "fr" } }));
+    await page.getByRole("button", { name: "Ouvrir la discussion" }).click();
+    const dialog = page.getByRole("dialog", { name: "Rotterdam Bikes help" });
+    expect(await dialog.getByRole("log").locator(".msg").allTextContents()).toEqual([
+      "Bonjour\u00a0! Comment puis-je vous aider\u00a0?",
+    ]);
+    expect(await dialog.getByRole("textbox", { name: "Message" }).getAttribute("placeholder")).toBe(
+      "Écrivez votre question…",
+    );
+  });
+
+  test("data-greeting replaces the greeting, and an empty one shows none", async ({
+    browser,
+    host,
+  }) => {
+    const { page } = await visitor(browser, onTestFinished);
+    await page.goto(host.page({ agentId, data: { greeting: "Hi! Ask us about your bike." } }));
+    await page.getByRole("button", { name: "Open chat" }).click();
+    expect(await page.getByRole("log").locator(".msg").allTextContents()).toEqual([
+      "Hi! Ask us about your bike.",
+    ]);
+
+    await page.goto(host.page({ agentId, data: { greeting: "" } }));
+    await page.getByRole("button", { name: "Open chat" }).click();
+    await page.getByRole("dialog", { name: "Rotterdam Bikes help" }).waitFor();
+    expect(await page.getByRole("log").locator(".msg").count()).toBe(0);
+  });
+
   test("the visitor's rating of an answer is still shown after a reload, and not sent again", async ({
     browser,
     host,
