@@ -4,6 +4,7 @@
  * root. `data-mode="page"` (GET /chat/{agentId}) fills the page instead of floating.
  */
 import { type Api, ApiError, createApi, type Source, type StoredMessage } from "./api.ts";
+import { renderMarkdown } from "./markdown.ts";
 import { type Strings, stringsFor } from "./strings.ts";
 import { stylesheet } from "./styles.ts";
 
@@ -18,7 +19,8 @@ type Options = {
   page: boolean;
   left: boolean;
   color: string;
-  greeting: string | undefined;
+  /** The agent's first message (not stored); empty for none. */
+  greeting: string;
   strings: Strings;
 };
 
@@ -45,7 +47,12 @@ function icon(path: string): SVGSVGElement {
   return svg;
 }
 
-/** A visitor id of 32 hex characters, kept per agent in this site's localStorage. */
+type Sentiment = "good" | "bad";
+
+/**
+ * A visitor id of 32 hex characters, the current conversation and the visitor's ratings, kept
+ * per agent in this site's localStorage.
+ */
 function storage(agentId: string) {
   const key = (name: string) => `agentdesk:${agentId}:${name}`;
   const read = (name: string) => {
@@ -73,6 +80,12 @@ function storage(agentId: string) {
     visitorId,
     conversationId: () => read("conversation") ?? undefined,
     setConversationId: (id: string | null) => write("conversation", id),
+    /** The rating given to an answer: the public conversation read does not return it. */
+    rating: (messageId: string): Sentiment | null => {
+      const rating = read(`rating:${messageId}`);
+      return rating === "good" || rating === "bad" ? rating : null;
+    },
+    setRating: (messageId: string, sentiment: Sentiment) => write(`rating:${messageId}`, sentiment),
   };
 }
 
@@ -114,7 +127,11 @@ function mount(options: Options): void {
   );
   const log = el("div", { class: "log", role: "log", "aria-live": "polite", tabindex: "0" });
   const error = el("p", { class: "error", role: "alert", hidden: "" });
-  const textarea = el("textarea", { "aria-label": strings.message, rows: "1" });
+  const textarea = el("textarea", {
+    "aria-label": strings.message,
+    placeholder: strings.placeholder,
+    rows: "1",
+  });
   const mic = el(
     "button",
     { type: "button", class: "mic", "aria-label": strings.record, "aria-pressed": "false" },
@@ -174,8 +191,12 @@ function mount(options: Options): void {
     log.scrollTop = log.scrollHeight;
   };
 
+  /** The visitor's words as typed; the agent's (AI or person) through the markdown subset. */
   function addMessage(from: "human" | "agent", text: string) {
-    const body = el("p", { class: "text" }, text);
+    const body =
+      from === "human"
+        ? el("p", { class: "text" }, text)
+        : el("div", { class: "text md" }, renderMarkdown(text));
     const message = el(
       "div",
       { class: `msg ${from}` },
@@ -194,14 +215,22 @@ function mount(options: Options): void {
   ) {
     const list = sourceList(sources, strings);
     if (list) message.append(list);
-    const rate = (sentiment: "good" | "bad", label: string) => {
+    const rated = store.rating(answer.messageId);
+    const choose = (button: HTMLButtonElement) => {
+      button.setAttribute("aria-pressed", "true");
+      button.title = strings.thanks;
+    };
+    const rate = (sentiment: Sentiment, label: string) => {
       const button = el("button", { type: "button", "aria-pressed": "false" }, label);
+      // Rated before (this visit or an earlier one): shown as chosen, not to be sent again.
+      button.disabled = rated !== null;
+      if (rated === sentiment) choose(button);
       button.addEventListener("click", async () => {
         for (const other of feedback.querySelectorAll("button")) other.disabled = true;
         try {
           await api.annotate({ ...answer, visitorId: store.visitorId }, sentiment, label);
-          button.setAttribute("aria-pressed", "true");
-          button.title = strings.thanks;
+          store.setRating(answer.messageId, sentiment);
+          choose(button);
         } catch (failure) {
           for (const other of feedback.querySelectorAll("button")) other.disabled = false;
           showError(messageFor(failure));
@@ -265,13 +294,23 @@ function mount(options: Options): void {
     const question = addMessage("human", query).message;
     const { message, body } = addMessage("agent", "");
     message.setAttribute("aria-busy", "true");
+    // The markdown is rendered again from the whole text at most once a frame: a fragment can
+    // end inside `**` or a link, which the next one closes.
+    let streamed = "";
+    let frame = 0;
+    const show = (text: string) => {
+      cancelAnimationFrame(frame);
+      body.replaceChildren(renderMarkdown(text));
+      scrollDown();
+    };
     try {
       const conversationId = store.conversationId();
       const answer = await api.ask(
         { query, visitorId: store.visitorId, ...(conversationId ? { conversationId } : {}) },
         (fragment) => {
-          body.textContent += fragment;
-          scrollDown();
+          streamed += fragment;
+          cancelAnimationFrame(frame);
+          frame = requestAnimationFrame(() => show(streamed));
         },
       );
       store.setConversationId(answer.conversationId);
@@ -280,7 +319,7 @@ function mount(options: Options): void {
         // A person handles the conversation: their reply comes live, not from the AI.
         message.remove();
       } else {
-        body.textContent = answer.answer;
+        show(answer.answer);
         shown.add(answer.messageId);
         finishAnswer(message, answer, answer.sources ?? []);
       }
@@ -291,6 +330,7 @@ function mount(options: Options): void {
       if (!textarea.value) textarea.value = query;
       showError(messageFor(failure));
     } finally {
+      cancelAnimationFrame(frame);
       message.removeAttribute("aria-busy");
       busy = false;
       refreshControls();
@@ -335,7 +375,7 @@ function mount(options: Options): void {
         } catch {
           showError(strings.micFailed);
         } finally {
-          textarea.placeholder = "";
+          textarea.placeholder = strings.placeholder;
           refreshControls();
           textarea.focus();
         }
@@ -403,14 +443,16 @@ function start(): void {
     return;
   }
   const data = script.dataset;
+  const strings = stringsFor(data.lang ?? document.documentElement.lang);
   const options: Options = {
     agentId,
     base: new URL(script.src, location.href).origin,
     page: data.mode === "page",
     left: data.position === "left",
     color: /^[#\w(),.%\s-]{1,40}$/.test(data.color ?? "") ? (data.color as string) : "#2557d6",
-    greeting: data.greeting || undefined,
-    strings: stringsFor(data.lang ?? document.documentElement.lang),
+    // Without data-greeting, the built-in one; data-greeting="" shows none.
+    greeting: data.greeting ?? strings.greeting,
+    strings,
   };
   if (document.body) mount(options);
   else document.addEventListener("DOMContentLoaded", () => mount(options), { once: true });

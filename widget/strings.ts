@@ -3,6 +3,10 @@ export type Strings = {
   openChat: string;
   closeChat: string;
   message: string;
+  /** The message box's placeholder. */
+  placeholder: string;
+  /** The agent's first message when the page sets no data-greeting. */
+  greeting: string;
   send: string;
   record: string;
   stopRecording: string;
@@ -24,6 +28,8 @@ const en: Strings = {
   openChat: "Open chat",
   closeChat: "Close chat",
   message: "Message",
+  placeholder: "Type your question…",
+  greeting: "Hello! How can I help you?",
   send: "Send",
   record: "Record voice message",
   stopRecording: "Stop recording",
@@ -44,6 +50,8 @@ const fr: Strings = {
   openChat: "Ouvrir la discussion",
   closeChat: "Fermer la discussion",
   message: "Message",
+  placeholder: "Écrivez votre question…",
+  greeting: "Bonjour\u00a0! Comment puis-je vous aider\u00a0?",
   send: "Envoyer",
   record: "Enregistrer un message vocal",
   stopRecording: "Arrêter l'enregistrement",

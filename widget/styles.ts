@@ -26,6 +26,17 @@ h2{margin:0;flex:1;font-size:17px;font-weight:600;overflow:hidden;text-overflow:
 .human{align-self:flex-end;background:var(--c);color:#fff}
 .agent{align-self:flex-start;background:#fff;border:1px solid #e2e4e8}
 .text{margin:0}
+.md{white-space:normal}
+.md>:first-child{margin-top:0}.md>:last-child{margin-bottom:0}
+.md p,.md ul,.md ol,.md pre{margin:0 0 8px}
+.md h3,.md h4,.md h5{margin:10px 0 4px;font-weight:600}
+.md h3{font-size:17px}
+.md ul,.md ol{padding-left:22px}.md li ul,.md li ol{margin:2px 0}
+.md a{color:var(--c)}
+.md code,.md pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px;background:#f0f1f4;border-radius:4px}
+.md code{padding:1px 4px}
+.md pre{padding:8px 10px;overflow-x:auto;white-space:pre;overflow-wrap:normal}
+.md pre code{padding:0;background:none}
 .notice{margin:0;align-self:center;font-size:13px;color:#555}
 .sources{margin:8px 0 0;padding:0 0 0 18px;font-size:13px;color:#555}
 .sources a{color:inherit}
@@ -35,6 +46,7 @@ h2{margin:0;flex:1;font-size:17px;font-weight:600;overflow:hidden;text-overflow:
 .error{margin:0;padding:8px 16px;background:#fdecea;color:#8a1c13;font-size:14px}
 form{display:flex;gap:8px;padding:10px;border-top:1px solid #e2e4e8;background:#fff;align-items:flex-end}
 textarea{flex:1;resize:none;min-height:42px;max-height:120px;padding:10px;border:1px solid #c9ccd2;border-radius:8px;color:#1a1a1a;background:#fff}
+textarea::placeholder{color:#6b6f76;opacity:1}
 .send,.mic{border:0;border-radius:8px;padding:0 14px;height:42px;background:var(--c);color:#fff}
 .mic{background:#eef0f3;color:#333;padding:0 10px}
 .mic[aria-pressed=true]{background:#c62828;color:#fff}

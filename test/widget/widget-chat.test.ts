@@ -46,6 +46,21 @@ test.beforeAll(async ({ app, org, api }) => {
 
 /** What a test runs in the page needs of its window (the tests' TypeScript has no DOM types). */
 type PageWindow = { getComputedStyle(element: unknown): { fontSize: string } };
+type Box = { scrollWidth: number; clientWidth: number };
+
+/** The screenshots' answer: a model's usual markdown, with a code line wider than the panel. */
+const MARKDOWN_ANSWER = [
+  "## Refunds",
+  "",
+  "Refunds are accepted within **30 days** of delivery [1]:",
+  "",
+  "1. Fill in the [returns form](https://shop.example.com/returns).",
+  "2. Pack the bike and print the label:",
+  "",
+  "```",
+  "label --order RB-1042 --carrier postnl --pickup 2026-12-01T09:00",
+  "```",
+].join("\n");
 
 const chatRequests = (fake: { requests: Array<{ path: string }> }) =>
   fake.requests.filter((request) => request.path === "/v1/chat/completions");
@@ -228,11 +243,13 @@ describe.skipIf(!hasChromium)("the widget on a customer's site", () => {
       const { page } = await visitor(browser, onTestFinished, { width, height });
       await page.goto(host.page({ agentId, data: { greeting: "Hi! Ask us about your bike." } }));
       await page.getByRole("button", { name: "Open chat" }).click();
-      fake.script({ text: "Refunds are accepted within 30 days of delivery." });
+      fake.script({ text: MARKDOWN_ANSWER });
       await page.getByRole("textbox", { name: "Message" }).fill("How long do refunds take?");
       await page.getByRole("button", { name: "Send" }).click();
       const log = page.getByRole("log");
       await log.getByRole("button", { name: "Not helpful" }).waitFor();
+      await log.getByRole("heading", { name: "Refunds" }).waitFor();
+      expect(await log.getByRole("listitem").count()).toBe(3); // two steps, one source
 
       for (const control of [
         page.getByRole("dialog"),
@@ -253,6 +270,22 @@ describe.skipIf(!hasChromium)("the widget on a customer's site", () => {
           (globalThis as unknown as PageWindow).getComputedStyle(element).fontSize as string,
       );
       expect(fontSize).toBe("15px");
+      // The wide code line scrolls in its block; the conversation never scrolls sideways.
+      const code = log.locator("pre");
+      const [codeBox, bubbleBox] = [
+        await code.boundingBox(),
+        await code.locator("..").boundingBox(),
+      ];
+      expect(codeBox!.x + codeBox!.width).toBeLessThanOrEqual(bubbleBox!.x + bubbleBox!.width);
+      const widths = async (element: typeof log) =>
+        element.evaluate((node) => {
+          const box = node as unknown as Box;
+          return { scroll: box.scrollWidth, client: box.clientWidth };
+        });
+      const codeWidths = await widths(code);
+      expect(codeWidths.scroll).toBeGreaterThan(codeWidths.client);
+      const logWidths = await widths(log);
+      expect(logWidths.scroll).toBeLessThanOrEqual(logWidths.client);
       // `npm run screenshots` keeps them in docs/; a test run leaves the checkout untouched.
       await page.screenshot({ path: join(SCREENSHOT_DIR, `widget-${width}.png`) });
     });
