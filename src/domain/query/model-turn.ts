@@ -52,6 +52,20 @@ function estimatedInput(system: string, messages: ModelMessage[]): number {
  */
 const handoverInput = zodSchema(z.object({ reason: z.string().optional() }));
 
+function handoverTools(onHandover: () => void) {
+  return {
+    [REQUEST_HUMAN_TOOL]: tool({
+      description:
+        "Hand the conversation to a person of the team when the customer asks for one or you cannot help.",
+      inputSchema: handoverInput,
+      execute: async () => {
+        onHandover();
+        return { handedOver: true, note: "A member of the team has been notified." };
+      },
+    }),
+  };
+}
+
 function callSettings(input: ModelTurnInput, onHandover: () => void) {
   return {
     ...input.extra,
@@ -62,17 +76,8 @@ function callSettings(input: ModelTurnInput, onHandover: () => void) {
     maxOutputTokens: input.maxOutputTokens,
     maxRetries: input.maxRetries,
     timeout: { totalMs: input.timeoutMs },
-    tools: {
-      [REQUEST_HUMAN_TOOL]: tool({
-        description:
-          "Hand the conversation to a person of the team when the customer asks for one or you cannot help.",
-        inputSchema: handoverInput,
-        execute: async () => {
-          onHandover();
-          return { handedOver: true, note: "A member of the team has been notified." };
-        },
-      }),
-    },
+    // The offline responder calls no tools: offered one, it would only warn that it cannot.
+    ...(input.resolved.offline ? {} : { tools: handoverTools(onHandover) }),
     // The second step lets the model tell the customer about the handover.
     stopWhen: stepCountIs(2),
   };
