@@ -13,11 +13,13 @@ import { composeOfflineAnswer } from "./offline-answer.ts";
 import { estimatePromptTokens, estimateTokens, messageText } from "./token-estimate.ts";
 
 export type OfflineResponderOptions = {
-  /** How to get a real model, completing "To get written answers, …" (names the env var). */
+  /**
+   * How to get a real model, completing "To get written answers, …" (names the env var): for
+   * operators. Without it the answers carry no hint, as a visitor or a customer should read them.
+   */
   configureHint?: string;
 };
 
-const DEFAULT_HINT = "set a provider API key such as OPENAI_API_KEY, or LLM_BASE_URL";
 const TEXT_ID = "text-0";
 const STOP = { unified: "stop", raw: "stop" } as const;
 
@@ -31,13 +33,13 @@ function splitIntoWords(text: string): string[] {
  * the system prompt (see knowledge-prompt.ts) that best match the last user message, and says so.
  */
 export function createOfflineResponder(options: OfflineResponderOptions = {}): LanguageModelV3 {
-  const configureHint = options.configureHint ?? DEFAULT_HINT;
+  const { configureHint } = options;
 
   function respond(call: LanguageModelCallOptions) {
     call.abortSignal?.throwIfAborted();
     if (call.responseFormat?.type === "json") {
       throw new ModelUnavailableError(
-        `Structured output needs a language model and none is configured: ${configureHint}`,
+        `Structured output needs a language model and none is configured${configureHint ? `: ${configureHint}` : ""}`,
       );
     }
     const systemText = call.prompt

@@ -107,6 +107,11 @@ export type AnswerRequest = {
   history: Promise<readonly HistoryMessage[]> | readonly HistoryMessage[];
   attachmentUrls: string[];
   sampling?: Sampling;
+  /**
+   * Someone without a key reads the answer (a visitor of the public chat, a messaging channel's
+   * customer): an offline answer then says nothing of how to configure a model.
+   */
+  publicAudience?: boolean;
 };
 
 export type RunOptions = {
@@ -249,7 +254,10 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
           4,
         );
       const resolve = (modelName: string) =>
-        deps.models.resolveLanguageModel(modelName as AgentModelName, { promptTokens });
+        deps.models.resolveLanguageModel(modelName as AgentModelName, {
+          promptTokens,
+          publicAudience: request.publicAudience,
+        });
       const resolved = resolve(superSettings?.generationModelName ?? agent.modelName);
       // A fallback without a provider key would only hand over to the offline responder.
       const fallbacks = (superSettings?.fallbackModels ?? [])

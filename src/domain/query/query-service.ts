@@ -230,6 +230,7 @@ export function createQueryService(deps: QueryServiceDeps) {
           : []),
       attachmentUrls: (request.attachments ?? []).map((attachment) => attachment.url),
       sampling: options.sampling,
+      publicAudience: options.anonymous,
     });
     return {
       kind: "answer",

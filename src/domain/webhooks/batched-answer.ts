@@ -52,6 +52,8 @@ export async function generateBatchedAnswer(
     waiting: readonly WindowMessage[];
     history: readonly HistoryMessage[];
     options: WindowOptions;
+    /** A messaging channel's customer reads the answer, not the organization's integration. */
+    publicAudience?: boolean;
   },
 ): Promise<BatchedAnswer> {
   const { agent, waiting } = input;
@@ -81,6 +83,7 @@ export async function generateBatchedAnswer(
         : null,
     history: input.history,
     attachmentUrls: waiting.flatMap((message) => message.attachments.map(({ url }) => url)),
+    publicAudience: input.publicAudience,
   });
   const turn = await answer.run();
   return {
