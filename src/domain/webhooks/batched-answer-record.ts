@@ -43,7 +43,7 @@ export function batchedAnswerMessages(input: {
     }),
   );
   const usage = messageUsage(turn, resolved.prices);
-  const sources = generated.passages.map(toStoredSource);
+  const sources = generated.sources.map(toStoredSource);
   const model = {
     modelName: resolved.modelName,
     requestedModelName: resolved.requestedModelName,

@@ -18,7 +18,8 @@ export type BatchedAnswerDeps = {
 export type BatchedAnswer = {
   turn: AnswerTurn;
   resolved: ResolvedLanguageModel;
-  passages: Passage[];
+  /** The passages the answer used (see AnswerTurn.sources). */
+  sources: Passage[];
   /** Super retrieval's and comparison models' calls, charged after the answer. */
   calls: MeteredCall[];
   /** The customer asked for a person in one of the messages, or the model handed over. */
@@ -90,7 +91,7 @@ export async function generateBatchedAnswer(
     turn,
     resolved: turn.resolved,
     calls: turn.calls,
-    passages: answer.passages,
+    sources: turn.sources,
     requestedHuman: humanRequested || turn.requestedHuman,
     attachmentsTruncated: answer.attachments.some((file) => file.truncated),
   };

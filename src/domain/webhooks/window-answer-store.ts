@@ -114,7 +114,7 @@ export function createWindowAnswerStore(deps: WindowAnswerStoreDeps) {
             visitorId: conversation.visitorId,
             parts,
             answer: answer.text,
-            sources: generated.passages.map(toSource),
+            sources: generated.sources.map(toSource),
             usage,
             metadata: {
               model: resolved.modelName,
