@@ -73,6 +73,11 @@ export type ResolveHints = {
   publicAudience?: boolean;
 };
 
+/** The model that writes the answer: the catalog model, or the offline responder in its place. */
+export function answeringModelName(resolved: Pick<ResolvedLanguageModel, "modelName" | "offline">) {
+  return resolved.offline ? OFFLINE_MODEL_ID : resolved.modelName;
+}
+
 export type ModelSpec = { provider: ProviderName | typeof COMPATIBLE_PROVIDER; modelId: string };
 
 /** Splits "provider:model" (the model id may itself contain colons). */

@@ -1,6 +1,7 @@
 import { isRejectedByDatabase } from "../../db/statement-parts.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Logger } from "../../lib/logger.ts";
+import { answeringModelName } from "../../models/model-registry.ts";
 import type { Billing, ChargeRequest, Reservation } from "../billing/billing-port.ts";
 import type { AnswerCaller } from "../caller.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
@@ -101,7 +102,7 @@ export function createAnswerRecorder(deps: {
             usage,
             metadata: {
               model: {
-                modelName: resolved.modelName,
+                modelName: answeringModelName(resolved),
                 requestedModelName: resolved.requestedModelName,
                 provider: resolved.provider,
                 providerModelId: resolved.providerModelId,
@@ -170,7 +171,7 @@ export function createAnswerRecorder(deps: {
         approvals: [],
         ...(turn.extended
           ? {
-              model: resolved.modelName,
+              model: answeringModelName(resolved),
               ...(turn.comparisons.length > 0 ? { comparisons: turn.comparisons } : {}),
             }
           : {}),
