@@ -62,6 +62,22 @@ export type ModelDescription = {
   };
 };
 
+/** What a model is resolved for besides its name. */
+export type ResolveHints = {
+  /** The prompt's estimated tokens: `model_route` picks by it. */
+  promptTokens?: number;
+  /**
+   * The answer is read by someone without a key (a visitor of the public chat, a messaging
+   * channel's customer): the offline responder then leaves out how to configure a model.
+   */
+  publicAudience?: boolean;
+};
+
+/** The model that writes the answer: the catalog model, or the offline responder in its place. */
+export function answeringModelName(resolved: Pick<ResolvedLanguageModel, "modelName" | "offline">) {
+  return resolved.offline ? OFFLINE_MODEL_ID : resolved.modelName;
+}
+
 export type ModelSpec = { provider: ProviderName | typeof COMPATIBLE_PROVIDER; modelId: string };
 
 /** Splits "provider:model" (the model id may itself contain colons). */
@@ -91,6 +107,7 @@ export function createModelRegistry(options: ModelRegistryOptions) {
   const priceOf = createPriceLookup(catalog);
   const compatible = Boolean(options.llmBaseUrl);
   const offlineResponders = new Map<ProviderName, LanguageModelV3>();
+  const publicOfflineResponder = createOfflineResponder();
 
   const isReachable = (modelName: ConcreteModelName) =>
     compatible || providers.hasCredentials(catalog[modelName].provider);
@@ -109,7 +126,7 @@ export function createModelRegistry(options: ModelRegistryOptions) {
   /** The model for an agent's `modelName`; a provider without credentials gives the offline responder. */
   function resolveLanguageModel(
     requestedModelName: AgentModelName,
-    hints: { promptTokens?: number } = {},
+    hints: ResolveHints = {},
   ): ResolvedLanguageModel {
     if (!(AGENT_MODEL_NAMES as readonly string[]).includes(requestedModelName)) {
       throw new ModelConfigError(
@@ -135,7 +152,7 @@ export function createModelRegistry(options: ModelRegistryOptions) {
       requestedModelName,
       provider: OFFLINE_PROVIDER,
       providerModelId: OFFLINE_MODEL_ID,
-      model: offlineResponder(entry.provider),
+      model: hints.publicAudience ? publicOfflineResponder : offlineResponder(entry.provider),
       prices: { input: 0, output: 0 },
       offline: true,
     };

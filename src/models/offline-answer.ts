@@ -92,28 +92,39 @@ function quotedText(question: string, text: string): string {
   return matching.length === 0 ? text : matching.map((sentence) => sentence.trim()).join(" … ");
 }
 
-/** The offline responder's reply: quoted passages, or a plain statement that nothing matched. */
+/**
+ * The offline responder's reply: quoted passages, or a plain statement that nothing matched. With
+ * a `configureHint` (an operator asks) it also says how to get written answers; without one (a
+ * visitor or a customer asks) it says only that it can quote the knowledge base.
+ */
 export function composeOfflineAnswer(input: {
   question: string;
   passages: ReadonlyArray<PromptPassage>;
-  configureHint: string;
+  /** Completes "To get written answers, …": which variable to set. */
+  configureHint?: string;
 }): { text: string; quoted: PromptPassage[] } {
+  const { configureHint } = input;
   const quoted = rankPassages(input.question, input.passages);
+  const outro = configureHint === undefined ? [] : [`To get written answers, ${configureHint}.`];
   if (quoted.length === 0) {
     const found =
       input.passages.length === 0
         ? "no knowledge was found for this question"
         : "none of the knowledge found matches your question";
-    return {
-      text: `No language model is configured, so I can only quote the knowledge base, and ${found}. To get written answers, ${input.configureHint}.`,
-      quoted,
-    };
+    const opening =
+      configureHint === undefined
+        ? "I can only quote the knowledge base"
+        : "No language model is configured, so I can only quote the knowledge base";
+    return { text: [`${opening}, and ${found}.`, ...outro].join(" "), quoted };
   }
-  const intro = `No language model is configured, so here ${quoted.length === 1 ? "is the passage" : "are the passages"} of the knowledge base that best ${quoted.length === 1 ? "matches" : "match"} your question, quoted as written:`;
+  const best = `here ${quoted.length === 1 ? "is the passage" : "are the passages"} of the knowledge base that best ${quoted.length === 1 ? "matches" : "match"} your question, quoted as written:`;
+  const intro =
+    configureHint === undefined
+      ? `I can only quote the knowledge base, so ${best}`
+      : `No language model is configured, so ${best}`;
   const entries = quoted.map(
     (passage, index) =>
       `[${index + 1}] ${passage.source || "(unnamed source)"}\n${quotedText(input.question, passage.text)}`,
   );
-  const outro = `To get written answers, ${input.configureHint}.`;
-  return { text: [intro, ...entries, outro].join("\n\n"), quoted };
+  return { text: [intro, ...entries, ...outro].join("\n\n"), quoted };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { parseKnowledgeBlock } from "./knowledge-prompt.ts";
+import { type PromptPassage, parseKnowledgeBlock } from "./knowledge-prompt.ts";
 import { ModelUnavailableError } from "./model-errors.ts";
 import { OFFLINE_MODEL_ID, OFFLINE_PROVIDER } from "./model-prices.ts";
 import type {
@@ -13,11 +13,14 @@ import { composeOfflineAnswer } from "./offline-answer.ts";
 import { estimatePromptTokens, estimateTokens, messageText } from "./token-estimate.ts";
 
 export type OfflineResponderOptions = {
-  /** How to get a real model, completing "To get written answers, …" (names the env var). */
+  /**
+   * How to get a real model, completing "To get written answers, …" (names the env var): for
+   * operators. Without it the answers carry no hint, as a visitor or a customer should read them.
+   */
   configureHint?: string;
 };
 
-const DEFAULT_HINT = "set a provider API key such as OPENAI_API_KEY, or LLM_BASE_URL";
+type ProviderMetadata = NonNullable<LanguageModelGenerateResult["providerMetadata"]>;
 const TEXT_ID = "text-0";
 const STOP = { unified: "stop", raw: "stop" } as const;
 
@@ -27,17 +30,35 @@ function splitIntoWords(text: string): string[] {
 }
 
 /**
+ * The passages an offline answer quoted, from its provider metadata (`local.quoted`); null for an
+ * answer of any other model. Sources of an offline answer are these, not every passage it was given.
+ */
+export function quotedPassagesOf(metadata: ProviderMetadata | undefined): PromptPassage[] | null {
+  const quoted = metadata?.[OFFLINE_PROVIDER]?.quoted;
+  if (!Array.isArray(quoted)) return null;
+  return quoted.flatMap((entry) =>
+    entry !== null &&
+    typeof entry === "object" &&
+    !Array.isArray(entry) &&
+    typeof entry.source === "string" &&
+    typeof entry.text === "string"
+      ? [{ source: entry.source, text: entry.text }]
+      : [],
+  );
+}
+
+/**
  * A language model that needs no provider: it quotes the knowledge passages the query path put in
  * the system prompt (see knowledge-prompt.ts) that best match the last user message, and says so.
  */
 export function createOfflineResponder(options: OfflineResponderOptions = {}): LanguageModelV3 {
-  const configureHint = options.configureHint ?? DEFAULT_HINT;
+  const { configureHint } = options;
 
   function respond(call: LanguageModelCallOptions) {
     call.abortSignal?.throwIfAborted();
     if (call.responseFormat?.type === "json") {
       throw new ModelUnavailableError(
-        `Structured output needs a language model and none is configured: ${configureHint}`,
+        `Structured output needs a language model and none is configured${configureHint ? `: ${configureHint}` : ""}`,
       );
     }
     const systemText = call.prompt
@@ -45,7 +66,7 @@ export function createOfflineResponder(options: OfflineResponderOptions = {}): L
       .map((message) => message.content)
       .join("\n");
     const lastUser = call.prompt.findLast((message) => message.role === "user");
-    const { text } = composeOfflineAnswer({
+    const { text, quoted } = composeOfflineAnswer({
       question: lastUser ? messageText(lastUser) : "",
       passages: parseKnowledgeBlock(systemText),
       configureHint,
@@ -77,7 +98,12 @@ export function createOfflineResponder(options: OfflineResponderOptions = {}): L
       modelId: OFFLINE_MODEL_ID,
       timestamp: new Date(),
     };
-    return { text, usage, warnings, response };
+    const providerMetadata: ProviderMetadata = {
+      [OFFLINE_PROVIDER]: {
+        quoted: quoted.map((passage) => ({ source: passage.source, text: passage.text })),
+      },
+    };
+    return { text, usage, warnings, response, providerMetadata };
   }
 
   return {
@@ -87,18 +113,19 @@ export function createOfflineResponder(options: OfflineResponderOptions = {}): L
     supportedUrls: {},
 
     async doGenerate(call) {
-      const { text, usage, warnings, response } = respond(call);
+      const { text, usage, warnings, response, providerMetadata } = respond(call);
       return {
         content: [{ type: "text", text }],
         finishReason: STOP,
         usage,
         warnings,
         response,
+        providerMetadata,
       };
     },
 
     async doStream(call) {
-      const { text, usage, warnings, response } = respond(call);
+      const { text, usage, warnings, response, providerMetadata } = respond(call);
       const parts: LanguageModelStreamPart[] = [
         { type: "stream-start", warnings },
         { type: "response-metadata", ...response },
@@ -107,7 +134,7 @@ export function createOfflineResponder(options: OfflineResponderOptions = {}): L
           (delta): LanguageModelStreamPart => ({ type: "text-delta", id: TEXT_ID, delta }),
         ),
         { type: "text-end", id: TEXT_ID },
-        { type: "finish", usage, finishReason: STOP },
+        { type: "finish", usage, finishReason: STOP, providerMetadata },
       ];
       let next = 0;
       // One part per pull: the reader sets the pace, and an abort stops the stream between words.

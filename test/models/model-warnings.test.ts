@@ -1,7 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { generateText, tool, zodSchema } from "ai";
+import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from "vitest";
+import { z } from "zod";
 import { createLogger } from "../../src/lib/logger.ts";
+import { createOfflineResponder } from "../../src/models/offline-responder.ts";
 import { createAgent, createFundedOrganization } from "../harness/agents.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
+import { postSse, summarize } from "../harness/sse-client.ts";
 
 /** Every line the app logs, as production writes it (JSON, at debug). */
 const written: string[] = [];
@@ -9,31 +13,69 @@ const logger = createLogger("debug", "json", { write: (line: string) => written.
 
 let app: TestApp;
 beforeAll(async () => {
+  // No provider key: the offline responder answers.
   app = await startTestApp({ logger });
 }, 60_000);
 afterAll(() => app.close());
 
-describe("the AI SDK's warnings", () => {
-  it("go to the JSON log at debug, never to the console as plain text", async () => {
-    const warn = vi.spyOn(console, "warn");
-    const info = vi.spyOn(console, "info");
-    try {
-      const org = await createFundedOrganization(app);
-      // No provider key: the offline responder answers, and it supports no tools.
-      const agent = await createAgent(app, org);
+/** What reached the console (where the AI SDK prints its warnings without a hook) while `run` ran. */
+async function printedDuring(run: () => Promise<void>): Promise<string> {
+  const spies: MockInstance[] = [
+    vi.spyOn(console, "warn"),
+    vi.spyOn(console, "info"),
+    vi.spyOn(console, "log"),
+  ];
+  try {
+    await run();
+    return spies.flatMap((spy) => spy.mock.calls.flat()).join("\n");
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+}
+
+const logged = () => written.map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe("an offline answer", () => {
+  it("leaves the log JSON lines only, with no warning: no tools are offered to it", async () => {
+    const org = await createFundedOrganization(app);
+    const agent = await createAgent(app, org);
+    const base = await app.listen("api");
+    written.length = 0;
+    const printed = await printedDuring(async () => {
       const answered = await app.client(org.auth).agents.query(agent.id, { query: "Hello?" });
       expect(answered.status).toBe(200);
-      const printed = [...warn.mock.calls, ...info.mock.calls].flat().join("\n");
-      expect(printed).not.toContain("AI SDK Warning");
-      const lines = written.map((line) => JSON.parse(line) as Record<string, unknown>);
-      expect(lines.find((line) => line.msg === "model warnings")).toMatchObject({
-        level: 20,
-        provider: "local",
-        model: "local-extractive",
+      const streamed = summarize(
+        await postSse(`${base}/api/agents/${agent.id}/query`, org.auth, {
+          query: "Hello again?",
+          streaming: true,
+        }),
+      );
+      expect(streamed.response?.answer).toMatch(/^No language model is configured/);
+    });
+    expect(printed).toBe("");
+    expect(written.length).toBeGreaterThan(0);
+    expect(logged().filter((line) => line.msg === "model warnings")).toEqual([]);
+  });
+});
+
+describe("the AI SDK's warnings", () => {
+  it("go to the app's JSON log at debug, never to the console as plain text", async () => {
+    written.length = 0;
+    // A tool offered to a model that calls none: the SDK warns, through the app's hook.
+    const printed = await printedDuring(async () => {
+      await generateText({
+        model: createOfflineResponder(),
+        prompt: "Hello?",
+        tools: {
+          lookup: tool({ inputSchema: zodSchema(z.object({})), execute: async () => ({}) }),
+        },
       });
-    } finally {
-      warn.mockRestore();
-      info.mockRestore();
-    }
+    });
+    expect(printed).not.toContain("AI SDK Warning");
+    expect(logged().find((line) => line.msg === "model warnings")).toMatchObject({
+      level: 20,
+      provider: "local",
+      model: "local-extractive",
+    });
   });
 });

@@ -113,3 +113,50 @@ describe("the offline responder on the README's walkthrough", () => {
     expect(response.body.answer).not.toContain("item number 3");
   });
 });
+
+describe("the offline responder's sources", () => {
+  test("are the passages it quoted, in the answer, the stream and the stored message", async ({
+    app,
+    api,
+    org,
+  }) => {
+    const datastore = await createDatastore(app, org, { name: "Shop" });
+    const files = [
+      { fileName: "hours.txt", content: "We are open Monday to Friday, 9:00 to 17:00.\n" },
+      {
+        fileName: "faq.html",
+        content:
+          "<html><body><h1>Questions</h1><p>Parcels are delivered within three working days.</p></body></html>",
+      },
+    ];
+    for (const file of files) {
+      const datasource = await addFile(app, org, datastore.id, {
+        ...file,
+        contentType: file.fileName.endsWith(".html") ? "text/html" : "text/plain",
+      });
+      expect((await waitForSync(app, org, datasource.id)).status).toBe("synched");
+    }
+    const agent = await createAgent(app, org, { name: "Parcels", datastoreIds: [datastore.id] });
+    const question = "How many working days until parcels are delivered, from Monday?";
+    const quotedOnly = [{ source: "faq.html", chunk: expect.stringContaining("three working") }];
+
+    const response = await api.agents.query(agent.id, { query: question });
+    expect(response.status).toBe(200);
+    expect(response.body.answer).toContain("[1] faq.html");
+    expect(response.body.answer).not.toContain("hours.txt");
+    expect(response.body.sources).toEqual(quotedOnly);
+    const stored = await api.conversations.get(response.body.conversationId);
+    expect(stored.body.messages[1].sources).toEqual([
+      expect.objectContaining({ source: "faq.html", datasourceName: "faq.html" }),
+    ]);
+
+    const base = await app.listen("api");
+    const streamed = summarize(
+      await postSse(`${base}/api/agents/${agent.id}/query`, org.auth, {
+        query: question,
+        streaming: true,
+      }),
+    );
+    expect(streamed.response?.sources).toEqual(quotedOnly);
+  });
+});

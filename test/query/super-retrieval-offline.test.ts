@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/lib/logger.ts";
 import { createAgent } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { postSse, summarize } from "../harness/sse-client.ts";
 import { addFile, createDatastore, waitForSync } from "../knowledge/knowledge-helpers.ts";
 
 // No provider key at all, as a fresh install; every line the app logs is kept.
@@ -40,13 +41,20 @@ describe("super retrieval without a provider key", () => {
     for (const response of [first, second]) {
       expect(response.status).toBe(200);
       expect(response.body.answer).toContain("We are open Monday to Friday, 9:00 to 17:00.");
-      expect(response.body.model).toBe("gpt_4o_mini");
+      // The offline responder wrote it (as usage says), not the model asked for.
+      expect(response.body.model).toBe("local-extractive");
     }
     expect(degradedLines()).toHaveLength(1);
     expect(JSON.parse(degradedLines()[0]!)).toMatchObject({ level: 40 });
     expect(degradedLines()[0]).not.toContain("opening hours");
 
     const stored = await api.conversations.get(first.body.conversationId);
+    expect(stored.body.messages[1].metadata.model).toEqual({
+      modelName: "local-extractive",
+      requestedModelName: "gpt_4o_mini",
+      provider: "local",
+      providerModelId: "local-extractive",
+    });
     expect(stored.body.messages[1].metadata.superRetrieval).toEqual({
       rounds: 0,
       queries: [],
@@ -58,5 +66,14 @@ describe("super retrieval without a provider key", () => {
       conversationId: first.body.conversationId,
     });
     expect(events.body.data.map((event) => event.feature)).toEqual(["chat"]);
+
+    const base = await app.listen("api");
+    const streamed = summarize(
+      await postSse(`${base}/api/agents/${agent.id}/query`, org.auth, {
+        query: "When do you open?",
+        streaming: true,
+      }),
+    );
+    expect(streamed.response?.model).toBe("local-extractive");
   });
 });

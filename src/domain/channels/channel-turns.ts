@@ -253,6 +253,8 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
         waiting,
         history,
         options: {},
+        // The platform's user reads the answer, never an operator.
+        publicAudience: true,
       });
       if (generated.turn.error) throw generated.turn.error;
       const text =

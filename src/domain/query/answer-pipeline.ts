@@ -107,6 +107,11 @@ export type AnswerRequest = {
   history: Promise<readonly HistoryMessage[]> | readonly HistoryMessage[];
   attachmentUrls: string[];
   sampling?: Sampling;
+  /**
+   * Someone without a key reads the answer (a visitor of the public chat, a messaging channel's
+   * customer): an offline answer then says nothing of how to configure a model.
+   */
+  publicAudience?: boolean;
 };
 
 export type RunOptions = {
@@ -120,6 +125,11 @@ export type RunOptions = {
 export type AnswerTurn = ModelTurnResult & {
   /** The model that answered: the first one, or the fallback that took over. */
   resolved: ResolvedLanguageModel;
+  /**
+   * The passages the answer used, its `sources`: those the model was given, or for the offline
+   * responder the ones it quoted.
+   */
+  sources: Passage[];
   /** True for an agent with useSuperRetrieval: its answers carry the extension fields. */
   extended: boolean;
   /** Models of `fallbackModels` (or the first one) that failed before the answering one. */
@@ -141,6 +151,23 @@ export type PreparedAnswer = {
   /** Calls the model with the prompt (then its fallbacks, as needed). */
   run(options?: RunOptions): Promise<AnswerTurn>;
 };
+
+/** The passages an offline answer quoted, in the order quoted; for any other model all of them. */
+function sourcesOf(passages: readonly Passage[], quoted: ModelTurnResult["quoted"]): Passage[] {
+  if (!quoted) return [...passages];
+  const used: Passage[] = [];
+  for (const entry of quoted) {
+    // Text quoted from a request's context is no passage of the knowledge, hence no source.
+    const passage = passages.find(
+      (candidate) =>
+        !used.includes(candidate) &&
+        candidate.source === entry.source &&
+        candidate.text === entry.text,
+    );
+    if (passage) used.push(passage);
+  }
+  return used;
+}
 
 const uniqueNames = (names: readonly AgentModelName[]) => [...new Set(names)];
 
@@ -249,7 +276,10 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
           4,
         );
       const resolve = (modelName: string) =>
-        deps.models.resolveLanguageModel(modelName as AgentModelName, { promptTokens });
+        deps.models.resolveLanguageModel(modelName as AgentModelName, {
+          promptTokens,
+          publicAudience: request.publicAudience,
+        });
       const resolved = resolve(superSettings?.generationModelName ?? agent.modelName);
       // A fallback without a provider key would only hand over to the offline responder.
       const fallbacks = (superSettings?.fallbackModels ?? [])
@@ -279,6 +309,7 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
           return {
             ...generated.turn,
             resolved: generated.resolved,
+            sources: sourcesOf(passages, generated.turn.quoted),
             extended: superSettings !== null,
             failedModels: generated.failedModels,
             comparisons: generated.comparisons,

@@ -1,7 +1,7 @@
 import { isRejectedByDatabase } from "../../db/statement-parts.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Logger } from "../../lib/logger.ts";
-import type { Passage } from "../../retrieval/passage.ts";
+import { answeringModelName } from "../../models/model-registry.ts";
 import type { Billing, ChargeRequest, Reservation } from "../billing/billing-port.ts";
 import type { AnswerCaller } from "../caller.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
@@ -41,7 +41,6 @@ export type AnsweredTurn = {
   agentId: string;
   request: QueryRequest;
   target: TurnTarget;
-  passages: Passage[];
   attachments: AttachmentText[];
   /** The model's turn; its `resolved` is the model that answered. */
   turn: AnswerTurn;
@@ -73,7 +72,7 @@ export function createAnswerRecorder(deps: {
           ? HANDOVER_TEXT
           : turn.text;
       const usage = messageUsage(turn, resolved.prices);
-      const sources = input.passages.map(toStoredSource);
+      const sources = turn.sources.map(toStoredSource);
       const messageId = input.messageId ?? newId();
       const answeredAt = new Date(Math.max(Date.now(), input.startedAt.getTime() + 1));
       const turnRecord: TurnRecord = {
@@ -103,7 +102,7 @@ export function createAnswerRecorder(deps: {
             usage,
             metadata: {
               model: {
-                modelName: resolved.modelName,
+                modelName: answeringModelName(resolved),
                 requestedModelName: resolved.requestedModelName,
                 provider: resolved.provider,
                 providerModelId: resolved.providerModelId,
@@ -162,7 +161,7 @@ export function createAnswerRecorder(deps: {
       });
       return {
         answer,
-        sources: input.passages.map(toSource),
+        sources: turn.sources.map(toSource),
         messageId,
         conversationId: conversation.externalId,
         visitorId: conversation.visitorId,
@@ -172,7 +171,7 @@ export function createAnswerRecorder(deps: {
         approvals: [],
         ...(turn.extended
           ? {
-              model: resolved.modelName,
+              model: answeringModelName(resolved),
               ...(turn.comparisons.length > 0 ? { comparisons: turn.comparisons } : {}),
             }
           : {}),

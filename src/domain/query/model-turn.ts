@@ -1,7 +1,9 @@
 import { generateText, type ModelMessage, stepCountIs, streamText, tool, zodSchema } from "ai";
 import { z } from "zod";
+import type { PromptPassage } from "../../models/knowledge-prompt.ts";
 import { type ModelProviderError, toModelProviderError } from "../../models/model-failure.ts";
 import type { ResolvedLanguageModel } from "../../models/model-registry.ts";
+import { quotedPassagesOf } from "../../models/offline-responder.ts";
 import { estimateTokens } from "../../models/token-estimate.ts";
 import { REQUEST_HUMAN_TOOL } from "./query-prompt.ts";
 
@@ -32,6 +34,8 @@ export type ModelTurnResult = {
   outputTokens: number;
   /** No usage came from the provider (stopped early): counts are estimates. */
   usageEstimated: boolean;
+  /** The passages the offline responder quoted; absent for other models. */
+  quoted?: PromptPassage[];
   /** "disconnected": the client left; "failed": the provider failed after some text. */
   outcome: "complete" | "disconnected" | "failed";
   error?: ModelProviderError;
@@ -52,6 +56,20 @@ function estimatedInput(system: string, messages: ModelMessage[]): number {
  */
 const handoverInput = zodSchema(z.object({ reason: z.string().optional() }));
 
+function handoverTools(onHandover: () => void) {
+  return {
+    [REQUEST_HUMAN_TOOL]: tool({
+      description:
+        "Hand the conversation to a person of the team when the customer asks for one or you cannot help.",
+      inputSchema: handoverInput,
+      execute: async () => {
+        onHandover();
+        return { handedOver: true, note: "A member of the team has been notified." };
+      },
+    }),
+  };
+}
+
 function callSettings(input: ModelTurnInput, onHandover: () => void) {
   return {
     ...input.extra,
@@ -62,17 +80,8 @@ function callSettings(input: ModelTurnInput, onHandover: () => void) {
     maxOutputTokens: input.maxOutputTokens,
     maxRetries: input.maxRetries,
     timeout: { totalMs: input.timeoutMs },
-    tools: {
-      [REQUEST_HUMAN_TOOL]: tool({
-        description:
-          "Hand the conversation to a person of the team when the customer asks for one or you cannot help.",
-        inputSchema: handoverInput,
-        execute: async () => {
-          onHandover();
-          return { handedOver: true, note: "A member of the team has been notified." };
-        },
-      }),
-    },
+    // The offline responder calls no tools: offered one, it would only warn that it cannot.
+    ...(input.resolved.offline ? {} : { tools: handoverTools(onHandover) }),
     // The second step lets the model tell the customer about the handover.
     stopWhen: stepCountIs(2),
   };
@@ -100,9 +109,11 @@ async function generateTurn(input: ModelTurnInput): Promise<ModelTurnResult> {
     const text = result.steps.map((step) => step.text).join("");
     const { inputTokens, outputTokens } = result.totalUsage;
     const known = inputTokens !== undefined;
+    const quoted = quotedPassagesOf(result.providerMetadata);
     return {
       text,
       requestedHuman,
+      ...(quoted ? { quoted } : {}),
       inputTokens: known ? inputTokens : estimatedInput(input.system, input.messages),
       outputTokens: known ? (outputTokens ?? 0) : estimateTokens(text),
       usageEstimated: !known,
@@ -129,6 +140,7 @@ async function streamTurn(input: ModelTurnInput): Promise<ModelTurnResult> {
   let failure: unknown;
   let aborted = false;
   let usage: { inputTokens?: number; outputTokens?: number } | undefined;
+  let quoted: PromptPassage[] | null = null;
   try {
     for await (const part of result.fullStream) {
       if (part.type === "text-delta") {
@@ -138,6 +150,8 @@ async function streamTurn(input: ModelTurnInput): Promise<ModelTurnResult> {
         failure = part.error;
       } else if (part.type === "abort") {
         aborted = true;
+      } else if (part.type === "finish-step") {
+        quoted ??= quotedPassagesOf(part.providerMetadata);
       } else if (part.type === "finish") {
         usage = part.totalUsage;
       }
@@ -165,6 +179,7 @@ async function streamTurn(input: ModelTurnInput): Promise<ModelTurnResult> {
     return {
       text,
       requestedHuman,
+      ...(quoted ? { quoted } : {}),
       inputTokens: known ? (usage?.inputTokens ?? 0) : estimatedInput(input.system, input.messages),
       outputTokens: known ? (usage?.outputTokens ?? 0) : estimateTokens(text),
       usageEstimated: !known,

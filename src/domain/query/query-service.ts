@@ -59,7 +59,10 @@ export type PreparedQuery =
   | { kind: "queued"; response: QueuedQueryResponse }
   | {
       kind: "answer";
-      /** The knowledge passages the answer is given, best first (its `sources`). */
+      /**
+       * The knowledge passages the answer is given, best first: its `sources`, unless the offline
+       * responder answers (its sources are the passages it quoted).
+       */
       passages: readonly Passage[];
       run(options?: RunOptions): Promise<QueryResponse>;
     };
@@ -230,6 +233,7 @@ export function createQueryService(deps: QueryServiceDeps) {
           : []),
       attachmentUrls: (request.attachments ?? []).map((attachment) => attachment.url),
       sampling: options.sampling,
+      publicAudience: options.anonymous,
     });
     return {
       kind: "answer",
@@ -259,7 +263,6 @@ export function createQueryService(deps: QueryServiceDeps) {
           agentId: agent.id,
           request,
           target,
-          passages: answer.passages,
           attachments: answer.attachments,
           turn,
           startedAt,

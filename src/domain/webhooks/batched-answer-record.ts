@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Logger } from "../../lib/logger.ts";
+import { answeringModelName } from "../../models/model-registry.ts";
 import type { Billing } from "../billing/billing-port.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
 import { toNewMessageView } from "../conversations/conversation-view.ts";
@@ -43,9 +44,9 @@ export function batchedAnswerMessages(input: {
     }),
   );
   const usage = messageUsage(turn, resolved.prices);
-  const sources = generated.passages.map(toStoredSource);
+  const sources = generated.sources.map(toStoredSource);
   const model = {
-    modelName: resolved.modelName,
+    modelName: answeringModelName(resolved),
     requestedModelName: resolved.requestedModelName,
     provider: resolved.provider,
     providerModelId: resolved.providerModelId,

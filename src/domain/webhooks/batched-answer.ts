@@ -18,7 +18,8 @@ export type BatchedAnswerDeps = {
 export type BatchedAnswer = {
   turn: AnswerTurn;
   resolved: ResolvedLanguageModel;
-  passages: Passage[];
+  /** The passages the answer used (see AnswerTurn.sources). */
+  sources: Passage[];
   /** Super retrieval's and comparison models' calls, charged after the answer. */
   calls: MeteredCall[];
   /** The customer asked for a person in one of the messages, or the model handed over. */
@@ -52,6 +53,8 @@ export async function generateBatchedAnswer(
     waiting: readonly WindowMessage[];
     history: readonly HistoryMessage[];
     options: WindowOptions;
+    /** A messaging channel's customer reads the answer, not the organization's integration. */
+    publicAudience?: boolean;
   },
 ): Promise<BatchedAnswer> {
   const { agent, waiting } = input;
@@ -81,13 +84,14 @@ export async function generateBatchedAnswer(
         : null,
     history: input.history,
     attachmentUrls: waiting.flatMap((message) => message.attachments.map(({ url }) => url)),
+    publicAudience: input.publicAudience,
   });
   const turn = await answer.run();
   return {
     turn,
     resolved: turn.resolved,
     calls: turn.calls,
-    passages: answer.passages,
+    sources: turn.sources,
     requestedHuman: humanRequested || turn.requestedHuman,
     attachmentsTruncated: answer.attachments.some((file) => file.truncated),
   };

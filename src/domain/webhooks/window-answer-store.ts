@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Logger } from "../../lib/logger.ts";
+import { answeringModelName } from "../../models/model-registry.ts";
 import type { Billing, Reservation } from "../billing/billing-port.ts";
 import type { ConversationRepo, ConversationRow } from "../conversations/conversation-repo.ts";
 import type { EventPublisher } from "../events/event-types.ts";
@@ -114,10 +115,10 @@ export function createWindowAnswerStore(deps: WindowAnswerStoreDeps) {
             visitorId: conversation.visitorId,
             parts,
             answer: answer.text,
-            sources: generated.passages.map(toSource),
+            sources: generated.sources.map(toSource),
             usage,
             metadata: {
-              model: resolved.modelName,
+              model: answeringModelName(resolved),
               provider: resolved.provider,
               inputMessageIds,
               request_human: generated.requestedHuman,
