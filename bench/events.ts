@@ -3,13 +3,14 @@ import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createParser } from "eventsource-parser";
 import { pino } from "pino";
 import { createRuntime, type Runtime } from "../src/app/runtime.ts";
 import { parseConfig } from "../src/config/index.ts";
 import { openDatabase } from "../src/db/client.ts";
-import { benchDatabases, freshPostgres } from "./lib/databases.ts";
+import { type BenchDatabase, benchDatabases, freshPostgres } from "./lib/databases.ts";
 import { formatTable } from "./lib/load.ts";
 import { buildIfStale, type RunningService, startService } from "./lib/service-processes.ts";
 
@@ -34,12 +35,16 @@ const percentile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
-async function start(database: Parameters<typeof createRuntime>[0]["database"]) {
+async function start(
+  database: Parameters<typeof createRuntime>[0]["database"],
+  env: Record<string, string> = {},
+) {
   const runtime = await createRuntime({
     config: parseConfig({
       LOG_LEVEL: "silent",
       BOOTSTRAP_DEFAULT_ORG: "false",
       ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+      ...env,
     }),
     logger: pino({ level: "silent" }),
     role: "api",
@@ -344,7 +349,47 @@ async function replies(count: number): Promise<void> {
   process.stdout.write(`${formatTable(rows)}\n`);
 }
 
+/**
+ * What idle streams' pings cost the event loop: `connections` idle streams of GET /api/events
+ * with a ping every second, and the server's event-loop delay (perf_hooks) over `seconds`:
+ * pings sent in one burst show as a long delay once a second.
+ */
+async function pingStalls(connections: number, seconds: number) {
+  const { database, dispose } = (await benchDatabases().next()).value as BenchDatabase;
+  const { runtime, url } = await start(database, { SSE_PING_INTERVAL_MS: "1000" });
+  const { apiKey } = await runtime.services.organizations.createOrganization({ name: "Bench" });
+  const clients: ChildProcess = fork(
+    new URL("./lib/idle-sse-clients.mjs", import.meta.url),
+    [url, `Bearer ${apiKey}`, String(connections)],
+    { execArgv: [] },
+  );
+  const [message] = await once(clients, "message");
+  if (message !== "ready") throw new Error(`idle clients: ${String(message)}`);
+  // Streams opened over a moment, as after a restart; then the loop is watched.
+  await sleep(2_000);
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  await sleep(seconds * 1_000);
+  delay.disable();
+  clients.send("close");
+  await once(clients, "exit");
+  await runtime.close();
+  await dispose();
+  const ms = (nanoseconds: number) => (nanoseconds / 1e6).toFixed(1);
+  const row = {
+    streams: connections,
+    "ping interval ms": 1000,
+    seconds,
+    "loop delay p50 ms": ms(delay.percentile(50)),
+    "p99 ms": ms(delay.percentile(99)),
+    "max ms": ms(delay.max),
+  };
+  process.stdout.write(`${formatTable([row])}\n`);
+}
+
 export async function run(args: string[]): Promise<void> {
+  const numbers = args.filter((arg) => /^\d+$/.test(arg)).map(Number);
+  if (args[0] === "pings") return pingStalls(numbers[0] ?? 1_000, numbers[1] ?? 20);
   if (args[0] === "reply") {
     const [count = 200] = args.filter((arg) => /^\d+$/.test(arg)).map(Number);
     return replies(count);
