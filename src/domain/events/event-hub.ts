@@ -157,6 +157,11 @@ export function createEventHub(deps: {
 
     async function* events(): AsyncGenerator<StreamedEvent, void> {
       try {
+        if (afterId === null) {
+          // From now: after the last event committed when the stream opened, not after the last
+          // this process has read (it may lag behind, and would hand over older events late).
+          lastId = Math.max(lastId ?? 0, await deps.events.lastId());
+        }
         while (!ended) {
           if (fromTable) {
             // Cleared first: what is published during the read is queued again.
