@@ -12,6 +12,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { acquireDataDirLock } from "./data-dir-lock.ts";
 import { type Channels, listenOnPostgres, type Subscription } from "./notifications.ts";
+import { ensurePgliteCluster } from "./pglite-cluster.ts";
 import { DEFAULT_PARSERS, DRIVER_PARSERS, driverClient } from "./pglite-parsers.ts";
 import { prepareStatements } from "./prepared-statements.ts";
 import * as schema from "./schema/index.ts";
@@ -85,6 +86,7 @@ async function openPglite(
     releaseLock = acquireDataDirLock(resolve(dataDir));
   }
   try {
+    if (dataDir !== null && !snapshot) await ensurePgliteCluster(location);
     const client = await PGlite.create({
       dataDir: location,
       extensions: { vector },
