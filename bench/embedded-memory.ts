@@ -23,7 +23,7 @@ import { formatTable } from "./lib/load.ts";
  * appends (batches of 32, 100 per conversation) and three conversation exports. After each step,
  * after a full collection: the process's RSS and high-water mark, V8's heap, the ArrayBuffers,
  * and the WebAssembly memory of PGlite (every WebAssembly.Memory made, found by wrapping its
- * constructor). `--shared-buffers-mb` sets PGLITE_SHARED_BUFFERS_MB (160 is PGlite's own default).
+ * constructor). `--shared-buffers-mb` sets PGLITE_SHARED_BUFFERS_MB (128 is PGlite's own default).
  * A fresh DATA_DIR runs initdb in the service's process, as the harness's first start does;
  * `--restarted` creates the cluster in a child process first, as a service that restarts finds it.
  */
@@ -258,14 +258,14 @@ export async function run(args: string[]): Promise<void> {
       role: "all",
     });
     await runtime.api!.ready();
-    const settings = rowsOf<{ name: string; setting: string; unit: string | null }>(
+    const settings = rowsOf<{ name: string; value: string }>(
       await runtime.database.db.execute(
-        sql`select name, setting, unit from pg_settings
+        sql`select name, current_setting(name) as value from pg_settings
             where name in ('shared_buffers', 'work_mem', 'temp_buffers', 'wal_buffers')`,
       ),
     );
     process.stdout.write(
-      `PGlite: ${settings.map((row) => `${row.name}=${row.setting}${row.unit ?? ""}`).join(", ")}\n`,
+      `PGlite: ${settings.map((row) => `${row.name}=${row.value}`).join(", ")}\n`,
     );
     snapshot("booted");
     const { exportAgent, key } = await measure(runtime, options, snapshot);

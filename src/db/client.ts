@@ -65,7 +65,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 }
 
 /**
- * PGlite's initdb gives PostgreSQL 160 MB of shared buffers, and its WebAssembly runtime zeroes
+ * PGlite's initdb gives PostgreSQL 128 MB of shared buffers, and its WebAssembly runtime zeroes
  * shared memory when it allocates it, so all of it is resident from boot whatever the data's
  * size: 296 MB RSS for an opened cluster against 172 MB with 16 MB (docs/operations.md, _Memory
  * of the embedded database_). Pages that do not fit are read back from the operating system's
