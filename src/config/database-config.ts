@@ -11,8 +11,8 @@ const postgresUrl = optionalString().pipe(
 export const databaseEnvSchema = z.object({
   DATA_DIR: z.string().min(1).default("./data").describe("Where the embedded database lives"),
   DATABASE_URL: postgresUrl.describe("PostgreSQL 15+ instead of the embedded database"),
-  PGLITE_SHARED_BUFFERS_MB: intVar(16, 1, 4_096).describe(
-    "Page cache of the embedded database, resident from boot (PGlite's own default is 128)",
+  PGLITE_SHARED_BUFFERS_MB: intVar(128, 1, 4_096).describe(
+    "Page cache of the embedded database, resident from boot; 16 saves about 120 MB of RSS",
   ),
   REDIS_URL: optionalString()
     .pipe(

@@ -68,10 +68,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
  * PGlite's initdb gives PostgreSQL 128 MB of shared buffers, and its WebAssembly runtime zeroes
  * shared memory when it allocates it, so all of it is resident from boot whatever the data's
  * size: 296 MB RSS for an opened cluster against 172 MB with 16 MB (docs/operations.md, _Memory
- * of the embedded database_). Pages that do not fit are read back from the operating system's
- * file cache; the query path ranks from the chunk copies and reads little from the database.
+ * of the embedded database_). PGlite's own 128 MB stays the default until writes are measured
+ * against the yardstick with less (docs/operations.md); PGLITE_SHARED_BUFFERS_MB lowers it.
  */
-const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 16;
+const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 128;
 
 async function openPglite(
   dataDir: string | null,
