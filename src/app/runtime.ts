@@ -67,7 +67,13 @@ export async function openConfiguredDatabase(
   options: { poolSize?: number } = {},
 ): Promise<Database> {
   const url = config.database.databaseUrl;
-  if (!url) return openDatabase({ kind: "pglite", dataDir: config.database.dataDir });
+  if (!url) {
+    return openDatabase({
+      kind: "pglite",
+      dataDir: config.database.dataDir,
+      sharedBuffersMb: config.database.pgliteSharedBuffersMb,
+    });
+  }
   try {
     return await openDatabase({ kind: "postgres", connectionString: url, ...options });
   } catch (error) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { optionalString } from "./env-types.ts";
+import { intVar, optionalString } from "./env-types.ts";
 
 const postgresUrl = optionalString().pipe(
   z
@@ -11,6 +11,9 @@ const postgresUrl = optionalString().pipe(
 export const databaseEnvSchema = z.object({
   DATA_DIR: z.string().min(1).default("./data").describe("Where the embedded database lives"),
   DATABASE_URL: postgresUrl.describe("PostgreSQL 15+ instead of the embedded database"),
+  PGLITE_SHARED_BUFFERS_MB: intVar(128, 1, 4_096).describe(
+    "Page cache of the embedded database, resident from boot; 16 saves about 120 MB of RSS",
+  ),
   REDIS_URL: optionalString()
     .pipe(
       z
@@ -22,5 +25,10 @@ export const databaseEnvSchema = z.object({
 });
 
 export function databaseConfig(env: z.output<typeof databaseEnvSchema>) {
-  return { dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL, redisUrl: env.REDIS_URL };
+  return {
+    dataDir: env.DATA_DIR,
+    pgliteSharedBuffersMb: env.PGLITE_SHARED_BUFFERS_MB,
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL,
+  };
 }

@@ -12,6 +12,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { acquireDataDirLock } from "./data-dir-lock.ts";
 import { type Channels, listenOnPostgres, type Subscription } from "./notifications.ts";
+import { ensurePgliteCluster } from "./pglite-cluster.ts";
 import { DEFAULT_PARSERS, DRIVER_PARSERS, driverClient } from "./pglite-parsers.ts";
 import { prepareStatements } from "./prepared-statements.ts";
 import * as schema from "./schema/index.ts";
@@ -51,17 +52,32 @@ export type OpenDatabaseOptions =
       dataDir: string | null;
       /** Start from a tarball made by `dump()` instead of an empty cluster (skips initdb). */
       snapshot?: Blob;
+      /** PostgreSQL's page cache; default DEFAULT_PGLITE_SHARED_BUFFERS_MB. */
+      sharedBuffersMb?: number;
     }
   | { kind: "postgres"; connectionString: string; poolSize?: number };
 
 /** Opens the database, applies committed migrations, and reports its capabilities. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   return options.kind === "pglite"
-    ? openPglite(options.dataDir, options.snapshot)
+    ? openPglite(options.dataDir, options.snapshot, options.sharedBuffersMb)
     : openPostgres(options.connectionString, options.poolSize ?? 10);
 }
 
-async function openPglite(dataDir: string | null, snapshot?: Blob): Promise<Database> {
+/**
+ * PGlite's initdb gives PostgreSQL 128 MB of shared buffers, and its WebAssembly runtime zeroes
+ * shared memory when it allocates it, so all of it is resident from boot whatever the data's
+ * size: 296 MB RSS for an opened cluster against 172 MB with 16 MB (docs/operations.md, _Memory
+ * of the embedded database_). PGlite's own 128 MB stays the default until writes are measured
+ * against the yardstick with less (docs/operations.md); PGLITE_SHARED_BUFFERS_MB lowers it.
+ */
+const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 128;
+
+async function openPglite(
+  dataDir: string | null,
+  snapshot?: Blob,
+  sharedBuffersMb = DEFAULT_PGLITE_SHARED_BUFFERS_MB,
+): Promise<Database> {
   let releaseLock = () => {};
   let location = "memory://";
   if (dataDir !== null) {
@@ -70,10 +86,12 @@ async function openPglite(dataDir: string | null, snapshot?: Blob): Promise<Data
     releaseLock = acquireDataDirLock(resolve(dataDir));
   }
   try {
+    if (dataDir !== null && !snapshot) await ensurePgliteCluster(location);
     const client = await PGlite.create({
       dataDir: location,
       extensions: { vector },
       parsers: DRIVER_PARSERS,
+      startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffersMb}MB`],
       ...(snapshot ? { loadDataDir: snapshot } : {}),
     });
     await client.exec("create extension if not exists vector");
