@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, onTestFinished } from "vitest";
 import { htmlPage, startFakeWebSite } from "../fakes/web-site.ts";
-import { memberOf } from "../harness/accounts.ts";
 import { unchecked } from "../harness/client.ts";
 import { addFile, createDatastore, waitForSync } from "../knowledge/knowledge-helpers.ts";
 import {
   answerFinished,
   hasChromium,
+  operatorReplies,
   visitor,
   waitForFocus,
   widgetTest,
@@ -309,17 +309,7 @@ describe.skipIf(!hasChromium)("the widget on a customer's site", () => {
     await log.getByText("Refunds take five business days.").waitFor();
     await answerFinished(log);
 
-    const conversationId = (await page.evaluate(
-      `localStorage.getItem("agentdesk:${agentId}:conversation")`,
-    )) as string;
-    const operator = await memberOf(app, org, "member", `sam-${Date.now()}@example.com`);
-    const reply = await app.api.inject({
-      method: "POST",
-      url: `/api/conversations/${conversationId}/messages`,
-      headers: operator.headers,
-      payload: { text: "Hi, Sam here. I have refunded your order." },
-    });
-    expect(reply.statusCode, reply.body).toBe(201);
+    await operatorReplies(page, app, org, agentId, "Hi, Sam here. I have refunded your order.");
     await log.getByText("member joined the conversation").waitFor();
     await log.getByText("Hi, Sam here. I have refunded your order.").waitFor();
     await page.screenshot({ path: join(SCREENSHOT_DIR, "widget-operator-reply.png") });

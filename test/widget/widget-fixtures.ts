@@ -1,4 +1,6 @@
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { memberOf } from "../harness/accounts.ts";
+import type { TestApp, TestOrganization } from "../harness/app.ts";
 import { appTest } from "../harness/fixtures.ts";
 import { TEST_TIMEOUT_MS } from "../harness/timeouts.ts";
 import { hasChromium, launchChromium, startHostSite } from "./browser.ts";
@@ -71,6 +73,31 @@ export async function waitForMessageText(page: Page): Promise<string> {
  */
 export async function answerFinished(log: Locator): Promise<void> {
   await log.locator('[aria-busy="true"]').waitFor({ state: "detached" });
+}
+
+/**
+ * A person of the organization (a member named "member", signed in) replies in the conversation
+ * the widget on `page` keeps for `agentId`; resolves once the API stored the reply (201).
+ */
+export async function operatorReplies(
+  page: Page,
+  app: TestApp,
+  org: Pick<TestOrganization, "id">,
+  agentId: string,
+  text: string,
+): Promise<void> {
+  const conversationId = (await page.evaluate(
+    `localStorage.getItem("agentdesk:${agentId}:conversation")`,
+  )) as string;
+  const operator = await memberOf(app, org, "member", `sam-${Date.now()}@example.com`);
+  const reply = await app.api.inject({
+    method: "POST",
+    url: `/api/conversations/${conversationId}/messages`,
+    headers: operator.headers,
+    payload: { text },
+  });
+  if (reply.statusCode !== 201)
+    throw new Error(`operator reply: ${reply.statusCode} ${reply.body}`);
 }
 
 export { hasChromium };

@@ -1,7 +1,12 @@
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, onTestFinished } from "vitest";
-import { memberOf } from "../harness/accounts.ts";
-import { answerFinished, hasChromium, visitor, widgetTest } from "./widget-fixtures.ts";
+import {
+  answerFinished,
+  hasChromium,
+  operatorReplies,
+  visitor,
+  widgetTest,
+} from "./widget-fixtures.ts";
 
 const test = widgetTest();
 
@@ -155,17 +160,13 @@ describe.skipIf(!hasChromium)("markdown in the widget's answers", () => {
     fake.script({ text: "Let me find a person for you." });
     const log = await ask(page, "Where is my refund?");
     await answerFinished(log);
-    const conversationId = (await page.evaluate(
-      `localStorage.getItem("agentdesk:${agentId}:conversation")`,
-    )) as string;
-    const operator = await memberOf(app, org, "member", `sam-${Date.now()}@example.com`);
-    const reply = await app.api.inject({
-      method: "POST",
-      url: `/api/conversations/${conversationId}/messages`,
-      headers: operator.headers,
-      payload: { text: "**Refunded** today:\n- order RB-1042\n- <img src=x onerror=alert(1)>" },
-    });
-    expect(reply.statusCode, reply.body).toBe(201);
+    await operatorReplies(
+      page,
+      app,
+      org,
+      agentId,
+      "**Refunded** today:\n- order RB-1042\n- <img src=x onerror=alert(1)>",
+    );
     const answer = lastAnswer(log);
     await answer.locator("strong").getByText("Refunded").waitFor();
     expect(await answer.getByRole("listitem").allTextContents()).toEqual([
