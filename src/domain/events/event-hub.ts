@@ -11,6 +11,11 @@ export type EventSelector = (row: LiveEventRow) => StreamedEvent | null;
 
 /** One stream's events: the replay after its id, then the live ones, until it is closed. */
 export type EventSubscription = {
+  /**
+   * Settles once the stream knows where "from now" is (the newest committed event); answer the
+   * client only then, so an event published after it saw the answer is never taken for older.
+   */
+  ready: Promise<void>;
   events(): AsyncGenerator<StreamedEvent, void>;
   /** Ends the events: the client went away, or the process is shutting down. */
   close(): void;
@@ -155,13 +160,19 @@ export function createEventHub(deps: {
       } while (rows.length === pageSize);
     }
 
+    // From now: after the newest event committed when the stream opens, not after the last this
+    // process has read (it may lag behind, and would hand over older events late). Read after
+    // the subscriber is registered, so an event committed later is queued with a greater id.
+    const ready =
+      afterId === null
+        ? deps.events.lastId().then((newest) => {
+            lastId = Math.max(lastId ?? 0, newest);
+          })
+        : Promise.resolve();
+
     async function* events(): AsyncGenerator<StreamedEvent, void> {
       try {
-        if (afterId === null) {
-          // From now: after the last event committed when the stream opened, not after the last
-          // this process has read (it may lag behind, and would hand over older events late).
-          lastId = Math.max(lastId ?? 0, await deps.events.lastId());
-        }
+        await ready;
         while (!ended) {
           if (fromTable) {
             // Cleared first: what is published during the read is queued again.
@@ -187,7 +198,7 @@ export function createEventHub(deps: {
       }
     }
 
-    return { events, close: end };
+    return { ready, events, close: end };
   }
 
   return {

@@ -54,6 +54,12 @@ async function streamEvents(
   pingIntervalMs: number,
   subscription: EventSubscription,
 ): Promise<FastifyReply> {
+  try {
+    await subscription.ready;
+  } catch (error) {
+    subscription.close();
+    throw error;
+  }
   const stream = openSseStream(request, reply, { pingIntervalMs });
   stream.signal.addEventListener("abort", () => subscription.close(), { once: true });
   // A client gone before the stream opened is never told to the signal.
