@@ -281,12 +281,14 @@ export async function createServices(deps: ServiceDeps) {
     metrics,
     secretBox: deps.secretBox,
     fetch: globalThis.fetch,
+    hosts: fetcher,
     publicUrl: config.accounts.publicUrl,
     settings: {
       ...config.channels,
       maxDownloadBytes: config.transcription.maxBytes,
       jobLeaseMs: config.jobs.leaseSeconds * 1000,
       modelTimeoutMs: config.models.timeoutMs,
+      smtpUrl: config.accounts.smtpUrl,
     },
   });
 

@@ -3,6 +3,7 @@ import type { Db } from "../../db/client.ts";
 import type { ChannelType } from "../../db/schema/index.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
 import type { Logger } from "../../lib/logger.ts";
+import type { SafeFetcher } from "../../lib/safe-fetch.ts";
 import type { SecretBox } from "../../lib/secret-box.ts";
 import type { Metrics } from "../../ops/metrics.ts";
 import type { AuditLog } from "../accounts/audit-log.ts";
@@ -22,13 +23,20 @@ import { createChannelReplies } from "./channel-replies.ts";
 import { createChannelRepo } from "./channel-repo.ts";
 import { createChannelService } from "./channel-service.ts";
 import { createChannelTurns, type VoiceTranscriber } from "./channel-turns.ts";
+import { mailAdapter } from "./mail-adapter.ts";
+import { createMailPoller } from "./mail-imap-poller.ts";
+import { createMailMailboxRepo } from "./mail-mailbox-repo.ts";
+import { createMailTransport } from "./mail-sender.ts";
 import { slackAdapter } from "./slack-adapter.ts";
 import { telegramAdapter } from "./telegram-adapter.ts";
 import { whatsappAdapter } from "./whatsapp-adapter.ts";
 
 /** Every platform's adapter, by channel type. */
 const ADAPTERS: ReadonlyMap<ChannelType, ChannelAdapter> = new Map(
-  [telegramAdapter, whatsappAdapter, slackAdapter].map((adapter) => [adapter.type, adapter]),
+  [telegramAdapter, whatsappAdapter, slackAdapter, mailAdapter].map((adapter) => [
+    adapter.type,
+    adapter,
+  ]),
 );
 
 export type ChannelModuleDeps = {
@@ -45,6 +53,8 @@ export type ChannelModuleDeps = {
   secretBox: SecretBox | null;
   /** The HTTP client of calls to the platforms (their base URLs are the operator's, trusted). */
   fetch: typeof fetch;
+  /** Judges hosts taken from a channel's config (an IMAP server): the SSRF guard. */
+  hosts: Pick<SafeFetcher, "resolveHost">;
   /** PUBLIC_URL: webhook URLs given to the platforms start with it. */
   publicUrl: string;
   settings: ChannelsConfig & {
@@ -52,6 +62,8 @@ export type ChannelModuleDeps = {
     /** JOB_LEASE_SECONDS in ms. */
     jobLeaseMs: number;
     modelTimeoutMs: number;
+    /** SMTP_URL: mail channels answer through it, and cannot be created without it. */
+    smtpUrl: string | undefined;
   };
 };
 
@@ -66,6 +78,8 @@ export function createChannelModule(deps: ChannelModuleDeps) {
     platforms: settings.platforms,
     fetch: deps.fetch,
     maxDownloadBytes: settings.maxDownloadBytes,
+    mail: settings.smtpUrl ? createMailTransport(settings.smtpUrl) : null,
+    resolveHost: (hostname) => deps.hosts.resolveHost(hostname),
   };
   const channelRepo = createChannelRepo(db);
   const lanes = createChannelLaneRepo(db);
@@ -80,6 +94,9 @@ export function createChannelModule(deps: ChannelModuleDeps) {
     audit: deps.audit,
     logger: deps.logger,
     publicUrl: deps.publicUrl,
+    onChanged: (row) => {
+      if (row.type === "mail") mailPoller.wake();
+    },
   });
   const channelInbound = createChannelInbound({
     channels: channelRepo,
@@ -129,5 +146,13 @@ export function createChannelModule(deps: ChannelModuleDeps) {
     adapters: ADAPTERS,
     jobs: deps.jobs,
   });
-  return { channels, channelInbound, channelTurns, channelReplies };
+  const mailPoller = createMailPoller({
+    mailboxes: createMailMailboxRepo(db),
+    channels: channelRepo,
+    open: channels.open,
+    inbound: channelInbound,
+    platform,
+    logger: deps.logger,
+  });
+  return { channels, channelInbound, channelTurns, channelReplies, mailPoller };
 }
