@@ -155,12 +155,15 @@ export function createMailPoller(deps: MailPollerDeps) {
         });
         // IDLE until another command breaks it (the next search).
         void client.idle().catch(() => {});
+        // Its own signal, ended below, so no timer or listener outlives the wait.
+        const pause = new AbortController();
         await Promise.race([
           news,
           woken(),
           closed,
-          sleep(POLL_MS, undefined, { signal }).catch(() => {}),
+          sleep(POLL_MS, undefined, { signal: pause.signal }).catch(() => {}),
         ]);
+        pause.abort();
         if (!client.usable) throw imapFailureOf(new Error("closed"));
         const current = await load(mailbox);
         if (!current || sourceKeyOf(current.settings) !== sourceKey) return;
@@ -177,8 +180,9 @@ export function createMailPoller(deps: MailPollerDeps) {
     const woken = () =>
       new Promise<void>((resolve) => {
         wake = resolve;
-        stop.signal.addEventListener("abort", () => resolve(), { once: true });
+        if (stop.signal.aborted) resolve();
       });
+    stop.signal.addEventListener("abort", () => wake(), { once: true });
     const done = (async () => {
       let retryAt: Date | null = null;
       try {

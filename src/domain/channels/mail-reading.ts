@@ -7,13 +7,7 @@ import { baseSubject, stripQuotedReply } from "./mail-reply-text.ts";
 const MAIL_ATTACHMENT_MAX_BYTES = 1024 * 1024;
 
 /** Why a mail is not answered; null when it is a person writing to us. */
-type MailIgnoredReason =
-  | "auto-reply"
-  | "bulk"
-  | "bounce"
-  | "own-address"
-  | "no-sender"
-  | "empty";
+type MailIgnoredReason = "auto-reply" | "bulk" | "bounce" | "own-address" | "no-sender" | "empty";
 
 /** A mail as the channel reads it. */
 export type ReadMail = {
