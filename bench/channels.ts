@@ -1,5 +1,7 @@
 import { type Database, openDatabase } from "../src/db/client.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../test/fakes/openai-server.ts";
+import type { PlatformCall } from "../test/fakes/platform-api.ts";
+import { type FakeSmtp, startFakeSmtp } from "../test/fakes/smtp-server.ts";
 import { startTelegramApi, type TelegramApi } from "../test/fakes/telegram-api.ts";
 import { ADMIN_TOKEN, startTestApp } from "../test/harness/app.ts";
 import {
@@ -12,12 +14,13 @@ import {
 } from "./lib/channel-traffic.ts";
 import { freshPostgres } from "./lib/databases.ts";
 import { formatTable } from "./lib/load.ts";
+import { chatOfThread, mailSends, planMails, recordMails } from "./lib/mail-traffic.ts";
 import { runOpenLoop } from "./lib/open-loop.ts";
 import { buildIfStale, type RunningService, startService } from "./lib/service-processes.ts";
 
 /**
  * npm run bench -- channels [--pg] [--rate=200] [--seconds=30] [--chats=500] [--burst=3]
- *   [--delay-ms=200] [--drain-seconds=180] [--acks-only]
+ *   [--delay-ms=200] [--drain-seconds=180] [--acks-only] [--type=telegram|mail]
  *
  * Telegram updates posted at a fixed rate (an open loop) to a channel's webhook over HTTP on
  * 127.0.0.1, answered through the job queue by a zero-latency fake model and sent to a fake Bot
@@ -30,8 +33,12 @@ import { buildIfStale, type RunningService, startService } from "./lib/service-p
  *   `--role worker`; every update goes to both API processes at once, so both race to store it;
  * - --acks-only: no worker (role `api`), so the acknowledgements are timed without the answers
  *   competing for the database; nothing is answered.
+ * - --type=mail: the same traffic as raw MIME of 20 KB (a reply quoting its thread) posted to a
+ *   mail channel with its bearer token, one mail thread per chat, answered by SMTP to a fake
+ *   server on 127.0.0.1.
  */
 type Options = {
+  type: "telegram" | "mail";
   pg: boolean;
   acksOnly: boolean;
   rate: number;
@@ -48,6 +55,7 @@ function parseOptions(args: string[]): Options {
     return found ? Number(found.split("=")[1]) : fallback;
   };
   return {
+    type: args.includes("--type=mail") ? "mail" : "telegram",
     pg: args.includes("--pg"),
     acksOnly: args.includes("--acks-only"),
     rate: value("rate", 200),
@@ -87,10 +95,18 @@ async function call<Body>(
   return JSON.parse(text) as Body;
 }
 
-type Setup = { authorization: string; agentId: string; inboundPath: string; secret: string };
+type Setup = {
+  authorization: string;
+  agentId: string;
+  inboundPath: string;
+  /** The headers that prove the platform: Telegram's secret, or mail's bearer token. */
+  headers: Record<string, string>;
+};
 
-/** An organization with credits, an agent and its Telegram channel, through the API. */
-async function setUp(base: string, telegram: TelegramApi): Promise<Setup> {
+const MAIL_ADDRESS = "support@shop.example";
+
+/** An organization with credits, an agent and its Telegram or mail channel, through the API. */
+async function setUp(base: string, telegram: TelegramApi, type: Options["type"]): Promise<Setup> {
   const admin = `Bearer ${ADMIN_TOKEN}`;
   const created = await call<{ organization: { id: string }; apiKey: string }>(
     base,
@@ -115,6 +131,25 @@ async function setUp(base: string, telegram: TelegramApi): Promise<Setup> {
     name: "Support",
     modelName: "gpt_4o_mini",
   });
+  if (type === "mail") {
+    const channel = await call<{ webhookUrl: string; inboundToken: string }>(
+      base,
+      authorization,
+      "POST",
+      `/api/agents/${agent.id}/channels`,
+      201,
+      { type: "mail", name: "Bench inbox", config: { address: MAIL_ADDRESS } },
+    );
+    return {
+      authorization,
+      agentId: agent.id,
+      inboundPath: new URL(channel.webhookUrl).pathname,
+      headers: {
+        "content-type": "message/rfc822",
+        authorization: `Bearer ${channel.inboundToken}`,
+      },
+    };
+  }
   const channel = await call<{ webhookUrl: string }>(
     base,
     authorization,
@@ -129,7 +164,7 @@ async function setUp(base: string, telegram: TelegramApi): Promise<Setup> {
     authorization,
     agentId: agent.id,
     inboundPath: new URL(channel.webhookUrl).pathname,
-    secret,
+    headers: { "x-telegram-bot-api-secret-token": secret },
   };
 }
 
@@ -139,7 +174,12 @@ type StoredMessage = { from: string; text: string; delivery?: { status: string }
  * The stored side of the same question, read through the API: per chat, customer messages stored
  * more than once, and chats whose stored answers differ in number from the answers sent.
  */
-async function checkStored(base: string, setup: Setup, telegram: TelegramApi) {
+async function checkStored(
+  base: string,
+  setup: Setup,
+  sends: PlatformCall[],
+  chatOf: (channelExternalId: string | null) => number,
+) {
   const conversations: Array<{ id: string; channelExternalId: string | null }> = [];
   let cursor: string | null = null;
   do {
@@ -154,7 +194,7 @@ async function checkStored(base: string, setup: Setup, telegram: TelegramApi) {
     conversations.push(...page.data);
     cursor = page.nextCursor;
   } while (cursor);
-  const sent = answersByChat(telegram.callsTo("sendMessage"));
+  const sent = answersByChat(sends);
   let storedTwice = 0;
   let answerCountMismatches = 0;
   let next = 0;
@@ -172,7 +212,7 @@ async function checkStored(base: string, setup: Setup, telegram: TelegramApi) {
         const customer = messages.filter((message) => message.from === "human");
         storedTwice += customer.length - new Set(customer.map((message) => message.text)).size;
         const answers = messages.filter((message) => message.from === "agent").length;
-        if (answers !== (sent.get(Number(conversation.channelExternalId))?.length ?? 0)) {
+        if (answers !== (sent.get(chatOf(conversation.channelExternalId))?.length ?? 0)) {
           answerCountMismatches += 1;
         }
       }
@@ -182,11 +222,15 @@ async function checkStored(base: string, setup: Setup, telegram: TelegramApi) {
 }
 
 /** Until every planned message is in an answer sent, or the drain time is up. */
-async function waitForAnswers(telegram: TelegramApi, planned: PlannedUpdate[], seconds: number) {
+async function waitForAnswers(
+  sends: () => Promise<PlatformCall[]>,
+  planned: PlannedUpdate[],
+  seconds: number,
+) {
   const deadline = Date.now() + seconds * 1000;
   const wanted = planned.length;
   for (;;) {
-    const answered = [...answersByChat(telegram.callsTo("sendMessage")).values()]
+    const answered = [...answersByChat(await sends()).values()]
       .flat()
       .reduce((sum, answer) => sum + answer.sequences.length, 0);
     if (answered >= wanted || Date.now() > deadline) return;
@@ -255,11 +299,16 @@ async function startProcesses(
 
 export async function run(args: string[]): Promise<void> {
   const options = parseOptions(args);
-  const [fake, telegram]: [FakeOpenAI, TelegramApi] = await Promise.all([
+  const [fake, telegram, smtp]: [FakeOpenAI, TelegramApi, FakeSmtp] = await Promise.all([
     startFakeOpenAI({ apiKey: "sk-bench", defaultChat: echoSequences }),
     startTelegramApi({ tokens: [BOT_TOKEN] }),
+    startFakeSmtp(),
   ]);
+  const mailed = recordMails(smtp);
+  const mail = options.type === "mail";
+  const sends = async () => (mail ? mailSends(mailed) : telegram.callsTo("sendMessage"));
   const env = {
+    SMTP_URL: smtp.url,
     OPENAI_API_KEY: "sk-bench",
     OPENAI_BASE_URL: fake.url,
     TELEGRAM_API_BASE_URL: telegram.baseUrl,
@@ -269,23 +318,24 @@ export async function run(args: string[]): Promise<void> {
   const deployment = options.pg
     ? await startProcesses(env, !options.acksOnly)
     : await startEmbedded(env, !options.acksOnly);
-  const setup = await setUp(deployment.bases[0]!, telegram);
+  const setup = await setUp(deployment.bases[0]!, telegram, options.type);
 
-  const planned = planUpdates(
+  const updates = planUpdates(
     Math.round(options.rate * options.seconds),
     options.chats,
     options.burst,
   );
+  const planned = mail ? planMails(updates, MAIL_ADDRESS) : updates;
   const load = await runOpenLoop({
     targets: deployment.bases,
     path: setup.inboundPath,
-    headers: { "x-telegram-bot-api-secret-token": setup.secret },
+    headers: setup.headers,
     bodies: planned.map((update) => update.body),
     intervalMs: 1000 / options.rate,
     connections: 128,
   });
   if (!options.acksOnly) {
-    await waitForAnswers(telegram, planned, options.drainSeconds);
+    await waitForAnswers(sends, planned, options.drainSeconds);
     // Late duplicates would come after the last expected answer: a batching delay or two more.
     await new Promise((resolve) => setTimeout(resolve, 2 * options.delayMs + 1_000));
   }
@@ -293,22 +343,28 @@ export async function run(args: string[]): Promise<void> {
     planned,
     copies: deployment.bases.length,
     load,
-    sends: telegram.callsTo("sendMessage"),
+    sends: await sends(),
     modelCalls: fake.requests.filter((request) => request.path === "/v1/chat/completions").length,
     warmUpUpdates: WARM_UP_SECONDS * options.rate,
   });
-  const stored = await checkStored(deployment.bases[0]!, setup, telegram);
+  const stored = await checkStored(
+    deployment.bases[0]!,
+    setup,
+    await sends(),
+    mail ? chatOfThread : Number,
+  );
 
   await deployment.close();
-  await Promise.all([fake.close(), telegram.close()]);
+  await Promise.all([fake.close(), telegram.close(), smtp.close()]);
   const workers = options.acksOnly ? "no worker" : options.pg ? "1 worker" : "worker";
   const label = options.pg ? `PostgreSQL, 2 API + ${workers}` : `PGlite, one process, ${workers}`;
   const ms = (value: number) => value.toFixed(1);
   process.stdout.write(
-    `Telegram webhook on 127.0.0.1, ${label}: ${planned.length} updates at ${options.rate}/s` +
+    `${mail ? "Mail (raw MIME of 20 KB)" : "Telegram webhook"} on 127.0.0.1, ${label}:` +
+      ` ${planned.length} ${mail ? "mails" : "updates"} at ${options.rate}/s` +
       ` (${options.chats} chats, bursts of ${options.burst} 50 ms apart), each sent` +
       ` ${deployment.bases.length}×; CHANNEL_BATCH_DELAY_MS=${options.delayMs};` +
-      " zero-latency fake model and Bot API\n\n",
+      ` zero-latency fake model and ${mail ? "SMTP server" : "Bot API"}\n\n`,
   );
   process.stdout.write(
     `${formatTable([
