@@ -41,7 +41,7 @@ export type ChannelServiceDeps = {
   logger: Logger;
   /** PUBLIC_URL: webhook URLs given to the platforms start with it. */
   publicUrl: string;
-  /** A channel was created or changed (mail: its mailbox is looked at now). */
+  /** A channel was created, changed or deleted (mail: its mailbox is looked at now). */
   onChanged?(row: ChannelRow): void;
 };
 
@@ -294,6 +294,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
           tx,
         );
       });
+      deps.onChanged?.(row);
     },
   };
 }
