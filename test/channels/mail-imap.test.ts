@@ -105,6 +105,26 @@ describe.skipIf(!runs)("a mail channel reading an IMAP mailbox (Dovecot)", () =>
     expect(chatRequests(t.fake)).toHaveLength(2);
   });
 
+  it("stops reading a disabled channel's mailbox, and reads what waited once enabled", async () => {
+    const patch = (enabled: boolean) =>
+      t.app.api.inject({
+        method: "PATCH",
+        url: `/api/channels/${channel.id}`,
+        headers: t.org.auth,
+        payload: { enabled },
+      });
+    expect((await patch(false)).statusCode).toBe(200);
+    await eventually(async () =>
+      expect((await mailboxState(t.app, channel.id))!.lease_holder).toBeNull(),
+    );
+    await deliver("Written while the channel was off", "lea@customer.example");
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(smtp.received.filter((mail) => mail.to.includes("lea@customer.example"))).toEqual([]);
+    expect((await patch(true)).statusCode).toBe(200);
+    const answer = await smtp.nextMailTo("lea@customer.example");
+    expect(answer.subject).toBe("Re: Written while the channel was off");
+  });
+
   it("goes on from the last UID in another process, answering nothing twice", async () => {
     const database = t.app.database;
     const conversationsBefore = (await conversationsOf(t)).data.length;
@@ -131,7 +151,7 @@ describe.skipIf(!runs)("a mail channel reading an IMAP mailbox (Dovecot)", () =>
       expect(
         smtp.received.filter((mail) => mail.to.includes("joan@customer.example")),
       ).toHaveLength(1);
-      expect(Number((await mailboxState(restarted, channel.id))!.last_uid)).toBe(3);
+      expect(Number((await mailboxState(restarted, channel.id))!.last_uid)).toBe(4);
       const list = await restarted.api.inject({
         method: "GET",
         url: `/api/conversations?agentId=${t.agentId}`,

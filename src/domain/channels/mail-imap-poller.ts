@@ -57,6 +57,7 @@ export function createMailPoller(deps: MailPollerDeps) {
   const watchers = new Map<string, { stop: AbortController; done: Promise<void>; nudge(): void }>();
   let timer: NodeJS.Timeout | null = null;
   let ticking: Promise<void> | null = null;
+  let again = false;
   let stopped = true;
 
   async function load(mailbox: ClaimedMailbox): Promise<OpenedChannel | null> {
@@ -229,13 +230,24 @@ export function createMailPoller(deps: MailPollerDeps) {
     }
   }
 
-  /** One tick at a time; a failed one is logged and the next one tries again. */
+  /**
+   * One tick at a time; asked for during one, another follows it (a channel created meanwhile
+   * is claimed now, not at the next interval). A failed tick is logged; the next one tries again.
+   */
   function runTick(): Promise<void> {
-    ticking ??= tick()
-      .catch((error: unknown) => deps.logger.warn({ err: error }, "the mail poller's tick failed"))
-      .finally(() => {
-        ticking = null;
-      });
+    if (ticking) {
+      again = true;
+      return ticking;
+    }
+    ticking = (async () => {
+      do {
+        again = false;
+        await tick().catch((error: unknown) =>
+          deps.logger.warn({ err: error }, "the mail poller's tick failed"),
+        );
+      } while (again && !stopped);
+      ticking = null;
+    })();
     return ticking;
   }
 
