@@ -284,6 +284,22 @@ describe("a mail channel", () => {
     ]);
   });
 
+  it("reads a reply written below the quoted mail", async () => {
+    const first = newId("bottom");
+    const id = newId("bottom");
+    const raw = await composeMail({
+      messageId: id,
+      inReplyTo: first,
+      references: [first],
+      subject: "Re: Sizes",
+      text: `On Tue, 2 Dec 2026, Support <${SUPPORT}> wrote:\n> Which size do you need?\n\nThe large one, please.\n\n-- \nZoë`,
+    });
+    expect((await postMail(t.app, channel, raw, token)).statusCode).toBe(200);
+    await smtp.nextMailTo(CUSTOMER);
+    const detail = await detailOfThread(first);
+    expect(detail!.messages[0]!.text).toBe("The large one, please.");
+  });
+
   it("reads an HTML-only mail as text", async () => {
     const messageId = newId("html");
     const raw = await composeMail({

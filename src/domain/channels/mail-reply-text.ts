@@ -43,7 +43,12 @@ export function stripQuotedReply(body: string): string {
   for (let index = 0; index < lines.length; index += 1) {
     const line = lines[index]!;
     if (SIGNATURE_DELIMITER.test(line)) break;
-    if (startsHistory(lines, index)) break;
+    if (startsHistory(lines, index)) {
+      // Written above the history (top-posting): the rest is history. Below it (bottom-posting,
+      // inline answers): the quoted lines go, and what the customer wrote between them stays.
+      if (kept.some((keptLine) => keptLine.trim() !== "")) break;
+      continue;
+    }
     if (SENT_FROM_DEVICE.test(line.trim())) continue;
     if (/^\s*>/.test(line)) continue;
     kept.push(line.trimEnd());
