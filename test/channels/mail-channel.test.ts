@@ -300,6 +300,23 @@ describe("a mail channel", () => {
     expect(detail!.messages[0]!.text).toBe("The large one, please.");
   });
 
+  it("stores a mail with unstorable text and an oversized id in its headers (no 5xx)", async () => {
+    const messageId = newId("hostile");
+    const raw = await composeMail({
+      messageId,
+      from: '"Zo\u0000ë" <zoe@customer.example>',
+      subject: "Hello\u0000 there",
+      references: [`${"x".repeat(5_000)}@customer.example`],
+      text: "Is a NUL\u0000 a problem?",
+    });
+    const response = await postMail(t.app, channel, raw, token);
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = await smtp.nextMailTo(CUSTOMER);
+    expect(answer.subject).toBe("Re: Hello there");
+    const detail = await detailOfThread(messageId);
+    expect(detail!.messages[0]!.text).toBe("Hello there\n\nIs a NUL a problem?");
+  });
+
   it("reads an HTML-only mail as text", async () => {
     const messageId = newId("html");
     const raw = await composeMail({

@@ -37,14 +37,23 @@ const ALSO_ACCEPTED: Readonly<Record<string, string>> = {
   "application/csv": "text/csv",
 };
 
-const withoutBrackets = (id: string) => id.trim().replace(/^<+/, "").replace(/>+$/, "");
+/** Longer ids are not ids (and would not fit the unique index of platform message ids). */
+const MAX_ID_LENGTH = 500;
+/** References kept for a reply: the thread's root and the latest ones (RFC 5322 §3.6.4). */
+const MAX_REFERENCES = 20;
+
+/** What PostgreSQL can store: no NUL, no unpaired surrogate. */
+const storable = (text: string) => text.replaceAll("\u0000", "").toWellFormed();
+
+const withoutBrackets = (id: string) =>
+  storable(id.trim().replace(/^<+/, "").replace(/>+$/, "")).replace(/\s+/g, "");
 
 /** Message ids in a References or In-Reply-To value, in order. */
 function messageIdsOf(value: string | string[] | undefined): string[] {
   const joined = Array.isArray(value) ? value.join(" ") : (value ?? "");
   const bracketed = joined.match(/<[^<>\s]+>/g);
   const ids = bracketed ?? joined.split(/\s+/);
-  return ids.map(withoutBrackets).filter((id) => id !== "");
+  return ids.map(withoutBrackets).filter((id) => id !== "" && id.length <= MAX_ID_LENGTH);
 }
 
 function headerText(value: HeaderValue | undefined): string {
@@ -60,7 +69,10 @@ function headerText(value: HeaderValue | undefined): string {
 function firstAddress(from: AddressObject | undefined) {
   const found = from?.value.find((entry) => entry.address);
   if (!found?.address) return null;
-  return { address: found.address.toLowerCase(), name: found.name?.trim() || undefined };
+  return {
+    address: storable(found.address).toLowerCase(),
+    name: storable(found.name ?? "").trim() || undefined,
+  };
 }
 
 /**
@@ -130,15 +142,19 @@ export async function readMail(raw: Buffer, channelAddress: string): Promise<Rea
     skipTextLinks: true,
   });
   const from = firstAddress(mail.from);
-  const messageId = mail.messageId
-    ? withoutBrackets(mail.messageId)
-    : `sha256-${createHash("sha256").update(raw).digest("hex")}@agentdesk.invalid`;
+  const ownId = mail.messageId ? withoutBrackets(mail.messageId) : "";
+  const messageId =
+    ownId !== "" && ownId.length <= MAX_ID_LENGTH
+      ? ownId
+      : `sha256-${createHash("sha256").update(raw).digest("hex")}@agentdesk.invalid`;
   const chain = messageIdsOf(mail.references);
   const inReplyTo = messageIdsOf(mail.inReplyTo);
   // The chain, with In-Reply-To at its end when a mail program left it out of References.
-  const references = [...chain, ...inReplyTo.filter((id) => !chain.includes(id))];
+  const linked = [...chain, ...inReplyTo.filter((id) => !chain.includes(id))];
+  const references =
+    linked.length > MAX_REFERENCES ? [linked[0]!, ...linked.slice(-(MAX_REFERENCES - 1))] : linked;
   const { attachments, skipped } = attachmentsOf(mail);
-  const subject = (mail.subject ?? "").trim();
+  const subject = storable(mail.subject ?? "").trim();
   const body = stripQuotedReply(mail.text ?? "");
   // The first mail of a thread often says what it is about in the subject alone.
   const startsThread = references.length === 0;
