@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { type AddressObject, type HeaderValue, type ParsedMail, simpleParser } from "mailparser";
+import type { AddressObject, HeaderValue, ParsedMail } from "mailparser";
 import { ACCEPTED_MIME_TYPES } from "../../ingestion/loaders/index.ts";
 import { baseSubject, stripQuotedReply } from "./mail-reply-text.ts";
 
@@ -136,6 +136,8 @@ function attachmentsOf(mail: ParsedMail) {
  * HTML converted when it is all there is), its files, and whether it must not be answered.
  */
 export async function readMail(raw: Buffer, channelAddress: string): Promise<ReadMail> {
+  // Imported with the first mail, not at start: 0.3 s and 10 MB a process without mail saves.
+  const { simpleParser } = await import("mailparser");
   const mail = await simpleParser(raw, {
     skipTextToHtml: true,
     skipImageLinks: true,
