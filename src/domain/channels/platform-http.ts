@@ -21,7 +21,7 @@ export async function callPlatform(
   context: PlatformContext,
   what: string,
   url: string,
-  init: { method?: "GET" | "POST"; headers?: Record<string, string>; json?: unknown } = {},
+  init: { method?: "GET" | "POST" | "DELETE"; headers?: Record<string, string>; json?: unknown } = {},
 ): Promise<PlatformResponse> {
   let response: Response;
   try {
