@@ -49,6 +49,8 @@ const PLATFORM_NAMES: Record<ChannelType, string> = {
   telegram: "Telegram",
   whatsapp: "WhatsApp",
   slack: "Slack",
+  meta: "Meta",
+  chatwoot: "Chatwoot",
 };
 
 /** A platform's refusal as the API's error: what it refused is the client's to fix. */
