@@ -84,6 +84,8 @@ export type ChannelAdapter = {
   /** The most messages one answer may become, and the characters each may hold. */
   maxParts: number;
   maxChars: number;
+  /** A smaller limit for some chats (Instagram's, on a Meta page); absent: `maxChars`. */
+  maxCharsTo?(to: ReplyTarget): number;
   /**
    * Checks the credentials with the platform and registers our webhook where the platform has
    * an API for it; returns the settings with what it generated (a verify token).

@@ -22,13 +22,17 @@ import { createChannelReplies } from "./channel-replies.ts";
 import { createChannelRepo } from "./channel-repo.ts";
 import { createChannelService } from "./channel-service.ts";
 import { createChannelTurns, type VoiceTranscriber } from "./channel-turns.ts";
+import { metaAdapter } from "./meta-adapter.ts";
 import { slackAdapter } from "./slack-adapter.ts";
 import { telegramAdapter } from "./telegram-adapter.ts";
 import { whatsappAdapter } from "./whatsapp-adapter.ts";
 
 /** Every platform's adapter, by channel type. */
 const ADAPTERS: ReadonlyMap<ChannelType, ChannelAdapter> = new Map(
-  [telegramAdapter, whatsappAdapter, slackAdapter].map((adapter) => [adapter.type, adapter]),
+  [telegramAdapter, whatsappAdapter, slackAdapter, metaAdapter].map((adapter) => [
+    adapter.type,
+    adapter,
+  ]),
 );
 
 export type ChannelModuleDeps = {

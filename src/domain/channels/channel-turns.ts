@@ -91,6 +91,14 @@ export function replyWindowOpen(
   return windowMs === undefined || Date.now() <= thread.lastInboundAt.getTime() + windowMs;
 }
 
+/** The longest message the platform takes in this chat. */
+export function maxCharsTo(
+  adapter: Pick<ChannelAdapter, "maxChars" | "maxCharsTo">,
+  to: ChannelThreadRow["replyTo"],
+): number {
+  return adapter.maxCharsTo?.(to) ?? adapter.maxChars;
+}
+
 /** When a run that found the lane taken looks again: soon, the holder may be nearly done. */
 const LANE_BUSY_RETRY_MS = 1_000;
 
@@ -299,7 +307,7 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
       agentId: row.agentId,
       text: answer.text,
       maxParts: channel.adapter.maxParts,
-      maxChars: channel.adapter.maxChars,
+      maxChars: maxCharsTo(channel.adapter, thread.replyTo),
       // After the waiting messages, however their written order spread them.
       after: new Date(
         Math.max(...events.map((event) => event.receivedAt.getTime())) + events.length,
