@@ -503,6 +503,7 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
     const { row, adapter } = channel;
     const pending: PendingSend[] = await lanes.pendingSends(row.organizationId, thread.id);
     let answerTimed = false;
+    let handedOver = false;
     for (const send of pending) {
       if (send.nextAttemptAt.getTime() > Date.now()) return send.nextAttemptAt;
       const started = performance.now();
@@ -524,6 +525,12 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
         continue;
       }
       try {
+        // The platform learns of the handover before the customer reads it (Chatwoot opens the
+        // conversation to its agents); asking twice, after a retry, changes nothing.
+        if (send.handsOver && adapter.handOver && !handedOver) {
+          await adapter.handOver(deps.platform, channel, thread.replyTo);
+          handedOver = true;
+        }
         const { platformMessageId } = await adapter.send(
           deps.platform,
           channel,
