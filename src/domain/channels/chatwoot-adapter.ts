@@ -46,16 +46,14 @@ const eventSchema = z.object({
   conversation: z
     .object({
       id,
-      meta: z
-        .object({ assignee: z.object({ type: z.string().nullish() }).passthrough().nullish() })
-        .nullish(),
+      meta: z.object({ assignee: z.object({ type: z.string().nullish() }).nullish() }).nullish(),
     })
     .nullish(),
 });
 
 type ChatwootEvent = z.infer<typeof eventSchema>;
 
-/** Incoming messages are written by the contact; Chatwoot's enum sends 0 in older payloads. */
+/** Written by the contact: the enum's name, or its number (0) as Chatwoot's push payloads have it. */
 const isIncoming = (type: ChatwootEvent["message_type"]) => type === "incoming" || type === 0;
 
 /** Whether a person (not a bot) is assigned the conversation in Chatwoot: the bot then keeps quiet. */
