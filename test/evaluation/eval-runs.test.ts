@@ -171,10 +171,9 @@ describe("a run", () => {
     expect(after.body).toEqual(before.body);
     const events = await api.consumptionEvents.list({ feature: "evaluation" });
     expect(events.status).toBe(200);
-    const charged = (events.body.data as Array<{ feature: string; credits: number }>).filter(
-      (event) => event.feature === "evaluation",
-    );
+    const charged = events.body.data.filter((event) => event.feature === "evaluation");
     expect(charged.length).toBeGreaterThanOrEqual(1);
+    expect(charged.every((event) => event.conversationId === null)).toBe(true);
   });
 
   test("replays the history before the question", async ({ api, agent, fake }) => {
