@@ -83,7 +83,8 @@ export function createEvalRunService(deps: {
 
   async function requireRun(caller: Caller, id: string): Promise<EvalRunRow> {
     const run = await evals.findRun(caller.organizationId, id);
-    if (!run || !mayUseAgent(caller, run.agentId)) throw runNotFound(id);
+    if (!run) throw runNotFound(id);
+    refuseOtherAgent(caller, run.agentId);
     return run;
   }
 

@@ -353,13 +353,20 @@ export function createEvalRunner(deps: EvalRunnerDeps) {
       const pending = await deps.runs.pendingResults(runId);
       for (const result of pending) {
         signal.throwIfAborted();
+        // Each model call listens to the signal it is given: one per case, so that the run's
+        // signal does not gather a listener per call for as long as the run lasts.
+        const caseAbort = new AbortController();
+        const abortCase = () => caseAbort.abort(signal.reason);
+        signal.addEventListener("abort", abortCase, { once: true });
         let outcome: CaseOutcome;
         try {
-          outcome = await runCase(run, agent, judgeModel, result, signal);
+          outcome = await runCase(run, agent, judgeModel, result, caseAbort.signal);
         } catch (error) {
           if (!(error instanceof OutOfCredits)) throw error;
           await deps.runs.endRun(organizationId, runId, "failed", `Stopped: ${error.reason}`);
           return;
+        } finally {
+          signal.removeEventListener("abort", abortCase);
         }
         await deps.runs.finishCase(runId, result.caseId, outcome);
       }
