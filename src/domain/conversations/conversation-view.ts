@@ -110,6 +110,7 @@ export function toNewMessageView(row: NewMessageRow): MessageView {
     attachments: row.attachments ?? [],
     metadata: row.metadata ?? {},
     isDraft: row.isDraft ?? false,
+    agentVersion: row.agentVersion ?? null,
     createdAt: row.createdAt ?? new Date(),
   });
 }
