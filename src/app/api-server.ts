@@ -20,6 +20,10 @@ import { registerAccountRoutes } from "../http/routes/account/account-routes.ts"
 import { type AdminDeps, registerAdminRoutes } from "../http/routes/admin/admin-routes.ts";
 import { registerRetentionAdminRoutes } from "../http/routes/admin/retention-admin-routes.ts";
 import { type AgentRouteDeps, registerAgentRoutes } from "../http/routes/agents/agent-routes.ts";
+import {
+  type AgentVersionRouteDeps,
+  registerAgentVersionRoutes,
+} from "../http/routes/agents/agent-version-routes.ts";
 import { type ExportRouteDeps, registerExportRoutes } from "../http/routes/agents/export-routes.ts";
 import { type QueryRouteDeps, registerQueryRoutes } from "../http/routes/agents/query-routes.ts";
 import { registerAnnotationTagRoutes } from "../http/routes/annotation-tags/annotation-tag-routes.ts";
@@ -144,8 +148,9 @@ export type ApiServerDeps = {
   transcription: TranscriptionRouteDeps;
   /** The public chat of public agents under /api/public (no API key). */
   publicChat: Omit<PublicChatRouteDeps, "annotations" | "transcription" | "liveEvents">;
-  /** Agents, query, query-agent, export and conversations. */
+  /** Agents and their versions, query, query-agent, export and conversations. */
   agents: AgentRouteDeps &
+    AgentVersionRouteDeps &
     QueryRouteDeps &
     ExportRouteDeps &
     Omit<ConversationRouteDeps, "retention">;
@@ -208,6 +213,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerDatastoreRoutes(app, deps.knowledge);
   registerDatasourceRoutes(app, deps.knowledge);
   registerAgentRoutes(app, deps.agents);
+  registerAgentVersionRoutes(app, deps.agents);
   registerQueryRoutes(app, deps.agents);
   registerExportRoutes(app, deps.agents);
   registerConversationRoutes(app, { ...deps.agents, retention: deps.retention });

@@ -232,6 +232,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       annotationTags: services.annotationTags,
       agents: {
         agents: services.agents,
+        agentVersions: services.agentVersions,
         query: services.query,
         agentMessages: services.agentMessages,
         exports: services.conversationExports,

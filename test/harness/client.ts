@@ -37,6 +37,7 @@ export type RawRequest = InjectOptions;
 export type Query = Record<string, string | number | boolean | undefined>;
 
 type Agent = z.infer<typeof agentSchemas.agentSchema>;
+type AgentVersion = z.infer<typeof agentSchemas.agentVersionSchema>;
 type QueryReply = z.infer<typeof querySchemas.queryResponse>;
 type Answered = Extract<QueryReply, { answer: string }>;
 type Queued = Extract<QueryReply, { status: "queued" }>;
@@ -105,6 +106,11 @@ export function createClient(app: App, headers: Headers = {}) {
       update: (id: string, body: z.input<typeof agentSchemas.agentFieldsSchema>) =>
         send<Agent>("PATCH", `/api/agents/${id}`, body),
       delete: (id: string) => send<Agent>("DELETE", `/api/agents/${id}`),
+      versions: (id: string) => get<{ versions: AgentVersion[] }>(`/api/agents/${id}/versions`),
+      version: (id: string, version: number | string) =>
+        get<AgentVersion>(`/api/agents/${id}/versions/${version}`),
+      restoreVersion: (id: string, version: number | string) =>
+        send<Agent>("POST", `/api/agents/${id}/versions/${version}/restore`),
       query: (id: string, body: z.input<typeof querySchemas.queryBody>) =>
         send<Answered & Partial<Omit<Queued, keyof Answered>>>(
           "POST",
