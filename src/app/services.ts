@@ -303,7 +303,7 @@ export async function createServices(deps: ServiceDeps) {
     db,
     jobs,
     agents: agentModule.agents,
-    versions: { find: async () => null },
+    versions: agentModule.agentVersions,
     answers,
     knowledge,
     billing,

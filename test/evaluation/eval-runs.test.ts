@@ -219,6 +219,28 @@ describe("a run", () => {
     expect(JSON.stringify(request.messages)).not.toContain("You help customers.");
   });
 
+  test("replays the agent version asked for", async ({ app, org, api, fake }) => {
+    const versioned = await createAgent(app, org, {
+      name: "Versioned",
+      systemPrompt: "First prompt.",
+    });
+    expect((await api.agents.update(versioned.id, { systemPrompt: "Second prompt." })).status).toBe(
+      200,
+    );
+    const set = await newSet(api, versioned.id);
+    await api.evals.addCase(set.id, { question: "Which prompt?" });
+
+    const old = await finished(
+      api,
+      (await api.evals.startRun({ evalSetId: set.id, agentVersion: 1 })).body.id,
+    );
+    expect(old).toMatchObject({ status: "completed", agentVersion: 1 });
+    expect(JSON.stringify(fake.requests.at(-1)!.body!.messages)).toContain("First prompt.");
+    const current = await finished(api, (await api.evals.startRun({ evalSetId: set.id })).body.id);
+    expect(current.agentVersion).toBeNull();
+    expect(JSON.stringify(fake.requests.at(-1)!.body!.messages)).toContain("Second prompt.");
+  });
+
   test("refuses an empty set, an unknown model and an unknown version with 400", async ({
     api,
     agent,
