@@ -68,6 +68,7 @@ import {
   type DatastoreRouteDeps,
   registerDatastoreRoutes,
 } from "../http/routes/datastores/datastore-routes.ts";
+import { type EvalRouteDeps, registerEvalRoutes } from "../http/routes/evaluation/eval-routes.ts";
 import {
   type EventSubscriptionRouteDeps,
   registerEventSubscriptionRoutes,
@@ -166,6 +167,8 @@ export type ApiServerDeps = {
   /** Channel management and the platforms' inbound path. */
   channels: ChannelRouteDeps & ChannelInboundRouteDeps;
   eventSubscriptions: EventSubscriptionRouteDeps["eventSubscriptions"];
+  /** Eval sets and runs. */
+  evaluation: EvalRouteDeps;
 };
 
 /** The dashboard API as a Fastify instance; it never listens by itself. */
@@ -228,6 +231,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerFollowUpRoutes(app, deps);
   registerHandoffRoutes(app, deps.handoff);
   registerEventSubscriptionRoutes(app, deps);
+  registerEvalRoutes(app, deps.evaluation);
   registerChannelRoutes(app, deps.channels);
   registerChannelInboundRoutes(app, deps.channels);
   await registerOpenAiRoutes(app, deps.openai);

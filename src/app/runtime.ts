@@ -251,6 +251,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       channels: { channels: services.channels, channelInbound: services.channelInbound },
       handoff: { handoff: services.handoff },
       eventSubscriptions: services.eventSubscriptions,
+      evaluation: { evalSets: services.evalSets, evalRuns: services.evalRuns },
       knowledge: {
         datastores: services.knowledge.datastores,
         datasources: services.knowledge.datasources,
