@@ -56,7 +56,7 @@ export function offlineChecks(
 }
 
 /** How many of the expected sources an answer cited, of how many expected. */
-export function sourceHits(
+function sourceHits(
   expectations: Pick<EvalExpectations, "expectedSources">,
   sources: ReadonlyArray<{ source: string }> | null,
 ): { hits: number; expected: number } {

@@ -67,7 +67,7 @@ export const evalImportBody = z.object({
 });
 export type EvalImportInput = z.infer<typeof evalImportBody>;
 
-export const evalOverridesSchema = z
+const evalOverridesSchema = z
   .object({
     systemPrompt: z.string().max(TEXT_MAX).optional(),
     modelName: modelName("modelName").optional(),

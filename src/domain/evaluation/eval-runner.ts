@@ -25,7 +25,7 @@ import {
 import type { CaseOutcome, EvalRepo, EvalResultRow, EvalRunRow } from "./eval-repo.ts";
 
 /** What a run's cases are charged as (DESIGN.md §14). */
-export const EVALUATION_FEATURE = "evaluation";
+const EVALUATION_FEATURE = "evaluation";
 
 /** The answer-affecting fields of one version of an agent (the agents module keeps them). */
 export type AgentVersionLookup = {
@@ -58,7 +58,7 @@ const isUsageLimit = (error: unknown): error is AppError =>
   error instanceof AppError && error.type === "USAGE_LIMIT";
 
 /** The agent a run replays: the version asked for (or as it is now), then the run's overrides. */
-export async function agentOfRun(
+async function agentOfRun(
   deps: Pick<EvalRunnerDeps, "agents" | "versions">,
   run: Pick<EvalRunRow, "organizationId" | "agentId" | "agentVersion" | "overrides">,
 ): Promise<AgentRow> {
@@ -384,5 +384,3 @@ export function createEvalRunner(deps: EvalRunnerDeps) {
     },
   };
 }
-
-export type EvalRunner = ReturnType<typeof createEvalRunner>;

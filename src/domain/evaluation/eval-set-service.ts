@@ -14,7 +14,7 @@ import type {
 import type { EvalCaseInput, EvalImportInput, EvalSetInput } from "./eval-request.ts";
 
 /** Cases one set holds at most: a run replays them all, one model call (or two) each. */
-export const MAX_CASES_PER_SET = 1_000;
+const MAX_CASES_PER_SET = 1_000;
 
 export type EvalSetView = {
   id: string;
@@ -48,7 +48,7 @@ const setView = ({ set, caseCount }: { set: EvalSetRow; caseCount: number }): Ev
   updatedAt: set.updatedAt.toISOString(),
 });
 
-export const caseView = (row: EvalCaseRow): EvalCaseView => ({
+const caseView = (row: EvalCaseRow): EvalCaseView => ({
   id: row.id,
   evalSetId: row.evalSetId,
   question: row.question,
