@@ -232,6 +232,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       annotationTags: services.annotationTags,
       agents: {
         agents: services.agents,
+        agentVersions: services.agentVersions,
         query: services.query,
         agentMessages: services.agentMessages,
         exports: services.conversationExports,
@@ -250,6 +251,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       channels: { channels: services.channels, channelInbound: services.channelInbound },
       handoff: { handoff: services.handoff },
       eventSubscriptions: services.eventSubscriptions,
+      evaluation: { evalSets: services.evalSets, evalRuns: services.evalRuns },
       knowledge: {
         datastores: services.knowledge.datastores,
         datasources: services.knowledge.datasources,
