@@ -1,7 +1,11 @@
 import { type Database, openDatabase } from "../src/db/client.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../test/fakes/openai-server.ts";
-import { startTelegramApi, type TelegramApi } from "../test/fakes/telegram-api.ts";
 import { ADMIN_TOKEN, startTestApp } from "../test/harness/app.ts";
+import {
+  BENCH_PLATFORMS,
+  type BenchPlatform,
+  type BenchPlatformName,
+} from "./lib/channel-platforms.ts";
 import {
   analyse,
   answersByChat,
@@ -16,12 +20,13 @@ import { runOpenLoop } from "./lib/open-loop.ts";
 import { buildIfStale, type RunningService, startService } from "./lib/service-processes.ts";
 
 /**
- * npm run bench -- channels [--pg] [--rate=200] [--seconds=30] [--chats=500] [--burst=3]
- *   [--delay-ms=200] [--drain-seconds=180] [--acks-only]
+ * npm run bench -- channels [--type=telegram|meta] [--pg] [--rate=200] [--seconds=30]
+ *   [--chats=500] [--burst=3] [--delay-ms=200] [--drain-seconds=180] [--acks-only]
  *
- * Telegram updates posted at a fixed rate (an open loop) to a channel's webhook over HTTP on
- * 127.0.0.1, answered through the job queue by a zero-latency fake model and sent to a fake Bot
- * API. Each chat writes `burst` messages 50 ms apart (one batch), then waits for every other
+ * Platform updates (Telegram's by default; `--type=meta`: Messenger webhooks, each signed with
+ * X-Hub-Signature-256) posted at a fixed rate (an open loop) to a channel's webhook over HTTP on
+ * 127.0.0.1, answered through the job queue by a zero-latency fake model and sent to a fake of
+ * the platform's API (the Bot API, the Graph API). Each chat writes `burst` messages 50 ms apart (one batch), then waits for every other
  * chat's burst; the fake model answers with the numbers of the messages it was given, so the
  * sends tell which messages each answer covered and in what order.
  * - default: one process (`all`) on an in-memory PGlite, the bench's own process;
@@ -32,6 +37,7 @@ import { buildIfStale, type RunningService, startService } from "./lib/service-p
  *   competing for the database; nothing is answered.
  */
 type Options = {
+  type: BenchPlatformName;
   pg: boolean;
   acksOnly: boolean;
   rate: number;
@@ -47,7 +53,10 @@ function parseOptions(args: string[]): Options {
     const found = args.find((arg) => arg.startsWith(`--${name}=`));
     return found ? Number(found.split("=")[1]) : fallback;
   };
+  const type = args.find((arg) => arg.startsWith("--type="))?.split("=")[1] ?? "telegram";
+  if (!(type in BENCH_PLATFORMS)) throw new Error(`--type: one of ${Object.keys(BENCH_PLATFORMS)}`);
   return {
+    type: type as BenchPlatformName,
     pg: args.includes("--pg"),
     acksOnly: args.includes("--acks-only"),
     rate: value("rate", 200),
@@ -61,7 +70,6 @@ function parseOptions(args: string[]): Options {
 
 /** The first seconds of a fresh process, also reported apart: V8 is still compiling its paths. */
 const WARM_UP_SECONDS = 5;
-const BOT_TOKEN = "7000000001:AAH-bench-bot-token-of-the-agent";
 const SECRETS_KEY = "5c".repeat(32);
 
 /** Requests to the dashboard API of `base`, JSON both ways; throws on an unexpected status. */
@@ -87,10 +95,10 @@ async function call<Body>(
   return JSON.parse(text) as Body;
 }
 
-type Setup = { authorization: string; agentId: string; inboundPath: string; secret: string };
+type Setup = { authorization: string; agentId: string; inboundPath: string };
 
-/** An organization with credits, an agent and its Telegram channel, through the API. */
-async function setUp(base: string, telegram: TelegramApi): Promise<Setup> {
+/** An organization with credits, an agent and its channel of the platform, through the API. */
+async function setUp(base: string, platform: BenchPlatform): Promise<Setup> {
   const admin = `Bearer ${ADMIN_TOKEN}`;
   const created = await call<{ organization: { id: string }; apiKey: string }>(
     base,
@@ -121,16 +129,9 @@ async function setUp(base: string, telegram: TelegramApi): Promise<Setup> {
     "POST",
     `/api/agents/${agent.id}/channels`,
     201,
-    { type: "telegram", name: "Bench bot", config: { botToken: BOT_TOKEN } },
+    platform.channelBody,
   );
-  const secret = telegram.webhookOf(BOT_TOKEN)?.secret_token;
-  if (!secret) throw new Error("the channel did not register its webhook with a secret");
-  return {
-    authorization,
-    agentId: agent.id,
-    inboundPath: new URL(channel.webhookUrl).pathname,
-    secret,
-  };
+  return { authorization, agentId: agent.id, inboundPath: new URL(channel.webhookUrl).pathname };
 }
 
 type StoredMessage = { from: string; text: string; delivery?: { status: string } };
@@ -139,7 +140,7 @@ type StoredMessage = { from: string; text: string; delivery?: { status: string }
  * The stored side of the same question, read through the API: per chat, customer messages stored
  * more than once, and chats whose stored answers differ in number from the answers sent.
  */
-async function checkStored(base: string, setup: Setup, telegram: TelegramApi) {
+async function checkStored(base: string, setup: Setup, platform: BenchPlatform) {
   const conversations: Array<{ id: string; channelExternalId: string | null }> = [];
   let cursor: string | null = null;
   do {
@@ -154,7 +155,7 @@ async function checkStored(base: string, setup: Setup, telegram: TelegramApi) {
     conversations.push(...page.data);
     cursor = page.nextCursor;
   } while (cursor);
-  const sent = answersByChat(telegram.callsTo("sendMessage"));
+  const sent = answersByChat(platform.sends(), platform.read);
   let storedTwice = 0;
   let answerCountMismatches = 0;
   let next = 0;
@@ -172,7 +173,8 @@ async function checkStored(base: string, setup: Setup, telegram: TelegramApi) {
         const customer = messages.filter((message) => message.from === "human");
         storedTwice += customer.length - new Set(customer.map((message) => message.text)).size;
         const answers = messages.filter((message) => message.from === "agent").length;
-        if (answers !== (sent.get(Number(conversation.channelExternalId))?.length ?? 0)) {
+        const chatId = platform.chatOf(conversation.channelExternalId ?? "");
+        if (answers !== (sent.get(chatId)?.length ?? 0)) {
           answerCountMismatches += 1;
         }
       }
@@ -182,11 +184,11 @@ async function checkStored(base: string, setup: Setup, telegram: TelegramApi) {
 }
 
 /** Until every planned message is in an answer sent, or the drain time is up. */
-async function waitForAnswers(telegram: TelegramApi, planned: PlannedUpdate[], seconds: number) {
+async function waitForAnswers(platform: BenchPlatform, planned: PlannedUpdate[], seconds: number) {
   const deadline = Date.now() + seconds * 1000;
   const wanted = planned.length;
   for (;;) {
-    const answered = [...answersByChat(telegram.callsTo("sendMessage")).values()]
+    const answered = [...answersByChat(platform.sends(), platform.read).values()]
       .flat()
       .reduce((sum, answer) => sum + answer.sequences.length, 0);
     if (answered >= wanted || Date.now() > deadline) return;
@@ -255,37 +257,39 @@ async function startProcesses(
 
 export async function run(args: string[]): Promise<void> {
   const options = parseOptions(args);
-  const [fake, telegram]: [FakeOpenAI, TelegramApi] = await Promise.all([
+  const [fake, platform]: [FakeOpenAI, BenchPlatform] = await Promise.all([
     startFakeOpenAI({ apiKey: "sk-bench", defaultChat: echoSequences }),
-    startTelegramApi({ tokens: [BOT_TOKEN] }),
+    BENCH_PLATFORMS[options.type](),
   ]);
   const env = {
     OPENAI_API_KEY: "sk-bench",
     OPENAI_BASE_URL: fake.url,
-    TELEGRAM_API_BASE_URL: telegram.baseUrl,
+    ...platform.env,
     CHANNEL_BATCH_DELAY_MS: String(options.delayMs),
     PUBLIC_URL: "https://agents.example.com",
   };
   const deployment = options.pg
     ? await startProcesses(env, !options.acksOnly)
     : await startEmbedded(env, !options.acksOnly);
-  const setup = await setUp(deployment.bases[0]!, telegram);
+  const setup = await setUp(deployment.bases[0]!, platform);
 
   const planned = planUpdates(
     Math.round(options.rate * options.seconds),
     options.chats,
     options.burst,
+    platform.body,
   );
   const load = await runOpenLoop({
     targets: deployment.bases,
     path: setup.inboundPath,
-    headers: { "x-telegram-bot-api-secret-token": setup.secret },
+    headers: {},
     bodies: planned.map((update) => update.body),
+    bodyHeaders: planned.map((update) => platform.headersOf(update.body)),
     intervalMs: 1000 / options.rate,
     connections: 128,
   });
   if (!options.acksOnly) {
-    await waitForAnswers(telegram, planned, options.drainSeconds);
+    await waitForAnswers(platform, planned, options.drainSeconds);
     // Late duplicates would come after the last expected answer: a batching delay or two more.
     await new Promise((resolve) => setTimeout(resolve, 2 * options.delayMs + 1_000));
   }
@@ -293,22 +297,23 @@ export async function run(args: string[]): Promise<void> {
     planned,
     copies: deployment.bases.length,
     load,
-    sends: telegram.callsTo("sendMessage"),
+    sends: platform.sends(),
+    read: platform.read,
     modelCalls: fake.requests.filter((request) => request.path === "/v1/chat/completions").length,
     warmUpUpdates: WARM_UP_SECONDS * options.rate,
   });
-  const stored = await checkStored(deployment.bases[0]!, setup, telegram);
+  const stored = await checkStored(deployment.bases[0]!, setup, platform);
 
   await deployment.close();
-  await Promise.all([fake.close(), telegram.close()]);
+  await Promise.all([fake.close(), platform.close()]);
   const workers = options.acksOnly ? "no worker" : options.pg ? "1 worker" : "worker";
   const label = options.pg ? `PostgreSQL, 2 API + ${workers}` : `PGlite, one process, ${workers}`;
   const ms = (value: number) => value.toFixed(1);
   process.stdout.write(
-    `Telegram webhook on 127.0.0.1, ${label}: ${planned.length} updates at ${options.rate}/s` +
+    `${platform.label} on 127.0.0.1, ${label}: ${planned.length} updates at ${options.rate}/s` +
       ` (${options.chats} chats, bursts of ${options.burst} 50 ms apart), each sent` +
       ` ${deployment.bases.length}×; CHANNEL_BATCH_DELAY_MS=${options.delayMs};` +
-      " zero-latency fake model and Bot API\n\n",
+      " zero-latency fake model and platform API\n\n",
   );
   process.stdout.write(
     `${formatTable([

@@ -282,6 +282,7 @@ export async function createServices(deps: ServiceDeps) {
     metrics,
     secretBox: deps.secretBox,
     fetch: globalThis.fetch,
+    fetcher,
     publicUrl: config.accounts.publicUrl,
     settings: {
       ...config.channels,

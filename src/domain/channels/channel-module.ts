@@ -3,6 +3,7 @@ import type { Db } from "../../db/client.ts";
 import type { ChannelType } from "../../db/schema/index.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
 import type { Logger } from "../../lib/logger.ts";
+import type { SafeFetcher } from "../../lib/safe-fetch.ts";
 import type { SecretBox } from "../../lib/secret-box.ts";
 import type { Metrics } from "../../ops/metrics.ts";
 import type { AuditLog } from "../accounts/audit-log.ts";
@@ -22,13 +23,19 @@ import { createChannelReplies } from "./channel-replies.ts";
 import { createChannelRepo } from "./channel-repo.ts";
 import { createChannelService } from "./channel-service.ts";
 import { createChannelTurns, type VoiceTranscriber } from "./channel-turns.ts";
+import { chatwootAdapter } from "./chatwoot-adapter.ts";
+import { metaAdapter } from "./meta-adapter.ts";
+import { fetchThroughGuard } from "./platform-http.ts";
 import { slackAdapter } from "./slack-adapter.ts";
 import { telegramAdapter } from "./telegram-adapter.ts";
 import { whatsappAdapter } from "./whatsapp-adapter.ts";
 
 /** Every platform's adapter, by channel type. */
 const ADAPTERS: ReadonlyMap<ChannelType, ChannelAdapter> = new Map(
-  [telegramAdapter, whatsappAdapter, slackAdapter].map((adapter) => [adapter.type, adapter]),
+  [telegramAdapter, whatsappAdapter, slackAdapter, metaAdapter, chatwootAdapter].map((adapter) => [
+    adapter.type,
+    adapter,
+  ]),
 );
 
 export type ChannelModuleDeps = {
@@ -45,6 +52,8 @@ export type ChannelModuleDeps = {
   secretBox: SecretBox | null;
   /** The HTTP client of calls to the platforms (their base URLs are the operator's, trusted). */
   fetch: typeof fetch;
+  /** The SSRF-safe client of calls to URLs a channel's config gives (a Chatwoot instance). */
+  fetcher: Pick<SafeFetcher, "fetch">;
   /** PUBLIC_URL: webhook URLs given to the platforms start with it. */
   publicUrl: string;
   settings: ChannelsConfig & {
@@ -65,6 +74,7 @@ export function createChannelModule(deps: ChannelModuleDeps) {
   const platform: PlatformContext = {
     platforms: settings.platforms,
     fetch: deps.fetch,
+    guardedFetch: fetchThroughGuard(deps.fetcher),
     maxDownloadBytes: settings.maxDownloadBytes,
   };
   const channelRepo = createChannelRepo(db);
