@@ -158,12 +158,15 @@ export async function evalRun(args: string[], env: Env): Promise<void> {
   let run: Run;
   let reported = -1;
   for (;;) {
-    run = await ask<Run>(`/api/eval-runs/${started.id}`, { expect: 200 });
+    run = await ask<Run>(`/api/eval-runs/${started.id}?results=false`, { expect: 200 });
     if (run.summary.done !== reported) {
       reported = run.summary.done;
       progress(`  ${run.summary.done}/${run.summary.cases} done, ${run.summary.passed} passed`);
     }
-    if (run.status === "completed" || run.status === "failed") break;
+    if (run.status === "completed" || run.status === "failed") {
+      run = await ask<Run>(`/api/eval-runs/${started.id}`, { expect: 200 });
+      break;
+    }
     if (Date.now() > deadline) {
       throw new RunFailed(
         `run ${run.id} has not finished after ${opts.timeoutMs / 1000} s (${run.summary.done}/${run.summary.cases} done); it goes on in the service`,

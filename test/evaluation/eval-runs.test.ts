@@ -153,6 +153,12 @@ describe("a run", () => {
     });
     expect(third!.checks[1]).toMatchObject({ name: "mustNotInclude", passed: false });
     expect(run.results.every((result) => result.credits > 0)).toBe(true);
+    const summaryOnly = await api.request({
+      method: "GET",
+      url: `/api/eval-runs/${started.body.id}?results=false`,
+    });
+    expect(summaryOnly.status).toBe(200);
+    expect(summaryOnly.body).toMatchObject({ summary: run.summary, results: [] });
 
     // Each case was asked of the model with the agent's prompt, once.
     const asked = fake.requests.filter((request) => request.path.endsWith("/chat/completions"));
@@ -359,6 +365,33 @@ describe("a run that runs out of credits", () => {
     } finally {
       fake.setDefaultChat(undefined);
     }
+  });
+  test("whose judge cannot be paid for records the answered case, then stops", async ({
+    app,
+    fake,
+  }) => {
+    const poor = await app.createOrganization("Judged poor");
+    expect((await app.admin.admin.grantCredits(poor.id, { amount: 1.5 })).status).toBe(201);
+    const api = app.client(poor.auth);
+    const agent = await createAgent(app, poor);
+    const set = await newSet(api, agent.id);
+    await api.evals.addCase(set.id, { question: "First", expectedAnswer: "One" });
+    await api.evals.addCase(set.id, { question: "Second", expectedAnswer: "Two" });
+    // 10 million prompt tokens of gpt-4o-mini: the 1.5 credits the organization has.
+    fake.script({ text: "Costly", usage: { promptTokens: 10_000_000, completionTokens: 0 } });
+    const run = await finished(
+      api,
+      (await api.evals.startRun({ evalSetId: set.id, judgeModel: "gpt_4o_mini" })).body.id,
+    );
+    expect(run.status).toBe("failed");
+    expect(run.error).toMatch(/^Stopped: /);
+    expect(run.results).toHaveLength(1);
+    expect(run.results[0]).toMatchObject({ answer: "Costly", passed: false, judge: null });
+    expect(run.results[0]!.checks.at(-1)).toMatchObject({
+      name: "expectedAnswer",
+      passed: false,
+      detail: expect.stringMatching(/^Not judged: /),
+    });
   });
 });
 

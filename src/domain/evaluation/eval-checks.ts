@@ -55,18 +55,6 @@ export function offlineChecks(
   return checks;
 }
 
-/** How many of the expected sources an answer cited, of how many expected. */
-function sourceHits(
-  expectations: Pick<EvalExpectations, "expectedSources">,
-  sources: ReadonlyArray<{ source: string }> | null,
-): { hits: number; expected: number } {
-  const cited = new Set((sources ?? []).map((source) => source.source));
-  return {
-    hits: expectations.expectedSources.filter((source) => cited.has(source)).length,
-    expected: expectations.expectedSources.length,
-  };
-}
-
 export type EvalSummary = {
   cases: number;
   /** Cases with an outcome so far (all of them once the run is over). */
@@ -81,46 +69,32 @@ export type EvalSummary = {
   credits: number;
 };
 
-type SummarizedResult = {
-  done: boolean;
-  passed: boolean | null;
-  latencyMs: number | null;
-  credits: number | null;
-  sources: ReadonlyArray<{ source: string }> | null;
-  expectations: Pick<EvalExpectations, "expectedSources">;
+/** A run's results counted by the database (eval-repo.ts, `summaries`). */
+export type SummaryCounts = {
+  cases: number;
+  done: number;
+  passed: number;
+  /** The lower median of the done cases' latencies. */
+  p50LatencyMs: number | null;
+  credits: number;
+  /** Expected sources of the done cases, and how many of them their answers cited. */
+  expectedSources: number;
+  citedSources: number;
 };
 
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-/** The lower median: a latency some case actually had. */
-function median(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((left, right) => left - right);
-  return sorted[Math.floor((sorted.length - 1) / 2)]!;
-}
-
-export function summarize(results: readonly SummarizedResult[]): EvalSummary {
-  const done = results.filter((result) => result.done);
-  const passed = done.filter((result) => result.passed === true).length;
-  let hits = 0;
-  let expected = 0;
-  for (const result of done) {
-    const counted = sourceHits(result.expectations, result.sources);
-    hits += counted.hits;
-    expected += counted.expected;
-  }
+export function summaryOf(counts: SummaryCounts): EvalSummary {
   return {
-    cases: results.length,
-    done: done.length,
-    passed,
-    failed: done.length - passed,
-    passRate: results.length === 0 ? 0 : round(passed / results.length, 4),
-    sourceHitRate: expected === 0 ? null : round(hits / expected, 4),
-    p50LatencyMs: median(done.flatMap((result) => result.latencyMs ?? [])),
-    credits: round(
-      done.reduce((sum, result) => sum + (result.credits ?? 0), 0),
-      6,
-    ),
+    cases: counts.cases,
+    done: counts.done,
+    passed: counts.passed,
+    failed: counts.done - counts.passed,
+    passRate: counts.cases === 0 ? 0 : round(counts.passed / counts.cases, 4),
+    sourceHitRate:
+      counts.expectedSources === 0 ? null : round(counts.citedSources / counts.expectedSources, 4),
+    p50LatencyMs: counts.p50LatencyMs,
+    credits: round(counts.credits, 6),
   };
 }
 

@@ -10,6 +10,7 @@ import {
   evalSets,
   messages,
 } from "../../db/schema/index.ts";
+import type { SummaryCounts } from "./eval-checks.ts";
 
 export type EvalSetRow = typeof evalSets.$inferSelect;
 export type EvalCaseRow = typeof evalCases.$inferSelect;
@@ -257,14 +258,85 @@ export function createEvalRepo(db: Db) {
         .limit(limit);
     },
 
-    /** Every result of the runs, in each run's case order. */
-    async results(runIds: string[]): Promise<EvalResultRow[]> {
+    /** The results of the runs, in each run's case order; only the done ones with `doneOnly`. */
+    async results(runIds: string[], options: { doneOnly: boolean }): Promise<EvalResultRow[]> {
       if (runIds.length === 0) return [];
       return db
         .select()
         .from(evalResults)
+        .where(
+          and(
+            inArray(evalResults.runId, runIds),
+            options.doneOnly ? eq(evalResults.done, true) : undefined,
+          ),
+        )
+        .orderBy(asc(evalResults.runId), asc(evalResults.position));
+    },
+
+    /** Whether each case of the runs passed (null: not done), in each run's case order. */
+    async outcomes(runIds: string[]) {
+      const rows = await db
+        .select({
+          runId: evalResults.runId,
+          caseId: evalResults.caseId,
+          question: evalResults.question,
+          done: evalResults.done,
+          passed: evalResults.passed,
+        })
+        .from(evalResults)
         .where(inArray(evalResults.runId, runIds))
         .orderBy(asc(evalResults.runId), asc(evalResults.position));
+      return rows.map((row) => ({ ...row, passed: row.done ? row.passed : null }));
+    },
+
+    /** Each run's results counted in the database: no answer or source leaves it for a summary. */
+    async summaries(runIds: string[]): Promise<Map<string, SummaryCounts>> {
+      if (runIds.length === 0) return new Map();
+      const result = await db.execute(sql`
+        select r.run_id,
+          count(*)::int as cases,
+          (count(*) filter (where r.done))::int as done,
+          (count(*) filter (where r.done and r.passed))::int as passed,
+          percentile_disc(0.5) within group (order by r.latency_ms)
+            filter (where r.done and r.latency_ms is not null) as p50,
+          coalesce(sum(r.credits) filter (where r.done), 0)::float8 as credits,
+          coalesce(sum(jsonb_array_length(r.expectations -> 'expectedSources'))
+            filter (where r.done), 0)::int as expected_sources,
+          coalesce(sum((
+            select count(*) from jsonb_array_elements_text(r.expectations -> 'expectedSources') e
+            where exists (
+              select from jsonb_array_elements(coalesce(r.sources, '[]'::jsonb)) cited
+              where cited ->> 'source' = e.value)
+          )) filter (where r.done), 0)::int as cited_sources
+        from eval_results r
+        where r.run_id in (${sql.join(
+          runIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})
+        group by r.run_id`);
+      return new Map(
+        rowsOf<{
+          run_id: string;
+          cases: number;
+          done: number;
+          passed: number;
+          p50: number | null;
+          credits: number;
+          expected_sources: number;
+          cited_sources: number;
+        }>(result).map((row) => [
+          row.run_id,
+          {
+            cases: row.cases,
+            done: row.done,
+            passed: row.passed,
+            p50LatencyMs: row.p50 === null ? null : Number(row.p50),
+            credits: Number(row.credits),
+            expectedSources: row.expected_sources,
+            citedSources: row.cited_sources,
+          },
+        ]),
+      );
     },
 
     /** Marks a queued (or, after a retry, running) run as running; null when it is over or gone. */

@@ -4,7 +4,7 @@ import type { JobQueue } from "../../jobs/job-queue.ts";
 import { invalid, notFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { type Caller, mayUseAgent, refuseOtherAgent } from "../caller.ts";
-import { compareCases, type EvalSummary, summarize } from "./eval-checks.ts";
+import { compareCases, type EvalSummary, type SummaryCounts, summaryOf } from "./eval-checks.ts";
 import type { EvalRepo, EvalResultRow, EvalRunRow } from "./eval-repo.ts";
 import type { EvalRunInput } from "./eval-request.ts";
 import type { AgentVersionLookup } from "./eval-runner.ts";
@@ -52,7 +52,17 @@ const resultView = (row: EvalResultRow): EvalResultView => ({
   credits: row.credits ?? 0,
 });
 
-function runView(run: EvalRunRow, results: readonly EvalResultRow[]): EvalRunView {
+const NO_RESULTS: SummaryCounts = {
+  cases: 0,
+  done: 0,
+  passed: 0,
+  p50LatencyMs: null,
+  credits: 0,
+  expectedSources: 0,
+  citedSources: 0,
+};
+
+function runView(run: EvalRunRow, counts: SummaryCounts = NO_RESULTS): EvalRunView {
   return {
     id: run.id,
     evalSetId: run.evalSetId,
@@ -65,7 +75,7 @@ function runView(run: EvalRunRow, results: readonly EvalResultRow[]): EvalRunVie
     createdAt: run.createdAt.toISOString(),
     startedAt: run.startedAt?.toISOString() ?? null,
     finishedAt: run.finishedAt?.toISOString() ?? null,
-    summary: summarize(results),
+    summary: summaryOf(counts),
   };
 }
 
@@ -135,13 +145,14 @@ export function createEvalRunService(deps: {
       return { id, status: "queued" as const, cases: created.cases };
     },
 
-    async get(caller: Caller, id: string) {
+    /** The run with its summary, and the results of the cases done so far unless told not to. */
+    async get(caller: Caller, id: string, options: { withResults: boolean }) {
       const run = await requireRun(caller, id);
-      const results = await evals.results([run.id]);
-      return {
-        ...runView(run, results),
-        results: results.filter((row) => row.done).map(resultView),
-      };
+      const [summaries, results] = await Promise.all([
+        evals.summaries([run.id]),
+        options.withResults ? evals.results([run.id], { doneOnly: true }) : [],
+      ]);
+      return { ...runView(run, summaries.get(run.id)), results: results.map(resultView) };
     },
 
     async list(caller: Caller, filter: { evalSetId?: string }): Promise<EvalRunView[]> {
@@ -149,13 +160,8 @@ export function createEvalRunService(deps: {
       const runs = (
         await evals.listRuns(caller.organizationId, filter.evalSetId, RUNS_LISTED)
       ).filter((run) => mayUseAgent(caller, run.agentId));
-      const results = await evals.results(runs.map((run) => run.id));
-      return runs.map((run) =>
-        runView(
-          run,
-          results.filter((row) => row.runId === run.id),
-        ),
-      );
+      const summaries = await evals.summaries(runs.map((run) => run.id));
+      return runs.map((run) => runView(run, summaries.get(run.id)));
     },
 
     /** The run's cases beside a baseline run's of the same set: fixed, regressed, unchanged. */
@@ -166,25 +172,20 @@ export function createEvalRunService(deps: {
           { path: "querystring.baseline", message: "is a run of another eval set" },
         ]);
       }
-      const results = await evals.results([run.id, baseline.id]);
-      const of = (runId: string) =>
-        results
-          .filter((row) => row.runId === runId)
-          .map((row) => ({
-            caseId: row.caseId,
-            question: row.question,
-            passed: row.done ? row.passed : null,
-          }));
-      const compared = compareCases(of(baseline.id), of(run.id));
-      const summaryOf = (runId: string) => summarize(results.filter((row) => row.runId === runId));
+      const [outcomes, summaries] = await Promise.all([
+        evals.outcomes([run.id, baseline.id]),
+        evals.summaries([run.id, baseline.id]),
+      ]);
+      const of = (runId: string) => outcomes.filter((row) => row.runId === runId);
+      const passRateOf = (runId: string) => runView(run, summaries.get(runId)).summary.passRate;
       return {
         runId: run.id,
         baselineRunId: baseline.id,
         status: run.status,
         baselineStatus: baseline.status,
-        passRate: summaryOf(run.id).passRate,
-        baselinePassRate: summaryOf(baseline.id).passRate,
-        ...compared,
+        passRate: passRateOf(run.id),
+        baselinePassRate: passRateOf(baseline.id),
+        ...compareCases(of(baseline.id), of(run.id)),
       };
     },
   };

@@ -253,14 +253,18 @@ export function createEvalRunner(deps: EvalRunnerDeps) {
     }
   }
 
-  /** One case, answered and checked; OutOfCredits when it could not be paid for. */
+  /**
+   * One case, answered and checked; OutOfCredits when its answer could not be paid for. A judge
+   * that cannot be paid for leaves the case answered and unjudged, and says the run must stop
+   * (`stop`): the answer was charged, so it is recorded.
+   */
   async function runCase(
     run: EvalRunRow,
     agent: AgentRow,
     judgeModel: ResolvedLanguageModel | null,
     result: EvalResultRow,
     signal: AbortSignal,
-  ): Promise<CaseOutcome> {
+  ): Promise<{ outcome: CaseOutcome; stop?: string }> {
     const startedAt = performance.now();
     let answered: Awaited<ReturnType<typeof answer>>;
     try {
@@ -268,13 +272,15 @@ export function createEvalRunner(deps: EvalRunnerDeps) {
     } catch (error) {
       if (!(error instanceof ModelProviderError) || signal.aborted) throw error;
       return {
-        answer: null,
-        sources: [],
-        passed: false,
-        checks: [{ name: "answered", passed: false, detail: error.message }],
-        judge: null,
-        latencyMs: Math.round(performance.now() - startedAt),
-        credits: 0,
+        outcome: {
+          answer: null,
+          sources: [],
+          passed: false,
+          checks: [{ name: "answered", passed: false, detail: error.message }],
+          judge: null,
+          latencyMs: Math.round(performance.now() - startedAt),
+          credits: 0,
+        },
       };
     }
     const latencyMs = Math.round(performance.now() - startedAt);
@@ -295,6 +301,7 @@ export function createEvalRunner(deps: EvalRunnerDeps) {
       ...offlineChecks(result.expectations, { text: turn.text, sources }),
     ];
     let judgement: CaseOutcome["judge"] = null;
+    let stop: string | undefined;
     const expected = result.expectations.expectedAnswer;
     if (expected && run.judgeModel) {
       if (!judgeModel || judgeModel.offline) {
@@ -314,24 +321,32 @@ export function createEvalRunner(deps: EvalRunnerDeps) {
             detail: `Judged ${judged.verdict.score} of 5 by ${run.judgeModel} (passes at ${JUDGE_PASS_SCORE})`,
           });
         } catch (error) {
-          if (error instanceof OutOfCredits) throw error;
-          if (!(error instanceof ModelProviderError) || signal.aborted) throw error;
-          checks.push({
-            name: "expectedAnswer",
-            passed: false,
-            detail: `The judge failed: ${error.message}`,
-          });
+          if (error instanceof OutOfCredits) {
+            stop = error.reason;
+            checks.push({ name: "expectedAnswer", passed: false, detail: `Not judged: ${stop}` });
+          } else if (error instanceof ModelProviderError && !signal.aborted) {
+            checks.push({
+              name: "expectedAnswer",
+              passed: false,
+              detail: `The judge failed: ${error.message}`,
+            });
+          } else {
+            throw error;
+          }
         }
       }
     }
     return {
-      answer: turn.text,
-      sources,
-      passed: checks.every((check) => check.passed),
-      checks,
-      judge: judgement,
-      latencyMs,
-      credits,
+      outcome: {
+        answer: turn.text,
+        sources,
+        passed: checks.every((check) => check.passed),
+        checks,
+        judge: judgement,
+        latencyMs,
+        credits,
+      },
+      ...(stop ? { stop } : {}),
     };
   }
 
@@ -358,9 +373,9 @@ export function createEvalRunner(deps: EvalRunnerDeps) {
         const caseAbort = new AbortController();
         const abortCase = () => caseAbort.abort(signal.reason);
         signal.addEventListener("abort", abortCase, { once: true });
-        let outcome: CaseOutcome;
+        let done: Awaited<ReturnType<typeof runCase>>;
         try {
-          outcome = await runCase(run, agent, judgeModel, result, caseAbort.signal);
+          done = await runCase(run, agent, judgeModel, result, caseAbort.signal);
         } catch (error) {
           if (!(error instanceof OutOfCredits)) throw error;
           await deps.runs.endRun(organizationId, runId, "failed", `Stopped: ${error.reason}`);
@@ -368,7 +383,11 @@ export function createEvalRunner(deps: EvalRunnerDeps) {
         } finally {
           signal.removeEventListener("abort", abortCase);
         }
-        await deps.runs.finishCase(runId, result.caseId, outcome);
+        await deps.runs.finishCase(runId, result.caseId, done.outcome);
+        if (done.stop) {
+          await deps.runs.endRun(organizationId, runId, "failed", `Stopped: ${done.stop}`);
+          return;
+        }
       }
       await deps.runs.endRun(organizationId, runId, "completed", null);
     },

@@ -341,10 +341,20 @@ export function registerEvalRoutes(app: App, deps: EvalRouteDeps): void {
         "x-extension": true,
         summary: "A run: its status, summary and the results of the cases done so far",
         params: setParams,
+        querystring: z.object({
+          results: z
+            .enum(["true", "false"])
+            .default("true")
+            .transform((value) => value === "true")
+            .describe("false leaves the results out: polling for progress reads the summary only"),
+        }),
         response: { 200: runSchema.extend({ results: z.array(resultSchema) }) },
       },
     },
-    async (request) => deps.evalRuns.get(callerOf(request), request.params.id),
+    async (request) =>
+      deps.evalRuns.get(callerOf(request), request.params.id, {
+        withResults: request.query.results,
+      }),
   );
 
   app.get(
