@@ -1,9 +1,11 @@
 import { type Database, openDatabase } from "../src/db/client.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../test/fakes/openai-server.ts";
-import type { PlatformCall } from "../test/fakes/platform-api.ts";
-import { type FakeSmtp, startFakeSmtp } from "../test/fakes/smtp-server.ts";
-import { startTelegramApi, type TelegramApi } from "../test/fakes/telegram-api.ts";
 import { ADMIN_TOKEN, startTestApp } from "../test/harness/app.ts";
+import {
+  BENCH_PLATFORMS,
+  type BenchPlatform,
+  type BenchPlatformName,
+} from "./lib/channel-platforms.ts";
 import {
   analyse,
   answersByChat,
@@ -14,17 +16,17 @@ import {
 } from "./lib/channel-traffic.ts";
 import { freshPostgres } from "./lib/databases.ts";
 import { formatTable } from "./lib/load.ts";
-import { chatOfThread, mailSends, planMails, recordMails } from "./lib/mail-traffic.ts";
 import { runOpenLoop } from "./lib/open-loop.ts";
 import { buildIfStale, type RunningService, startService } from "./lib/service-processes.ts";
 
 /**
- * npm run bench -- channels [--pg] [--rate=200] [--seconds=30] [--chats=500] [--burst=3]
- *   [--delay-ms=200] [--drain-seconds=180] [--acks-only] [--type=telegram|mail]
+ * npm run bench -- channels [--type=telegram|meta|mail] [--pg] [--rate=200] [--seconds=30]
+ *   [--chats=500] [--burst=3] [--delay-ms=200] [--drain-seconds=180] [--acks-only]
  *
- * Telegram updates posted at a fixed rate (an open loop) to a channel's webhook over HTTP on
- * 127.0.0.1, answered through the job queue by a zero-latency fake model and sent to a fake Bot
- * API. Each chat writes `burst` messages 50 ms apart (one batch), then waits for every other
+ * Platform updates (Telegram's by default; `--type=meta`: Messenger webhooks, each signed with
+ * X-Hub-Signature-256) posted at a fixed rate (an open loop) to a channel's webhook over HTTP on
+ * 127.0.0.1, answered through the job queue by a zero-latency fake model and sent to a fake of
+ * the platform's API (the Bot API, the Graph API). Each chat writes `burst` messages 50 ms apart (one batch), then waits for every other
  * chat's burst; the fake model answers with the numbers of the messages it was given, so the
  * sends tell which messages each answer covered and in what order.
  * - default: one process (`all`) on an in-memory PGlite, the bench's own process;
@@ -33,12 +35,9 @@ import { buildIfStale, type RunningService, startService } from "./lib/service-p
  *   `--role worker`; every update goes to both API processes at once, so both race to store it;
  * - --acks-only: no worker (role `api`), so the acknowledgements are timed without the answers
  *   competing for the database; nothing is answered.
- * - --type=mail: the same traffic as raw MIME of 20 KB (a reply quoting its thread) posted to a
- *   mail channel with its bearer token, one mail thread per chat, answered by SMTP to a fake
- *   server on 127.0.0.1.
  */
 type Options = {
-  type: "telegram" | "mail";
+  type: BenchPlatformName;
   pg: boolean;
   acksOnly: boolean;
   rate: number;
@@ -54,8 +53,10 @@ function parseOptions(args: string[]): Options {
     const found = args.find((arg) => arg.startsWith(`--${name}=`));
     return found ? Number(found.split("=")[1]) : fallback;
   };
+  const type = args.find((arg) => arg.startsWith("--type="))?.split("=")[1] ?? "telegram";
+  if (!(type in BENCH_PLATFORMS)) throw new Error(`--type: one of ${Object.keys(BENCH_PLATFORMS)}`);
   return {
-    type: args.includes("--type=mail") ? "mail" : "telegram",
+    type: type as BenchPlatformName,
     pg: args.includes("--pg"),
     acksOnly: args.includes("--acks-only"),
     rate: value("rate", 200),
@@ -69,7 +70,6 @@ function parseOptions(args: string[]): Options {
 
 /** The first seconds of a fresh process, also reported apart: V8 is still compiling its paths. */
 const WARM_UP_SECONDS = 5;
-const BOT_TOKEN = "7000000001:AAH-bench-bot-token-of-the-agent";
 const SECRETS_KEY = "5c".repeat(32);
 
 /** Requests to the dashboard API of `base`, JSON both ways; throws on an unexpected status. */
@@ -95,18 +95,10 @@ async function call<Body>(
   return JSON.parse(text) as Body;
 }
 
-type Setup = {
-  authorization: string;
-  agentId: string;
-  inboundPath: string;
-  /** The headers that prove the platform: Telegram's secret, or mail's bearer token. */
-  headers: Record<string, string>;
-};
+type Setup = { authorization: string; agentId: string; inboundPath: string };
 
-const MAIL_ADDRESS = "support@shop.example";
-
-/** An organization with credits, an agent and its Telegram or mail channel, through the API. */
-async function setUp(base: string, telegram: TelegramApi, type: Options["type"]): Promise<Setup> {
+/** An organization with credits, an agent and its channel of the platform, through the API. */
+async function setUp(base: string, platform: BenchPlatform): Promise<Setup> {
   const admin = `Bearer ${ADMIN_TOKEN}`;
   const created = await call<{ organization: { id: string }; apiKey: string }>(
     base,
@@ -131,41 +123,16 @@ async function setUp(base: string, telegram: TelegramApi, type: Options["type"])
     name: "Support",
     modelName: "gpt_4o_mini",
   });
-  if (type === "mail") {
-    const channel = await call<{ webhookUrl: string; inboundToken: string }>(
-      base,
-      authorization,
-      "POST",
-      `/api/agents/${agent.id}/channels`,
-      201,
-      { type: "mail", name: "Bench inbox", config: { address: MAIL_ADDRESS } },
-    );
-    return {
-      authorization,
-      agentId: agent.id,
-      inboundPath: new URL(channel.webhookUrl).pathname,
-      headers: {
-        "content-type": "message/rfc822",
-        authorization: `Bearer ${channel.inboundToken}`,
-      },
-    };
-  }
-  const channel = await call<{ webhookUrl: string }>(
+  const channel = await call<{ webhookUrl: string; inboundToken?: string }>(
     base,
     authorization,
     "POST",
     `/api/agents/${agent.id}/channels`,
     201,
-    { type: "telegram", name: "Bench bot", config: { botToken: BOT_TOKEN } },
+    platform.channelBody,
   );
-  const secret = telegram.webhookOf(BOT_TOKEN)?.secret_token;
-  if (!secret) throw new Error("the channel did not register its webhook with a secret");
-  return {
-    authorization,
-    agentId: agent.id,
-    inboundPath: new URL(channel.webhookUrl).pathname,
-    headers: { "x-telegram-bot-api-secret-token": secret },
-  };
+  platform.created?.(channel);
+  return { authorization, agentId: agent.id, inboundPath: new URL(channel.webhookUrl).pathname };
 }
 
 type StoredMessage = { from: string; text: string; delivery?: { status: string } };
@@ -174,12 +141,7 @@ type StoredMessage = { from: string; text: string; delivery?: { status: string }
  * The stored side of the same question, read through the API: per chat, customer messages stored
  * more than once, and chats whose stored answers differ in number from the answers sent.
  */
-async function checkStored(
-  base: string,
-  setup: Setup,
-  sends: PlatformCall[],
-  chatOf: (channelExternalId: string | null) => number,
-) {
+async function checkStored(base: string, setup: Setup, platform: BenchPlatform) {
   const conversations: Array<{ id: string; channelExternalId: string | null }> = [];
   let cursor: string | null = null;
   do {
@@ -194,7 +156,7 @@ async function checkStored(
     conversations.push(...page.data);
     cursor = page.nextCursor;
   } while (cursor);
-  const sent = answersByChat(sends);
+  const sent = answersByChat(platform.sends(), platform.read);
   let storedTwice = 0;
   let answerCountMismatches = 0;
   let next = 0;
@@ -212,7 +174,8 @@ async function checkStored(
         const customer = messages.filter((message) => message.from === "human");
         storedTwice += customer.length - new Set(customer.map((message) => message.text)).size;
         const answers = messages.filter((message) => message.from === "agent").length;
-        if (answers !== (sent.get(chatOf(conversation.channelExternalId))?.length ?? 0)) {
+        const chatId = platform.chatOf(conversation.channelExternalId ?? "");
+        if (answers !== (sent.get(chatId)?.length ?? 0)) {
           answerCountMismatches += 1;
         }
       }
@@ -222,15 +185,11 @@ async function checkStored(
 }
 
 /** Until every planned message is in an answer sent, or the drain time is up. */
-async function waitForAnswers(
-  sends: () => Promise<PlatformCall[]>,
-  planned: PlannedUpdate[],
-  seconds: number,
-) {
+async function waitForAnswers(platform: BenchPlatform, planned: PlannedUpdate[], seconds: number) {
   const deadline = Date.now() + seconds * 1000;
   const wanted = planned.length;
   for (;;) {
-    const answered = [...answersByChat(await sends()).values()]
+    const answered = [...answersByChat(platform.sends(), platform.read).values()]
       .flat()
       .reduce((sum, answer) => sum + answer.sequences.length, 0);
     if (answered >= wanted || Date.now() > deadline) return;
@@ -299,43 +258,39 @@ async function startProcesses(
 
 export async function run(args: string[]): Promise<void> {
   const options = parseOptions(args);
-  const [fake, telegram, smtp]: [FakeOpenAI, TelegramApi, FakeSmtp] = await Promise.all([
+  const [fake, platform]: [FakeOpenAI, BenchPlatform] = await Promise.all([
     startFakeOpenAI({ apiKey: "sk-bench", defaultChat: echoSequences }),
-    startTelegramApi({ tokens: [BOT_TOKEN] }),
-    startFakeSmtp(),
+    BENCH_PLATFORMS[options.type](),
   ]);
-  const mailed = recordMails(smtp);
-  const mail = options.type === "mail";
-  const sends = async () => (mail ? mailSends(mailed) : telegram.callsTo("sendMessage"));
   const env = {
-    SMTP_URL: smtp.url,
     OPENAI_API_KEY: "sk-bench",
     OPENAI_BASE_URL: fake.url,
-    TELEGRAM_API_BASE_URL: telegram.baseUrl,
+    ...platform.env,
     CHANNEL_BATCH_DELAY_MS: String(options.delayMs),
     PUBLIC_URL: "https://agents.example.com",
   };
   const deployment = options.pg
     ? await startProcesses(env, !options.acksOnly)
     : await startEmbedded(env, !options.acksOnly);
-  const setup = await setUp(deployment.bases[0]!, telegram, options.type);
+  const setup = await setUp(deployment.bases[0]!, platform);
 
-  const updates = planUpdates(
+  const planned = planUpdates(
     Math.round(options.rate * options.seconds),
     options.chats,
     options.burst,
+    platform.body,
   );
-  const planned = mail ? planMails(updates, MAIL_ADDRESS) : updates;
   const load = await runOpenLoop({
     targets: deployment.bases,
     path: setup.inboundPath,
-    headers: setup.headers,
+    headers: {},
     bodies: planned.map((update) => update.body),
+    bodyHeaders: planned.map((update) => platform.headersOf(update.body)),
     intervalMs: 1000 / options.rate,
     connections: 128,
   });
   if (!options.acksOnly) {
-    await waitForAnswers(sends, planned, options.drainSeconds);
+    await waitForAnswers(platform, planned, options.drainSeconds);
     // Late duplicates would come after the last expected answer: a batching delay or two more.
     await new Promise((resolve) => setTimeout(resolve, 2 * options.delayMs + 1_000));
   }
@@ -343,28 +298,23 @@ export async function run(args: string[]): Promise<void> {
     planned,
     copies: deployment.bases.length,
     load,
-    sends: await sends(),
+    sends: platform.sends(),
+    read: platform.read,
     modelCalls: fake.requests.filter((request) => request.path === "/v1/chat/completions").length,
     warmUpUpdates: WARM_UP_SECONDS * options.rate,
   });
-  const stored = await checkStored(
-    deployment.bases[0]!,
-    setup,
-    await sends(),
-    mail ? chatOfThread : Number,
-  );
+  const stored = await checkStored(deployment.bases[0]!, setup, platform);
 
   await deployment.close();
-  await Promise.all([fake.close(), telegram.close(), smtp.close()]);
+  await Promise.all([fake.close(), platform.close()]);
   const workers = options.acksOnly ? "no worker" : options.pg ? "1 worker" : "worker";
   const label = options.pg ? `PostgreSQL, 2 API + ${workers}` : `PGlite, one process, ${workers}`;
   const ms = (value: number) => value.toFixed(1);
   process.stdout.write(
-    `${mail ? "Mail (raw MIME of 20 KB)" : "Telegram webhook"} on 127.0.0.1, ${label}:` +
-      ` ${planned.length} ${mail ? "mails" : "updates"} at ${options.rate}/s` +
+    `${platform.label} on 127.0.0.1, ${label}: ${planned.length} updates at ${options.rate}/s` +
       ` (${options.chats} chats, bursts of ${options.burst} 50 ms apart), each sent` +
       ` ${deployment.bases.length}×; CHANNEL_BATCH_DELAY_MS=${options.delayMs};` +
-      ` zero-latency fake model and ${mail ? "SMTP server" : "Bot API"}\n\n`,
+      " zero-latency fake model and platform API\n\n",
   );
   process.stdout.write(
     `${formatTable([

@@ -1,7 +1,5 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { sql } from "drizzle-orm";
 import { Pool } from "undici";
 import {
@@ -12,6 +10,7 @@ import {
 } from "../test/harness/app.ts";
 import { multipartBody, waitForSync } from "../test/knowledge/knowledge-helpers.ts";
 import { benchDatabases } from "./lib/databases.ts";
+import { startModelProcess } from "./lib/fake-model-process.ts";
 import { formatTable, runLoad } from "./lib/load.ts";
 
 /**
@@ -53,32 +52,6 @@ function knowledgeDocument(bytes: number): string {
     text += `${picked.join(" ")} (ref ${index})\n\n`;
   }
   return text;
-}
-
-/** Starts the fake model in a child process, so its work does not count as ours. */
-async function startModelProcess(): Promise<{ url: string; process: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", fileURLToPath(import.meta.url), "--serve-fake-model"],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
-    child.once("exit", (code) => reject(new Error(`fake model exited with ${code}`)));
-  });
-  return { url, process: child };
-}
-
-async function serveFakeModel(): Promise<void> {
-  const { startFakeOpenAI } = await import("../test/fakes/openai-server.ts");
-  const fake = await startFakeOpenAI({ apiKey: "sk-bench" });
-  // The recorder would otherwise keep every request of the run in memory.
-  setInterval(() => {
-    fake.requests.length = 0;
-  }, 200).unref();
-  process.stdout.write(`${fake.url}\n`);
 }
 
 async function setUp(app: TestApp, org: TestOrganization) {
@@ -355,12 +328,4 @@ export async function run(args: string[]): Promise<void> {
     `\nQueries (${options.connections} connections for ${options.seconds} s; overhead from ${options.samples} sequential requests)\n\n`,
   );
   process.stdout.write(`${formatTable(rows)}\n\nExport\n\n${formatTable(exports)}\n`);
-}
-
-if (
-  process.argv[1] &&
-  import.meta.url === pathToFileURL(process.argv[1]).href &&
-  process.argv.includes("--serve-fake-model")
-) {
-  await serveFakeModel();
 }

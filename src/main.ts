@@ -15,6 +15,7 @@ class CommandLineError extends Error {
   constructor(
     message: string,
     readonly usage: string,
+    readonly exitCode = 2,
   ) {
     super(message);
   }
@@ -73,7 +74,11 @@ async function main(argv: string[]): Promise<void> {
     const code = (error as { code?: unknown } | null)?.code;
     const parseFailure = typeof code === "string" && code.startsWith("ERR_PARSE_ARGS_");
     if (error instanceof UsageError || parseFailure) {
-      throw new CommandLineError((error as Error).message, commandUsage(command));
+      throw new CommandLineError(
+        (error as Error).message,
+        commandUsage(command),
+        command.usageExitCode,
+      );
     }
     throw error;
   }
@@ -82,7 +87,7 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof CommandLineError) {
     process.stderr.write(`${error.message}\n\n${error.usage}\n`);
-    process.exit(2);
+    process.exit(error.exitCode);
   }
   const failure = error instanceof Error ? error : new Error(String(error));
   const line = OPERATOR_ERRORS.has(failure.name) ? failure.message : `error: ${summary(failure)}`;

@@ -1,9 +1,9 @@
 import type { RecordedRequest } from "../../test/fakes/openai-server.ts";
 import type { PlatformCall } from "../../test/fakes/platform-api.ts";
-import { telegramTextUpdate } from "../../test/fakes/telegram-api.ts";
+import type { BenchMessage, SentAnswer } from "./channel-platforms.ts";
 import type { OpenLoopResult } from "./open-loop.ts";
 
-/** One Telegram update of the run: whose chat, and which of that chat's messages it is. */
+/** One platform update of the run: whose chat, and which of that chat's messages it is. */
 export type PlannedUpdate = { chatId: number; sequence: number; body: string };
 
 /** Chats whose bursts interleave: a chat's next message comes this many updates later. */
@@ -15,9 +15,14 @@ const FIRST_CHAT_ID = 100_000;
  * INTERLEAVED_CHATS updates apart (50 ms at 200/s, so one batch when the delay is longer), and
  * comes back after every other chat has had its burst. Each text carries its number in its chat.
  */
-export function planUpdates(total: number, chats: number, burst: number): PlannedUpdate[] {
+export function planUpdates(
+  total: number,
+  chats: number,
+  burst: number,
+  body: (message: BenchMessage) => string,
+): PlannedUpdate[] {
   const planned: PlannedUpdate[] = [];
-  const date = Math.floor(Date.now() / 1000);
+  const date = new Date();
   const sent = new Map<number, number>();
   for (let round = 0; planned.length < total; round += 1) {
     for (let group = 0; group < chats && planned.length < total; group += INTERLEAVED_CHATS) {
@@ -27,16 +32,9 @@ export function planUpdates(total: number, chats: number, burst: number): Planne
           const chatId = FIRST_CHAT_ID + group + member;
           const sequence = sent.get(chatId) ?? 0;
           sent.set(chatId, sequence + 1);
+          const text = `Question ${sequence} of round ${round} [#${sequence}]`;
           const updateId = planned.length + 1;
-          const update = telegramTextUpdate({
-            updateId,
-            messageId: updateId,
-            chatId,
-            from: { id: chatId, first_name: "Customer", last_name: String(chatId) },
-            date,
-            text: `Question ${sequence} of round ${round} [#${sequence}]`,
-          });
-          planned.push({ chatId, sequence, body: JSON.stringify(update) });
+          planned.push({ chatId, sequence, body: body({ updateId, chatId, text, date }) });
         }
       }
     }
@@ -66,18 +64,18 @@ const percentile = (sorted: number[], p: number) =>
 
 export type ChannelFigures = ReturnType<typeof analyse>;
 
-/** What every chat was answered, in the order the fake Telegram received the answers. */
+/** What every chat was answered, in the order the fake platform received the answers. */
 export function answersByChat(
   sends: PlatformCall[],
+  read: (call: PlatformCall) => SentAnswer,
 ): Map<number, Array<{ sequences: number[]; at: number }>> {
   const byChat = new Map<number, Array<{ sequences: number[]; at: number }>>();
   for (const call of sends) {
-    const body = call.body as { chat_id: string | number; text: string };
-    const sequences = (/^Answered ([\d,]*)$/.exec(body.text)?.[1] ?? "")
+    const { chatId, text } = read(call);
+    const sequences = (/^Answered ([\d,]*)$/.exec(text)?.[1] ?? "")
       .split(",")
       .filter(Boolean)
       .map(Number);
-    const chatId = Number(body.chat_id);
     byChat.set(chatId, [...(byChat.get(chatId) ?? []), { sequences, at: call.at }]);
   }
   return byChat;
@@ -92,6 +90,7 @@ export function analyse(input: {
   copies: number;
   load: OpenLoopResult;
   sends: PlatformCall[];
+  read: (call: PlatformCall) => SentAnswer;
   modelCalls: number;
   /** Updates at the start left out of `ackP99AfterWarmUp`. */
   warmUpUpdates: number;
@@ -116,7 +115,7 @@ export function analyse(input: {
   const expected = new Map<number, number>();
   for (const update of planned) expected.set(update.chatId, (expected.get(update.chatId) ?? 0) + 1);
 
-  const byChat = answersByChat(input.sends);
+  const byChat = answersByChat(input.sends, input.read);
   let duplicates = 0;
   let missing = 0;
   let orderViolations = 0;

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parentPort, workerData } from "node:worker_threads";
 import { Pool } from "undici";
 
-const { targets, path, headers, bodies, intervalMs, connections } = workerData;
+const { targets, path, headers, bodies, bodyHeaders, intervalMs, connections } = workerData;
 const pools = targets.map((origin) => new Pool(origin, { connections, pipelining: 1 }));
 const count = bodies.length;
 // Per request and target: status (0 = no answer), latency from the due time, wall clock at the end.
@@ -23,7 +23,7 @@ async function send(index, target, due) {
     const response = await pools[target].request({
       path,
       method: "POST",
-      headers: { "content-type": "application/json", ...headers },
+      headers: { "content-type": "application/json", ...headers, ...bodyHeaders?.[index] },
       body: bodies[index],
     });
     await response.body.dump();

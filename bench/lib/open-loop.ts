@@ -7,6 +7,8 @@ export type OpenLoopOptions = {
   headers: Record<string, string>;
   /** One JSON body per request, sent in this order. */
   bodies: string[];
+  /** Headers of each body besides `headers` (a signature over it), in the order of `bodies`. */
+  bodyHeaders?: Array<Record<string, string>>;
   /** Between two requests' due times. */
   intervalMs: number;
   /** Connections per target: enough that none waits for a free one at the rate asked. */

@@ -20,6 +20,10 @@ import { registerAccountRoutes } from "../http/routes/account/account-routes.ts"
 import { type AdminDeps, registerAdminRoutes } from "../http/routes/admin/admin-routes.ts";
 import { registerRetentionAdminRoutes } from "../http/routes/admin/retention-admin-routes.ts";
 import { type AgentRouteDeps, registerAgentRoutes } from "../http/routes/agents/agent-routes.ts";
+import {
+  type AgentVersionRouteDeps,
+  registerAgentVersionRoutes,
+} from "../http/routes/agents/agent-version-routes.ts";
 import { type ExportRouteDeps, registerExportRoutes } from "../http/routes/agents/export-routes.ts";
 import { type QueryRouteDeps, registerQueryRoutes } from "../http/routes/agents/query-routes.ts";
 import { registerAnnotationTagRoutes } from "../http/routes/annotation-tags/annotation-tag-routes.ts";
@@ -64,6 +68,7 @@ import {
   type DatastoreRouteDeps,
   registerDatastoreRoutes,
 } from "../http/routes/datastores/datastore-routes.ts";
+import { type EvalRouteDeps, registerEvalRoutes } from "../http/routes/evaluation/eval-routes.ts";
 import {
   type EventSubscriptionRouteDeps,
   registerEventSubscriptionRoutes,
@@ -143,8 +148,9 @@ export type ApiServerDeps = {
   transcription: TranscriptionRouteDeps;
   /** The public chat of public agents under /api/public (no API key). */
   publicChat: Omit<PublicChatRouteDeps, "annotations" | "transcription" | "liveEvents">;
-  /** Agents, query, query-agent, export and conversations. */
+  /** Agents and their versions, query, query-agent, export and conversations. */
   agents: AgentRouteDeps &
+    AgentVersionRouteDeps &
     QueryRouteDeps &
     ExportRouteDeps &
     Omit<ConversationRouteDeps, "retention">;
@@ -161,6 +167,8 @@ export type ApiServerDeps = {
   /** Channel management and the platforms' inbound path. */
   channels: ChannelRouteDeps & ChannelInboundRouteDeps;
   eventSubscriptions: EventSubscriptionRouteDeps["eventSubscriptions"];
+  /** Eval sets and runs. */
+  evaluation: EvalRouteDeps;
 };
 
 /** The dashboard API as a Fastify instance; it never listens by itself. */
@@ -205,6 +213,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerDatastoreRoutes(app, deps.knowledge);
   registerDatasourceRoutes(app, deps.knowledge);
   registerAgentRoutes(app, deps.agents);
+  registerAgentVersionRoutes(app, deps.agents);
   registerQueryRoutes(app, deps.agents);
   registerExportRoutes(app, deps.agents);
   registerConversationRoutes(app, { ...deps.agents, retention: deps.retention });
@@ -222,6 +231,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerFollowUpRoutes(app, deps);
   registerHandoffRoutes(app, deps.handoff);
   registerEventSubscriptionRoutes(app, deps);
+  registerEvalRoutes(app, deps.evaluation);
   registerChannelRoutes(app, deps.channels);
   registerChannelInboundRoutes(app, deps.channels);
   await registerOpenAiRoutes(app, deps.openai);

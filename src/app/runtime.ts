@@ -235,6 +235,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       annotationTags: services.annotationTags,
       agents: {
         agents: services.agents,
+        agentVersions: services.agentVersions,
         query: services.query,
         agentMessages: services.agentMessages,
         exports: services.conversationExports,
@@ -253,6 +254,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       channels: { channels: services.channels, channelInbound: services.channelInbound },
       handoff: { handoff: services.handoff },
       eventSubscriptions: services.eventSubscriptions,
+      evaluation: { evalSets: services.evalSets, evalRuns: services.evalRuns },
       knowledge: {
         datastores: services.knowledge.datastores,
         datasources: services.knowledge.datasources,

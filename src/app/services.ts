@@ -20,6 +20,7 @@ import { createCreditBucketRepo } from "../domain/billing/credit-bucket-repo.ts"
 import { createCreditGrantService } from "../domain/billing/credit-grant-service.ts";
 import { createChannelModule } from "../domain/channels/channel-module.ts";
 import { createConversationRepo } from "../domain/conversations/conversation-repo.ts";
+import { createEvalModule } from "../domain/evaluation/eval-module.ts";
 import { createEventModule } from "../domain/events/event-module.ts";
 import { createFollowUpModule } from "../domain/follow-ups/follow-up-module.ts";
 import { createHandoffModule } from "../domain/handoff/handoff-module.ts";
@@ -281,7 +282,7 @@ export async function createServices(deps: ServiceDeps) {
     metrics,
     secretBox: deps.secretBox,
     fetch: globalThis.fetch,
-    hosts: fetcher,
+    fetcher,
     publicUrl: config.accounts.publicUrl,
     settings: {
       ...config.channels,
@@ -298,6 +299,18 @@ export async function createServices(deps: ServiceDeps) {
     events: eventModule.publisher,
     jobs,
     metrics,
+  });
+
+  const evalModule = createEvalModule({
+    db,
+    jobs,
+    agents: agentModule.agents,
+    versions: agentModule.agentVersions,
+    answers,
+    knowledge,
+    billing,
+    models,
+    logger,
   });
 
   const retention = createRetentionService({
@@ -326,6 +339,10 @@ export async function createServices(deps: ServiceDeps) {
     "handoff.notify": (job) => handoffNotifier.notify(job),
     "channel.turn": ({ organizationId, threadId }) =>
       channelModule.channelTurns.run(organizationId, threadId),
+    "eval.run": ({ organizationId, runId }, { signal }) =>
+      evalModule.evalRunner.run(organizationId, runId, signal),
+    "eval.run.abandoned": ({ organizationId, runId }) =>
+      evalModule.evalRunner.abandon(organizationId, runId),
     "retention.sweep": async (_data, { signal }) => {
       await retention.sweep(signal);
     },
@@ -356,6 +373,8 @@ export async function createServices(deps: ServiceDeps) {
     ...channelModule,
     ...handoffModule,
     eventSubscriptions: subscriptionModule.eventSubscriptions,
+    evalSets: evalModule.evalSets,
+    evalRuns: evalModule.evalRuns,
   };
 }
 

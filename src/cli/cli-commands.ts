@@ -16,6 +16,8 @@ export type Command = {
   summary: string;
   /** What `agentdesk <command> --help` prints below the usage line. */
   help: string;
+  /** The exit code of a mistake in its command line (default 2). */
+  usageExitCode?: number;
   /**
    * The command's module, imported only when it runs: the runtime and the database drivers take
    * seconds to load, which `--help` and a typing mistake should not pay.
@@ -211,6 +213,34 @@ Options:
   --email EMAIL           The user's e-mail address (required)
 ${HELP_OPTION}`,
     load: async () => (await import("./people-commands.ts")).adminGrant,
+  },
+  {
+    words: ["eval", "run"],
+    synopsis:
+      "--set ID [--url URL --key KEY] [--baseline RUN_ID] [--min-pass-rate R] [--json] [--junit FILE]",
+    summary: "Runs an eval set against a running service: a regression gate for CI",
+    help: `Starts a run of the eval set on the service at URL (POST /api/eval-runs), waits for it,
+prints its summary and, with --baseline, the cases it fixed or regressed against that run.
+Exit code 0 when it passes; 2 when a case that passed in the baseline run fails now, or the
+pass rate is under R; 1 when it could not run (bad options, the service refused or could
+not be reached, the run failed, e.g. out of credits). See docs/evaluation.md.
+
+Options:
+  --set ID                The eval set (required)
+  --url URL               The service's dashboard API (default AGENTDESK_URL, else
+                          http://127.0.0.1:PORT, PORT defaulting to 3000)
+  --key KEY               An API key with the query and agents:read scopes (default
+                          AGENTDESK_API_KEY)
+  --baseline RUN_ID       A run of the same set to compare with: a regression exits 2
+  --min-pass-rate R       The least share of passed cases, 0 to 1: under it exits 2
+  --agent-version N       Replays this version of the agent instead of the current one
+  --judge-model MODEL     Scores each case's expectedAnswer with this model
+  --timeout SECONDS       Gives up waiting after this long (default 1800): exit 1
+  --json                  Prints {run, comparison, passed, reasons} as JSON
+  --junit FILE            Writes the results as a JUnit XML report to FILE
+${HELP_OPTION}`,
+    usageExitCode: 1,
+    load: async () => (await import("./eval-commands.ts")).evalRun,
   },
 ];
 

@@ -133,6 +133,27 @@ export const jobCatalog = {
     workers: 4,
     batchSize: 8,
   },
+  // One eval run (domain/evaluation/eval-runner.ts): replays the set's cases not done yet, one
+  // after the other, recording each once; so a retry (its process died, its hour ran out) goes on
+  // where the last run stopped. A run whose retries are all used up is failed by
+  // eval.run.abandoned, its cases done so far kept.
+  "eval.run": {
+    schema: z.object({ organizationId: z.string(), runId: z.string() }),
+    retryLimit: 5,
+    retryDelaySeconds: 5,
+    retryBackoff: true,
+    timeoutSeconds: 3_600,
+    deadLetter: "eval.run.abandoned",
+    // Runs of several sets (or organizations) side by side, each mostly waiting on the model.
+    workers: 2,
+  },
+  "eval.run.abandoned": {
+    schema: z.object({ organizationId: z.string(), runId: z.string() }),
+    retryLimit: 5,
+    retryDelaySeconds: 5,
+    retryBackoff: true,
+    timeoutSeconds: 60,
+  },
   // The retention sweep (docs/retention.md), daily at 03:15 UTC. It erases in short batches, and
   // a second run at the same time takes disjoint ones, so a retry after a death is harmless.
   "retention.sweep": {

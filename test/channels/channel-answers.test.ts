@@ -97,13 +97,19 @@ describe("answers on a channel", () => {
       );
       expect(answered).toEqual([1, 2, 3].map((n) => [name, String(n)]));
       const { messages } = await conversationOfChat(t, chatId);
-      expect(messages.map((message: { from: string }) => message.from)).toEqual([
-        "human",
-        "agent",
-        "human",
-        "agent",
-        "human",
-        "agent",
+      const { version } = (await t.app.client(t.org.auth).agents.get(t.agentId)).body;
+      expect(
+        messages.map((message: { from: string; agentVersion: number | null }) => [
+          message.from,
+          message.agentVersion,
+        ]),
+      ).toEqual([
+        ["human", null],
+        ["agent", version],
+        ["human", null],
+        ["agent", version],
+        ["human", null],
+        ["agent", version],
       ]);
     }
   });
@@ -121,6 +127,8 @@ describe("answers on a channel", () => {
       text: "We are away; a person will answer soon.",
       metadata: { unavailable: { reason: expect.any(String) } },
       delivery: { status: "sent" },
+      // Not an answer: the agent's setting, not its versioned fields, wrote it.
+      agentVersion: null,
     });
   });
 

@@ -11,6 +11,13 @@ import { startTestApp, type TestApp, type TestOrganization } from "../harness/ap
 export const BOT_TOKEN = "7000000001:AAH-test-bot-token-of-the-agent";
 export const WHATSAPP_TOKEN = "EAAG-test-whatsapp-access-token";
 export const SLACK_TOKEN = "xoxb-1-test-slack-bot-token";
+/** The Facebook page of the `meta` channel tests, with the Instagram account linked to it. */
+export const META_PAGE = {
+  id: "104870652375193",
+  name: "Acme Lamps",
+  accessToken: "EAAJ-test-page-access-token-of-acme-lamps",
+  instagramAccountId: "17841463256842921",
+};
 
 export type ChannelTestApp = {
   app: TestApp;
@@ -35,7 +42,7 @@ export async function startChannelTestApp(
   const [fake, telegram, graph, slack] = await Promise.all([
     startFakeOpenAI({ apiKey: "sk-test" }),
     startTelegramApi({ tokens: [BOT_TOKEN] }),
-    startGraphApi({ accessTokens: [WHATSAPP_TOKEN] }),
+    startGraphApi({ accessTokens: [WHATSAPP_TOKEN], pages: [META_PAGE] }),
     startSlackApi({ botTokens: [SLACK_TOKEN] }),
   ]);
   const app = await startTestApp({

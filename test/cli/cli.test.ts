@@ -41,6 +41,7 @@ const COMMAND_LINES = [
   "agentdesk setup-link",
   "agentdesk user create --email EMAIL --org ORGANIZATION_ID --role owner|admin|member|viewer [--json]",
   "agentdesk admin grant --email EMAIL",
+  "agentdesk eval run --set ID [--url URL --key KEY] [--baseline RUN_ID] [--min-pass-rate R] [--json] [--junit FILE]",
 ];
 
 // Tests whose processes open the embedded database load the whole service: several seconds of

@@ -16,6 +16,16 @@ import {
 export type GraphApi = PlatformApi & {
   /** Stores media as if a user had sent it; returns its media id. */
   addMedia(bytes: Buffer, options: { mimeType: string; mediaId?: string }): string;
+  /** The pages whose `subscribed_apps` include the app (POST subscribes, DELETE removes). */
+  subscribedPages: Set<string>;
+};
+
+/** A Facebook page the fake knows, with its page access token and linked Instagram account. */
+export type FakePage = {
+  id: string;
+  name: string;
+  accessToken: string;
+  instagramAccountId?: string;
 };
 
 type StoredMedia = { id: string; bytes: Buffer; mimeType: string; sha256: string };
@@ -109,6 +119,9 @@ function messengerMessage(body: Record<string, unknown>): PlatformReply {
   const recipientId = fieldsOf(body.recipient).id;
   if (recipientId === undefined) return invalidParameter("param recipient must be non-empty.");
   if (body.sender_action !== undefined) return json(200, { recipient_id: String(recipientId) });
+  if (body.messaging_type === undefined) {
+    return invalidParameter("param messaging_type must be non-empty.");
+  }
   const text = fieldsOf(body.message).text;
   if (typeof text === "string" && text.length > MESSENGER_TEXT_LIMIT) {
     return invalidParameter(
@@ -121,25 +134,57 @@ function messengerMessage(body: Record<string, unknown>): PlatformReply {
   });
 }
 
+/** A page node with the fields asked for (`?fields=id,name,instagram_business_account`). */
+function pageNode(page: FakePage, url: URL): PlatformReply {
+  const fields = new Set((url.searchParams.get("fields") ?? "id,name").split(","));
+  return json(200, {
+    id: page.id,
+    ...(fields.has("name") ? { name: page.name } : {}),
+    ...(fields.has("instagram_business_account") && page.instagramAccountId
+      ? { instagram_business_account: { id: page.instagramAccountId } }
+      : {}),
+  });
+}
+
 /**
  * A fake Meta Graph API: the WhatsApp Cloud API's messages and media endpoints, and the
- * Messenger/Instagram Send API (https://developers.facebook.com/docs/whatsapp/cloud-api).
+ * Messenger/Instagram Send API with the pages it is given (their node and `subscribed_apps`)
+ * (https://developers.facebook.com/docs/whatsapp/cloud-api,
+ * https://developers.facebook.com/docs/messenger-platform/reference/send-api).
  */
 export async function startGraphApi(options: {
   accessTokens: string[];
+  pages?: FakePage[];
   version?: string;
 }): Promise<GraphApi> {
   const version = options.version ?? "v23.0";
-  const accessTokens = new Set(options.accessTokens);
+  const pages = new Map((options.pages ?? []).map((page) => [page.id, page]));
+  const accessTokens = new Set([
+    ...options.accessTokens,
+    ...[...pages.values()].map((page) => page.accessToken),
+  ]);
   const media = new Map<string, StoredMedia>();
+  const subscribedPages = new Set<string>();
   let baseUrl = "";
 
+  const tokenOf = (call: PlatformCall, url: URL) =>
+    bearerToken(call.headers) ??
+    url.searchParams.get("access_token") ??
+    fieldsOf(call.body).access_token;
   const authorized = (call: PlatformCall, url: URL) => {
-    const token =
-      bearerToken(call.headers) ??
-      url.searchParams.get("access_token") ??
-      fieldsOf(call.body).access_token;
+    const token = tokenOf(call, url);
     return typeof token === "string" && accessTokens.has(token);
+  };
+  // A page's edges take only that page's own token, as Graph's do (error 210 otherwise).
+  const pageEdge = (call: PlatformCall, url: URL, page: FakePage, answer: () => PlatformReply) => {
+    if (!authorized(call, url)) return invalidToken();
+    if (tokenOf(call, url) !== page.accessToken) {
+      return graphError(403, {
+        message: "(#210) A page access token is required to request this resource.",
+        code: 210,
+      });
+    }
+    return answer();
   };
 
   const mediaInfo = (id: string): PlatformReply => {
@@ -177,6 +222,30 @@ export async function startGraphApi(options: {
       });
     }
     const [, pathVersion, nodeId, edge, extra] = url.pathname.split("/");
+    const page = nodeId === undefined ? undefined : pages.get(nodeId);
+    if (pathVersion === version && page && extra === undefined) {
+      if (edge === undefined && call.method === "GET") {
+        return guarded("page", () => pageNode(page, url));
+      }
+      if (edge === "subscribed_apps") {
+        return {
+          name: `subscribed_apps ${call.method}`,
+          answer: () =>
+            pageEdge(call, url, page, () => {
+              if (call.method === "POST") subscribedPages.add(page.id);
+              else if (call.method === "DELETE") subscribedPages.delete(page.id);
+              else return json(200, { data: subscribedPages.has(page.id) ? [{ id: "app" }] : [] });
+              return json(200, { success: true });
+            }),
+        };
+      }
+      if (edge === "messages" && call.method === "POST") {
+        return {
+          name: "messages",
+          answer: () => pageEdge(call, url, page, () => messengerMessage(fieldsOf(call.body))),
+        };
+      }
+    }
     if (pathVersion === version && nodeId && extra === undefined) {
       if (edge === "messages" && call.method === "POST") {
         const body = fieldsOf(call.body);
@@ -211,6 +280,7 @@ export async function startGraphApi(options: {
   baseUrl = server.baseUrl;
   return {
     ...server,
+    subscribedPages,
     addMedia(bytes, mediaOptions) {
       const id = mediaOptions.mediaId ?? String(10n ** 15n + BigInt(media.size + 1));
       const sha256 = createHash("sha256").update(bytes).digest("hex");

@@ -201,6 +201,8 @@ describe("the follow-up agent on a stored conversation", () => {
         from: "agent",
         text: "Any questions about the invoice?",
         agentId,
+        // The agent's instructions (a versioned field) wrote it along with followUpConfig.
+        agentVersion: 1,
         metadata: {
           followUpQuery: {
             trigger: "manual",

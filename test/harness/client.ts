@@ -1,5 +1,8 @@
 import type { InjectOptions, LightMyRequestResponse as InjectResponse } from "fastify";
 import type { z } from "zod";
+import type * as evalRequest from "../../src/domain/evaluation/eval-request.ts";
+import type { EvalResultView, EvalRunView } from "../../src/domain/evaluation/eval-run-service.ts";
+import type { EvalCaseView, EvalSetView } from "../../src/domain/evaluation/eval-set-service.ts";
 import type { App } from "../../src/http/app-types.ts";
 import type { ErrorBody } from "../../src/http/plugins/api-errors.ts";
 import type * as agentSchemas from "../../src/http/routes/agents/agent-schemas.ts";
@@ -34,6 +37,7 @@ export type RawRequest = InjectOptions;
 export type Query = Record<string, string | number | boolean | undefined>;
 
 type Agent = z.infer<typeof agentSchemas.agentSchema>;
+type AgentVersion = z.infer<typeof agentSchemas.agentVersionSchema>;
 type QueryReply = z.infer<typeof querySchemas.queryResponse>;
 type Answered = Extract<QueryReply, { answer: string }>;
 type Queued = Extract<QueryReply, { status: "queued" }>;
@@ -102,6 +106,11 @@ export function createClient(app: App, headers: Headers = {}) {
       update: (id: string, body: z.input<typeof agentSchemas.agentFieldsSchema>) =>
         send<Agent>("PATCH", `/api/agents/${id}`, body),
       delete: (id: string) => send<Agent>("DELETE", `/api/agents/${id}`),
+      versions: (id: string) => get<{ versions: AgentVersion[] }>(`/api/agents/${id}/versions`),
+      version: (id: string, version: number | string) =>
+        get<AgentVersion>(`/api/agents/${id}/versions/${version}`),
+      restoreVersion: (id: string, version: number | string) =>
+        send<Agent>("POST", `/api/agents/${id}/versions/${version}/restore`),
       query: (id: string, body: z.input<typeof querySchemas.queryBody>) =>
         send<Answered & Partial<Omit<Queued, keyof Answered>>>(
           "POST",
@@ -206,6 +215,33 @@ export function createClient(app: App, headers: Headers = {}) {
           "/api/consumption-events/summary",
           query as Query,
         ),
+    },
+
+    /** Eval sets, cases and runs (DESIGN.md §14). */
+    evals: {
+      createSet: (body: z.input<typeof evalRequest.evalSetBody>) =>
+        send<EvalSetView>("POST", "/api/eval-sets", body),
+      listSets: (query?: Query) => get<{ data: EvalSetView[] }>("/api/eval-sets", query),
+      getSet: (id: string) => get<EvalSetView>(`/api/eval-sets/${id}`),
+      deleteSet: (id: string) => send<null>("DELETE", `/api/eval-sets/${id}`),
+      addCase: (setId: string, body: z.input<typeof evalRequest.evalCaseBody>) =>
+        send<EvalCaseView>("POST", `/api/eval-sets/${setId}/cases`, body),
+      listCases: (setId: string) => get<{ data: EvalCaseView[] }>(`/api/eval-sets/${setId}/cases`),
+      deleteCase: (setId: string, caseId: string) =>
+        send<null>("DELETE", `/api/eval-sets/${setId}/cases/${caseId}`),
+      importCases: (setId: string, body: z.input<typeof evalRequest.evalImportBody>) =>
+        send<{ imported: number; skipped: number; data: EvalCaseView[] }>(
+          "POST",
+          `/api/eval-sets/${setId}/import`,
+          body,
+        ),
+      startRun: (body: z.input<typeof evalRequest.evalRunBody>) =>
+        send<{ id: string; status: "queued"; cases: number }>("POST", "/api/eval-runs", body),
+      getRun: (id: string) =>
+        get<EvalRunView & { results: EvalResultView[] }>(`/api/eval-runs/${id}`),
+      listRuns: (query?: Query) => get<{ data: EvalRunView[] }>("/api/eval-runs", query),
+      compare: (id: string, baseline: string) =>
+        get<Untyped>(`/api/eval-runs/${id}/comparison`, { baseline }),
     },
 
     credits: { balance: () => get<Untyped>("/api/credits/balance") },

@@ -110,6 +110,7 @@ beforeAll(async () => {
   otherIds = {
     "agents.id": agentId,
     "agents.agentId": agentId,
+    "agents.version": "1",
     // Refused before any lookup: an id that names nothing does as well as another's.
     "channels.id": "no-such-channel",
     "event-subscriptions.id": "no-such-subscription",

@@ -316,6 +316,8 @@ beforeAll(async () => {
   routes = await documentedRoutes({
     "agents.id": agentId,
     "agents.agentId": agentId,
+    // The agent's only version: restoring it changes nothing.
+    "agents.version": "1",
     // Nothing to change: a body that got through would find no channel.
     "channels.id": "no-such-channel",
     "event-subscriptions.id": "no-such-subscription",

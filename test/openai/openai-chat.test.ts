@@ -121,12 +121,17 @@ describe("POST /v1/chat/completions", () => {
     const stored = await api.conversations.get(conversationId);
     expect(stored.body).toMatchObject({ agentId: agent.id, channel: "api" });
     expect(stored.body.messages).toEqual([
-      expect.objectContaining({ from: "human", text: "How long do refunds take?" }),
+      expect.objectContaining({
+        from: "human",
+        text: "How long do refunds take?",
+        agentVersion: null,
+      }),
       expect.objectContaining({
         id: extension.messageId,
         from: "agent",
         text: "Refunds take 30 days.",
         usage: { promptTokens: 120, completionTokens: 8, totalTokens: 128, cost: query.usage.cost },
+        agentVersion: agent.version,
       }),
     ]);
 

@@ -114,11 +114,13 @@ describe("conversational mode batches a conversation's messages into one webhook
     });
 
     const stored = await conversationOf(t.app, org, queued.conversationId);
-    expect(stored.messages.map((message) => [message.from, message.text])).toEqual([
-      ["human", "Where is my order?"],
-      ["human", "It is order 1234."],
-      ["agent", "Your order ships tomorrow."],
-      ["agent", "Tracking follows by email."],
+    expect(
+      stored.messages.map((message) => [message.from, message.text, message.agentVersion]),
+    ).toEqual([
+      ["human", "Where is my order?", null],
+      ["human", "It is order 1234.", null],
+      ["agent", "Your order ships tomorrow.", 1],
+      ["agent", "Tracking follows by email.", 1],
     ]);
     expect(stored.messages.slice(2).map((message) => message.id)).toEqual(
       body.messages.map((message: { id: string }) => message.id),

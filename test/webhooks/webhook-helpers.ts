@@ -102,6 +102,12 @@ export async function conversationOf(app: TestApp, org: TestOrganization, conver
   return response.json() as {
     channel: string;
     status: string;
-    messages: Array<{ id: string; from: string; text: string; metadata: Record<string, unknown> }>;
+    messages: Array<{
+      id: string;
+      from: string;
+      text: string;
+      metadata: Record<string, unknown>;
+      agentVersion: number | null;
+    }>;
   };
 }

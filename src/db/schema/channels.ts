@@ -16,7 +16,7 @@ import { conversations, messages } from "./conversations.ts";
 import { organizations } from "./organizations.ts";
 
 /** The platforms an agent can be connected to (DESIGN.md §11). */
-export const CHANNEL_TYPES = ["telegram", "whatsapp", "slack", "mail"] as const;
+export const CHANNEL_TYPES = ["telegram", "whatsapp", "slack", "meta", "chatwoot", "mail"] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 /**
@@ -50,7 +50,10 @@ export const channels = pgTable(
   },
   (table) => [
     index("channels_agent_idx").on(table.organizationId, table.agentId, table.createdAt),
-    check("channels_type_check", sql`${table.type} in ('telegram', 'whatsapp', 'slack', 'mail')`),
+    check(
+      "channels_type_check",
+      sql`${table.type} in ('telegram', 'whatsapp', 'slack', 'meta', 'chatwoot', 'mail')`,
+    ),
     check("channels_status_check", sql`${table.status} in ('active', 'error')`),
   ],
 );

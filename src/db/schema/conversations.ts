@@ -3,6 +3,7 @@ import {
   boolean,
   check,
   index,
+  integer,
   jsonb,
   pgTable,
   text,
@@ -130,6 +131,8 @@ export const messages = pgTable(
     attachments: jsonb("attachments").$type<Array<{ url: string }>>().notNull().default([]),
     metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
     isDraft: boolean("is_draft").notNull().default(false),
+    /** The agent's version (agent_versions) whose fields wrote an AI answer; null otherwise. */
+    agentVersion: integer("agent_version"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [

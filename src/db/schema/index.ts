@@ -4,6 +4,7 @@ export * from "./annotations.ts";
 export * from "./billing.ts";
 export * from "./channels.ts";
 export * from "./conversations.ts";
+export * from "./evaluation.ts";
 export * from "./events.ts";
 export * from "./instance.ts";
 export * from "./knowledge.ts";

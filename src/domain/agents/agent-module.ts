@@ -18,6 +18,8 @@ import type { ConversationalQueue } from "../query/query-types.ts";
 import { createAgentRepo } from "./agent-repo.ts";
 import { createAgentService } from "./agent-service.ts";
 import { datastoreLookupOver } from "./agent-tools.ts";
+import { createAgentVersionRepo } from "./agent-version-repo.ts";
+import { createAgentVersionService } from "./agent-versions.ts";
 
 export type AgentModuleDeps = {
   db: Db;
@@ -31,16 +33,18 @@ export type AgentModuleDeps = {
   logger: Pick<Logger, "error">;
 };
 
-/** Agents, conversations, the query path, query-agent and the CSV export, wired together. */
+/**
+ * Agents and their versions, conversations, the query path, query-agent and the CSV export,
+ * wired together.
+ */
 export function createAgentModule(deps: AgentModuleDeps) {
   const { db } = deps;
   const agentRepo = createAgentRepo(db);
   const conversationRepo = createConversationRepo(db);
   const contactRepo = createContactRepo(db);
-  const agents = createAgentService({
-    agents: agentRepo,
-    datastores: datastoreLookupOver((caller) => deps.knowledge.datastores.list(caller)),
-  });
+  const versionRepo = createAgentVersionRepo(db);
+  const datastores = datastoreLookupOver((caller) => deps.knowledge.datastores.list(caller));
+  const agents = createAgentService({ db, agents: agentRepo, versions: versionRepo, datastores });
   const turns = createConversationTurns({
     db,
     conversations: conversationRepo,
@@ -60,6 +64,8 @@ export function createAgentModule(deps: AgentModuleDeps) {
   });
   return {
     agents,
+    /** list, get, restore; `find` (findVersion) for other modules, without a caller. */
+    agentVersions: createAgentVersionService({ agents, versions: versionRepo, datastores }),
     publicChat: createPublicChatService({ agents, conversations: conversationRepo, query }),
     conversations: createConversationService({ conversations: conversationRepo }),
     conversationTurns: turns,

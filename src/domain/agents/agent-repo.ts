@@ -1,11 +1,13 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { agents } from "../../db/schema/index.ts";
 import { creationTime } from "../../lib/creation-time.ts";
 
 export type AgentRow = typeof agents.$inferSelect;
 export type NewAgentRow = typeof agents.$inferInsert;
-export type AgentChanges = Partial<Omit<NewAgentRow, "id" | "organizationId" | "createdAt">>;
+export type AgentChanges = Partial<
+  Omit<NewAgentRow, "id" | "organizationId" | "createdAt" | "version">
+>;
 
 export function createAgentRepo(db: Db) {
   return {
@@ -22,6 +24,16 @@ export function createAgentRepo(db: Db) {
         .select()
         .from(agents)
         .where(and(eq(agents.organizationId, organizationId), eq(agents.id, agentId)));
+      return row ?? null;
+    },
+
+    /** The agent, locked until the transaction `tx` ends: changes to it then run one by one. */
+    async findForUpdate(organizationId: string, agentId: string, tx: Db): Promise<AgentRow | null> {
+      const [row] = await tx
+        .select()
+        .from(agents)
+        .where(and(eq(agents.organizationId, organizationId), eq(agents.id, agentId)))
+        .for("update");
       return row ?? null;
     },
 
@@ -42,15 +54,21 @@ export function createAgentRepo(db: Db) {
         .orderBy(asc(agents.createdAt), asc(agents.id));
     },
 
+    /** Applies `changes`; with `newVersion`, the agent's version number goes up by one. */
     async update(
       organizationId: string,
       agentId: string,
       changes: AgentChanges,
       tx: Db = db,
+      options: { newVersion?: boolean } = {},
     ): Promise<AgentRow | null> {
       const [row] = await tx
         .update(agents)
-        .set({ ...changes, updatedAt: new Date() })
+        .set({
+          ...changes,
+          ...(options.newVersion ? { version: sql`${agents.version} + 1` } : {}),
+          updatedAt: new Date(),
+        })
         .where(and(eq(agents.organizationId, organizationId), eq(agents.id, agentId)))
         .returning();
       return row ?? null;

@@ -1,3 +1,4 @@
+import type { Db } from "../../db/client.ts";
 import { createNotifiedCache } from "../../db/notified-cache.ts";
 import { notFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
@@ -9,6 +10,13 @@ import {
   mergeAgentTools,
   validateAgentTools,
 } from "./agent-tools.ts";
+import {
+  type AgentVersionFields,
+  authorColumnsOf,
+  sameVersionFields,
+  versionFieldsOf,
+} from "./agent-version-fields.ts";
+import type { AgentVersionRepo } from "./agent-version-repo.ts";
 import { type AgentView, toAgentView } from "./agent-view.ts";
 
 /** Every settable field of an agent; all optional on update. */
@@ -43,7 +51,12 @@ function frozen<Value>(value: Value): Value {
   return value;
 }
 
-export function createAgentService(deps: { agents: AgentRepo; datastores: DatastoreLookup }) {
+export function createAgentService(deps: {
+  db: Db;
+  agents: AgentRepo;
+  versions: Pick<AgentVersionRepo, "insert">;
+  datastores: DatastoreLookup;
+}) {
   // Every query reads its agent: kept by id while agents_changed announces no change to it.
   const kept = createNotifiedCache<AgentRow>({
     ttlMs: AGENT_TTL_MS,
@@ -79,6 +92,50 @@ export function createAgentService(deps: { agents: AgentRepo; datastores: Datast
     return agent.visibility === "public" ? agent : null;
   }
 
+  /**
+   * Applies the changes `changesOf` makes of the locked agent (null: none, it stays as it is) in
+   * one transaction with the version they make: when an answer-affecting field changes, the
+   * agent's version number goes up by one and the new version is stored with it. The row lock
+   * orders concurrent changes, so each version is made from the one before it and numbered
+   * without gap or repeat (agent_versions' unique index would refuse a repeat).
+   */
+  async function change(
+    caller: Caller,
+    agentId: string,
+    changesOf: (current: AgentRow) => AgentChanges | null,
+  ): Promise<AgentView> {
+    const row = await deps.db.transaction(async (tx) => {
+      const current = await deps.agents.findForUpdate(caller.organizationId, agentId, tx);
+      if (!current) throw agentNotFound();
+      const changes = changesOf(current);
+      if (changes === null) return current;
+      const fields = versionFieldsOf({ ...current, ...changes });
+      const newVersion = !sameVersionFields(versionFieldsOf(current), fields);
+      const updated = await deps.agents.update(caller.organizationId, agentId, changes, tx, {
+        newVersion,
+      });
+      if (!updated) throw agentNotFound();
+      if (newVersion) {
+        await deps.versions.insert(
+          {
+            id: newId(),
+            organizationId: caller.organizationId,
+            agentId,
+            version: updated.version,
+            fields,
+            ...authorColumnsOf(caller),
+            createdAt: updated.updatedAt,
+          },
+          tx,
+        );
+      }
+      return updated;
+    });
+    // The notification reaches this process too, but maybe after the caller's next request.
+    kept.forget(agentId);
+    return toAgentView(row);
+  }
+
   return {
     requireAgent,
     findPublic,
@@ -89,12 +146,30 @@ export function createAgentService(deps: { agents: AgentRepo; datastores: Datast
       const { tools: toolInput, datastoreIds, ...fields } = input;
       const tools = mergeAgentTools([], { tools: toolInput, datastoreIds });
       await validateAgentTools(caller, tools, deps.datastores);
-      const row = await deps.agents.insert({
-        ...fields,
-        id: newId(),
-        organizationId: caller.organizationId,
-        modelName: fields.modelName ?? "gpt_4o_mini",
-        tools,
+      const row = await deps.db.transaction(async (tx) => {
+        const created = await deps.agents.insert(
+          {
+            ...fields,
+            id: newId(),
+            organizationId: caller.organizationId,
+            modelName: fields.modelName ?? "gpt_4o_mini",
+            tools,
+          },
+          tx,
+        );
+        await deps.versions.insert(
+          {
+            id: newId(),
+            organizationId: caller.organizationId,
+            agentId: created.id,
+            version: created.version,
+            fields: versionFieldsOf(created),
+            ...authorColumnsOf(caller),
+            createdAt: created.createdAt,
+          },
+          tx,
+        );
+        return created;
       });
       return toAgentView(row);
     },
@@ -110,19 +185,35 @@ export function createAgentService(deps: { agents: AgentRepo; datastores: Datast
 
     async update(caller: Caller, agentId: string, input: AgentFields): Promise<AgentView> {
       const { tools: toolInput, datastoreIds, ...fields } = input;
-      const changes: AgentChanges = { ...fields };
-      if (toolInput !== undefined || datastoreIds !== undefined) {
+      const toolsSent = toolInput !== undefined || datastoreIds !== undefined;
+      if (toolsSent) {
         const current = await requireAgent(caller.organizationId, agentId);
-        changes.tools = mergeAgentTools(current.tools, { tools: toolInput, datastoreIds });
-        await validateAgentTools(caller, changes.tools, deps.datastores);
-      }
-      if (Object.keys(changes).length === 0)
+        const tools = mergeAgentTools(current.tools, { tools: toolInput, datastoreIds });
+        await validateAgentTools(caller, tools, deps.datastores);
+      } else if (Object.keys(fields).length === 0) {
         return toAgentView(await requireAgent(caller.organizationId, agentId));
-      const row = await deps.agents.update(caller.organizationId, agentId, changes);
-      if (!row) throw agentNotFound();
-      // The notification reaches this process too, but maybe after the caller's next request.
-      kept.forget(agentId);
-      return toAgentView(row);
+      }
+      // Merged again with the locked row, so a change made meanwhile keeps its tools; the
+      // datastores the request names were checked above.
+      return change(caller, agentId, (current) =>
+        toolsSent
+          ? { ...fields, tools: mergeAgentTools(current.tools, { tools: toolInput, datastoreIds }) }
+          : fields,
+      );
+    },
+
+    /**
+     * Sets an agent's answer-affecting fields as one change (restoring a version): a new
+     * version when they differ from the current ones.
+     */
+    async applyVersionFields(
+      caller: Caller,
+      agentId: string,
+      fields: AgentVersionFields,
+    ): Promise<AgentView> {
+      return change(caller, agentId, (current) =>
+        sameVersionFields(versionFieldsOf(current), fields) ? null : fields,
+      );
     },
 
     async remove(caller: Caller, agentId: string): Promise<AgentView> {

@@ -26,6 +26,8 @@ export type AgentView = {
   allowedOrigins: string[];
   /** Sent on messaging channels instead of an answer that cannot be given; null: nothing. */
   unavailableMessage: string | null;
+  /** The current version's number (GET /api/agents/{id}/versions). */
+  version: number;
   createdAt: string;
   updatedAt: string;
 };
@@ -52,6 +54,7 @@ export function toAgentView(row: AgentRow): AgentView {
     tools: row.tools,
     allowedOrigins: row.allowedOrigins,
     unavailableMessage: row.unavailableMessage,
+    version: row.version,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

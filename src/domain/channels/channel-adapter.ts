@@ -15,7 +15,13 @@ export type ChannelSettings = Record<string, string>;
 /** What an adapter may call: the platform's base URLs and an HTTP client with a timeout. */
 export type PlatformContext = {
   platforms: PlatformSettings;
+  /** For the operator's base URLs (trusted). */
   fetch: typeof fetch;
+  /**
+   * For URLs taken from a channel's config (a Chatwoot instance): every address checked by the
+   * SSRF guard, redirects not followed.
+   */
+  guardedFetch: typeof fetch;
   /** The largest voice note or audio file downloaded (TRANSCRIBE_MAX_BYTES). */
   maxDownloadBytes: number;
   /** E-mail out for the mail channel (SMTP_URL); null when the server has none. */
@@ -73,6 +79,8 @@ export class PlatformError extends Error {
       retryAfterMs?: number | undefined;
       /** The credentials are refused: the channel goes to status error. */
       credentialsRefused?: boolean | undefined;
+      /** The config field the refusal is about, when it is one (a base URL not allowed). */
+      field?: string | undefined;
     },
   ) {
     super(message);
@@ -92,6 +100,8 @@ export type ChannelAdapter = {
   /** The most messages one answer may become, and the characters each may hold. */
   maxParts: number;
   maxChars: number;
+  /** A smaller limit for some chats (Instagram's, on a Meta page); absent: `maxChars`. */
+  maxCharsTo?(to: ReplyTarget): number;
   /**
    * Checks the credentials with the platform and registers our webhook where the platform has
    * an API for it; returns the settings with what it generated (a verify token).
@@ -133,6 +143,15 @@ export type ChannelAdapter = {
   ): Promise<{ platformMessageId: string }>;
   /** Shows the customer that an answer is being written, where the platform can. */
   typing?(
+    context: PlatformContext,
+    channel: { settings: ChannelSettings },
+    to: ReplyTarget,
+  ): Promise<void>;
+  /**
+   * Tells the platform that a person takes the conversation over (Chatwoot: the conversation is
+   * opened to its agents). Called before the AI's handover answer is sent; may be called again.
+   */
+  handOver?(
     context: PlatformContext,
     channel: { settings: ChannelSettings },
     to: ReplyTarget,

@@ -23,20 +23,22 @@ import { createChannelReplies } from "./channel-replies.ts";
 import { createChannelRepo } from "./channel-repo.ts";
 import { createChannelService } from "./channel-service.ts";
 import { createChannelTurns, type VoiceTranscriber } from "./channel-turns.ts";
+import { chatwootAdapter } from "./chatwoot-adapter.ts";
 import { mailAdapter } from "./mail-adapter.ts";
 import { createMailPoller } from "./mail-imap-poller.ts";
 import { createMailMailboxRepo } from "./mail-mailbox-repo.ts";
 import { createMailTransport } from "./mail-sender.ts";
+import { metaAdapter } from "./meta-adapter.ts";
+import { fetchThroughGuard } from "./platform-http.ts";
 import { slackAdapter } from "./slack-adapter.ts";
 import { telegramAdapter } from "./telegram-adapter.ts";
 import { whatsappAdapter } from "./whatsapp-adapter.ts";
 
 /** Every platform's adapter, by channel type. */
 const ADAPTERS: ReadonlyMap<ChannelType, ChannelAdapter> = new Map(
-  [telegramAdapter, whatsappAdapter, slackAdapter, mailAdapter].map((adapter) => [
-    adapter.type,
-    adapter,
-  ]),
+  [telegramAdapter, whatsappAdapter, slackAdapter, metaAdapter, chatwootAdapter, mailAdapter].map(
+    (adapter) => [adapter.type, adapter],
+  ),
 );
 
 export type ChannelModuleDeps = {
@@ -53,8 +55,11 @@ export type ChannelModuleDeps = {
   secretBox: SecretBox | null;
   /** The HTTP client of calls to the platforms (their base URLs are the operator's, trusted). */
   fetch: typeof fetch;
-  /** Judges hosts taken from a channel's config (an IMAP server): the SSRF guard. */
-  hosts: Pick<SafeFetcher, "resolveHost">;
+  /**
+   * The SSRF-safe client of calls to URLs a channel's config gives (a Chatwoot instance), and
+   * its guard for hosts other protocols dial (an IMAP server).
+   */
+  fetcher: Pick<SafeFetcher, "fetch" | "resolveHost">;
   /** PUBLIC_URL: webhook URLs given to the platforms start with it. */
   publicUrl: string;
   settings: ChannelsConfig & {
@@ -77,9 +82,10 @@ export function createChannelModule(deps: ChannelModuleDeps) {
   const platform: PlatformContext = {
     platforms: settings.platforms,
     fetch: deps.fetch,
+    guardedFetch: fetchThroughGuard(deps.fetcher),
     maxDownloadBytes: settings.maxDownloadBytes,
     mail: settings.smtpUrl ? createMailTransport(settings.smtpUrl) : null,
-    resolveHost: (hostname) => deps.hosts.resolveHost(hostname),
+    resolveHost: (hostname) => deps.fetcher.resolveHost(hostname),
   };
   const channelRepo = createChannelRepo(db);
   const lanes = createChannelLaneRepo(db);

@@ -3,7 +3,7 @@ import type { ChannelType } from "../../db/schema/index.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
 import type { ChannelAdapter } from "./channel-adapter.ts";
 import type { ChannelLaneRepo } from "./channel-lane-repo.ts";
-import { replyWindowOpen } from "./channel-turns.ts";
+import { maxCharsTo, replyWindowOpen } from "./channel-turns.ts";
 
 /** Where a message written by a person goes out: the lane of the conversation's platform chat. */
 export type ChannelRoute = {
@@ -12,6 +12,8 @@ export type ChannelRoute = {
   type: ChannelType;
   /** The platform still takes free text (WhatsApp: within 24 hours of the customer's message). */
   windowOpen: boolean;
+  /** The longest message the platform takes in this chat. */
+  maxChars: number;
 };
 
 /** Messages written by people (operators' replies) sent through the conversation's channel. */
@@ -34,6 +36,7 @@ export function createChannelReplies(deps: {
         channelId: thread.channelId,
         type,
         windowOpen: replyWindowOpen(adapter, thread),
+        maxChars: maxCharsTo(adapter, thread.replyTo),
       };
     },
 

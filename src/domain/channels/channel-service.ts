@@ -51,6 +51,8 @@ const PLATFORM_NAMES: Record<ChannelType, string> = {
   telegram: "Telegram",
   whatsapp: "WhatsApp",
   slack: "Slack",
+  meta: "Meta",
+  chatwoot: "Chatwoot",
   mail: "E-mail",
 };
 
@@ -59,9 +61,13 @@ function connectionError(type: ChannelType, error: unknown): unknown {
   if (!(error instanceof PlatformError)) return error;
   return error.options.retryable
     ? new AppError("BAD_GATEWAY", `${PLATFORM_NAMES[type]} could not be reached: ${error.message}`)
-    : invalid(`${PLATFORM_NAMES[type]} refused the channel's settings: ${error.message}`, [
-        { path: "body.config", message: error.message },
-      ]);
+    : error.options.field
+      ? invalid(`The channel's ${error.options.field} cannot be used: ${error.message}`, [
+          { path: `body.config.${error.options.field}`, message: error.message },
+        ])
+      : invalid(`${PLATFORM_NAMES[type]} refused the channel's settings: ${error.message}`, [
+          { path: "body.config", message: error.message },
+        ]);
 }
 
 /** A masked credential sent back as it was shown: the stored value stays. */

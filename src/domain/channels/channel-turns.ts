@@ -91,6 +91,14 @@ export function replyWindowOpen(
   return windowMs === undefined || Date.now() <= thread.lastInboundAt.getTime() + windowMs;
 }
 
+/** The longest message the platform takes in this chat. */
+export function maxCharsTo(
+  adapter: Pick<ChannelAdapter, "maxChars" | "maxCharsTo">,
+  to: ChannelThreadRow["replyTo"],
+): number {
+  return adapter.maxCharsTo?.(to) ?? adapter.maxChars;
+}
+
 /** When a run that found the lane taken looks again: soon, the holder may be nearly done. */
 const LANE_BUSY_RETRY_MS = 1_000;
 
@@ -300,7 +308,7 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
       agentId: row.agentId,
       text: answer.text,
       maxParts: channel.adapter.maxParts,
-      maxChars: channel.adapter.maxChars,
+      maxChars: maxCharsTo(channel.adapter, thread.replyTo),
       // After the waiting messages, however their written order spread them.
       after: new Date(
         Math.max(...events.map((event) => event.receivedAt.getTime())) + events.length,
@@ -496,6 +504,7 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
     const { row, adapter } = channel;
     const pending: PendingSend[] = await lanes.pendingSends(row.organizationId, thread.id);
     let answerTimed = false;
+    let handedOver = false;
     for (const send of pending) {
       if (send.nextAttemptAt.getTime() > Date.now()) return send.nextAttemptAt;
       const started = performance.now();
@@ -517,6 +526,12 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
         continue;
       }
       try {
+        // The platform learns of the handover before the customer reads it (Chatwoot opens the
+        // conversation to its agents); asking twice, after a retry, changes nothing.
+        if (send.handsOver && adapter.handOver && !handedOver) {
+          await adapter.handOver(deps.platform, channel, thread.replyTo);
+          handedOver = true;
+        }
         const { platformMessageId } = await adapter.send(
           deps.platform,
           channel,

@@ -1,3 +1,4 @@
+import { type SafeFetcher, UnsafeUrlError } from "../../lib/safe-fetch.ts";
 import { type PlatformContext, PlatformError } from "./channel-adapter.ts";
 
 /** How long one call to a platform may take. */
@@ -21,7 +22,11 @@ export async function callPlatform(
   context: PlatformContext,
   what: string,
   url: string,
-  init: { method?: "GET" | "POST"; headers?: Record<string, string>; json?: unknown } = {},
+  init: {
+    method?: "GET" | "POST" | "DELETE";
+    headers?: Record<string, string>;
+    json?: unknown;
+  } = {},
 ): Promise<PlatformResponse> {
   let response: Response;
   try {
@@ -36,6 +41,10 @@ export async function callPlatform(
       signal: AbortSignal.timeout(PLATFORM_TIMEOUT_MS),
     });
   } catch (error) {
+    // The SSRF guard refused the address: trying again will not change its mind.
+    if (error instanceof UnsafeUrlError) {
+      throw new PlatformError(`${what}: ${error.message}`, { retryable: false });
+    }
     const timedOut = (error as Error).name === "TimeoutError";
     throw new PlatformError(
       `${what}: the platform ${timedOut ? "did not answer" : "could not be reached"}`,
@@ -105,4 +114,33 @@ export function failureOf(
     retryAfterMs: retryAfterMs(bodyRetryAfterSeconds ?? response.headers.get("retry-after")),
     credentialsRefused: status === 401,
   });
+}
+
+/** Statuses whose responses have no body (the Response constructor refuses one). */
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+/** The largest answer read from a platform whose address a channel's config gave. */
+const GUARDED_MAX_BYTES = 1024 * 1024;
+
+/**
+ * `fetch` over the SSRF-safe fetcher, for the platforms whose URL comes from a channel's config
+ * (DESIGN.md §9): each address is checked, and redirects are not followed, since they would carry
+ * the platform's token (an `api_access_token` header) to wherever they point.
+ */
+export function fetchThroughGuard(fetcher: Pick<SafeFetcher, "fetch">): typeof fetch {
+  return async (input, init) => {
+    const body = init?.body;
+    const response = await fetcher.fetch(String(input), {
+      method: init?.method ?? "GET",
+      headers: Object.fromEntries(new Headers(init?.headers).entries()),
+      ...(typeof body === "string" ? { body } : {}),
+      ...(init?.signal ? { signal: init.signal } : {}),
+      maxRedirects: 0,
+      maxBytes: GUARDED_MAX_BYTES,
+    });
+    return new Response(NULL_BODY_STATUSES.has(response.status) ? null : response.body, {
+      status: response.status,
+      headers: response.headers,
+    });
+  };
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { constantTimeEquals, hmacSha256Hex, randomToken } from "../../lib/secrets.ts";
+import { randomToken } from "../../lib/secrets.ts";
 import {
   type ChannelAdapter,
   type ChannelSettings,
@@ -9,10 +9,13 @@ import {
   type PlatformContext,
   PlatformError,
 } from "./channel-adapter.ts";
-import { callPlatform, downloadFromPlatform, failureOf } from "./platform-http.ts";
-
-/** Meta's 24-hour customer service window: free text only within it. */
-const REPLY_WINDOW_MS = 24 * 60 * 60 * 1000;
+import {
+  callGraph,
+  hubSignatureValid,
+  hubVerification,
+  META_REPLY_WINDOW_MS,
+} from "./meta-graph.ts";
+import { downloadFromPlatform } from "./platform-http.ts";
 
 /** https://developers.facebook.com/docs/whatsapp/cloud-api/webhooks/components, what we read. */
 const notificationSchema = z.object({
@@ -68,13 +71,6 @@ const notificationSchema = z.object({
 
 const STATUSES = new Set(["sent", "delivered", "read", "failed"]);
 
-type GraphError = { error?: { message?: string; code?: number } };
-
-function graphUrl(context: PlatformContext, path: string) {
-  const { metaGraphApiBaseUrl, metaGraphApiVersion } = context.platforms;
-  return `${metaGraphApiBaseUrl}/${metaGraphApiVersion}/${path}`;
-}
-
 async function graph(
   context: PlatformContext,
   settings: ChannelSettings,
@@ -82,19 +78,7 @@ async function graph(
   path: string,
   json?: unknown,
 ): Promise<Record<string, unknown>> {
-  const response = await callPlatform(context, what, graphUrl(context, path), {
-    headers: { authorization: `Bearer ${settings.accessToken}` },
-    ...(json === undefined ? {} : { json }),
-  });
-  if (response.status >= 200 && response.status < 300) {
-    return (response.body ?? {}) as Record<string, unknown>;
-  }
-  const error = (response.body as GraphError | null)?.error;
-  const failure = failureOf(what, response, error?.message);
-  // 190: the access token is invalid or expired; 130429 / 80007: rate limits.
-  if (error?.code === 190) failure.options.credentialsRefused = true;
-  if (error?.code === 130429 || error?.code === 80007) failure.options.retryable = true;
-  throw failure;
+  return callGraph(context, settings.accessToken, what, path, json === undefined ? {} : { json });
 }
 
 /** A status callback's error as one line: "131047 Re-engagement message: …". */
@@ -123,7 +107,7 @@ export const whatsappAdapter: ChannelAdapter = {
   secretFields: ["accessToken", "appSecret"],
   maxParts: 3,
   maxChars: 4_096,
-  replyWindowMs: REPLY_WINDOW_MS,
+  replyWindowMs: META_REPLY_WINDOW_MS,
 
   // Meta checks nothing until the first send (a bad token shows as the channel's lastError
   // then); the verify token the dashboard asks for is made here when the client gave none.
@@ -135,36 +119,11 @@ export const whatsappAdapter: ChannelAdapter = {
   async disconnect() {},
 
   verify(request, { settings }) {
-    const given = request.headers["x-hub-signature-256"];
-    if (!given || !settings.appSecret) return false;
-    return constantTimeEquals(
-      given,
-      `sha256=${hmacSha256Hex(settings.appSecret, request.rawBody)}`,
-    );
+    return hubSignatureValid(request, settings.appSecret);
   },
 
   read(request, { settings }) {
-    if (request.method === "GET") {
-      const { query } = request;
-      const ok =
-        query["hub.mode"] === "subscribe" &&
-        query["hub.verify_token"] !== undefined &&
-        settings.verifyToken !== undefined &&
-        constantTimeEquals(query["hub.verify_token"], settings.verifyToken);
-      return ok
-        ? {
-            kind: "handshake",
-            status: 200,
-            contentType: "text/plain",
-            body: query["hub.challenge"] ?? "",
-          }
-        : {
-            kind: "handshake",
-            status: 403,
-            contentType: "text/plain",
-            body: "The verify token does not match this channel",
-          };
-    }
+    if (request.method === "GET") return hubVerification(request.query, settings.verifyToken);
     let notification: z.infer<typeof notificationSchema>;
     try {
       notification = notificationSchema.parse(JSON.parse(request.rawBody.toString("utf8")));

@@ -73,6 +73,7 @@ function messagesJson(rows: TurnMessage[]): string {
       attachments: row.attachments,
       metadata: row.metadata,
       is_draft: row.isDraft,
+      agent_version: row.agentVersion,
       created_at: row.createdAt?.toISOString(),
     })),
   );
@@ -116,14 +117,15 @@ function turnPart(turn: RecordedTurn): StatementPart<ConversationRow> {
         returning *
       ), stored as (
         insert into messages (id, organization_id, conversation_id, agent_id, "from", text,
-          sources, usage, attachments, metadata, is_draft, created_at)
+          sources, usage, attachments, metadata, is_draft, agent_version, created_at)
         select m.id, c.organization_id, c.id, c.agent_id, m."from", m.text,
           coalesce(m.sources, '[]'), m.usage, coalesce(m.attachments, '[]'),
-          coalesce(m.metadata, '{}'), coalesce(m.is_draft, false), coalesce(m.created_at, now())
+          coalesce(m.metadata, '{}'), coalesce(m.is_draft, false), m.agent_version,
+          coalesce(m.created_at, now())
         from conversation c
         cross join jsonb_to_recordset(${messagesJson(turn.messages)}::jsonb) as m(id text,
           "from" text, text text, sources jsonb, usage jsonb, attachments jsonb, metadata jsonb,
-          is_draft boolean, created_at timestamptz)
+          is_draft boolean, agent_version integer, created_at timestamptz)
       )`,
     row: sql`select * from conversation`,
     // The insert or its update always returns the conversation's row.

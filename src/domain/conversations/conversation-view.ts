@@ -44,6 +44,8 @@ export type MessageView = {
   metadata: Record<string, unknown>;
   isDraft: boolean;
   agentId: string | null;
+  /** The agent's version whose fields wrote this AI answer; null for any other message. */
+  agentVersion: number | null;
   createdAt: string;
   /** Who wrote an operator's reply (a member, or the key's name); absent for the AI's answers. */
   user?: PersonView;
@@ -110,6 +112,7 @@ export function toNewMessageView(row: NewMessageRow): MessageView {
     attachments: row.attachments ?? [],
     metadata: row.metadata ?? {},
     isDraft: row.isDraft ?? false,
+    agentVersion: row.agentVersion ?? null,
     createdAt: row.createdAt ?? new Date(),
   });
 }
@@ -127,6 +130,7 @@ export function toMessageView(
     metadata: message.metadata,
     isDraft: message.isDraft,
     agentId: message.agentId,
+    agentVersion: message.agentVersion,
     createdAt: message.createdAt.toISOString(),
     ...(operatorOf(message.metadata) ? { user: operatorOf(message.metadata)! } : {}),
     ...(message.delivery ? { delivery: message.delivery } : {}),

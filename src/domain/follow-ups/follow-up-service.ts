@@ -196,6 +196,8 @@ export function createFollowUpService(deps: FollowUpServiceDeps) {
             agentId: agent.id,
             from: "agent",
             text: written.text,
+            // The agent's instructions (systemPrompt, a versioned field) shape the message.
+            agentVersion: agent.version,
             metadata: {
               followUpQuery: {
                 trigger: "manual",

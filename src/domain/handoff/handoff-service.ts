@@ -162,6 +162,18 @@ export function createHandoffService(deps: HandoffServiceDeps) {
       const { organizationId } = caller;
       const route = await deps.channels.routeOf(organizationId, conversation.id);
       if (route && !route.windowOpen) throw new AppError("CONFLICT", REPLY_WINDOW_CLOSED);
+      // One reply is one message: the platform would refuse a longer one (Messenger: 2,000).
+      if (route && reply.text.length > route.maxChars) {
+        throw invalid(
+          `This conversation's platform takes at most ${route.maxChars} characters in a message`,
+          [
+            {
+              path: "body.text",
+              message: `must be at most ${route.maxChars} characters on ${route.type}`,
+            },
+          ],
+        );
+      }
       const webhookUrl = route
         ? null
         : await deps.windows.latestWebhookUrl(organizationId, conversation.id);

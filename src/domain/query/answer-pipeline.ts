@@ -206,6 +206,8 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
       knownTexts: ReadonlyArray<string | undefined>;
       hasAttachments: boolean;
       sampling?: Sampling;
+      /** The consumption feature the answer is charged as (default "chat"). */
+      feature?: string;
     }): ReservationRequest {
       const { agent } = request;
       const superSettings = agent.useSuperRetrieval ? superRetrievalSettingsOf(agent) : null;
@@ -225,7 +227,7 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
       );
       return turnReservation(deps.models, {
         organizationId: request.organizationId,
-        feature: "chat",
+        feature: request.feature ?? "chat",
         modelName: (superSettings?.generationModelName ?? agent.modelName) as AgentModelName,
         ...(superSettings ? { otherModelNames: otherModelsOf(superSettings), calls } : {}),
         promptChars: promptCharsBound(

@@ -39,6 +39,8 @@ export type AnsweredTurn = {
   /** What billing holds for this answer: its charge settles it. */
   reservation: Reservation;
   agentId: string;
+  /** The version of the agent the answer was made with (its row's `version`). */
+  agentVersion: number;
   request: QueryRequest;
   target: TurnTarget;
   attachments: AttachmentText[];
@@ -100,6 +102,7 @@ export function createAnswerRecorder(deps: {
             text: answer,
             sources,
             usage,
+            agentVersion: input.agentVersion,
             metadata: {
               model: {
                 modelName: answeringModelName(resolved),

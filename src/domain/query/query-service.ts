@@ -261,6 +261,7 @@ export function createQueryService(deps: QueryServiceDeps) {
           caller,
           reservation,
           agentId: agent.id,
+          agentVersion: agent.version,
           request,
           target,
           attachments: answer.attachments,

@@ -59,6 +59,7 @@ export function batchedAnswerMessages(input: {
     from: "agent" as const,
     text: part.text,
     ...(index === 0 ? { sources, usage } : {}),
+    agentVersion: generated.agentVersion,
     createdAt: part.createdAt,
     metadata: {
       model,

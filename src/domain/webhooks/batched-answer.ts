@@ -17,6 +17,8 @@ export type BatchedAnswerDeps = {
 
 export type BatchedAnswer = {
   turn: AnswerTurn;
+  /** The version of the agent the answer was made with. */
+  agentVersion: number;
   resolved: ResolvedLanguageModel;
   /** The passages the answer used (see AnswerTurn.sources). */
   sources: Passage[];
@@ -89,6 +91,7 @@ export async function generateBatchedAnswer(
   const turn = await answer.run();
   return {
     turn,
+    agentVersion: agent.version,
     resolved: turn.resolved,
     calls: turn.calls,
     sources: turn.sources,

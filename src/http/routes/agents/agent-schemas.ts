@@ -129,6 +129,41 @@ export const agentSchema = z.object({
   ),
   allowedOrigins: z.array(z.string()),
   unavailableMessage: z.string().nullable(),
+  version: z
+    .number()
+    .int()
+    .describe(
+      "Extension: the number of the agent's current version; each change of an answer-affecting field makes the next (GET /api/agents/{id}/versions)",
+    ),
   createdAt: z.string(),
   updatedAt: z.string(),
+});
+
+/** A version of an agent: its number, author, time and answer-affecting fields. */
+export const agentVersionSchema = z.object({
+  version: z.number().int(),
+  author: z
+    .object({ type: z.enum(["user", "key"]), id: z.string() })
+    .nullable()
+    .describe(
+      "Who made it: a signed-in user, or an API key; null for the version 1 of an agent made before versions existed",
+    ),
+  createdAt: z.string(),
+  fields: agentSchema
+    .pick({
+      temperature: true,
+      systemPrompt: true,
+      userPrompt: true,
+      promptType: true,
+      promptTemplate: true,
+      tools: true,
+      useSuperRetrieval: true,
+      retrievalEvaluationConfig: true,
+    })
+    .extend({
+      modelName: z
+        .string()
+        .describe("The agent model name (docs/models.md) the version was made with"),
+    })
+    .describe("The answer-affecting fields, as the agent shows them"),
 });

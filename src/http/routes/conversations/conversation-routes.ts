@@ -68,6 +68,13 @@ export const messageSchema = z.object({
   metadata: z.record(z.string(), z.unknown()),
   isDraft: z.boolean(),
   agentId: z.string().nullable(),
+  agentVersion: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      "Extension: the agent's version (GET /api/agents/{id}/versions) whose fields wrote this AI answer; null for other messages",
+    ),
   createdAt: z.string(),
   user: personSchema
     .optional()

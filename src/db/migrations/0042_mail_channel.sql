@@ -13,4 +13,4 @@ CREATE TABLE "mail_mailboxes" (
 ALTER TABLE "channels" DROP CONSTRAINT "channels_type_check";--> statement-breakpoint
 ALTER TABLE "mail_mailboxes" ADD CONSTRAINT "mail_mailboxes_channel_id_channels_id_fk" FOREIGN KEY ("channel_id") REFERENCES "public"."channels"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "mail_mailboxes" ADD CONSTRAINT "mail_mailboxes_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "channels" ADD CONSTRAINT "channels_type_check" CHECK ("channels"."type" in ('telegram', 'whatsapp', 'slack', 'mail'));
+ALTER TABLE "channels" ADD CONSTRAINT "channels_type_check" CHECK ("channels"."type" in ('telegram', 'whatsapp', 'slack', 'meta', 'chatwoot', 'mail'));

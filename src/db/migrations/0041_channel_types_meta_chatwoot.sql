@@ -1,0 +1,2 @@
+ALTER TABLE "channels" DROP CONSTRAINT "channels_type_check";--> statement-breakpoint
+ALTER TABLE "channels" ADD CONSTRAINT "channels_type_check" CHECK ("channels"."type" in ('telegram', 'whatsapp', 'slack', 'meta', 'chatwoot'));

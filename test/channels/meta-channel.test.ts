@@ -1,0 +1,449 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { channels } from "../../src/db/schema/index.ts";
+import {
+  messengerDeliveryWebhook,
+  messengerEchoWebhook,
+  messengerMid,
+  messengerReadWebhook,
+  messengerTextWebhook,
+} from "../fakes/messenger-webhooks.ts";
+import { metaSignature, metaWebhookBody } from "../fakes/platform-signatures.ts";
+import {
+  type ChannelBody,
+  type ChannelTestApp,
+  conversationsOf,
+  createChannel,
+  eventually,
+  META_PAGE,
+  postInbound,
+  startChannelTestApp,
+} from "./channel-helpers.ts";
+
+const APP_SECRET = "9a8b7c6d5e4f3a2b1c0d9e8f5f1c0e2d";
+type Account = { object: "page" | "instagram"; accountId: string };
+const PAGE: Account = { object: "page", accountId: META_PAGE.id };
+const INSTAGRAM: Account = { object: "instagram", accountId: META_PAGE.instagramAccountId };
+
+let t: ChannelTestApp;
+let channel: ChannelBody;
+beforeAll(async () => {
+  t = await startChannelTestApp();
+  channel = await createChannel(t, {
+    type: "meta",
+    name: "Acme on Messenger",
+    config: { pageId: META_PAGE.id, pageAccessToken: META_PAGE.accessToken, appSecret: APP_SECRET },
+  });
+});
+afterAll(() => t.close());
+beforeEach(() => {
+  t.graph.calls.length = 0;
+  t.fake.requests.length = 0;
+});
+
+/** Signs the body as Meta does: over its bytes, serialized the way Meta serializes them. */
+function send(payload: unknown, to: Pick<ChannelBody, "webhookUrl"> = channel) {
+  const body = metaWebhookBody(payload);
+  return postInbound(t.app, to, body, { "x-hub-signature-256": metaSignature(APP_SECRET, body) });
+}
+function textFrom(senderId: string, text: string, timestamp?: number, account = PAGE) {
+  return messengerTextWebhook({
+    ...account,
+    senderId,
+    mid: messengerMid(),
+    text,
+    ...(timestamp === undefined ? {} : { timestamp }),
+  });
+}
+type SendBody = { recipient: { id: string }; messaging_type?: string; message?: { text: string } };
+const sends = () =>
+  t.graph.callsTo("messages").filter((call) => (call.body as SendBody).message !== undefined);
+const sentTo = (recipient: string) =>
+  sends()
+    .map((call) => call.body as SendBody)
+    .filter((body) => body.recipient.id === recipient)
+    .map((body) => body.message!.text);
+const chatRequests = () =>
+  t.fake.requests.filter((request) => request.path === "/v1/chat/completions");
+const nothingMoreHappens = () => new Promise((resolve) => setTimeout(resolve, 1_000));
+
+async function conversationOf(externalId: string) {
+  const found = (await conversationsOf(t)).data.find((row) => row.channelExternalId === externalId);
+  if (!found) return undefined;
+  const response = await t.app.api.inject({
+    method: "GET",
+    url: `/api/conversations/${found.id}?agentId=${t.agentId}`,
+    headers: t.org.auth,
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json() as {
+    id: string;
+    channel: string;
+    channelExternalId: string;
+    contact: Record<string, unknown> | null;
+    messages: Array<{
+      from: string;
+      text: string;
+      delivery?: { status: string; platformMessageId: string | null; error: string | null };
+    }>;
+  };
+}
+const getChannel = (id: string) =>
+  t.app.api.inject({ method: "GET", url: `/api/channels/${id}`, headers: t.org.auth });
+const channelCount = async () =>
+  (
+    await t.app.api.inject({
+      method: "GET",
+      url: `/api/agents/${t.agentId}/channels`,
+      headers: t.org.auth,
+    })
+  ).json().data.length as number;
+
+describe("a meta channel", () => {
+  it("checks the page token, subscribes the page, and shows the page with a generated verify token", async () => {
+    expect(channel).toMatchObject({
+      type: "meta",
+      name: "Acme on Messenger",
+      status: "active",
+      webhookUrl: `https://agents.example.com/channels/meta/${channel.id}`,
+      config: {
+        pageId: META_PAGE.id,
+        pageName: META_PAGE.name,
+        instagramAccountId: META_PAGE.instagramAccountId,
+        pageAccessToken: `••••${META_PAGE.accessToken.slice(-4)}`,
+        appSecret: `••••${APP_SECRET.slice(-4)}`,
+        verifyToken: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
+      },
+    });
+    expect(t.graph.subscribedPages.has(META_PAGE.id)).toBe(true);
+    const shown = (await getChannel(channel.id)).body;
+    expect(shown).not.toContain(META_PAGE.accessToken);
+    expect(shown).not.toContain(APP_SECRET);
+  });
+
+  it("refuses a token Meta does not take with 400, and stores nothing", async () => {
+    const before = await channelCount();
+    const response = await t.app.api.inject({
+      method: "POST",
+      url: `/api/agents/${t.agentId}/channels`,
+      headers: t.org.auth,
+      payload: {
+        type: "meta",
+        config: {
+          pageId: META_PAGE.id,
+          pageAccessToken: "EAAJ-not-a-token",
+          appSecret: APP_SECRET,
+        },
+      },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      type: "INVALID_REQUEST",
+      error: expect.stringMatching(
+        /^Meta refused the channel's settings: Meta page lookup: Invalid OAuth/,
+      ),
+    });
+    expect(response.body).not.toContain("EAAJ-not-a-token");
+    expect(t.graph.callsTo("subscribed_apps POST")).toHaveLength(0);
+    expect(await channelCount()).toBe(before);
+  });
+
+  it.each([
+    ["no page id", { pageAccessToken: "x", appSecret: "y" }, "body.config.pageId"],
+    [
+      "a page id that is not digits",
+      { pageId: "acme", pageAccessToken: "x", appSecret: "y" },
+      "body.config.pageId",
+    ],
+    ["no page token", { pageId: META_PAGE.id, appSecret: "y" }, "body.config.pageAccessToken"],
+    ["no app secret", { pageId: META_PAGE.id, pageAccessToken: "x" }, "body.config.appSecret"],
+  ])("refuses a config with %s with 400 naming the field", async (_, config, path) => {
+    const response = await t.app.api.inject({
+      method: "POST",
+      url: `/api/agents/${t.agentId}/channels`,
+      headers: t.org.auth,
+      payload: { type: "meta", config },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().details).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path })]),
+    );
+    expect(t.graph.calls).toHaveLength(0);
+  });
+
+  it("answers Meta's verification with the challenge as text, and a wrong verify token with 403", async () => {
+    const verify = (token: string) =>
+      t.app.api.inject({
+        method: "GET",
+        url: `${new URL(channel.webhookUrl).pathname}?${new URLSearchParams({
+          "hub.mode": "subscribe",
+          "hub.verify_token": token,
+          "hub.challenge": "1523847601",
+        })}`,
+      });
+    const ok = await verify(channel.config.verifyToken!);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers["content-type"]).toMatch(/^text\/plain/);
+    expect(ok.body).toBe("1523847601");
+    const wrong = await verify("not-the-verify-token");
+    expect(wrong.statusCode).toBe(403);
+    expect(wrong.body).not.toContain("1523847601");
+  });
+
+  it("refuses a bad, missing or other app's signature with 401 and stores nothing", async () => {
+    const payload = textFrom("6100000000000001", "Is this stored?");
+    const body = metaWebhookBody(payload);
+    for (const headers of [
+      { "x-hub-signature-256": "sha256=00" },
+      {},
+      { "x-hub-signature-256": metaSignature("another-apps-secret", body) },
+    ] as Array<Record<string, string>>) {
+      expect((await postInbound(t.app, channel, body, headers)).statusCode).toBe(401);
+    }
+    expect(await conversationOf("messenger:6100000000000001")).toBeUndefined();
+    expect((await getChannel(channel.id)).json().lastEventAt).toBeNull();
+  });
+
+  it("answers a Messenger text once through the Send API, however often Meta delivers it", async () => {
+    const psid = "6100000000000002";
+    t.fake.script({ text: "Our lamps ship within two days." });
+    const payload = textFrom(psid, "When do you ship?");
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      expect((await send(payload)).statusCode).toBe(200);
+    }
+    await t.graph.waitForCalls("messages", 2);
+    await nothingMoreHappens();
+    expect(chatRequests()).toHaveLength(1);
+    expect(sentTo(psid)).toEqual(["Our lamps ship within two days."]);
+    const [call] = sends();
+    expect(call!.path).toBe(`/v23.0/${META_PAGE.id}/messages`);
+    expect(call!.headers.authorization).toBe(`Bearer ${META_PAGE.accessToken}`);
+    expect(call!.body).toEqual({
+      recipient: { id: psid },
+      messaging_type: "RESPONSE",
+      message: { text: "Our lamps ship within two days." },
+    });
+    // The typing indicator went first.
+    expect(t.graph.callsTo("messages")[0]!.body).toEqual({
+      recipient: { id: psid },
+      sender_action: "typing_on",
+    });
+
+    const conversation = (await conversationOf(`messenger:${psid}`))!;
+    expect(conversation.channel).toBe("meta");
+    expect(conversation.messages.map((message) => [message.from, message.text])).toEqual([
+      ["human", "When do you ship?"],
+      ["agent", "Our lamps ship within two days."],
+    ]);
+    expect(conversation.messages[1]!.delivery).toEqual({
+      status: "sent",
+      platformMessageId: expect.stringMatching(/^m_/),
+      error: null,
+    });
+    expect(conversation.contact).toMatchObject({ userId: `meta:messenger:${psid}` });
+  });
+
+  it("never answers echoes of the page's own messages, deliveries, reads or another page's messages", async () => {
+    const psid = "6100000000000003";
+    const bodies = [
+      messengerEchoWebhook({
+        ...PAGE,
+        recipientId: psid,
+        mid: messengerMid(),
+        text: "Hello from the page",
+      }),
+      messengerDeliveryWebhook({ ...PAGE, senderId: psid, mids: [messengerMid()] }),
+      messengerReadWebhook({ ...PAGE, senderId: psid }),
+      messengerTextWebhook({
+        object: "page",
+        accountId: "999000111222333",
+        senderId: psid,
+        mid: messengerMid(),
+        text: "I wrote to another page",
+      }),
+    ];
+    for (const body of bodies) expect((await send(body)).statusCode).toBe(200);
+    await nothingMoreHappens();
+    expect(t.graph.callsTo("messages")).toHaveLength(0);
+    expect(chatRequests()).toHaveLength(0);
+    expect(await conversationOf(`messenger:${psid}`)).toBeUndefined();
+  });
+
+  it("answers an Instagram message to the page's Instagram account, in parts of at most 1,000 characters", async () => {
+    const igsid = "17841400000000004";
+    const sentence = "Our lamps are made of recycled brass and hand-blown glass.";
+    const long = Array.from({ length: 30 }, () => sentence).join(" ");
+    t.fake.script({ text: long });
+    expect(
+      (await send(textFrom(igsid, "Tell me about the lamps", undefined, INSTAGRAM))).statusCode,
+    ).toBe(200);
+    await eventually(() => expect(sentTo(igsid).length).toBeGreaterThanOrEqual(2));
+    await nothingMoreHappens();
+    const parts = sentTo(igsid);
+    for (const part of parts) expect(part.length).toBeLessThanOrEqual(1_000);
+    expect(parts.join(" ")).toBe(long);
+    const conversation = (await conversationOf(`instagram:${igsid}`))!;
+    expect(conversation.channel).toBe("meta");
+  });
+
+  it("answers a burst as one turn, in the order the messages were written", async () => {
+    const psid = "6100000000000005";
+    const now = Date.now();
+    t.fake.script({ text: "Let me look for your lamp." });
+    // Meta delivered the messages in the reverse of the order they were written in.
+    expect((await send(textFrom(psid, "It has not arrived", now + 20))).statusCode).toBe(200);
+    expect((await send(textFrom(psid, "I ordered a lamp", now + 10))).statusCode).toBe(200);
+    expect((await send(textFrom(psid, "Good morning", now))).statusCode).toBe(200);
+    await eventually(() => expect(sentTo(psid)).toHaveLength(1));
+    await nothingMoreHappens();
+    expect(chatRequests()).toHaveLength(1);
+    const prompt = JSON.stringify(chatRequests()[0]!.body);
+    expect(prompt.indexOf("Good morning")).toBeLessThan(prompt.indexOf("I ordered a lamp"));
+    expect(prompt.indexOf("I ordered a lamp")).toBeLessThan(prompt.indexOf("It has not arrived"));
+    expect(sentTo(psid)).toEqual(["Let me look for your lamp."]);
+    const conversation = (await conversationOf(`messenger:${psid}`))!;
+    expect(conversation.messages.map((message) => message.text)).toEqual([
+      "Good morning",
+      "I ordered a lamp",
+      "It has not arrived",
+      "Let me look for your lamp.",
+    ]);
+  });
+
+  it("splits a long answer into at most 10 messages of at most 2,000 characters, nothing cut off", async () => {
+    const psid = "6100000000000006";
+    const paragraph = (n: number) =>
+      `${"Brass lamps need a soft cloth. ".repeat(29).trim()} (${n})`;
+    const long = Array.from({ length: 14 }, (_, index) => paragraph(index + 1)).join("\n\n");
+    t.fake.script({ text: long });
+    await send(textFrom(psid, "How do I care for my lamp?"));
+    await eventually(() => expect(sentTo(psid)).toHaveLength(10));
+    await nothingMoreHappens();
+    const parts = sentTo(psid);
+    expect(parts).toHaveLength(10);
+    for (const part of parts) expect(part.length).toBeLessThanOrEqual(2_000);
+    expect(parts.join(" ").replace(/\s+/g, " ")).toBe(long.replace(/\s+/g, " "));
+  });
+
+  it("fails an answer, saying why, when the customer's message is over 24 hours old", async () => {
+    const late = await createChannel(t, {
+      type: "meta",
+      config: {
+        pageId: META_PAGE.id,
+        pageAccessToken: META_PAGE.accessToken,
+        appSecret: APP_SECRET,
+      },
+    });
+    // Messages older than the channel are ignored: the channel is made two days old, so a
+    // message Meta delivers 25 hours late is the real case of an answer outside the window.
+    await t.app.database.db
+      .update(channels)
+      .set({ createdAt: sql`now() - interval '2 days'` as unknown as Date })
+      .where(eq(channels.id, late.id));
+    const psid = "6100000000000007";
+    t.fake.script({ text: "Sorry for the delay." });
+    const written = Date.now() - 25 * 3_600_000;
+    expect((await send(textFrom(psid, "Hello?", written), late)).statusCode).toBe(200);
+    const answer = await eventually(async () => {
+      const last = (await conversationOf(`messenger:${psid}`))?.messages.at(-1);
+      expect(last?.delivery?.status).toBe("failed");
+      return last!;
+    });
+    expect(answer.delivery!.error).toMatch(/more than 24 hours/);
+    expect(sentTo(psid)).toEqual([]);
+  });
+
+  it("answers 404 to a disabled channel and to an unknown one, storing nothing", async () => {
+    const other = await createChannel(t, {
+      type: "meta",
+      config: {
+        pageId: META_PAGE.id,
+        pageAccessToken: META_PAGE.accessToken,
+        appSecret: APP_SECRET,
+      },
+    });
+    const patched = await t.app.api.inject({
+      method: "PATCH",
+      url: `/api/channels/${other.id}`,
+      headers: t.org.auth,
+      payload: { enabled: false },
+    });
+    expect(patched.statusCode).toBe(200);
+    expect((await send(textFrom("6100000000000008", "Anyone?"), other)).statusCode).toBe(404);
+    const unknown = { webhookUrl: "https://agents.example.com/channels/meta/no-such-channel" };
+    expect((await send(textFrom("6100000000000008", "Anyone?"), unknown)).statusCode).toBe(404);
+    await nothingMoreHappens();
+    expect(await conversationOf("messenger:6100000000000008")).toBeUndefined();
+  });
+
+  it("unsubscribes the page when deleted", async () => {
+    const other = await createChannel(t, {
+      type: "meta",
+      config: {
+        pageId: META_PAGE.id,
+        pageAccessToken: META_PAGE.accessToken,
+        appSecret: APP_SECRET,
+      },
+    });
+    expect(t.graph.subscribedPages.has(META_PAGE.id)).toBe(true);
+    const deleted = await t.app.api.inject({
+      method: "DELETE",
+      url: `/api/channels/${other.id}`,
+      headers: t.org.auth,
+    });
+    expect(deleted.statusCode).toBe(204);
+    expect(t.graph.callsTo("subscribed_apps DELETE")).toHaveLength(1);
+    expect(t.graph.subscribedPages.has(META_PAGE.id)).toBe(false);
+    expect((await getChannel(other.id)).statusCode).toBe(404);
+    // The page is subscribed again for the channels still using it.
+    const patched = await t.app.api.inject({
+      method: "PATCH",
+      url: `/api/channels/${channel.id}`,
+      headers: t.org.auth,
+      payload: { config: {} },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(t.graph.subscribedPages.has(META_PAGE.id)).toBe(true);
+  });
+});
+
+describe("an operator's reply on Messenger", () => {
+  it("goes out through the Send API, is refused over 2,000 characters, and with 409 after 24 hours", async () => {
+    const psid = "6100000000000009";
+    expect((await send(textFrom(psid, "Hello there"))).statusCode).toBe(200);
+    await eventually(() => expect(sentTo(psid)).toHaveLength(1));
+    const conversation = (await conversationOf(`messenger:${psid}`))!;
+    const reply = (text: string) =>
+      t.app.api.inject({
+        method: "POST",
+        url: `/api/conversations/${conversation.id}/messages`,
+        headers: t.org.auth,
+        payload: { text },
+      });
+    const sent = await reply("A person here: your lamp ships today.");
+    expect(sent.statusCode, sent.body).toBe(201);
+    await eventually(() =>
+      expect(sentTo(psid).at(-1)).toBe("A person here: your lamp ships today."),
+    );
+
+    const tooLong = await reply("x".repeat(2_001));
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json()).toMatchObject({
+      type: "INVALID_REQUEST",
+      details: [{ path: "body.text", message: "must be at most 2000 characters on meta" }],
+    });
+
+    await t.app.database.db.execute(
+      `update channel_threads set last_inbound_at = now() - interval '25 hours' where thread_key = 'messenger:${psid}'`,
+    );
+    const late = await reply("Anything else?");
+    expect(late.statusCode).toBe(409);
+    expect(late.json()).toMatchObject({
+      type: "CONFLICT",
+      error: expect.stringContaining("24 hours"),
+    });
+    await nothingMoreHappens();
+    expect(sentTo(psid)).not.toContain("Anything else?");
+    expect(sentTo(psid)).toHaveLength(2);
+  });
+});

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../src/db/client.ts";
+import { sha256Hex } from "../../src/lib/secrets.ts";
+import { startTestApp, type TestApp } from "../harness/app.ts";
+import { createTestDatabaseFromMigration } from "../harness/database.ts";
+
+// Agents stored before versions existed (migration 0039) get their version 1 from the fields they
+// have; their earlier messages have no version.
+const API_KEY = "adk_before-versions-key";
+const auth = { authorization: `Bearer ${API_KEY}` };
+const TOOLS = [{ id: "tool-1", type: "form", formId: "form-1" }];
+
+let database: Database;
+let app: TestApp;
+beforeAll(async () => {
+  database = await createTestDatabaseFromMigration("0038_event_subscriptions", async (execute) => {
+    await execute(`
+      insert into organizations (id, name) values ('org-old', 'Old');
+      insert into users (id, email) values ('user-old', 'old@example.com');
+      insert into memberships (organization_id, user_id) values ('org-old', 'user-old');
+      insert into api_keys (id, organization_id, user_id, key_hash, key_prefix)
+        values ('key-old', 'org-old', 'user-old', '${sha256Hex(API_KEY)}', 'adk_before');
+      insert into agents (id, organization_id, name, model_name, temperature, system_prompt,
+        prompt_type, tools, use_super_retrieval, retrieval_evaluation_config, updated_at)
+        values
+        ('agent-configured', 'org-old', 'Configured', 'gpt_4o', 0.5, 'Be brief.', 'raw',
+          '${JSON.stringify(TOOLS)}', true, '{"retrievalRounds": 3}', '2025-03-04T05:06:07Z'),
+        ('agent-plain', 'org-old', 'Plain', 'gpt_4o_mini', 0, '', 'customer_support', '[]',
+          false, null, '2025-01-01T00:00:00Z');
+      insert into conversations (id, external_id, organization_id, agent_id, visitor_id, channel)
+        values ('conversation-old', 'conversation-old', 'org-old', 'agent-plain', 'v-1', 'api');
+      insert into messages (id, organization_id, conversation_id, agent_id, "from", text)
+        values ('message-old', 'org-old', 'conversation-old', 'agent-plain', 'agent', 'Hi.');
+    `);
+  });
+  app = await startTestApp({ database });
+});
+afterAll(async () => {
+  await app.close();
+  await database.close();
+});
+
+const client = () => app.client(auth);
+
+describe("agents from before migration 0039", () => {
+  it("have version 1 with the fields they had, no author, dated by their last change", async () => {
+    const configured = await client().agents.get("agent-configured");
+    expect(configured.status).toBe(200);
+    expect(configured.body.version).toBe(1);
+    const versions = await client().agents.versions("agent-configured");
+    expect(versions.status).toBe(200);
+    expect(versions.body.versions).toEqual([
+      {
+        version: 1,
+        author: null,
+        createdAt: "2025-03-04T05:06:07.000Z",
+        fields: {
+          modelName: "gpt_4o",
+          temperature: 0.5,
+          systemPrompt: "Be brief.",
+          userPrompt: "",
+          promptType: "raw",
+          promptTemplate: "",
+          tools: TOOLS,
+          useSuperRetrieval: true,
+          retrievalEvaluationConfig: { retrievalRounds: 3 },
+        },
+      },
+    ]);
+    const plain = await client().agents.version("agent-plain", 1);
+    expect(plain.status).toBe(200);
+    expect(plain.body.fields).toMatchObject({ retrievalEvaluationConfig: {}, tools: [] });
+  });
+
+  it("keep their earlier messages without a version, and version on from 1", async () => {
+    const conversation = await client().conversations.get("conversation-old");
+    expect(conversation.status).toBe(200);
+    expect(conversation.body.messages).toMatchObject([{ id: "message-old", agentVersion: null }]);
+
+    const changed = await client().agents.update("agent-plain", { systemPrompt: "Now versioned." });
+    expect(changed.status).toBe(200);
+    expect(changed.body.version).toBe(2);
+    const restored = await client().agents.restoreVersion("agent-plain", 1);
+    expect(restored.status).toBe(200);
+    expect(restored.body).toMatchObject({ version: 3, systemPrompt: "" });
+  });
+});
