@@ -20,7 +20,7 @@ import { runOpenLoop } from "./lib/open-loop.ts";
 import { buildIfStale, type RunningService, startService } from "./lib/service-processes.ts";
 
 /**
- * npm run bench -- channels [--type=telegram|meta] [--pg] [--rate=200] [--seconds=30]
+ * npm run bench -- channels [--type=telegram|meta|mail] [--pg] [--rate=200] [--seconds=30]
  *   [--chats=500] [--burst=3] [--delay-ms=200] [--drain-seconds=180] [--acks-only]
  *
  * Platform updates (Telegram's by default; `--type=meta`: Messenger webhooks, each signed with
@@ -123,7 +123,7 @@ async function setUp(base: string, platform: BenchPlatform): Promise<Setup> {
     name: "Support",
     modelName: "gpt_4o_mini",
   });
-  const channel = await call<{ webhookUrl: string }>(
+  const channel = await call<{ webhookUrl: string; inboundToken?: string }>(
     base,
     authorization,
     "POST",
@@ -131,6 +131,7 @@ async function setUp(base: string, platform: BenchPlatform): Promise<Setup> {
     201,
     platform.channelBody,
   );
+  platform.created?.(channel);
   return { authorization, agentId: agent.id, inboundPath: new URL(channel.webhookUrl).pathname };
 }
 

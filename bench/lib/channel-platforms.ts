@@ -2,6 +2,7 @@ import { startGraphApi } from "../../test/fakes/graph-api.ts";
 import { messengerTextWebhook } from "../../test/fakes/messenger-webhooks.ts";
 import type { PlatformCall } from "../../test/fakes/platform-api.ts";
 import { metaSignature, metaWebhookBody } from "../../test/fakes/platform-signatures.ts";
+import { startFakeSmtp } from "../../test/fakes/smtp-server.ts";
 import { startTelegramApi, telegramTextUpdate } from "../../test/fakes/telegram-api.ts";
 
 /** One customer message of the run, as the bench plans it. */
@@ -27,6 +28,8 @@ export type BenchPlatform = {
   /** The answers sent, in the order the fake received them. */
   sends(): PlatformCall[];
   read(call: PlatformCall): SentAnswer;
+  /** Told of the channel once created (mail: its inbound token, shown only then). */
+  created?(channel: { inboundToken?: string | undefined }): void;
   /** The bench's chat number of a stored conversation's `channelExternalId`. */
   chatOf(channelExternalId: string): number;
   close(): Promise<void>;
@@ -109,5 +112,75 @@ async function meta(): Promise<BenchPlatform> {
   };
 }
 
-export const BENCH_PLATFORMS = { telegram, meta } as const;
+/** The size of each raw mail posted: a reply with a long quoted history, as real mail is. */
+const MAIL_BYTES = 20 * 1024;
+const MAIL_ADDRESS = "support@shop.example";
+
+/**
+ * Mail: each chat is one thread (its References root), each message a raw mail of MAIL_BYTES
+ * whose quoted history (stripped before the model sees it) fills what the new text leaves;
+ * answers are read back from a fake SMTP server.
+ */
+async function mail(): Promise<BenchPlatform> {
+  const smtp = await startFakeSmtp();
+  const { simpleParser } = await import("mailparser");
+  const sent: PlatformCall[] = [];
+  // Parsed as they arrive, kept in the order received.
+  let parsing = Promise.resolve();
+  smtp.onMail((received) => {
+    const at = Date.now();
+    parsing = parsing.then(async () => {
+      const text = ((await simpleParser(received.raw)).text ?? "").trim();
+      const chatId = /^c(\d+)@/.exec(received.to[0] ?? "")?.[1] ?? "0";
+      sent.push({
+        name: "mail",
+        method: "SMTP",
+        path: "",
+        headers: {},
+        body: { chatId, text },
+        at,
+      });
+    });
+  });
+  let token = "";
+  const rootOf = (chatId: number) => `thread-${chatId}@customer.example`;
+  return {
+    label: "Mail (raw MIME of 20 KB)",
+    env: { SMTP_URL: smtp.url },
+    channelBody: { type: "mail", name: "Bench inbox", config: { address: MAIL_ADDRESS } },
+    created(channel) {
+      token = channel.inboundToken ?? "";
+    },
+    headersOf: () => ({ "content-type": "message/rfc822", authorization: `Bearer ${token}` }),
+    body({ updateId, chatId, text, date }) {
+      const head = [
+        `From: "Customer ${chatId}" <c${chatId}@customer.example>`,
+        `To: ${MAIL_ADDRESS}`,
+        "Subject: Re: My order",
+        `Date: ${date.toUTCString()}`,
+        `Message-ID: <m${updateId}.${chatId}@customer.example>`,
+        `In-Reply-To: <${rootOf(chatId)}>`,
+        `References: <${rootOf(chatId)}>`,
+        "MIME-Version: 1.0",
+        "Content-Type: text/plain; charset=utf-8",
+        "Content-Transfer-Encoding: 8bit",
+        "",
+        text,
+        "",
+        `On Mon, 1 Dec 2026 at 10:00, Support <${MAIL_ADDRESS}> wrote:`,
+      ].join("\r\n");
+      const quoted = "> Thank you for your message; we will look into your order right away.\r\n";
+      return `${head}\r\n${quoted.repeat(Math.max(0, Math.ceil((MAIL_BYTES - head.length) / quoted.length)))}`;
+    },
+    sends: () => sent,
+    read(call) {
+      const body = call.body as { chatId: string; text: string };
+      return { chatId: Number(body.chatId), text: body.text };
+    },
+    chatOf: (externalId) => Number(/^thread-(\d+)@/.exec(externalId)?.[1] ?? Number.NaN),
+    close: () => smtp.close(),
+  };
+}
+
+export const BENCH_PLATFORMS = { telegram, meta, mail } as const;
 export type BenchPlatformName = keyof typeof BENCH_PLATFORMS;

@@ -169,7 +169,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     logger,
     metrics,
   });
-  if (role !== "api") await jobs.work(services.jobHandlers);
+  if (role !== "api") {
+    await jobs.work(services.jobHandlers);
+    services.mailPoller.start();
+  }
 
   // A database that does not answer makes the liveness check a 503, never a 500.
   const isHealthy = () =>
@@ -310,6 +313,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     async close() {
       await Promise.all([api?.close(), site?.close(), worker?.close()]);
       await changes?.close();
+      await services.mailPoller.stop();
       await jobs.stop({ graceful: true, timeoutMs: config.server.shutdownTimeoutMs });
       redis?.disconnect();
       await Promise.all([fetcher.close(), modelTransport.close(), parser.close(), vacuum?.stop()]);

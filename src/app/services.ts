@@ -289,6 +289,7 @@ export async function createServices(deps: ServiceDeps) {
       maxDownloadBytes: config.transcription.maxBytes,
       jobLeaseMs: config.jobs.leaseSeconds * 1000,
       modelTimeoutMs: config.models.timeoutMs,
+      smtpUrl: config.accounts.smtpUrl,
     },
   });
 

@@ -17,7 +17,7 @@ export const accountsEnvSchema = z.object({
     "Public base URL of the API listener (links in e-mails, OIDC redirect, Secure cookie on https); default http://HOST:PORT",
   ),
   SMTP_URL: smtpUrl().describe(
-    "Outgoing mail (invitations, password resets): smtp://user:pass@host:port or smtps://…",
+    "Outgoing mail (invitations, password resets, mail channels): smtp://user:pass@host:port or smtps://…",
   ),
   MAIL_FROM: optionalString().describe(
     "Sender of the service's e-mails; default agentdesk@<PUBLIC_URL host>",

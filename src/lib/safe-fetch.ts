@@ -65,6 +65,11 @@ export interface SafeFetcher {
   fetch(url: string, init?: SafeFetchInit): Promise<SafeResponse>;
   /** Validates the scheme and every resolved address; throws when the URL may not be fetched. */
   check(url: string): Promise<void>;
+  /**
+   * The addresses of a host that another protocol will dial (an IMAP server), judged as a URL's
+   * host is; throws UnsafeUrlError when it may not be reached.
+   */
+  resolveHost(hostname: string): Promise<string[]>;
   /** Resolves when the URL answers any HTTP response to a HEAD request; redirects are not followed. */
   probe(url: string, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -175,6 +180,12 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
     async check(rawUrl) {
       const url = guard.parse(rawUrl);
       await guard.resolveAllowed(url.hostname, url.origin);
+    },
+
+    async resolveHost(hostname) {
+      const host = hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname;
+      const url = guard.parse(`http://${host}/`);
+      return guard.resolveAllowed(url.hostname, url.hostname);
     },
 
     async probe(rawUrl, timeoutMs = DEFAULT_PROBE_TIMEOUT_MS) {

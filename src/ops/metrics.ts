@@ -34,7 +34,7 @@ const JOB_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900, 3600];
 const LEAD_OUTCOMES = ["stored", "invalid", "rate_limited", "error"] as const;
 const INGESTION_OUTCOMES = ["synched", "error", "usage_limit_reached", "abandoned"] as const;
 const WEBHOOK_ATTEMPT_STATES = ["delivered", "retrying", "failed"] as const;
-const CHANNEL_TYPES = ["telegram", "whatsapp", "slack", "meta", "chatwoot"] as const;
+const CHANNEL_TYPES = ["telegram", "whatsapp", "slack", "meta", "chatwoot", "mail"] as const;
 const HANDOFF_TRIGGERS = ["customer", "model", "operator"] as const;
 /** What an inbound platform request, or one message in it, came to (channel-inbound.ts). */
 export const CHANNEL_INBOUND_OUTCOMES = [

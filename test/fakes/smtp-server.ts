@@ -5,9 +5,13 @@ import { SMTPServer } from "smtp-server";
 export type ReceivedMail = {
   /** The envelope's recipients, lower-cased. */
   to: string[];
+  /** The envelope's sender (MAIL FROM), lower-cased. */
+  from: string;
   subject: string;
   text: string;
   raw: string;
+  /** A header of the message as sent (unfolded; the first of its name), or "" when absent. */
+  header(name: string): string;
 };
 
 export type FakeSmtp = {
@@ -18,6 +22,8 @@ export type FakeSmtp = {
   nextMailTo(address: string): Promise<ReceivedMail>;
   /** Refuses messages to this address at RCPT TO, as a mail server that knows no such box. */
   refuseRecipient(address: string): void;
+  /** Called with every message accepted (a relay to another mailbox, in a test). */
+  onMail(listener: (mail: ReceivedMail) => void): void;
   close(): Promise<void>;
 };
 
@@ -48,11 +54,18 @@ function header(headers: string, name: string): string {
   );
 }
 
-function parse(raw: string, to: string[]): ReceivedMail {
+function parse(raw: string, to: string[], from: string): ReceivedMail {
   const split = raw.search(/\r?\n\r?\n/);
   const headers = raw.slice(0, split);
   const body = raw.slice(split).replace(/^\r?\n\r?\n/, "");
-  return { to, subject: header(headers, "subject"), text: decodeBody(headers, body), raw };
+  return {
+    to,
+    from,
+    subject: header(headers, "subject"),
+    text: decodeBody(headers, body),
+    raw,
+    header: (name) => header(headers, name),
+  };
 }
 
 /**
@@ -64,6 +77,7 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
   const handedOut = new Set<ReceivedMail>();
   const refused = new Set<string>();
   const waiters: Array<{ address: string; resolve: (mail: ReceivedMail) => void }> = [];
+  const listeners: Array<(mail: ReceivedMail) => void> = [];
 
   const serve = () => {
     for (const waiter of [...waiters]) {
@@ -91,7 +105,11 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
         const to = session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase());
-        received.push(parse(Buffer.concat(chunks).toString("utf8"), to));
+        const mailFrom = session.envelope.mailFrom;
+        const from = mailFrom ? mailFrom.address.toLowerCase() : "";
+        const mail = parse(Buffer.concat(chunks).toString("utf8"), to, from);
+        received.push(mail);
+        for (const listener of listeners) listener(mail);
         serve();
         callback();
       });
@@ -110,6 +128,7 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
       });
     },
     refuseRecipient: (address) => refused.add(address.toLowerCase()),
+    onMail: (listener) => listeners.push(listener),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

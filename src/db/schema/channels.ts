@@ -16,7 +16,7 @@ import { conversations, messages } from "./conversations.ts";
 import { organizations } from "./organizations.ts";
 
 /** The platforms an agent can be connected to (DESIGN.md §11). */
-export const CHANNEL_TYPES = ["telegram", "whatsapp", "slack", "meta", "chatwoot"] as const;
+export const CHANNEL_TYPES = ["telegram", "whatsapp", "slack", "meta", "chatwoot", "mail"] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 /**
@@ -52,7 +52,7 @@ export const channels = pgTable(
     index("channels_agent_idx").on(table.organizationId, table.agentId, table.createdAt),
     check(
       "channels_type_check",
-      sql`${table.type} in ('telegram', 'whatsapp', 'slack', 'meta', 'chatwoot')`,
+      sql`${table.type} in ('telegram', 'whatsapp', 'slack', 'meta', 'chatwoot', 'mail')`,
     ),
     check("channels_status_check", sql`${table.status} in ('active', 'error')`),
   ],
@@ -116,6 +116,8 @@ export const channelThreads = pgTable(
 export type InboundPayload = {
   text: string;
   audio?: { mediaId: string; mimeType?: string | undefined } | undefined;
+  /** Files that came with the message (a mail's attachments), as the message will keep them. */
+  attachments?: Array<{ url: string }> | undefined;
 };
 
 /**
@@ -203,3 +205,26 @@ export const channelSends = pgTable(
     ),
   ],
 );
+
+/**
+ * Where the IMAP poller of a mail channel is in its mailbox (mail-imap-poller.ts): the mailbox's
+ * UIDVALIDITY and the last UID handed to the inbound path, and the lease of the process that
+ * watches it, so one process at a time reads a mailbox and a restart goes on where it stopped.
+ */
+export const mailMailboxes = pgTable("mail_mailboxes", {
+  channelId: text("channel_id")
+    .primaryKey()
+    .references(() => channels.id, { onDelete: "cascade" }),
+  organizationId: text("organization_id")
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  /** The IMAP URL and mailbox this state is of: a changed config starts over. */
+  source: text("source").notNull(),
+  uidValidity: bigint("uid_validity", { mode: "number" }),
+  lastUid: bigint("last_uid", { mode: "number" }).notNull().default(0),
+  leaseHolder: text("lease_holder"),
+  leaseUntil: timestamp("lease_until", { withTimezone: true }),
+  /** After a failed connection: not tried again before this. */
+  retryAt: timestamp("retry_at", { withTimezone: true }),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});

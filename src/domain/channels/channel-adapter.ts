@@ -7,6 +7,7 @@ import type {
   InboundPayload,
   ReplyTarget,
 } from "../../db/schema/index.ts";
+import type { MailTransport } from "./mail-sender.ts";
 
 /** A channel's settings as an adapter uses them: shown fields and secrets together, in clear. */
 export type ChannelSettings = Record<string, string>;
@@ -23,6 +24,13 @@ export type PlatformContext = {
   guardedFetch: typeof fetch;
   /** The largest voice note or audio file downloaded (TRANSCRIBE_MAX_BYTES). */
   maxDownloadBytes: number;
+  /** E-mail out for the mail channel (SMTP_URL); null when the server has none. */
+  mail: MailTransport | null;
+  /**
+   * The addresses of a host a channel's config names (an IMAP server), refusing private ones
+   * as every outbound request does (the SSRF guard of src/lib/safe-fetch.ts).
+   */
+  resolveHost(hostname: string): Promise<string[]>;
 };
 
 /** The raw request as it reached /channels/{type}/{id}, before anything parsed its body. */
@@ -116,14 +124,22 @@ export type ChannelAdapter = {
     channel: { settings: ChannelSettings; webhookSecret: string },
     now: Date,
   ): boolean;
-  /** What the verified request holds. Throws InboundFormatError for a body it cannot read. */
-  read(request: InboundRequest, channel: { settings: ChannelSettings }): InboundReading;
+  /**
+   * What the verified request holds (a promise where reading takes parsing that is async: MIME).
+   * Throws InboundFormatError for a body it cannot read.
+   */
+  read(
+    request: InboundRequest,
+    channel: { settings: ChannelSettings },
+  ): InboundReading | Promise<InboundReading>;
   /** Sends one text message; returns the platform's id of it. */
   send(
     context: PlatformContext,
     channel: { settings: ChannelSettings },
     to: ReplyTarget,
     text: string,
+    /** Who wrote it: a person (an operator's reply) or the agent (its answer, unavailableMessage). */
+    author?: { byOperator: boolean },
   ): Promise<{ platformMessageId: string }>;
   /** Shows the customer that an answer is being written, where the platform can. */
   typing?(
@@ -151,6 +167,13 @@ export type ChannelAdapter = {
    * 24-hour customer service window); absent: no limit.
    */
   replyWindowMs?: number;
+  /**
+   * The platform proves itself with our webhook secret as a bearer token (mail's inbound
+   * forwarding): the creation's answer shows it once, as `inboundToken`; nothing shows it again.
+   */
+  revealsWebhookSecret?: boolean;
+  /** The config as the API shows it, from the stored (flat, masked) fields; default as stored. */
+  showConfig?(config: Record<string, string>): Record<string, string | Record<string, string>>;
 };
 
 /** The body is not what the platform sends: 400, nothing stored. */

@@ -50,9 +50,19 @@ export function createChannelInbound(deps: ChannelInboundDeps) {
       deps.onOutcome(type, "unauthorized");
       throw unauthorized("The request's signature or secret does not match this channel");
     }
+    return accept(channel, request);
+  }
+
+  /**
+   * What follows the signature check; also the way in of what the service fetched itself from
+   * the platform (a mail channel's IMAP mailbox), which has nothing to sign.
+   */
+  async function accept(channel: OpenedChannel, request: InboundRequest): Promise<InboundAnswer> {
+    const { row } = channel;
+    const { type } = row;
     let reading: InboundReading;
     try {
-      reading = channel.adapter.read(request, channel);
+      reading = await channel.adapter.read(request, channel);
     } catch (error) {
       if (!(error instanceof InboundFormatError)) throw error;
       deps.onOutcome(type, "invalid");
@@ -115,7 +125,7 @@ export function createChannelInbound(deps: ChannelInboundDeps) {
     return OK;
   }
 
-  return { receive };
+  return { receive, accept };
 }
 
 export type ChannelInbound = ReturnType<typeof createChannelInbound>;

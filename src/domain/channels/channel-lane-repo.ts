@@ -71,6 +71,9 @@ export function createChannelLaneRepo(db: Db) {
             ${due})
           on conflict (channel_id, thread_key) do update set
             sender = excluded.sender,
+            -- An answer goes to the latest message (a mail's In-Reply-To), not an older one late.
+            reply_to = case when excluded.last_inbound_at >= channel_threads.last_inbound_at
+              then excluded.reply_to else channel_threads.reply_to end,
             last_inbound_at = greatest(channel_threads.last_inbound_at, excluded.last_inbound_at),
             turn_due_at = case
               when channel_threads.turn_due_at is null

@@ -24,6 +24,10 @@ import { createChannelRepo } from "./channel-repo.ts";
 import { createChannelService } from "./channel-service.ts";
 import { createChannelTurns, type VoiceTranscriber } from "./channel-turns.ts";
 import { chatwootAdapter } from "./chatwoot-adapter.ts";
+import { mailAdapter } from "./mail-adapter.ts";
+import { createMailPoller } from "./mail-imap-poller.ts";
+import { createMailMailboxRepo } from "./mail-mailbox-repo.ts";
+import { createMailTransport } from "./mail-sender.ts";
 import { metaAdapter } from "./meta-adapter.ts";
 import { fetchThroughGuard } from "./platform-http.ts";
 import { slackAdapter } from "./slack-adapter.ts";
@@ -32,10 +36,9 @@ import { whatsappAdapter } from "./whatsapp-adapter.ts";
 
 /** Every platform's adapter, by channel type. */
 const ADAPTERS: ReadonlyMap<ChannelType, ChannelAdapter> = new Map(
-  [telegramAdapter, whatsappAdapter, slackAdapter, metaAdapter, chatwootAdapter].map((adapter) => [
-    adapter.type,
-    adapter,
-  ]),
+  [telegramAdapter, whatsappAdapter, slackAdapter, metaAdapter, chatwootAdapter, mailAdapter].map(
+    (adapter) => [adapter.type, adapter],
+  ),
 );
 
 export type ChannelModuleDeps = {
@@ -52,8 +55,11 @@ export type ChannelModuleDeps = {
   secretBox: SecretBox | null;
   /** The HTTP client of calls to the platforms (their base URLs are the operator's, trusted). */
   fetch: typeof fetch;
-  /** The SSRF-safe client of calls to URLs a channel's config gives (a Chatwoot instance). */
-  fetcher: Pick<SafeFetcher, "fetch">;
+  /**
+   * The SSRF-safe client of calls to URLs a channel's config gives (a Chatwoot instance), and
+   * its guard for hosts other protocols dial (an IMAP server).
+   */
+  fetcher: Pick<SafeFetcher, "fetch" | "resolveHost">;
   /** PUBLIC_URL: webhook URLs given to the platforms start with it. */
   publicUrl: string;
   settings: ChannelsConfig & {
@@ -61,6 +67,8 @@ export type ChannelModuleDeps = {
     /** JOB_LEASE_SECONDS in ms. */
     jobLeaseMs: number;
     modelTimeoutMs: number;
+    /** SMTP_URL: mail channels answer through it, and cannot be created without it. */
+    smtpUrl: string | undefined;
   };
 };
 
@@ -76,6 +84,8 @@ export function createChannelModule(deps: ChannelModuleDeps) {
     fetch: deps.fetch,
     guardedFetch: fetchThroughGuard(deps.fetcher),
     maxDownloadBytes: settings.maxDownloadBytes,
+    mail: settings.smtpUrl ? createMailTransport(settings.smtpUrl) : null,
+    resolveHost: (hostname) => deps.fetcher.resolveHost(hostname),
   };
   const channelRepo = createChannelRepo(db);
   const lanes = createChannelLaneRepo(db);
@@ -90,6 +100,9 @@ export function createChannelModule(deps: ChannelModuleDeps) {
     audit: deps.audit,
     logger: deps.logger,
     publicUrl: deps.publicUrl,
+    onChanged: (row) => {
+      if (row.type === "mail") mailPoller.wake();
+    },
   });
   const channelInbound = createChannelInbound({
     channels: channelRepo,
@@ -139,5 +152,13 @@ export function createChannelModule(deps: ChannelModuleDeps) {
     adapters: ADAPTERS,
     jobs: deps.jobs,
   });
-  return { channels, channelInbound, channelTurns, channelReplies };
+  const mailPoller = createMailPoller({
+    mailboxes: createMailMailboxRepo(db),
+    channels: channelRepo,
+    open: channels.open,
+    inbound: channelInbound,
+    platform,
+    logger: deps.logger,
+  });
+  return { channels, channelInbound, channelTurns, channelReplies, mailPoller };
 }

@@ -41,6 +41,8 @@ export type ChannelServiceDeps = {
   logger: Logger;
   /** PUBLIC_URL: webhook URLs given to the platforms start with it. */
   publicUrl: string;
+  /** A channel was created, changed or deleted (mail: its mailbox is looked at now). */
+  onChanged?(row: ChannelRow): void;
 };
 
 const channelNotFound = () => notFound("Channel not found");
@@ -51,6 +53,7 @@ const PLATFORM_NAMES: Record<ChannelType, string> = {
   slack: "Slack",
   meta: "Meta",
   chatwoot: "Chatwoot",
+  mail: "E-mail",
 };
 
 /** A platform's refusal as the API's error: what it refused is the client's to fix. */
@@ -111,7 +114,11 @@ export function createChannelService(deps: ChannelServiceDeps) {
         opened.settings[field] === undefined ? [] : [[field, opened.settings[field]!]],
       ),
     );
-    return toChannelView(row, { webhookUrl: webhookUrl(row), secrets });
+    return toChannelView(row, {
+      webhookUrl: webhookUrl(row),
+      secrets,
+      showConfig: opened.adapter.showConfig,
+    });
   }
 
   function parseSettings(adapter: ChannelAdapter, config: unknown): ChannelSettings {
@@ -193,7 +200,11 @@ export function createChannelService(deps: ChannelServiceDeps) {
         );
         return inserted;
       });
-      return view(row);
+      deps.onChanged?.(row);
+      // Shown this once: the platform's bearer token (mail) is never shown again.
+      return adapter.revealsWebhookSecret
+        ? { ...view(row), inboundToken: webhookSecret }
+        : view(row);
     },
 
     async list(caller: Caller, agentId: string): Promise<{ data: ChannelView[] }> {
@@ -258,6 +269,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
         );
         return result;
       });
+      deps.onChanged?.(updated);
       return view(updated);
     },
 
@@ -288,6 +300,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
           tx,
         );
       });
+      deps.onChanged?.(row);
     },
   };
 }

@@ -216,6 +216,7 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
           id: event.id,
           from: "human" as const,
           text: texts[index]!,
+          ...(event.payload?.attachments ? { attachments: event.payload.attachments } : {}),
           metadata: {
             channel: { channelId: row.id, platformMessageId: event.platformMessageId },
             ...(event.payload?.audio ? { voice: true } : {}),
@@ -245,7 +246,7 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
         agent,
         overrides: {},
         knownTexts: waiting.map((message) => message.text),
-        hasAttachments: false,
+        hasAttachments: waiting.some((message) => message.attachments.length > 0),
       }),
     );
     return releasingOnFailure(deps.billing, reservation, async () => {
@@ -536,6 +537,7 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
           channel,
           thread.replyTo,
           send.text,
+          { byOperator: send.byOperator },
         );
         await lanes.markSent(row.organizationId, send.messageId, platformMessageId);
         deps.metrics.sent(row.type, "sent", seconds());

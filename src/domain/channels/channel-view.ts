@@ -8,7 +8,9 @@ export type ChannelView = {
   enabled: boolean;
   status: ChannelRow["status"];
   webhookUrl: string;
-  config: Record<string, string>;
+  config: Record<string, string | Record<string, string>>;
+  /** Only in the answer to creating a mail channel: the bearer token of its inbound URL. */
+  inboundToken?: string;
   lastError: string | null;
   lastEventAt: string | null;
   createdAt: string;
@@ -27,7 +29,12 @@ export function webhookUrlOf(publicUrl: string, type: string, id: string): strin
 
 export function toChannelView(
   row: ChannelRow,
-  shown: { webhookUrl: string; secrets: Record<string, string> },
+  shown: {
+    webhookUrl: string;
+    secrets: Record<string, string>;
+    /** The adapter's shape of its config (mail's nested `imap`). */
+    showConfig?: ((config: Record<string, string>) => ChannelView["config"]) | undefined;
+  },
 ): ChannelView {
   const masked = Object.fromEntries(
     Object.entries(shown.secrets).map(([key, value]) => [key, maskSecret(value)]),
@@ -40,7 +47,7 @@ export function toChannelView(
     enabled: row.enabled,
     status: row.status,
     webhookUrl: shown.webhookUrl,
-    config: { ...row.config, ...masked },
+    config: (shown.showConfig ?? ((config) => config))({ ...row.config, ...masked }),
     lastError: row.lastError,
     lastEventAt: row.lastEventAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),

@@ -25,6 +25,21 @@ function fileNameOf(url: string): string {
   }
 }
 
+/**
+ * A file kept with its message as a data: URL (`data:<type>;name=<file name>;base64,<bytes>`):
+ * how a mail's attachments are stored (docs/channels.md). Null for any other data: URL.
+ */
+function fromDataUrl(url: string) {
+  const match = /^data:([^;,]+)((?:;[^;,=]+=[^;,]*)*);base64,(.*)$/s.exec(url);
+  if (!match) return null;
+  const name = /;name=([^;,]*)/.exec(match[2] ?? "")?.[1];
+  return {
+    bytes: Buffer.from(match[3]!, "base64"),
+    contentType: match[1]!,
+    name: name ? decodeURIComponent(name) : "attachment",
+  };
+}
+
 function refuse(url: string, reason: string, index: number) {
   return invalid(`Attachment ${url} cannot be used: ${reason}`, [
     { path: `body.attachments.${index}.url`, message: reason },
@@ -43,27 +58,36 @@ export function createAttachmentReader(deps: {
 }) {
   const { limits } = deps;
 
-  async function readOne(url: string, index: number, share: number): Promise<AttachmentText> {
+  async function readOne(givenUrl: string, index: number, share: number): Promise<AttachmentText> {
+    let url = givenUrl;
     let bytes: Buffer;
     let contentType: string | null;
-    try {
-      const response = await deps.fetcher.fetch(url, {
-        maxBytes: limits.maxBytes,
-        timeoutMs: limits.timeoutMs,
-        accept: "*/*",
-      });
-      if (response.status < 200 || response.status >= 300) {
-        throw refuse(url, `the server answered HTTP ${response.status}`, index);
+    let name = fileNameOf(url);
+    const stored = url.startsWith("data:") ? fromDataUrl(url) : null;
+    if (stored) {
+      // A file that came with the message itself (a mail's attachment): nothing to fetch.
+      ({ bytes, contentType, name } = stored);
+      // Errors name the file, not its bytes.
+      url = `attachment ${name}`;
+    } else {
+      try {
+        const response = await deps.fetcher.fetch(url, {
+          maxBytes: limits.maxBytes,
+          timeoutMs: limits.timeoutMs,
+          accept: "*/*",
+        });
+        if (response.status < 200 || response.status >= 300) {
+          throw refuse(url, `the server answered HTTP ${response.status}`, index);
+        }
+        bytes = response.body;
+        contentType = response.contentType;
+      } catch (error) {
+        if (error instanceof UnsafeUrlError || error instanceof FetchFailedError) {
+          throw refuse(url, error.message, index);
+        }
+        throw error;
       }
-      bytes = response.body;
-      contentType = response.contentType;
-    } catch (error) {
-      if (error instanceof UnsafeUrlError || error instanceof FetchFailedError) {
-        throw refuse(url, error.message, index);
-      }
-      throw error;
     }
-    const name = fileNameOf(url);
     let text: string;
     try {
       const mimeType = detectFileType(bytes, contentType ?? undefined, name);

@@ -21,8 +21,14 @@ const channelSchema = z.object({
     .string()
     .describe("Where the platform sends events: PUBLIC_URL/channels/{type}/{id}"),
   config: z
-    .record(z.string(), z.string())
+    .record(z.string(), z.union([z.string(), z.record(z.string(), z.string())]))
     .describe('The settings; credentials masked as "••••" and their last 4 characters'),
+  inboundToken: z
+    .string()
+    .optional()
+    .describe(
+      "Mail only, in the answer to creating the channel: the bearer token of webhookUrl, never shown again",
+    ),
   lastError: z.string().nullable().describe("What the platform said when it last refused us"),
   lastEventAt: z.string().nullable().describe("When the platform last reached this channel"),
   createdAt: z.string(),

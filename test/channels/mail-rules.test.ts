@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeSmtp, type ReceivedMail, startFakeSmtp } from "../fakes/smtp-server.ts";
+import { createAgent } from "../harness/agents.ts";
+import {
+  type ChannelBody,
+  type ChannelTestApp,
+  chatRequests,
+  conversationsOf,
+  createChannel,
+  eventually,
+  startChannelTestApp,
+} from "./channel-helpers.ts";
+import { composeMail, postMail, SUPPORT } from "./mail-helpers.ts";
+
+type MailChannel = ChannelBody & { inboundToken: string };
+
+let t: ChannelTestApp;
+let smtp: FakeSmtp;
+let channel: MailChannel;
+beforeAll(async () => {
+  smtp = await startFakeSmtp();
+  t = await startChannelTestApp({ SMTP_URL: smtp.url });
+  channel = (await createChannel(t, {
+    type: "mail",
+    config: { address: SUPPORT },
+  })) as MailChannel;
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+});
+
+let sequence = 0;
+const newId = () => {
+  sequence += 1;
+  return `rule${sequence}.${Date.now()}@elsewhere.example`;
+};
+const settle = () => new Promise((resolve) => setTimeout(resolve, 1_200));
+
+describe("mail that is never answered", () => {
+  it.each([
+    ["Auto-Submitted: auto-replied", { "Auto-Submitted": "auto-replied" }],
+    ["Auto-Submitted: auto-generated", { "Auto-Submitted": "auto-generated" }],
+    ["Precedence: bulk", { Precedence: "bulk" }],
+    ["Precedence: list", { Precedence: "list" }],
+    ["Precedence: junk", { Precedence: "junk" }],
+    ["X-Autoreply", { "X-Autoreply": "yes" }],
+    ["X-Autorespond", { "X-Autorespond": "Out of office" }],
+  ])("a mail with %s: 200, nothing stored or sent", async (_, headers) => {
+    const from = `someone${sequence}@elsewhere.example`;
+    const raw = await composeMail({ messageId: newId(), from, headers, text: "I am away." });
+    const response = await postMail(t.app, channel, raw, channel.inboundToken);
+    expect(response.statusCode).toBe(200);
+    await settle();
+    expect(smtp.received.filter((mail) => mail.to.includes(from))).toHaveLength(0);
+    expect(chatRequests(t.fake)).toHaveLength(0);
+    expect((await conversationsOf(t)).data).toHaveLength(0);
+  });
+
+  it.each([
+    ["from the channel's own address", { from: `"Support" <${SUPPORT.toUpperCase()}>` }],
+    ["from MAILER-DAEMON", { from: "MAILER-DAEMON@mx.elsewhere.example" }],
+    ["from postmaster", { from: "postmaster@elsewhere.example" }],
+    [
+      "a delivery report (multipart/report)",
+      {
+        from: "reports@elsewhere.example",
+        headers: { "Content-Type": "multipart/report; report-type=delivery-status; boundary=b1" },
+      },
+    ],
+  ])("a mail %s: 200, nothing stored or sent", async (_, spec) => {
+    const raw = await composeMail({ messageId: newId(), text: "Undeliverable: …", ...spec });
+    expect((await postMail(t.app, channel, raw, channel.inboundToken)).statusCode).toBe(200);
+    await settle();
+    expect(smtp.received).toHaveLength(0);
+    expect(chatRequests(t.fake)).toHaveLength(0);
+    expect((await conversationsOf(t)).data).toHaveLength(0);
+  });
+
+  it("but Auto-Submitted: no is a person writing, and is answered", async () => {
+    const from = "person@elsewhere.example";
+    const raw = await composeMail({
+      messageId: newId(),
+      from,
+      headers: { "Auto-Submitted": "no" },
+      text: "Do you ship to Lisbon?",
+    });
+    expect((await postMail(t.app, channel, raw, channel.inboundToken)).statusCode).toBe(200);
+    const answer = await smtp.nextMailTo(from);
+    expect(answer.header("auto-submitted")).toBe("auto-replied");
+  });
+});
+
+describe("two agentdesk agents whose addresses mail each other", () => {
+  it("answer each other's first mail once, and never the answers: no loop", async () => {
+    const otherAgent = await createAgent(t.app, t.org, { name: "Sales" });
+    const alpha = (await createChannel(t, {
+      type: "mail",
+      config: { address: "alpha@one.example" },
+    })) as MailChannel;
+    const beta = (await createChannel(
+      { ...t, agentId: otherAgent.id },
+      { type: "mail", config: { address: "beta@two.example" } },
+    )) as MailChannel;
+    // The mail server delivers what either agent sends to the other's inbound URL, as a
+    // forwarding rule in a real server would.
+    const delivered: Array<Promise<unknown>> = [];
+    smtp.onMail((mail: ReceivedMail) => {
+      const target = mail.to.includes("alpha@one.example")
+        ? alpha
+        : mail.to.includes("beta@two.example")
+          ? beta
+          : null;
+      if (target) delivered.push(postMail(t.app, target, mail.raw, target.inboundToken));
+    });
+    const before = smtp.received.length;
+    t.fake.requests.length = 0;
+    // Someone writes to each agent from the other's address by hand (a colleague).
+    await postMail(
+      t.app,
+      alpha,
+      await composeMail({
+        messageId: newId(),
+        from: "beta@two.example",
+        to: "alpha@one.example",
+        text: "Hello alpha",
+      }),
+      alpha.inboundToken,
+    );
+    await postMail(
+      t.app,
+      beta,
+      await composeMail({
+        messageId: newId(),
+        from: "alpha@one.example",
+        to: "beta@two.example",
+        text: "Hello beta",
+      }),
+      beta.inboundToken,
+    );
+    await eventually(() => expect(smtp.received.length - before).toBe(2));
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await Promise.all(delivered);
+    const sent = smtp.received.slice(before);
+    expect(sent.map((mail) => mail.to[0]).sort()).toEqual([
+      "alpha@one.example",
+      "beta@two.example",
+    ]);
+    expect(sent.every((mail) => mail.header("auto-submitted") === "auto-replied")).toBe(true);
+    expect(chatRequests(t.fake)).toHaveLength(2);
+    expect(delivered).toHaveLength(2);
+  });
+});
