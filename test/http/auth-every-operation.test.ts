@@ -114,6 +114,9 @@ beforeAll(async () => {
     // Refused before any lookup: an id that names nothing does as well as another's.
     "channels.id": "no-such-channel",
     "event-subscriptions.id": "no-such-subscription",
+    "eval-sets.id": "no-such-eval-set",
+    "eval-sets.caseId": "no-such-case",
+    "eval-runs.id": "no-such-eval-run",
     "models.model": agentId,
     "annotations.id": annotation.json().id,
     "conversations.id": exchange.conversationId,

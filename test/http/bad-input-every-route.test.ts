@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { MAX_JSON_DEPTH } from "../../src/http/plugins/json-body.ts";
 import { MALFORMED_MULTIPART_MESSAGE } from "../../src/http/plugins/multipart-form.ts";
@@ -313,7 +313,19 @@ beforeAll(async () => {
     headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
     payload: {},
   });
+  const client = app.client(org.auth);
+  const evalSet = (await client.evals.createSet({ name: "Every route", agentId })).body;
+  const evalCase = (await client.evals.addCase(evalSet.id, { question: "Open on Sunday?" })).body;
+  const evalRun = (await client.evals.startRun({ evalSetId: evalSet.id })).body;
+  // Over before the tables are compared: a run that ends during the test is a change.
+  await vi.waitFor(
+    async () => expect((await client.evals.getRun(evalRun.id)).body.status).toBe("completed"),
+    { timeout: 20_000, interval: 50 },
+  );
   routes = await documentedRoutes({
+    "eval-sets.id": evalSet.id,
+    "eval-sets.caseId": evalCase.id,
+    "eval-runs.id": evalRun.id,
     "agents.id": agentId,
     "agents.agentId": agentId,
     // The agent's only version: restoring it changes nothing.
