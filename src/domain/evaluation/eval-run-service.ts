@@ -101,7 +101,6 @@ export function createEvalRunService(deps: {
   return {
     async start(caller: Caller, input: EvalRunInput) {
       const { set, caseCount } = await deps.sets.requireSet(caller, input.evalSetId);
-      refuseOtherAgent(caller, set.agentId);
       if (caseCount === 0) {
         throw invalid(`Eval set ${set.id} has no cases: add cases (or import them) first`, [
           { path: "body.evalSetId", message: "names a set without cases" },
