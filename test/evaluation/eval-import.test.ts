@@ -172,6 +172,7 @@ describe("who may use eval sets and runs", () => {
     expect((await asViewer.evals.listCases(setId)).status).toBe(200);
     expect((await asViewer.evals.addCase(setId, { question: "Mine" })).status).toBe(403);
     expect((await asViewer.evals.deleteSet(setId)).status).toBe(403);
+    expect((await asViewer.evals.importCases(setId, { from: "annotations" })).status).toBe(403);
     expect((await asViewer.evals.startRun({ evalSetId: setId })).status).toBe(403);
     expect((await api.evals.listCases(setId)).body.data).toHaveLength(1);
   });

@@ -252,7 +252,7 @@ export function registerEvalRoutes(app: App, deps: EvalRouteDeps): void {
   app.post(
     "/api/eval-sets/:id/import",
     {
-      config: { auth: "key", permission: "annotations:read" },
+      config: WRITE,
       schema: {
         operationId: "importEvalCases",
         tags,
