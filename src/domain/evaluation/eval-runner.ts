@@ -212,8 +212,8 @@ export function createEvalRunner(deps: EvalRunnerDeps) {
       expected: result.expectations.expectedAnswer!,
       answer: text,
     };
-    const reservation = await reserve(
-      turnReservation(deps.models, {
+    const reservation = await reserve({
+      ...turnReservation(deps.models, {
         organizationId: run.organizationId,
         feature: EVALUATION_FEATURE,
         modelName: judgeModel.requestedModelName,
@@ -221,7 +221,9 @@ export function createEvalRunner(deps: EvalRunnerDeps) {
         maxOutputTokens: JUDGE_MAX_OUTPUT_TOKENS,
         holdMs: settings.reservationHoldMs,
       }),
-    );
+      // A key's monthly budget holds the judge's credits too, as it is charged with them.
+      apiKeyId: run.apiKeyId,
+    });
     try {
       const verdict = await judgeAnswer(judgeModel, input, {
         timeoutMs: settings.modelTimeoutMs,
