@@ -9,11 +9,11 @@ import { ModelProviderError } from "../../models/model-failure.ts";
 import type { ModelRegistry, ResolvedLanguageModel } from "../../models/model-registry.ts";
 import type { AgentRow } from "../agents/agent-repo.ts";
 import { datastoreIdsOf } from "../agents/agent-tools.ts";
-import type { Billing, ChargeRequest, ReservationRequest } from "../billing/billing-port.ts";
+import type { Billing, ReservationRequest } from "../billing/billing-port.ts";
 import type { AnswerPipeline, AnswerTurn } from "../query/answer-pipeline.ts";
 import { asksForHuman } from "../query/human-request.ts";
-import type { KnowledgeLookup } from "../query/query-knowledge.ts";
-import { toSource } from "../query/query-knowledge.ts";
+import type { MeteredCall } from "../query/model-calls.ts";
+import { type KnowledgeLookup, searchableKnowledge, toSource } from "../query/query-knowledge.ts";
 import { turnReservation } from "../query/usage-bound.ts";
 import { JUDGE_PASS_SCORE, offlineChecks } from "./eval-checks.ts";
 import {
@@ -104,15 +104,40 @@ export function createEvalRunner(deps: EvalRunnerDeps) {
     }
   }
 
-  /** Charges one model call of a case; the credits it cost (0 when charging failed). */
-  async function charge(request: ChargeRequest): Promise<number> {
+  /**
+   * Charges one model call of a case as feature evaluation (settling `reservationId` when
+   * given); the credits it cost, 0 when charging failed.
+   */
+  async function charge(
+    run: EvalRunRow,
+    caseId: string,
+    call: Pick<MeteredCall, "resolved" | "inputTokens" | "outputTokens" | "usageEstimated"> & {
+      step: string;
+    },
+    reservationId?: string,
+  ): Promise<number> {
     try {
-      return (await billing.charge(request)).creditsCharged;
+      const charged = await billing.charge({
+        organizationId: run.organizationId,
+        agentId: run.agentId,
+        apiKeyId: run.apiKeyId,
+        feature: EVALUATION_FEATURE,
+        provider: call.resolved.provider,
+        modelName: call.resolved.providerModelId,
+        inputTokens: call.inputTokens,
+        outputTokens: call.outputTokens,
+        ...(reservationId ? { reservationId } : {}),
+        metadata: {
+          evalRunId: run.id,
+          caseId,
+          step: call.step,
+          modelName: call.resolved.modelName,
+          ...(call.usageEstimated ? { usageEstimated: true } : {}),
+        },
+      });
+      return charged.creditsCharged;
     } catch (error) {
-      deps.logger.error(
-        { err: error, evalRunId: request.metadata?.evalRunId },
-        "charging an evaluation failed",
-      );
+      deps.logger.error({ err: error, evalRunId: run.id }, "charging an evaluation failed");
       return 0;
     }
   }
@@ -135,8 +160,6 @@ export function createEvalRunner(deps: EvalRunnerDeps) {
       }),
       apiKeyId: run.apiKeyId,
     });
-    const datastoreIds = datastoreIdsOf(agent.tools);
-    const { knowledge } = deps;
     let turn: AnswerTurn;
     try {
       const prepared = await answers.prepare({
@@ -144,25 +167,11 @@ export function createEvalRunner(deps: EvalRunnerDeps) {
         overrides: {},
         query: question,
         humanRequested: asksForHuman(question),
-        knowledge:
-          knowledge && datastoreIds.length > 0
-            ? {
-                search: ({ topK }) =>
-                  knowledge.search({
-                    organizationId: run.organizationId,
-                    datastoreIds,
-                    query: question,
-                    topK,
-                  }),
-                searchQuery: (alternative, { topK }) =>
-                  knowledge.search({
-                    organizationId: run.organizationId,
-                    datastoreIds,
-                    query: alternative,
-                    topK,
-                  }),
-              }
-            : null,
+        knowledge: searchableKnowledge(deps.knowledge, {
+          organizationId: run.organizationId,
+          datastoreIds: datastoreIdsOf(agent.tools),
+          query: question,
+        }),
         history: expectations.history,
         attachmentUrls: [],
       });
@@ -171,32 +180,8 @@ export function createEvalRunner(deps: EvalRunnerDeps) {
       await billing.release(reservation).catch(() => {});
       throw error;
     }
-    const owner = {
-      organizationId: run.organizationId,
-      agentId: run.agentId,
-      apiKeyId: run.apiKeyId,
-      feature: EVALUATION_FEATURE,
-    };
-    const metadata = { evalRunId: run.id, caseId: result.caseId };
-    let credits = await charge({
-      ...owner,
-      provider: turn.resolved.provider,
-      modelName: turn.resolved.providerModelId,
-      inputTokens: turn.inputTokens,
-      outputTokens: turn.outputTokens,
-      reservationId: reservation.id,
-      metadata: { ...metadata, step: "answer", modelName: turn.resolved.modelName },
-    });
-    for (const call of turn.calls) {
-      credits += await charge({
-        ...owner,
-        provider: call.resolved.provider,
-        modelName: call.resolved.providerModelId,
-        inputTokens: call.inputTokens,
-        outputTokens: call.outputTokens,
-        metadata: { ...metadata, step: call.step, modelName: call.resolved.modelName },
-      });
-    }
+    let credits = await charge(run, result.caseId, { ...turn, step: "answer" }, reservation.id);
+    for (const call of turn.calls) credits += await charge(run, result.caseId, call);
     return { turn, credits };
   }
 
@@ -230,24 +215,12 @@ export function createEvalRunner(deps: EvalRunnerDeps) {
         maxRetries: settings.modelMaxRetries,
         signal,
       });
-      const credits = await charge({
-        organizationId: run.organizationId,
-        agentId: run.agentId,
-        apiKeyId: run.apiKeyId,
-        feature: EVALUATION_FEATURE,
-        provider: judgeModel.provider,
-        modelName: judgeModel.providerModelId,
-        inputTokens: verdict.inputTokens,
-        outputTokens: verdict.outputTokens,
-        reservationId: reservation.id,
-        metadata: {
-          evalRunId: run.id,
-          caseId: result.caseId,
-          step: "judge",
-          modelName: judgeModel.modelName,
-          ...(verdict.usageEstimated ? { usageEstimated: true } : {}),
-        },
-      });
+      const credits = await charge(
+        run,
+        result.caseId,
+        { ...verdict, resolved: judgeModel, step: "judge" },
+        reservation.id,
+      );
       return { verdict, credits };
     } catch (error) {
       await billing.release(reservation).catch(() => {});

@@ -26,6 +26,22 @@ export type KnowledgeLookup = {
   ): Promise<OpenedKnowledge & { along: Along }>;
 };
 
+/**
+ * The agent's datastores searched through `knowledge` for `query` (and super retrieval's other
+ * queries); null when there is nothing to search.
+ */
+export function searchableKnowledge(
+  knowledge: KnowledgeLookup | null,
+  request: KnowledgeRequest,
+): OpenedKnowledge | null {
+  if (!knowledge || request.datastoreIds.length === 0) return null;
+  return {
+    search: ({ topK }) => knowledge.search({ ...request, topK }),
+    searchQuery: (alternative, { topK }) =>
+      knowledge.search({ ...request, query: alternative, topK }),
+  };
+}
+
 export type PassageSelection = {
   /** Passages scoring below this fraction of the best one are dropped. */
   minRelevance: number;

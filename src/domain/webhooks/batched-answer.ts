@@ -6,7 +6,7 @@ import { datastoreIdsOf } from "../agents/agent-tools.ts";
 import type { AnswerPipeline, AnswerTurn, HistoryMessage } from "../query/answer-pipeline.ts";
 import { asksForHuman } from "../query/human-request.ts";
 import type { MeteredCall } from "../query/model-calls.ts";
-import type { KnowledgeLookup } from "../query/query-knowledge.ts";
+import { type KnowledgeLookup, searchableKnowledge } from "../query/query-knowledge.ts";
 import type { WindowMessage } from "./window-message-repo.ts";
 
 export type BatchedAnswerDeps = {
@@ -60,9 +60,7 @@ export async function generateBatchedAnswer(
   },
 ): Promise<BatchedAnswer> {
   const { agent, waiting } = input;
-  const { knowledge } = deps;
   const query = combinedQuery(waiting);
-  const datastoreIds = datastoreIdsOf(agent.tools);
   const humanRequested = waiting.some((message) => asksForHuman(message.text));
   const answer = await deps.answers.prepare({
     agent,
@@ -70,20 +68,11 @@ export async function generateBatchedAnswer(
     query,
     context: contextOf(waiting),
     humanRequested,
-    knowledge:
-      knowledge && datastoreIds.length > 0
-        ? {
-            search: ({ topK }) =>
-              knowledge.search({ organizationId: input.organizationId, datastoreIds, query, topK }),
-            searchQuery: (alternative, { topK }) =>
-              knowledge.search({
-                organizationId: input.organizationId,
-                datastoreIds,
-                query: alternative,
-                topK,
-              }),
-          }
-        : null,
+    knowledge: searchableKnowledge(deps.knowledge, {
+      organizationId: input.organizationId,
+      datastoreIds: datastoreIdsOf(agent.tools),
+      query,
+    }),
     history: input.history,
     attachmentUrls: waiting.flatMap((message) => message.attachments.map(({ url }) => url)),
     publicAudience: input.publicAudience,
