@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Compiles src/ into dist/, which bin/agentdesk.js runs (`npm run build`), and bundles the chat
-// widget (widget/, browser code) with esbuild into dist/public/widget.js. With --if-stale it
+// Compiles src/ into dist/, which bin/agentdesk.js runs (`npm run build`), bundles the chat
+// widget (widget/, browser code) with esbuild into dist/public/widget.js and the operator console
+// (console/, a React app) into dist/public/console/. With --if-stale it
 // builds only when a source is newer than the last build: `npm start`, `npm ci` and the test
 // run call it that way, and it answers in tens of milliseconds when nothing changed.
 //
@@ -32,7 +33,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist");
 const stampFile = join(dist, ".build-stamp");
 // What the output depends on. A file added to or deleted from src/ changes its directory's mtime.
-const INPUTS = ["src", "widget", "tsconfig.json", "tsconfig.build.json", "scripts/build.mjs"];
+const INPUTS = [
+  "src",
+  "widget",
+  "console",
+  "tsconfig.json",
+  "tsconfig.build.json",
+  "scripts/build.mjs",
+];
 // What the compiled code reads at run time, copied to the same place relative to it.
 const ASSETS = ["db/migrations"];
 
@@ -84,6 +92,61 @@ async function bundleWidget(staging) {
   });
 }
 
+/**
+ * The operator console (console/): its entry script and stylesheet plus one chunk per area,
+ * loaded when first opened (esbuild's code splitting, ES modules), every name hashed so browsers
+ * keep them for a year; and its page, naming the entry's files. `__AGENTDESK_BASE__` is
+ * PUBLIC_URL's path, written in by the service when it serves the page.
+ */
+async function bundleConsole(staging) {
+  const esbuild = await import("esbuild");
+  const outdir = join(staging, "public", "console");
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: { main: "console/src/main.tsx" },
+    outdir: join(outdir, "assets"),
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    minify: true,
+    jsx: "automatic",
+    entryNames: "[name]-[hash]",
+    chunkNames: "[name]-[hash]",
+    assetNames: "[name]-[hash]",
+    define: { "process.env.NODE_ENV": '"production"' },
+    target: ["chrome110", "firefox110", "safari16"],
+    legalComments: "none",
+    metafile: true,
+    logLevel: "warning",
+  });
+  // Each area loaded with import() is an entry point too: the page names only the main one.
+  const entry = Object.entries(result.metafile.outputs).find(
+    ([, output]) => output.entryPoint === "console/src/main.tsx",
+  );
+  if (!entry) throw new Error("the console's build wrote no entry script");
+  const [script, { cssBundle }] = entry;
+  const assetName = (path) => path.slice(path.lastIndexOf("/") + 1);
+  const base = "__AGENTDESK_BASE__";
+  writeFileSync(
+    join(outdir, "index.html"),
+    `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="agentdesk-base" content="${base}">
+<title>agentdesk console</title>
+${cssBundle ? `<link rel="stylesheet" href="${base}/console/assets/${assetName(cssBundle)}">\n` : ""}<script type="module" src="${base}/console/assets/${assetName(script)}"></script>
+</head>
+<body>
+<div id="root"></div>
+<noscript>The agentdesk console needs JavaScript.</noscript>
+</body>
+</html>
+`,
+  );
+}
+
 async function build() {
   const startedAt = new Date();
   const tsc = resolveTsc();
@@ -108,6 +171,7 @@ async function build() {
     );
     if (compiled.status !== 0) throw new Error(`tsc exited with ${compiled.status}`);
     await bundleWidget(staging);
+    await bundleConsole(staging);
     for (const asset of ASSETS) {
       cpSync(join(root, "src", asset), join(staging, asset), { recursive: true });
     }

@@ -110,6 +110,7 @@ import {
   type WebhookRouteDeps,
 } from "../http/routes/webhooks/webhook-routes.ts";
 import { registerWidgetRoutes } from "../http/routes/widget/widget-routes.ts";
+import { registerConsoleRoutes } from "../http/routes/console/console-routes.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../ops/metrics.ts";
 import type { Readiness } from "../ops/readiness.ts";
@@ -227,6 +228,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   });
   registerEventRoutes(app, deps.events);
   registerWidgetRoutes(app, deps.publicChat);
+  await registerConsoleRoutes(app, { publicUrl: deps.accounts.publicUrl });
   registerWebhookRoutes(app, deps);
   registerFollowUpRoutes(app, deps);
   registerHandoffRoutes(app, deps.handoff);

@@ -1,20 +1,9 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { packageRoot } from "../../../lib/package-root.ts";
 
 export type WidgetBundle = { body: Buffer; etag: string };
-
-/** The repository (or installed package) root: the nearest directory with a package.json. */
-function packageRoot(): string {
-  let directory = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(directory, "package.json"))) {
-    const parent = dirname(directory);
-    if (parent === directory) throw new Error("agentdesk: no package.json above the server code");
-    directory = parent;
-  }
-  return directory;
-}
 
 /** Where the build (scripts/build.mjs) writes the chat widget's bundle. */
 const widgetBundlePath = () => join(packageRoot(), "dist", "public", "widget.js");

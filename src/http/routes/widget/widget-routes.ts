@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { PublicChatService } from "../../../domain/public-chat/public-chat-service.ts";
 import { AppError } from "../../../lib/errors.ts";
 import type { App } from "../../app-types.ts";
+import { matchesEntityTag } from "../../entity-tag.ts";
 import { CHAT_PAGE_CSP, chatPage, notFoundPage } from "./chat-page.ts";
 import { loadWidgetBundle } from "./widget-bundle.ts";
 
@@ -9,15 +10,6 @@ export type WidgetRouteDeps = { publicChat: Pick<PublicChatService, "profile"> }
 
 /** How long browsers and proxies may reuse /widget.js before asking again (ETag then 304). */
 const WIDGET_MAX_AGE_SECONDS = 300;
-
-/** Whether an If-None-Match header names this ETag (weak or strong, or `*`). */
-function matches(entityTag: string | undefined, etag: string): boolean {
-  if (!entityTag) return false;
-  return entityTag
-    .split(",")
-    .map((tag) => tag.trim().replace(/^W\//, ""))
-    .some((tag) => tag === etag || tag === "*");
-}
 
 /**
  * GET /widget.js (the chat widget, for a script tag on any site) and GET /chat/{agentId} (the
@@ -42,7 +34,7 @@ export function registerWidgetRoutes(app: App, deps: WidgetRouteDeps): void {
         .header("cache-control", `public, max-age=${WIDGET_MAX_AGE_SECONDS}`)
         .header("access-control-allow-origin", "*")
         .header("cross-origin-resource-policy", "cross-origin");
-      if (matches(request.headers["if-none-match"], widget.etag)) {
+      if (matchesEntityTag(request.headers["if-none-match"], widget.etag)) {
         return reply.code(304).send();
       }
       return reply.type("text/javascript; charset=utf-8").send(widget.body);

@@ -1,0 +1,5 @@
+import { PageHeader } from "../../ui/forms.tsx";
+
+export default function KnowledgeArea() {
+  return <PageHeader title="Knowledge" />;
+}
