@@ -11788,6 +11788,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Signed in, but not an instance administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure; the body carries the request id to find it in the logs */
             500: {
                 headers: {
@@ -11851,6 +11860,15 @@ export interface operations {
             };
             /** @description No valid admin token or instance administrator's session */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in, but not an instance administrator */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11936,6 +11954,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Signed in, but not an instance administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No organization with this id */
             404: {
                 headers: {
@@ -11997,6 +12024,15 @@ export interface operations {
             };
             /** @description No valid admin token or instance administrator's session */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in, but not an instance administrator */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12113,6 +12149,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Signed in, but not an instance administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure; the body carries the request id to find it in the logs */
             500: {
                 headers: {
@@ -12169,6 +12214,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Signed in, but not an instance administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The export failed */
             500: {
                 headers: {
@@ -12209,6 +12263,15 @@ export interface operations {
             };
             /** @description No valid admin token or instance administrator's session */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in, but not an instance administrator */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12266,6 +12329,15 @@ export interface operations {
             };
             /** @description No valid admin token or instance administrator's session */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in, but not an instance administrator */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12344,6 +12416,15 @@ export interface operations {
             };
             /** @description No valid admin token or instance administrator's session */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in, but not an instance administrator */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12450,6 +12531,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Signed in, but not an instance administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No organization with this id */
             404: {
                 headers: {
@@ -12539,6 +12629,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Signed in, but not an instance administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No organization with this id */
             404: {
                 headers: {
@@ -12601,6 +12700,15 @@ export interface operations {
             };
             /** @description No valid admin token or instance administrator's session */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in, but not an instance administrator */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
