@@ -33,7 +33,7 @@ export function CreditsChart({ data, summary }: { data: ChartData; summary: stri
         await import("chart.js");
       if (cancelled || !canvas.current) return;
       Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
-      const valueAxis = data.horizontal ? "x" : "y";
+      const [nameAxis, valueAxis] = data.horizontal ? (["y", "x"] as const) : (["x", "y"] as const);
       chart = new Chart(canvas.current, {
         type: "bar",
         data: {
@@ -41,19 +41,23 @@ export function CreditsChart({ data, summary }: { data: ChartData; summary: stri
           datasets: [{ label: "Credits", data: data.values, backgroundColor: BAR_COLOUR }],
         },
         options: {
-          indexAxis: data.horizontal ? "y" : "x",
+          indexAxis: nameAxis,
           // The numbers matter more than motion, and a drawn chart should hold still.
           animation: false,
           responsive: true,
           maintainAspectRatio: false,
           color: TEXT_COLOUR,
           scales: {
-            x: { stacked: true, ticks: { color: TEXT_COLOUR }, grid: { color: GRID_COLOUR } },
-            y: { stacked: true, ticks: { color: TEXT_COLOUR }, grid: { color: GRID_COLOUR } },
+            // The axis of the bars' names needs no grid lines; the credits' axis does.
+            [nameAxis]: {
+              stacked: true,
+              ticks: { color: TEXT_COLOUR },
+              grid: { display: false },
+            },
             [valueAxis]: {
               stacked: true,
               beginAtZero: true,
-              ticks: { color: TEXT_COLOUR, callback: (value: number | string) => value },
+              ticks: { color: TEXT_COLOUR },
               grid: { color: GRID_COLOUR },
             },
           },

@@ -117,7 +117,7 @@ function EventPages({ range }: { range: UsageRange }) {
             <p aria-live="polite">
               Page {formatInteger(page.pagination.page)} of{" "}
               {formatInteger(page.pagination.totalPages)} · {formatInteger(page.pagination.total)}{" "}
-              events
+              {page.pagination.total === 1 ? "event" : "events"}
             </p>
             <button
               type="button"

@@ -18,7 +18,7 @@ const DAY_MS = 86_400_000;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A UTC calendar date as the date inputs and the API write it (YYYY-MM-DD). */
-export const utcDate = (instant: Date) => instant.toISOString().slice(0, 10);
+const utcDate = (instant: Date) => instant.toISOString().slice(0, 10);
 
 export const isDate = (text: string) => DATE.test(text) && !Number.isNaN(Date.parse(text));
 
