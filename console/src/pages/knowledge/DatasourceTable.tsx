@@ -32,7 +32,7 @@ const STATUS_TONES: Record<DatasourceStatus, string> = {
 
 /** The spec's status word, as the API returns it, with a colour that only repeats it. */
 export function StatusBadge({ status }: { status: DatasourceStatus }) {
-  return <span className={STATUS_TONES[status]}>{status}</span>;
+  return <span className={`datasource-status ${STATUS_TONES[status]}`}>{status}</span>;
 }
 
 /** Where a web datasource reads from, as a link; nothing for files. */
@@ -213,7 +213,7 @@ export function DatasourceTable({
         {syncing > 0 && ` · ${formatInteger(syncing)} syncing, the list refreshes by itself`}
       </p>
       <div className="table-wrap">
-        <table className="datasource-table">
+        <table className="knowledge-table datasource-table">
           <thead>
             <tr>
               <th scope="col">Name</th>

@@ -45,7 +45,7 @@ export default function DatastoresPage() {
 function DatastoreList({ datastores }: { datastores: Datastore[] }) {
   return (
     <div className="table-wrap">
-      <table>
+      <table className="knowledge-table">
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -106,7 +106,7 @@ function CreateDatastore() {
     create.mutate();
   };
   return (
-    <section className="card create-datastore" aria-labelledby={headingId}>
+    <section className="card knowledge-card create-datastore" aria-labelledby={headingId}>
       <h2 id={headingId}>Create a datastore</h2>
       <form className="form" onSubmit={submit}>
         <Field label="Name">

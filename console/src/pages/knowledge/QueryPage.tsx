@@ -49,8 +49,8 @@ export default function QueryPage() {
 
   return (
     <>
-      <section className="card">
-        <h2>Query tester</h2>
+      <section className="card knowledge-card">
+        <h2>Ask the datastore</h2>
         <p className="muted">
           Ask a question as a visitor would: the passages an agent with this datastore would read,
           best first.

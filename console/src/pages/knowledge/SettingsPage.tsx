@@ -28,7 +28,7 @@ export default function SettingsPage() {
 
 function DatastoreFacts({ datastore }: { datastore: Datastore }) {
   return (
-    <section className="card">
+    <section className="card knowledge-card">
       <h2>Settings</h2>
       <p className="muted">Your role (viewer) reads the datastore; members and above change it.</p>
       <dl className="knowledge-facts">
@@ -93,7 +93,7 @@ function EditDatastore({ datastore }: { datastore: Datastore }) {
     save.mutate();
   };
   return (
-    <section className="card">
+    <section className="card knowledge-card">
       <h2>Settings</h2>
       <form className="form" onSubmit={submit}>
         <Field label="Name">
@@ -156,7 +156,7 @@ function DeleteDatastore({ datastore }: { datastore: Datastore }) {
     },
   });
   return (
-    <section className="card">
+    <section className="card knowledge-card">
       <h2>Delete this datastore</h2>
       <p>
         Its datasources, uploaded files and chunks are removed; agents that use it stop finding

@@ -78,7 +78,7 @@ export function UploadFiles({ datastoreId }: { datastoreId: string }) {
   );
 
   return (
-    <section className="card">
+    <section className="card knowledge-card">
       <h2>Add files</h2>
       {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping is a pointer shortcut; the file input inside is the way for everyone */}
       <div

@@ -52,7 +52,7 @@ export function WebSourceForm({ datastoreId }: { datastoreId: string }) {
   };
 
   return (
-    <section className="card" aria-labelledby={headingId}>
+    <section className="card knowledge-card" aria-labelledby={headingId}>
       <h2 id={headingId}>Add a web page or site</h2>
       <form className="form" onSubmit={submit}>
         <fieldset className="fieldset">
