@@ -347,9 +347,15 @@ describe.skipIf(!runsConsole)("the knowledge pages", () => {
 
   test("the datastore page fits a phone's screen", async ({ app, apiUrl, browser, org }) => {
     const datastore = await createDatastore(app, org, { name: "On a phone" });
+    const uploaded = await uploadFile(app, org, datastore.id, {
+      fileName: "a-rather-long-file-name-for-a-small-screen.md",
+      contentType: "text/markdown",
+      content: "# Phones\n\nThe table scrolls inside its frame, not the page.\n",
+    });
+    await waitForSync(app, org, uploaded.body.id);
     const { page } = await signedInPage(browser, app, apiUrl, org, "member", onTestFinished, PHONE);
     await page.goto(`${apiUrl}/console/knowledge/${datastore.id}`);
-    await page.getByLabel("Upload files").waitFor();
+    await expectStatus(page, "a-rather-long-file-name-for-a-small-screen.md", "synched");
     expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(
       PHONE.width,
     );

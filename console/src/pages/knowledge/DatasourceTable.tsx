@@ -31,7 +31,7 @@ const STATUS_TONES: Record<DatasourceStatus, string> = {
 };
 
 /** The spec's status word, as the API returns it, with a colour that only repeats it. */
-export function StatusBadge({ status }: { status: DatasourceStatus }) {
+function StatusBadge({ status }: { status: DatasourceStatus }) {
   return <span className={`datasource-status ${STATUS_TONES[status]}`}>{status}</span>;
 }
 
@@ -212,7 +212,7 @@ export function DatasourceTable({
         {datasources.length === 1 ? "datasource" : "datasources"}
         {syncing > 0 && ` · ${formatInteger(syncing)} syncing, the list refreshes by itself`}
       </p>
-      <div className="table-wrap">
+      <div className="table-wrap knowledge-table-wrap">
         <table className="knowledge-table datasource-table">
           <thead>
             <tr>
