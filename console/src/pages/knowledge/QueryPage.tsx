@@ -109,6 +109,11 @@ export default function QueryPage() {
           </div>
         </form>
       </section>
+      <p className="visually-hidden" role="status">
+        {search && results.isSuccess && !results.isFetching
+          ? `${formatInteger(results.data.length)} ${results.data.length === 1 ? "passage" : "passages"} found`
+          : ""}
+      </p>
       {search && (
         <section aria-label="Results">
           <QueryView
