@@ -212,7 +212,7 @@ export function DatasourceTable({
         {datasources.length === 1 ? "datasource" : "datasources"}
         {syncing > 0 && ` · ${formatInteger(syncing)} syncing, the list refreshes by itself`}
       </p>
-      <div className="table-wrap knowledge-table-wrap">
+      <div className="table-wrap">
         <table className="knowledge-table datasource-table">
           <thead>
             <tr>

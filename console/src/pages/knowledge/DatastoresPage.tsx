@@ -44,7 +44,7 @@ export default function DatastoresPage() {
 
 function DatastoreList({ datastores }: { datastores: Datastore[] }) {
   return (
-    <div className="table-wrap knowledge-table-wrap">
+    <div className="table-wrap">
       <table className="knowledge-table">
         <thead>
           <tr>
