@@ -131,6 +131,7 @@ describe.skipIf(!runsConsole)("the agents' list and settings", () => {
       version: 2,
     });
     await expectAccessible(page);
+    await page.evaluate("window.scrollTo(0, 0)");
     await screenshot(page, "agents-edit");
 
     await page.getByLabel("Allowed origins").fill("https://shop.example.com/checkout");

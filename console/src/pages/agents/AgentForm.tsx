@@ -170,7 +170,9 @@ export function AgentForm({
       )}
       <fieldset className="agent-form-body" disabled={!canWrite}>
         <section className="card" aria-labelledby="agent-general">
-          <h2 id="agent-general">General</h2>
+          <h2 className="agent-heading" id="agent-general">
+            General
+          </h2>
           <div className="form">
             <Field label="Name">
               {(props) => (
@@ -227,7 +229,9 @@ export function AgentForm({
         </section>
 
         <section className="card" aria-labelledby="agent-model">
-          <h2 id="agent-model">Model and prompts</h2>
+          <h2 className="agent-heading" id="agent-model">
+            Model and prompts
+          </h2>
           <div className="form">
             <div className="agent-columns">
               <Field
@@ -314,7 +318,9 @@ export function AgentForm({
         </section>
 
         <section className="card" aria-labelledby="agent-knowledge">
-          <h2 id="agent-knowledge">Knowledge</h2>
+          <h2 className="agent-heading" id="agent-knowledge">
+            Knowledge
+          </h2>
           <div className="form">
             <QueryView query={datastores} loadingLabel="Loading the datastores…">
               {(list) => (
@@ -349,7 +355,9 @@ export function AgentForm({
         </section>
 
         <section className="card" aria-labelledby="agent-follow-up">
-          <h2 id="agent-follow-up">Follow-ups</h2>
+          <h2 className="agent-heading" id="agent-follow-up">
+            Follow-ups
+          </h2>
           <div className="form">
             <CheckboxField
               label="Send follow-ups"
@@ -362,7 +370,9 @@ export function AgentForm({
         </section>
 
         <section className="card" aria-labelledby="agent-delivery">
-          <h2 id="agent-delivery">Delivery</h2>
+          <h2 className="agent-heading" id="agent-delivery">
+            Delivery
+          </h2>
           <div className="form">
             <CheckboxField
               label="Conversational mode"

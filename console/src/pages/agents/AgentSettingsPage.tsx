@@ -39,7 +39,9 @@ export function AgentSettingsPage() {
       <AgentForm key={agent.id} agent={agent} />
       {canWrite && (
         <section className="card agent-danger" aria-labelledby="agent-delete">
-          <h2 id="agent-delete">Delete the agent</h2>
+          <h2 className="agent-heading" id="agent-delete">
+            Delete the agent
+          </h2>
           <p>Its conversations, messages, channels and versions are deleted with it.</p>
           <FormError error={remove.error} />
           <ConfirmButton

@@ -8,7 +8,12 @@ import { Empty, QueryView } from "../../ui/states.tsx";
 import { useAgentOfPage } from "./AgentFrame.tsx";
 import { agentKeys } from "./agent-api.ts";
 import { ConnectChannelForm } from "./ConnectChannelForm.tsx";
-import { CHANNEL_TYPE_LABELS, type Channel, SETUP_STEPS } from "./channel-platforms.ts";
+import {
+  CHANNEL_TYPE_LABELS,
+  type Channel,
+  CONFIG_LABELS,
+  SETUP_STEPS,
+} from "./channel-platforms.ts";
 
 /** Fields of `config` shown elsewhere on the card, or objects (mail's imap) shown as such. */
 const SHOWN_APART = new Set(["verifyToken"]);
@@ -80,9 +85,7 @@ function ChannelCard({ channel, agentId }: { channel: Channel; agentId: string }
         </dd>
         {configEntries(channel.config).map(([key, value]) => (
           <Fragment key={key}>
-            <dt>
-              <code>{key}</code>
-            </dt>
+            <dt>{CONFIG_LABELS[key] ?? key}</dt>
             <dd>
               <code>{value}</code>
             </dd>
@@ -144,7 +147,9 @@ export function ChannelsPage() {
   });
   return (
     <section aria-labelledby="channels-title">
-      <h2 id="channels-title">Channels</h2>
+      <h2 className="agent-heading" id="channels-title">
+        Channels
+      </h2>
       <p className="muted">
         Messaging accounts the agent answers on. Each conversation shows up in Conversations.
       </p>

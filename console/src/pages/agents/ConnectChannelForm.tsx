@@ -51,7 +51,9 @@ export function ConnectChannelForm({ agentId }: { agentId: string }) {
   };
   return (
     <form className="form" onSubmit={submit} aria-labelledby="connect-channel-title">
-      <h3 id="connect-channel-title">Connect a channel</h3>
+      <h3 className="agent-heading" id="connect-channel-title">
+        Connect a channel
+      </h3>
       <RadioGroup
         legend="Platform"
         name="platform"

@@ -38,7 +38,9 @@ export function EmbedPage() {
   const restricted = agent.allowedOrigins.length > 0 && !agent.allowedOrigins.includes(origin);
   return (
     <section aria-labelledby="embed-title">
-      <h2 id="embed-title">Embed</h2>
+      <h2 className="agent-heading" id="embed-title">
+        Embed
+      </h2>
       {agent.visibility === "private" && (
         <div className="agent-notice" role="note">
           <p>
@@ -51,7 +53,7 @@ export function EmbedPage() {
         </div>
       )}
       <div className="card">
-        <h3>Website widget</h3>
+        <h3 className="agent-heading">Website widget</h3>
         <p className="muted">
           Paste this tag before <code>&lt;/body&gt;</code> on every page that should show the chat
           button. It loads everything from this service: no other site is contacted.
@@ -117,7 +119,7 @@ export function EmbedPage() {
         </details>
       </div>
       <div className="card">
-        <h3>Chat page</h3>
+        <h3 className="agent-heading">Chat page</h3>
         <p className="muted">
           The same chat on a page of its own, to link to or to open in an iframe.
         </p>

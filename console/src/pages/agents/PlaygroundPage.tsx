@@ -2,7 +2,7 @@ import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState 
 import { Link } from "react-router";
 import { ApiError } from "../../api/client.ts";
 import { useSession } from "../../app/session.tsx";
-import { formatCredits, formatInteger } from "../../ui/format.ts";
+import { formatInteger } from "../../ui/format.ts";
 import { Field } from "../../ui/forms.tsx";
 import { Empty, errorText } from "../../ui/states.tsx";
 import { useAgentOfPage } from "./AgentFrame.tsx";
@@ -30,6 +30,9 @@ function failureText(error: unknown): string {
   return errorText(error);
 }
 
+/** An answer's cost is often a small fraction of a credit: shown to the millionth, as charged. */
+const credits = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 });
+
 const EXCERPT_CHARACTERS = 400;
 const excerpt = (text: string) =>
   text.length > EXCERPT_CHARACTERS ? `${text.slice(0, EXCERPT_CHARACTERS).trimEnd()}…` : text;
@@ -42,8 +45,8 @@ function Sources({ sources }: { sources: QueryAnswer["sources"] }) {
     <div className="playground-sources">
       <h3 id={id}>Sources</h3>
       <ul aria-labelledby={id}>
-        {sources.map((source, index) => (
-          <li key={`${source.source}-${index}`}>
+        {sources.map((source) => (
+          <li key={`${source.source}\n${source.chunk}`}>
             {isWebAddress(source.source) ? (
               <a href={source.source} target="_blank" rel="noopener noreferrer">
                 {source.source}
@@ -93,7 +96,7 @@ function TurnView({ turn, agentName }: { turn: Turn; agentName: string }) {
               )}
               <span>Status {result.status}</span>
               <span>{formatInteger(result.usage.totalTokens)} tokens</span>
-              <span>{formatCredits(result.usage.cost)} credits</span>
+              <span>{credits.format(result.usage.cost)} credits</span>
               {result.model && <span>Answered by {result.model}</span>}
             </p>
           </>
@@ -172,7 +175,9 @@ export function PlaygroundPage() {
     <section className="playground" aria-labelledby="playground-title">
       <div className="agent-section-header">
         <div>
-          <h2 id="playground-title">Playground</h2>
+          <h2 className="agent-heading" id="playground-title">
+            Playground
+          </h2>
           <p className="muted">
             Ask as a customer would. Answers are charged and kept as conversations of the dashboard
             channel.

@@ -49,7 +49,9 @@ export function VersionsPage() {
   });
   return (
     <section aria-labelledby="versions-title">
-      <h2 id="versions-title">Versions</h2>
+      <h2 className="agent-heading" id="versions-title">
+        Versions
+      </h2>
       <p className="muted">
         A version is made by each change of the model, the temperature, the prompts, the datastores
         or super retrieval. Restoring one makes a new version with its fields; the name, visibility

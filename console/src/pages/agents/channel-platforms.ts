@@ -103,3 +103,25 @@ export const SETUP_STEPS: Record<ChannelType, string> = {
   chatwoot: "In Chatwoot: Settings → Bots, the bot's Webhook URL.",
   mail: "Your mail server posts each message (raw MIME) to the webhook URL with the inbound token, or the service polls IMAP.",
 };
+
+/** The names of the config fields the API shows (docs/channels.md), as a person reads them. */
+export const CONFIG_LABELS: Record<string, string> = {
+  botToken: "Bot token",
+  signingSecret: "Signing secret",
+  botUserId: "Bot user ID",
+  teamId: "Workspace ID",
+  phoneNumberId: "Phone number ID",
+  accessToken: "Access token",
+  appSecret: "App secret",
+  pageId: "Page ID",
+  pageName: "Page name",
+  pageAccessToken: "Page access token",
+  instagramAccountId: "Instagram account ID",
+  baseUrl: "Chatwoot URL",
+  accountId: "Account ID",
+  apiAccessToken: "API access token",
+  webhookSecret: "Webhook secret",
+  address: "Address",
+  "imap.url": "IMAP URL",
+  "imap.mailbox": "IMAP mailbox",
+};
