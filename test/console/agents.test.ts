@@ -134,6 +134,15 @@ describe.skipIf(!runsConsole)("the agents' list and settings", () => {
     await page.evaluate("window.scrollTo(0, 0)");
     await screenshot(page, "agents-edit");
 
+    // JSON the form cannot read is refused before anything is sent.
+    await page.getByLabel("Follow-up settings (JSON)").fill("{not json");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page
+      .getByRole("alert")
+      .getByText("Follow-up settings (JSON) is not valid JSON.")
+      .waitFor();
+    await page.getByLabel("Follow-up settings (JSON)").fill("");
+
     await page.getByLabel("Allowed origins").fill("https://shop.example.com/checkout");
     await page.getByRole("button", { name: "Save changes" }).click();
     await page
@@ -141,6 +150,8 @@ describe.skipIf(!runsConsole)("the agents' list and settings", () => {
       .getByText(/body\.allowedOrigins\.0 must be an origin/)
       .waitFor();
     expect((await api.agents.get(agent.id)).body.allowedOrigins).toEqual([]);
+    // The field the API names says so too.
+    expect(await page.getByLabel("Allowed origins").getAttribute("aria-invalid")).toBe("true");
     await expectAccessible(page);
   });
 
@@ -238,7 +249,7 @@ describe.skipIf(!runsConsole)("the agents' list and settings", () => {
     });
   });
 
-  test("deleting an agent asks first, then leads back to the list", async ({
+  test("on a phone the whole form fits; deleting an agent asks first, then leads back to the list", async ({
     app,
     apiUrl,
     browser,
@@ -249,6 +260,12 @@ describe.skipIf(!runsConsole)("the agents' list and settings", () => {
     const { page } = await signedInPage(browser, app, apiUrl, org, "admin", onTestFinished, PHONE);
     await page.goto(`${apiUrl}/console/agents/${agent.id}/settings`);
     await page.getByRole("heading", { name: "Short lived", level: 1 }).waitFor();
+    // Every part of the form open, on a phone: nothing wider than the screen.
+    await page.getByLabel("Super retrieval").check();
+    await page.getByLabel("Compare models").check();
+    await page.getByRole("button", { name: "Add fallback model" }).click();
+    await page.getByRole("button", { name: "Add a model temperature" }).click();
+    await page.getByLabel("Fallback model 1").selectOption("model_route");
     expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(
       PHONE.width,
     );

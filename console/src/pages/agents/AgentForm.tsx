@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
-import { api, unwrap } from "../../api/client.ts";
+import { ApiError, api, unwrap } from "../../api/client.ts";
 import { useSession } from "../../app/session.tsx";
 import { formatInteger } from "../../ui/format.ts";
 import { Field, FormError } from "../../ui/forms.tsx";
@@ -90,6 +90,16 @@ function DatastoreChoice({
 }
 
 /**
+ * The API's 400 names the first invalid field ("Invalid request: body.allowedOrigins.0 must
+ * be…"): its message, for the field it names, so the error is shown where it is to be fixed too.
+ */
+function fieldErrorOf(error: unknown, field: string): string | null {
+  if (!(error instanceof ApiError) || error.status !== 400) return null;
+  const named = /^Invalid request: body\.(\w+)/.exec(error.message)?.[1];
+  return named === field ? error.message.replace(/^Invalid request: /, "") : null;
+}
+
+/**
  * Every field of an agent (docs/agents.md), to create one (`agent` null) or change one. A viewer
  * sees the values in disabled controls and no button.
  */
@@ -117,6 +127,7 @@ export function AgentForm({
   const updateFollowUp = (patch: Partial<FollowUpValues>) =>
     update({ followUp: { ...values.followUp, ...patch } });
   const errorOf = (field: string) => (valueError?.field === field ? valueError.message : null);
+  const apiErrorOf = (field: string) => fieldErrorOf(save.error, field);
 
   const save = useMutation({
     mutationFn: async (): Promise<Agent> => {
@@ -174,7 +185,7 @@ export function AgentForm({
             General
           </h2>
           <div className="form">
-            <Field label="Name">
+            <Field label="Name" error={apiErrorOf("name")}>
               {(props) => (
                 <input
                   {...props}
@@ -185,7 +196,11 @@ export function AgentForm({
                 />
               )}
             </Field>
-            <Field label="Description" hint="For your team; the public chat shows it too.">
+            <Field
+              label="Description"
+              error={apiErrorOf("description")}
+              hint="For your team; the public chat shows it too."
+            >
               {(props) => (
                 <textarea
                   {...props}
@@ -204,7 +219,11 @@ export function AgentForm({
               onChange={(visibility) => update({ visibility })}
             />
             <div className="agent-columns">
-              <Field label="Handle" hint="A short unique name of the agent (optional).">
+              <Field
+                label="Handle"
+                error={apiErrorOf("handle")}
+                hint="A short unique name of the agent (optional)."
+              >
                 {(props) => (
                   <input
                     {...props}
@@ -214,7 +233,11 @@ export function AgentForm({
                   />
                 )}
               </Field>
-              <Field label="Icon URL" hint="An http or https image address (optional).">
+              <Field
+                label="Icon URL"
+                error={apiErrorOf("iconUrl")}
+                hint="An http or https image address (optional)."
+              >
                 {(props) => (
                   <input
                     {...props}
@@ -250,7 +273,11 @@ export function AgentForm({
                   </select>
                 )}
               </Field>
-              <Field label="Temperature" hint="0 (focused) to 2 (varied).">
+              <Field
+                label="Temperature"
+                error={apiErrorOf("temperature")}
+                hint="0 (focused) to 2 (varied)."
+              >
                 {(props) => (
                   <input
                     {...props}
@@ -382,6 +409,7 @@ export function AgentForm({
             />
             <Field
               label="Unavailable message"
+              error={apiErrorOf("unavailableMessage")}
               hint="Sent on messaging channels when no answer can be given (no credits left, the model failed). Blank: nothing is sent."
             >
               {(props) => (
@@ -396,6 +424,7 @@ export function AgentForm({
             </Field>
             <Field
               label="Allowed origins"
+              error={apiErrorOf("allowedOrigins")}
               hint="One per line, as https://www.example.com: the only sites whose pages may use the public chat and widget. Blank: any site."
             >
               {(props) => (

@@ -84,19 +84,19 @@ export function RetrievalFields({
       <div className="agent-columns">
         <OptionalModel
           label="Query writer model"
-          defaultLabel="The agent's model (default)"
+          defaultLabel="Agent's model (default)"
           value={values.retrievalModelName}
           onChange={(retrievalModelName) => onChange({ retrievalModelName })}
         />
         <OptionalModel
           label="Evaluator model"
-          defaultLabel="The query writer's model (default)"
+          defaultLabel="Query writer's (default)"
           value={values.evaluatorModelName}
           onChange={(evaluatorModelName) => onChange({ evaluatorModelName })}
         />
         <OptionalModel
           label="Answering model"
-          defaultLabel="The agent's model (default)"
+          defaultLabel="Agent's model (default)"
           value={values.generationModelName}
           onChange={(generationModelName) => onChange({ generationModelName })}
         />

@@ -89,7 +89,7 @@ export function VersionsPage() {
                 {list.map((version) => (
                   <tr key={version.version}>
                     <td className="number">{formatInteger(version.version)}</td>
-                    <td>{formatDateTime(version.createdAt)}</td>
+                    <td className="agent-nowrap">{formatDateTime(version.createdAt)}</td>
                     <td>{authorOf(version)}</td>
                     <td>
                       <code>{version.fields.modelName}</code>
@@ -114,7 +114,8 @@ export function VersionsPage() {
                             disabled={restore.isPending}
                             onClick={() => restore.mutate(version.version)}
                           >
-                            Restore version {version.version}
+                            Restore
+                            <span className="visually-hidden"> version {version.version}</span>
                           </button>
                         )
                       )}

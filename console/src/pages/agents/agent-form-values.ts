@@ -171,7 +171,7 @@ export function valuesOf(agent: Agent | null): AgentFormValues {
   };
 }
 
-export function datastoreIdsOf(agent: Agent | null): string[] {
+function datastoreIdsOf(agent: Agent | null): string[] {
   return (agent?.tools ?? []).flatMap((tool) =>
     tool.type === "datastore" && tool.datastoreId ? [tool.datastoreId] : [],
   );
