@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, onTestFinished } from "vitest";
-import { BOT_TOKEN } from "../channels/channel-helpers.ts";
+import { BOT_TOKEN, SLACK_TOKEN } from "../channels/channel-helpers.ts";
+import { startSlackApi } from "../fakes/slack-api.ts";
 import { startTelegramApi } from "../fakes/telegram-api.ts";
 import { createAgent } from "../harness/agents.ts";
 import {
@@ -11,13 +12,16 @@ import {
   signedInPage,
 } from "./console-fixtures.ts";
 
-/** The fake Bot API must be listening before the app starts: its URL is in the app's env. */
-const telegram = await startTelegramApi({ tokens: [BOT_TOKEN] });
-afterAll(() => telegram.close());
+/** The fake platforms must be listening before the app starts: their URLs are in its env. */
+const [telegram, slack] = await Promise.all([
+  startTelegramApi({ tokens: [BOT_TOKEN] }),
+  startSlackApi({ botTokens: [SLACK_TOKEN] }),
+]);
+afterAll(() => Promise.all([telegram.close(), slack.close()]));
 
 const PUBLIC_URL = "https://agents.example.com";
 const test = consoleTest({
-  env: { TELEGRAM_API_BASE_URL: telegram.baseUrl, PUBLIC_URL },
+  env: { TELEGRAM_API_BASE_URL: telegram.baseUrl, SLACK_API_BASE_URL: slack.baseUrl, PUBLIC_URL },
 });
 
 type ChannelView = { id: string; name: string; enabled: boolean; webhookUrl: string };
@@ -69,6 +73,12 @@ describe.skipIf(!runsConsole)("an agent's channels", () => {
     await page.evaluate("window.scrollTo(0, 0)");
     await screenshot(page, "agents-channels");
 
+    // Checking again calls Telegram again (getMe, setWebhook) and keeps the channel active.
+    telegram.calls.length = 0;
+    await card.getByRole("button", { name: "Check the credentials again" }).click();
+    await expect.poll(() => telegram.callsTo("setWebhook").length).toBe(1);
+    await card.getByText("Active").waitFor();
+
     await card.getByRole("button", { name: "Disable" }).click();
     await card.getByText("Disabled", { exact: true }).waitFor();
     await card.getByRole("button", { name: "Enable" }).waitFor();
@@ -118,6 +128,27 @@ describe.skipIf(!runsConsole)("an agent's channels", () => {
     expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(
       PHONE.width,
     );
+    await expectAccessible(page);
+  });
+
+  test("a Slack app connects with its bot token and signing secret", async ({
+    app,
+    apiUrl,
+    browser,
+    org,
+  }) => {
+    const agent = await createAgent(app, org, { name: "Slack desk" });
+    const { page } = await signedInPage(browser, app, apiUrl, org, "admin", onTestFinished);
+    await page.goto(`${apiUrl}/console/agents/${agent.id}/channels`);
+    await page.getByLabel("Slack").check();
+    await page.getByLabel("Bot User OAuth Token").fill(SLACK_TOKEN);
+    await page.getByLabel("Signing secret").fill("8f7e-test-signing-secret");
+    await page.getByRole("button", { name: "Connect Slack" }).click();
+    const card = page.getByRole("article", { name: "Slack of Slack desk" });
+    await card.getByText(/^https:\/\/agents\.example\.com\/channels\/slack\//).waitFor();
+    await card.getByText("Event Subscriptions", { exact: false }).waitFor();
+    expect(slack.callsTo("auth.test")).toHaveLength(1);
+    expect(await page.getByText("8f7e-test-signing-secret").count()).toBe(0);
     await expectAccessible(page);
   });
 
