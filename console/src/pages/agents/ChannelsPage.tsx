@@ -52,7 +52,7 @@ function ChannelCard({ channel, agentId }: { channel: Channel; agentId: string }
         <h3 id={titleId}>{channel.name}</h3>
         <span className="badge">{CHANNEL_TYPE_LABELS[channel.type]}</span>
         {channel.status === "active" ? (
-          <span className="badge agent-badge-ok">Active</span>
+          <span className="badge badge-ok">Active</span>
         ) : (
           <span className="badge badge-danger">Error</span>
         )}

@@ -105,7 +105,7 @@ export function VersionsPage() {
                     <td>{version.fields.useSuperRetrieval ? "On" : "Off"}</td>
                     <td>
                       {version.version === agent.version ? (
-                        <span className="badge agent-badge-ok">Current</span>
+                        <span className="badge badge-ok">Current</span>
                       ) : (
                         canWrite && (
                           <button
