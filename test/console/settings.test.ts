@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { describe, expect, onTestFinished } from "vitest";
-import { memberships } from "../../src/db/schema/index.ts";
+import { auditEvents, memberships } from "../../src/db/schema/index.ts";
+import { newId } from "../../src/lib/ids.ts";
 import { startReceiver } from "../fakes/http-receiver.ts";
 import { memberOf } from "../harness/accounts.ts";
 import {
@@ -267,6 +268,40 @@ describe.skipIf(!runsConsole)("settings", () => {
       headers: { authorization: `Bearer ${secret}` },
     });
     expect(refused.statusCode).toBe(401);
+  });
+
+  test("the audit log pages by cursor and filters by person", async ({ app, apiUrl, browser }) => {
+    const busy = await app.createOrganization("Busy");
+    const sweeps = Array.from({ length: 60 }, (_, i) => ({
+      id: newId(),
+      organizationId: busy.id,
+      action: "retention.swept",
+      actorType: "system" as const,
+      details: { conversations: i + 1, days: 30 },
+      at: new Date(Date.now() - (i + 1) * 60_000),
+    }));
+    await app.database.db.insert(auditEvents).values(sweeps);
+    const { page, user } = await signedInPage(browser, app, apiUrl, busy, "admin", onTestFinished);
+    await open(page, apiUrl, "audit-log", "Audit log");
+    const rows = page.locator("tbody tr");
+    await page.getByRole("button", { name: "Load more" }).waitFor();
+    expect(await rows.count()).toBe(50);
+    await page.getByText("50 events shown").waitFor();
+    await page.getByRole("button", { name: "Load more" }).click();
+    await page.getByText(/events shown, the oldest reached/).waitFor();
+    const listed = await app.api.inject({
+      url: "/api/audit-events?limit=200",
+      headers: user.headers,
+    });
+    expect(await rows.count()).toBe(listed.json().data.length);
+    expect(await page.getByRole("button", { name: "Load more" }).count()).toBe(0);
+
+    await page.getByLabel("Person").selectOption(user.userId);
+    await page.getByRole("row", { name: /login\.succeeded/ }).waitFor();
+    expect(await page.getByRole("row", { name: /retention\.swept/ }).count()).toBe(0);
+    await page.getByLabel("Action").selectOption("key.revoked");
+    await page.getByText("No events match these filters").waitFor();
+    await expectAccessible(page);
   });
 
   test("event subscriptions: added with its events, deliveries shown, a refusal, deleted", async ({

@@ -2,7 +2,7 @@ import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { type ApiData, api, unwrap } from "../../api/client.ts";
 import { useSession } from "../../app/session.tsx";
-import { formatDateTime } from "../../ui/format.ts";
+import { formatDateTime, formatInteger } from "../../ui/format.ts";
 import { Field } from "../../ui/forms.tsx";
 import { Empty, ErrorNotice, Loading } from "../../ui/states.tsx";
 import { OwnersAndAdminsOnly, SettingsPage } from "./SettingsPage.tsx";
@@ -212,7 +212,7 @@ function AuditLog() {
           {events.isFetchNextPageError && <ErrorNotice error={events.error} />}
           <div className="settings-actions settings-more">
             <span role="status" className="muted">
-              {rows.length} {rows.length === 1 ? "event" : "events"} shown
+              {formatInteger(rows.length)} {rows.length === 1 ? "event" : "events"} shown
               {events.hasNextPage ? "" : ", the oldest reached"}
             </span>
             {events.hasNextPage && (

@@ -180,7 +180,12 @@ function MembersTable({ members }: { members: Member[] }) {
           </thead>
           <tbody>
             {members.map((member) => (
-              <MemberRow key={member.userId} member={member} onError={setError} />
+              // Keyed by the role too: a role changed elsewhere resets the row's choice.
+              <MemberRow
+                key={`${member.userId}:${member.role}`}
+                member={member}
+                onError={setError}
+              />
             ))}
           </tbody>
         </table>
