@@ -43,6 +43,7 @@ import {
   type ChannelRouteDeps,
   registerChannelRoutes,
 } from "../http/routes/channels/channel-routes.ts";
+import { registerConsoleRoutes } from "../http/routes/console/console-routes.ts";
 import {
   type ConsumptionEventRouteDeps,
   registerConsumptionEventRoutes,
@@ -110,7 +111,6 @@ import {
   type WebhookRouteDeps,
 } from "../http/routes/webhooks/webhook-routes.ts";
 import { registerWidgetRoutes } from "../http/routes/widget/widget-routes.ts";
-import { registerConsoleRoutes } from "../http/routes/console/console-routes.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../ops/metrics.ts";
 import type { Readiness } from "../ops/readiness.ts";
@@ -136,7 +136,7 @@ export type ApiServerDeps = {
   /** Members, invitations and organizations made by people. */
   people: MemberRouteDeps &
     Omit<InvitationRouteDeps, "cookies"> &
-    Omit<OrganizationRouteDeps, "cookies">;
+    Omit<OrganizationRouteDeps, "cookies" | "organizations">;
   /** Absent when ADMIN_TOKEN is not set: the admin API then does not exist. */
   admin: AdminDeps | null;
   organizations: OrganizationService;
@@ -202,7 +202,11 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerAuthRoutes(app, deps.accounts);
   registerOidcRoutes(app, deps.accounts);
   registerAuditRoutes(app, deps.accounts);
-  const people = { ...deps.people, cookies: deps.accounts.cookies };
+  const people = {
+    ...deps.people,
+    cookies: deps.accounts.cookies,
+    organizations: deps.organizations,
+  };
   registerMemberRoutes(app, people);
   registerInvitationRoutes(app, people);
   registerOrganizationRoutes(app, people);
