@@ -136,7 +136,7 @@ export type ApiServerDeps = {
   /** Members, invitations and organizations made by people. */
   people: MemberRouteDeps &
     Omit<InvitationRouteDeps, "cookies"> &
-    Omit<OrganizationRouteDeps, "cookies">;
+    Omit<OrganizationRouteDeps, "cookies" | "organizations">;
   /**
    * The admin API, always there for instance administrators' sessions; `adminToken` (null when
    * ADMIN_TOKEN is not set) also lets the operator's token in, and turns on /metrics.
@@ -205,7 +205,11 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerAuthRoutes(app, deps.accounts);
   registerOidcRoutes(app, deps.accounts);
   registerAuditRoutes(app, deps.accounts);
-  const people = { ...deps.people, cookies: deps.accounts.cookies };
+  const people = {
+    ...deps.people,
+    cookies: deps.accounts.cookies,
+    organizations: deps.organizations,
+  };
   registerMemberRoutes(app, people);
   registerInvitationRoutes(app, people);
   registerOrganizationRoutes(app, people);
