@@ -137,8 +137,11 @@ export type ApiServerDeps = {
   people: MemberRouteDeps &
     Omit<InvitationRouteDeps, "cookies"> &
     Omit<OrganizationRouteDeps, "cookies" | "organizations">;
-  /** Absent when ADMIN_TOKEN is not set: the admin API then does not exist. */
-  admin: AdminDeps | null;
+  /**
+   * The admin API, always there for instance administrators' sessions; `adminToken` (null when
+   * ADMIN_TOKEN is not set) also lets the operator's token in, and turns on /metrics.
+   */
+  admin: AdminDeps;
   organizations: OrganizationService;
   consumption: ConsumptionEventRouteDeps["consumption"];
   billing: CreditRouteDeps["billing"];
@@ -180,7 +183,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerAuth(app, {
     apiKeys: deps.apiKeys,
     sessions: deps.accounts.sessions,
-    adminToken: deps.admin?.adminToken ?? null,
+    adminToken: deps.admin.adminToken,
     publicOrigin: deps.accounts.publicOrigin,
   });
   await registerKeyRateLimiter(app, deps.keyRateLimitRedis);
@@ -246,10 +249,8 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
     query: deps.agents.query,
     datastores: deps.knowledge.datastores,
   });
-  if (deps.admin) {
-    registerAdminRoutes(app, deps.admin);
-    registerRetentionAdminRoutes(app, deps);
-    registerMetricsRoute(app, deps.metrics.registry);
-  }
+  registerAdminRoutes(app, deps.admin);
+  registerRetentionAdminRoutes(app, deps);
+  if (deps.admin.adminToken) registerMetricsRoute(app, deps.metrics.registry);
   return app;
 }

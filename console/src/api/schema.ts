@@ -11978,6 +11978,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Signed in, but not an instance administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure; the body carries the request id to find it in the logs */
             500: {
                 headers: {
@@ -12041,6 +12050,15 @@ export interface operations {
             };
             /** @description No valid admin token or instance administrator's session */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in, but not an instance administrator */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12126,6 +12144,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Signed in, but not an instance administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No organization with this id */
             404: {
                 headers: {
@@ -12187,6 +12214,15 @@ export interface operations {
             };
             /** @description No valid admin token or instance administrator's session */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in, but not an instance administrator */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12303,6 +12339,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Signed in, but not an instance administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure; the body carries the request id to find it in the logs */
             500: {
                 headers: {
@@ -12359,6 +12404,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Signed in, but not an instance administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The export failed */
             500: {
                 headers: {
@@ -12399,6 +12453,15 @@ export interface operations {
             };
             /** @description No valid admin token or instance administrator's session */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in, but not an instance administrator */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12456,6 +12519,15 @@ export interface operations {
             };
             /** @description No valid admin token or instance administrator's session */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in, but not an instance administrator */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12534,6 +12606,15 @@ export interface operations {
             };
             /** @description No valid admin token or instance administrator's session */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in, but not an instance administrator */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12640,6 +12721,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Signed in, but not an instance administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No organization with this id */
             404: {
                 headers: {
@@ -12729,6 +12819,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Signed in, but not an instance administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No organization with this id */
             404: {
                 headers: {
@@ -12791,6 +12890,15 @@ export interface operations {
             };
             /** @description No valid admin token or instance administrator's session */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in, but not an instance administrator */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
