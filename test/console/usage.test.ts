@@ -27,6 +27,10 @@ const sumOf = (rows: Array<{ totalCreditsCharged: number }>) =>
   rows.reduce((sum, row) => sum + Math.round(row.totalCreditsCharged * 1e6), 0) / 1e6;
 
 /** The rows of a table's body as their cells' text. */
+/** A choice of the "Group by" radio group (the "Stack by" group has an Agent and a Model too). */
+const groupBy = (page: Page, name: string) =>
+  page.getByRole("group", { name: "Group by" }).getByRole("radio", { name });
+
 async function bodyRows(table: Locator): Promise<string[][]> {
   return table
     .locator("tbody tr")
@@ -118,17 +122,49 @@ describe.skipIf(!runsConsole)("the usage page", () => {
     expect(dayRows.map((cells) => numberIn(cells[4]!))).toEqual(
       byDay.data.map((row) => row.eventCount),
     );
-    const chart = page.getByRole("img", { name: /^Bar chart of credits by day/ });
+    const chart = page.getByRole("img", { name: /^Bar chart of credits by day, stacked by agent/ });
     await chart.waitFor();
     expect(await chart.getAttribute("aria-label")).toContain(`${total} credits`);
-    await page.getByText("Drawing the chart…").waitFor({ state: "detached" });
-    // The page loaded with two calls: the balance and the summary.
-    expect(calls.sort()).toEqual(["/api/consumption-events/summary", "/api/credits/balance"]);
+    // Each day's bar split by agent: the parts the API gives with stackBy, in the table too.
+    const stackedByAgent = (
+      await app.api.inject({
+        url: `/api/consumption-events/summary?startDate=${range.startDate}&endDate=${range.endDate}&groupBy=day&stackBy=agent`,
+        headers: org.auth,
+      })
+    ).json() as {
+      data: Array<{ stacks: Array<{ agentName: string | null; totalCreditsCharged: number }> }>;
+    };
+    // Each day's cell lists its agents' parts, as the list items' texts run together.
+    expect(dayRows.map((cells) => cells[5])).toEqual(
+      stackedByAgent.data.map((row) =>
+        row.stacks
+          .map((stack) => `${stack.agentName ?? "No agent"}: ${stack.totalCreditsCharged}`)
+          .join(""),
+      ),
+    );
+    await page
+      .getByRole("group", { name: "Stack by" })
+      .getByRole("radio", { name: "Model" })
+      .check();
+    await page
+      .getByRole("img", { name: /^Bar chart of credits by day, stacked by model/ })
+      .waitFor();
+    const byModelCells = (await bodyRows(daysTable)).map((cells) => cells[5]).join("");
+    for (const model of ["gpt-4o", "gemini-2.5-pro", "deepseek-chat"]) {
+      expect(byModelCells).toContain(`${model}: `);
+    }
+    expect(new URL(page.url()).searchParams.get("stackBy")).toBe("model");
+    // The page loaded with two calls (the balance and the summary), and one more per stacking.
+    expect(calls.sort()).toEqual([
+      "/api/consumption-events/summary",
+      "/api/consumption-events/summary",
+      "/api/credits/balance",
+    ]);
     await expectAccessible(page);
     await screenshot(page, "usage");
 
     // By agent, then by model: the API's groups, in its order, with the same total.
-    await page.getByRole("radio", { name: "Agent" }).check();
+    await groupBy(page, "Agent").check();
     const agentsTable = page.getByRole("table", { name: /^Credits by agent/ });
     await agentsTable.waitFor();
     const byAgent = (await api.consumptionEvents.summary({ ...range, groupBy: "agent" })).body;
@@ -143,7 +179,7 @@ describe.skipIf(!runsConsole)("the usage page", () => {
     expect(new URL(page.url()).searchParams.get("groupBy")).toBe("agent");
     await expectAccessible(page);
 
-    await page.getByRole("radio", { name: "Model" }).check();
+    await groupBy(page, "Model").check();
     const modelsTable = page.getByRole("table", { name: /^Credits by model/ });
     await modelsTable.waitFor();
     const byModel = (await api.consumptionEvents.summary({ ...range, groupBy: "model" })).body;
@@ -155,7 +191,7 @@ describe.skipIf(!runsConsole)("the usage page", () => {
     );
     expect(await totalShown(page)).toBe(total);
 
-    await page.getByRole("radio", { name: "Feature" }).check();
+    await groupBy(page, "Feature").check();
     const featuresTable = page.getByRole("table", { name: /^Credits by feature/ });
     await featuresTable.waitFor();
     expect((await bodyRows(featuresTable)).map((cells) => cells[0]).sort()).toEqual([
@@ -195,7 +231,7 @@ describe.skipIf(!runsConsole)("the usage page", () => {
     await page.goto(`${apiUrl}/console/usage?from=2020-01-01&to=2020-01-31&groupBy=model`);
     await page.getByText("No credits used in this period").waitFor();
     expect(await page.getByLabel("From").inputValue()).toBe("2020-01-01");
-    expect(await page.getByRole("radio", { name: "Model" }).isChecked()).toBe(true);
+    expect(await groupBy(page, "Model").isChecked()).toBe(true);
   });
 
   test("fits a phone's screen, chart and tables included", async ({

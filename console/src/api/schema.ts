@@ -3867,6 +3867,8 @@ export interface operations {
                 agentId?: string;
                 feature?: string;
                 provider?: string;
+                /** @description Extension: with groupBy day, week or month, each period is also split by this key (its `stacks`), e.g. credits by day stacked by agent */
+                stackBy?: "agent" | "feature" | "provider" | "model";
             };
             header?: never;
             path?: never;
@@ -3882,6 +3884,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         groupBy: string;
+                        /**
+                         * @description Extension: only when asked for
+                         * @enum {string}
+                         */
+                        stackBy?: "agent" | "feature" | "provider" | "model";
                         startDate: string;
                         endDate: string;
                         data: {
@@ -3892,6 +3899,16 @@ export interface operations {
                             totalInputTokens: number;
                             totalOutputTokens: number;
                             eventCount: number;
+                            /** @description Extension, only with stackBy: the period's amounts by that key, most credits first; they add up to the period's */
+                            stacks?: {
+                                stackKey: string | null;
+                                /** @description Only when stackBy is agent */
+                                agentName?: string | null;
+                                totalCreditsCharged: number;
+                                totalInputTokens: number;
+                                totalOutputTokens: number;
+                                eventCount: number;
+                            }[];
                         }[];
                     };
                 };

@@ -11,10 +11,18 @@ import {
   formatUtcDayShort,
   totalCredits,
 } from "./usage-format.ts";
-import { datesOf, GROUPINGS, type Grouping, type UsageRange } from "./usage-range.ts";
+import {
+  datesOf,
+  GROUPINGS,
+  type Grouping,
+  STACKINGS,
+  type Stacking,
+  type UsageRange,
+} from "./usage-range.ts";
 
 type Summary = ApiData<"/api/consumption-events/summary", "get">;
 type SummaryRow = Summary["data"][number];
+type SummaryStack = NonNullable<SummaryRow["stacks"]>[number];
 
 const NOUNS: Record<Grouping, string> = {
   day: "day",
@@ -33,20 +41,52 @@ function groupName(groupBy: Grouping, row: SummaryRow): string {
   return row.groupKey ?? "—";
 }
 
-/** The bars: for days, every day of the period (days without usage have no bar). */
-function chartDataOf(groupBy: Grouping, range: UsageRange, rows: SummaryRow[]): ChartData {
+/** What a part of a day's bar is called: an agent (by name) or a model. */
+function stackName(stackBy: Stacking, stack: SummaryStack): string {
+  if (stackBy === "agent") {
+    if (stack.stackKey === null) return "No agent";
+    return stack.agentName ?? `Deleted agent ${stack.stackKey}`;
+  }
+  return stack.stackKey ?? "—";
+}
+
+/**
+ * The bars: for days, every day of the period (days without usage have no bar), each split by
+ * agent or model, the largest over the period first.
+ */
+function chartDataOf(
+  groupBy: Grouping,
+  stackBy: Stacking,
+  range: UsageRange,
+  rows: SummaryRow[],
+): ChartData {
   if (groupBy !== "day") {
     return {
       labels: rows.map((row) => groupName(groupBy, row)),
-      values: rows.map((row) => row.totalCreditsCharged),
+      series: [{ label: "Credits", values: rows.map((row) => row.totalCreditsCharged) }],
       horizontal: true,
     };
   }
-  const byDay = new Map(rows.map((row) => [row.groupKey?.slice(0, 10), row.totalCreditsCharged]));
   const days = datesOf(range);
+  const dayIndex = new Map(days.map((day, index) => [day, index]));
+  const series = new Map<string, { label: string; total: number; values: (number | null)[] }>();
+  for (const row of rows) {
+    const index = dayIndex.get(row.groupKey?.slice(0, 10) ?? "");
+    if (index === undefined) continue;
+    for (const stack of row.stacks ?? []) {
+      const key = stack.stackKey ?? "";
+      let part = series.get(key);
+      if (!part) {
+        part = { label: stackName(stackBy, stack), total: 0, values: days.map(() => null) };
+        series.set(key, part);
+      }
+      part.values[index] = stack.totalCreditsCharged;
+      part.total += stack.totalCreditsCharged;
+    }
+  }
   return {
     labels: days.map(formatUtcDayShort),
-    values: days.map((day) => byDay.get(day) ?? null),
+    series: [...series.values()].sort((a, b) => b.total - a.total),
     horizontal: false,
   };
 }
@@ -54,10 +94,12 @@ function chartDataOf(groupBy: Grouping, range: UsageRange, rows: SummaryRow[]): 
 function SummaryView({
   summary,
   groupBy,
+  stackBy,
   range,
 }: {
   summary: Summary;
   groupBy: Grouping;
+  stackBy: Stacking;
   range: UsageRange;
 }) {
   const rows = summary.data;
@@ -65,9 +107,10 @@ function SummaryView({
   const { from, to } = range;
   // Drawn again only when its numbers change, not on every render.
   const chartData = useMemo(
-    () => chartDataOf(groupBy, { from, to }, rows),
-    [groupBy, from, to, rows],
+    () => chartDataOf(groupBy, stackBy, { from, to }, rows),
+    [groupBy, stackBy, from, to, rows],
   );
+  const stacked = groupBy === "day";
   const noun = NOUNS[groupBy];
   const period = `${formatUtcDay(range.from)} to ${formatUtcDay(range.to)}`;
   const largest = rows.reduce<SummaryRow | null>(
@@ -76,7 +119,7 @@ function SummaryView({
     null,
   );
   const chartSummary =
-    `Bar chart of credits by ${noun}, ${period}: ${rows.length} ` +
+    `Bar chart of credits by ${noun}${stacked ? `, stacked by ${stackBy}` : ""}, ${period}: ${rows.length} ` +
     `${rows.length === 1 ? noun : `${noun}s`} with usage, total ${formatCreditAmount(total)} credits` +
     (largest
       ? `, the most ${formatCreditAmount(largest.totalCreditsCharged)} credits (${groupName(groupBy, largest)})`
@@ -108,6 +151,7 @@ function SummaryView({
               <th scope="col" className="number">
                 Events
               </th>
+              {stacked && <th scope="col">By {stackBy}</th>}
             </tr>
           </thead>
           <tbody>
@@ -118,6 +162,18 @@ function SummaryView({
                 <td className="number">{formatInteger(row.totalInputTokens)}</td>
                 <td className="number">{formatInteger(row.totalOutputTokens)}</td>
                 <td className="number">{formatInteger(row.eventCount)}</td>
+                {stacked && (
+                  <td>
+                    <ul className="usage-stacks">
+                      {(row.stacks ?? []).map((stack) => (
+                        <li key={stack.stackKey ?? "none"}>
+                          {stackName(stackBy, stack)}:{" "}
+                          {formatCreditAmount(stack.totalCreditsCharged)}
+                        </li>
+                      ))}
+                    </ul>
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>
@@ -125,7 +181,7 @@ function SummaryView({
             <tr>
               <th scope="row">Total</th>
               <td className="number">{formatCreditAmount(total)}</td>
-              <td colSpan={3} />
+              <td colSpan={stacked ? 4 : 3} />
             </tr>
           </tfoot>
         </table>
@@ -136,26 +192,38 @@ function SummaryView({
 
 /**
  * Credits of the period from GET /api/consumption-events/summary, grouped by one of its
- * groupings: by day (the default) as a time series, or by agent, model or feature as totals. The
- * summary groups by one key at a time, so a day's bar cannot be split by agent or model.
+ * groupings: by day (the default) as a time series whose bars are split by agent or model (the
+ * summary's `stackBy`), or by agent, model or feature as totals.
  */
 export function CreditsSection({
   range,
   groupBy,
   onGroupBy,
+  stackBy,
+  onStackBy,
   controls,
 }: {
   range: UsageRange;
   groupBy: Grouping;
   onGroupBy: (groupBy: Grouping) => void;
+  stackBy: Stacking;
+  onStackBy: (stackBy: Stacking) => void;
   controls: ReactNode;
 }) {
+  const stacks = groupBy === "day" ? stackBy : undefined;
   const query = useQuery({
-    queryKey: ["usage", "summary", range.from, range.to, groupBy],
+    queryKey: ["usage", "summary", range.from, range.to, groupBy, stacks],
     queryFn: () =>
       unwrap(
         api.GET("/api/consumption-events/summary", {
-          params: { query: { startDate: range.from, endDate: range.to, groupBy } },
+          params: {
+            query: {
+              startDate: range.from,
+              endDate: range.to,
+              groupBy,
+              ...(stacks ? { stackBy: stacks } : {}),
+            },
+          },
         }),
       ),
   });
@@ -179,6 +247,23 @@ export function CreditsSection({
             </label>
           ))}
         </fieldset>
+        {groupBy === "day" && (
+          <fieldset className="usage-group-by">
+            <legend>Stack by</legend>
+            {STACKINGS.map((stacking) => (
+              <label key={stacking.value}>
+                <input
+                  type="radio"
+                  name="stackBy"
+                  value={stacking.value}
+                  checked={stackBy === stacking.value}
+                  onChange={() => onStackBy(stacking.value)}
+                />
+                {stacking.label}
+              </label>
+            ))}
+          </fieldset>
+        )}
       </div>
       <QueryView
         query={query}
@@ -193,7 +278,9 @@ export function CreditsSection({
           </Empty>
         }
       >
-        {(summary) => <SummaryView summary={summary} groupBy={groupBy} range={range} />}
+        {(summary) => (
+          <SummaryView summary={summary} groupBy={groupBy} stackBy={stackBy} range={range} />
+        )}
       </QueryView>
     </section>
   );

@@ -62,7 +62,7 @@ function RangeFields({
  * period's consumption events. Loads with two calls: the balance and the summary.
  */
 function UsagePage() {
-  const { range, groupBy, change } = useUsageView();
+  const { range, groupBy, stackBy, change } = useUsageView();
   return (
     <div className="usage">
       <PageHeader
@@ -74,6 +74,8 @@ function UsagePage() {
         range={range}
         groupBy={groupBy}
         onGroupBy={(next) => change({ groupBy: next })}
+        stackBy={stackBy}
+        onStackBy={(next) => change({ stackBy: next })}
         controls={<RangeFields range={range} onChange={change} />}
       />
       <EventsSection range={range} />

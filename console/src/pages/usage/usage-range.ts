@@ -11,6 +11,14 @@ export const GROUPINGS = [
 
 export type Grouping = (typeof GROUPINGS)[number]["value"];
 
+/** What splits each day's bar (the summary's `stackBy`). */
+export const STACKINGS = [
+  { value: "agent", label: "Agent" },
+  { value: "model", label: "Model" },
+] as const;
+
+export type Stacking = (typeof STACKINGS)[number]["value"];
+
 /** The page's period: whole UTC days, both ends included (the API's date-only bounds). */
 export type UsageRange = { from: string; to: string };
 
@@ -32,25 +40,27 @@ export function datesOf({ from, to }: UsageRange): string[] {
   return dates;
 }
 
-type UsageView = { from: string; to: string; groupBy: Grouping };
+type UsageView = { from: string; to: string; groupBy: Grouping; stackBy: Stacking };
 
 /** What the address asks for; the last 30 days (today, UTC, included) by day by default. */
 function viewOf(params: URLSearchParams, now = new Date()): UsageView {
   const from = params.get("from") ?? "";
   const to = params.get("to") ?? "";
   const groupBy = GROUPINGS.find((grouping) => grouping.value === params.get("groupBy"));
+  const stackBy = STACKINGS.find((stacking) => stacking.value === params.get("stackBy"));
   return {
     from: isDate(from) ? from : utcDate(new Date(now.getTime() - 29 * DAY_MS)),
     to: isDate(to) ? to : utcDate(now),
     groupBy: groupBy?.value ?? "day",
+    stackBy: stackBy?.value ?? "agent",
   };
 }
 
 const sameView = (a: UsageView, b: UsageView) =>
-  a.from === b.from && a.to === b.to && a.groupBy === b.groupBy;
+  a.from === b.from && a.to === b.to && a.groupBy === b.groupBy && a.stackBy === b.stackBy;
 
 /**
- * The period and grouping the page shows, kept in the address (`?from=&to=&groupBy=`) so a
+ * The period and grouping the page shows, kept in the address (`?from=&to=&groupBy=&stackBy=`) so a
  * reload or a shared link shows the same numbers. The page reads its own copy, changed at once:
  * the router applies a new address in a transition, and a control bound to it would jump back
  * until then.
@@ -74,10 +84,16 @@ export function useUsageView() {
         written.set("from", next.from);
         written.set("to", next.to);
         written.set("groupBy", next.groupBy);
+        written.set("stackBy", next.stackBy);
         return written;
       },
       { replace: true },
     );
   };
-  return { range: { from: view.from, to: view.to }, groupBy: view.groupBy, change };
+  return {
+    range: { from: view.from, to: view.to },
+    groupBy: view.groupBy,
+    stackBy: view.stackBy,
+    change,
+  };
 }
