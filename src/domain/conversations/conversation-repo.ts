@@ -296,8 +296,22 @@ export function createConversationRepo(db: Db) {
 
     turnPart,
 
+    /**
+     * Stores messages and, in the same statement, moves the last activity (`updatedAt`) of the
+     * conversations that got a sent (non-draft) one: the inbox's lastActivity order and the
+     * retention sweep read it. A conversation this transaction already moved is not written twice.
+     */
     async insertMessages(rows: NewMessageRow[], tx: Db = db): Promise<void> {
-      if (rows.length > 0) await tx.insert(messages).values(rows);
+      if (rows.length === 0) return;
+      const stored = tx
+        .insert(messages)
+        .values(rows)
+        .returning({ conversationId: messages.conversationId, isDraft: messages.isDraft });
+      await tx.execute(sql`
+        with stored as (${stored.getSQL()})
+        update ${conversations} set updated_at = now()
+        where ${conversations.id} in (select conversation_id from stored where not is_draft)
+          and ${conversations.updatedAt} < now()`);
     },
 
     // Message reads are scoped through their conversation's organization: an organization filter
