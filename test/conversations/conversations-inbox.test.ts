@@ -254,6 +254,16 @@ describe("paging", () => {
     );
   });
 
+  test("a cursor of a leap day or with a fraction and an offset is a place like any other", async ({
+    api,
+  }) => {
+    for (const time of ["2024-02-29 23:59:59.999999+00", "2030-01-01 00:00:00+05:30"]) {
+      const cursor = Buffer.from(`createdAt|${time}|zzz`).toString("base64url");
+      const page = await api.conversations.list({ cursor });
+      expect(page.status, page.text).toBe(200);
+    }
+  });
+
   test("a cursor continues from its place with other filters, and needs its own sort", async ({
     api,
   }) => {
@@ -343,11 +353,18 @@ describe("bad input", () => {
       { cursor: Buffer.from("name|2024-05-01 12:00:00+00|x").toString("base64url") },
       "cursor",
     ],
-    [
-      "a cursor with a bad time",
-      { cursor: Buffer.from("createdAt|yesterday|x").toString("base64url") },
+    ...[
+      "yesterday",
+      "2024-02-30 12:00:00+00",
+      "2023-02-29 12:00:00+00",
+      "2024-01-01 24:00:00+00",
+      "2024-01-01 12:00:00+99",
+      "0000-01-01 12:00:00+00",
+    ].map((time): [string, Query, string] => [
+      `a cursor at ${time}`,
+      { cursor: Buffer.from(`createdAt|${time}|x`).toString("base64url") },
       "cursor",
-    ],
+    ]),
   ];
   test.for(cases)(
     "%s is 400 INVALID_REQUEST naming the parameter",

@@ -16,11 +16,35 @@ import {
 } from "./conversation-view.ts";
 
 // What PostgreSQL prints for a timestamptz: "2024-05-01 12:00:00.123456+00".
-const TIMESTAMP_TEXT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
+const TIMESTAMP_TEXT =
+  /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?[+-](\d{2})(?::(\d{2}))?$/;
+
+/** A timestamp PostgreSQL prints and reads back: a cursor's, never a cast error (a 500). */
+function isTimestampText(text: string): boolean {
+  const match = TIMESTAMP_TEXT.exec(text);
+  if (!match) return false;
+  const [year, month, day, hour, minute, second, , offsetHours, offsetMinutes] = match
+    .slice(1)
+    .map(Number);
+  // Day 0 of the next month is the month's last (years 1-99 read as 19xx: the same leap years).
+  const lastDay = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
+  return (
+    year! >= 1 &&
+    month! >= 1 &&
+    month! <= 12 &&
+    day! >= 1 &&
+    day! <= lastDay &&
+    hour! <= 23 &&
+    minute! <= 59 &&
+    second! <= 59 &&
+    offsetHours! <= 15 &&
+    (offsetMinutes === undefined || Number.isNaN(offsetMinutes) || offsetMinutes <= 59)
+  );
+}
 const SORTS: readonly string[] = ["createdAt", "lastActivity"] satisfies ConversationSort[];
 
 /** What GET /api/conversations takes (besides the caller's scope). */
-export type ConversationListQuery = {
+type ConversationListQuery = {
   agentId?: string | undefined;
   status?: ConversationListFilter["status"];
   aiEnabled?: boolean | undefined;
@@ -33,7 +57,7 @@ export type ConversationListQuery = {
   limit: number;
 };
 
-export type ConversationListItem = ConversationView & { lastMessage: LastMessage | null };
+type ConversationListItem = ConversationView & { lastMessage: LastMessage | null };
 
 /**
  * Opaque list cursor: the sort, that sort's exact timestamp and the id of the last item of the
@@ -46,7 +70,7 @@ function encodeCursor(sort: ConversationSort, at: string, id: string): string {
 function decodeCursor(cursor: string, sort: ConversationSort): { at: string; id: string } {
   const [cursorSort, at, ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
   const id = rest.join("|");
-  if (!cursorSort || !SORTS.includes(cursorSort) || !at || !TIMESTAMP_TEXT.test(at) || !id) {
+  if (!cursorSort || !SORTS.includes(cursorSort) || !at || !isTimestampText(at) || !id) {
     throw invalid("cursor is not a cursor this endpoint returned", [
       { path: "querystring.cursor", message: "is malformed" },
     ]);
