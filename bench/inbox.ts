@@ -1,4 +1,4 @@
-import { execSync } from "node:child_process";
+import os from "node:os";
 import { sql } from "drizzle-orm";
 import { pino } from "pino";
 import { createRuntime, type Runtime } from "../src/app/runtime.ts";
@@ -126,10 +126,10 @@ async function measure(runtime: Runtime, authorization: string, entry: Case) {
 }
 
 const loadAverage = () =>
-  execSync("uptime")
-    .toString()
-    .trim()
-    .replace(/^.*load average: /, "");
+  os
+    .loadavg()
+    .map((load) => load.toFixed(2))
+    .join(", ");
 
 export async function run(args: string[]): Promise<void> {
   const count = Number(args[0] ?? 100_000);
