@@ -797,7 +797,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Conversations of the organization, newest first, optionally of one agent */
+        /**
+         * Conversations of the organization, newest first, filtered, with their last message
+         * @description The inbox: every filter given must hold. `nextCursor` is null on the last page. A conversation that moves in the order while a client pages (sort=lastActivity) shows up again at the top of a new first page.
+         */
         get: operations["listConversations"];
         put?: never;
         post?: never;
@@ -7360,8 +7363,23 @@ export interface operations {
     listConversations: {
         parameters: {
             query?: {
+                /** @description Only this agent's conversations */
                 agentId?: string;
+                /** @description Only the conversations in this status */
+                status?: "UNRESOLVED" | "RESOLVED" | "HUMAN_REQUESTED";
+                /** @description true: only the conversations the AI answers; false: only those a person handles */
+                aiEnabled?: "true" | "false";
+                /** @description Only the conversations of this channel */
+                channel?: "api" | "dashboard" | "website" | "form" | "whatsapp" | "telegram" | "slack" | "meta" | "crisp" | "zapier" | "mail" | "mercadolibre" | "agent_builder" | "chatwoot" | "crmchatsappai";
+                /** @description Only the conversations assigned to this member (a user id); `none`: only those nobody is assigned to */
+                assigneeId?: string;
+                /** @description Only the conversations where this text appears, whatever its case: in a message (drafts aside), or in the contact's name, e-mail or phone number. `%` and `_` are plain characters; an empty or blank q filters nothing */
+                q?: string;
+                /** @description createdAt: the newest conversations first; lastActivity: the conversation with the latest message or change of state (status, aiEnabled, assignee) first, by updatedAt */
+                sort?: "createdAt" | "lastActivity";
+                /** @description Conversations per page */
                 limit?: number;
+                /** @description The nextCursor of the previous page. It holds a place in the order: it needs the same sort (400 otherwise); with other filters the page starts after that place */
                 cursor?: string;
             };
             header?: never;
@@ -7407,6 +7425,14 @@ export interface operations {
                             };
                             createdAt: string;
                             updatedAt: string;
+                            /** @description The last message sent in the conversation (drafts aside); null when none was */
+                            lastMessage: {
+                                /** @enum {string} */
+                                from: "human" | "agent";
+                                /** @description Its first 280 characters */
+                                text: string;
+                                createdAt: string;
+                            } | null;
                         }[];
                         nextCursor: string | null;
                     };
