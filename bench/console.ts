@@ -32,6 +32,11 @@ const PAGES = [
   "Settings",
 ] as const;
 
+/** Appends a sample to the page's list. */
+function record(samples: Record<string, number[]>, title: string, value: number): void {
+  samples[title] = [...(samples[title] ?? []), value];
+}
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
@@ -151,8 +156,8 @@ export async function run(args: string[]): Promise<void> {
         const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
         await context.addCookies(cookies);
         const page = await context.newPage();
-        (first[title] ??= []).push(await usableAfter(page, () => page.goto(url)));
-        (again[title] ??= []).push(await usableAfter(page, () => page.goto(url)));
+        record(first, title, await usableAfter(page, () => page.goto(url)));
+        record(again, title, await usableAfter(page, () => page.goto(url)));
         // From another page of the console, by its navigation link.
         const other = title === "Agents" ? "Usage" : "Agents";
         await usableAfter(page, () => page.goto(`${base}/console/${other.toLowerCase()}`));
@@ -160,7 +165,7 @@ export async function run(args: string[]): Promise<void> {
         const link = page
           .getByRole("navigation", { name: "Main" })
           .getByRole("link", { name: title });
-        (inApp[title] ??= []).push((await usableAfter(page, () => link.click())) - before);
+        record(inApp, title, (await usableAfter(page, () => link.click())) - before);
         await context.close();
       }
     }
