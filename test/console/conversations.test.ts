@@ -210,3 +210,162 @@ describe.skipIf(!runsConsole)("a conversation", () => {
     await expectAccessible(page);
   });
 });
+
+/** The API requests a page made for its data (the session and the event stream aside). */
+function dataRequests(page: Page): string[] {
+  const seen: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (!url.pathname.startsWith("/api/")) return;
+    if (url.pathname === "/api/auth/session" || url.pathname === "/api/events") return;
+    seen.push(`${request.method()} ${url.pathname}`);
+  });
+  return seen;
+}
+
+describe.skipIf(!runsConsole)("the inbox", () => {
+  test("lists conversations with their last message; filters narrow them and live in the address", async ({
+    app,
+    apiUrl,
+    browser,
+    org,
+  }) => {
+    const parcel = await ask(app, org, "Where is my parcel?", {
+      firstName: "Grace",
+      lastName: "Hopper",
+    });
+    const gift = await ask(app, org, "Do you sell gift cards?", {
+      firstName: "Alan",
+      lastName: "Turing",
+    });
+    const { page, user } = await signedInPage(browser, app, apiUrl, org, "member", onTestFinished);
+    const requests = dataRequests(page);
+    await page.goto(`${apiUrl}/console/conversations`);
+    const list = page.getByRole("list", { name: "Conversations" });
+    const grace = list.getByRole("listitem").filter({ hasText: "Grace Hopper" });
+    const alan = list.getByRole("listitem").filter({ hasText: "Alan Turing" });
+    await grace.getByText("Answer: Where is my parcel?").waitFor();
+    for (const text of ["Unresolved", "AI on", "API", "Refund desk", "Unassigned"]) {
+      await grace.getByText(text, { exact: true }).waitFor();
+    }
+    expect(requests.sort()).toEqual(["GET /api/agents", "GET /api/conversations"]);
+    await page.getByRole("status").getByText("Live", { exact: true }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, "conversations-inbox");
+
+    // Text search: through the API, in the address, undone by Back.
+    await page.getByLabel("Search").fill("gift cards");
+    await grace.waitFor({ state: "detached" });
+    await alan.waitFor();
+    expect(new URL(page.url()).searchParams.get("q")).toBe("gift cards");
+    await page.getByLabel("Search").fill("");
+    await grace.waitFor();
+
+    // Taken over and assigned to this user: "Needs a human" and "Me" find it, "Nobody" not.
+    const taken = await app.api.inject({
+      method: "PATCH",
+      url: `/api/conversations/${gift}?agentId=${agentId}`,
+      headers: user.headers,
+      payload: { aiEnabled: false, assigneeId: user.userId },
+    });
+    expect(taken.statusCode, taken.body).toBe(200);
+    await alan.getByText("Assigned to member").waitFor();
+    await page.getByLabel("Needs a human").check();
+    await grace.waitFor({ state: "detached" });
+    await alan.getByText("Human requested", { exact: true }).waitFor();
+    expect(new URL(page.url()).searchParams.get("aiEnabled")).toBe("false");
+    await page.getByLabel("Needs a human").uncheck();
+    await page.getByLabel("Assignee").selectOption("me");
+    await grace.waitFor({ state: "detached" });
+    await alan.waitFor();
+    await page.getByLabel("Assignee").selectOption("none");
+    await alan.waitFor({ state: "detached" });
+    await grace.waitFor();
+    await page.getByLabel("Assignee").selectOption("");
+    await page.getByLabel("Status").selectOption("RESOLVED");
+    await page.getByText("No conversation matches these filters").waitFor();
+    await page.goBack();
+    await grace.waitFor();
+    await page.getByLabel("Channel").selectOption("telegram");
+    await page.getByText("No conversation matches these filters").waitFor();
+    await page.getByLabel("Channel").selectOption("");
+    await expectAccessible(page);
+
+    // The export needs an agent; then it is the spec's CSV of that agent's conversations.
+    await page.getByText("Choose an agent to export").waitFor();
+    await page.getByLabel("Agent").selectOption({ label: "Refund desk" });
+    const exportLink = page.getByRole("link", { name: "Export CSV" });
+    const href = (await exportLink.getAttribute("href"))!;
+    expect(href).toBe(`/api/agents/${agentId}/conversations-export?limit=100000`);
+    const csv = await page.request.get(`${apiUrl}${href}`);
+    expect(csv.status()).toBe(200);
+    const text = await csv.text();
+    expect(text.split("\n")[0]?.trim()).toBe(
+      "conversation_id,message_from,message_text,message_created_at",
+    );
+    expect(text).toContain("Where is my parcel?");
+
+    // A row opens its conversation; the way back keeps the filters.
+    await grace.getByRole("link", { name: "Grace Hopper" }).click();
+    await page.getByRole("heading", { name: "Conversation with Grace Hopper" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/console/conversations/${parcel}`);
+    await page.getByText("AI (Refund desk)").waitFor();
+    await page.getByRole("link", { name: "← Conversations" }).click();
+    await page.getByLabel("Agent").waitFor();
+    expect(new URL(page.url()).searchParams.get("agentId")).toBe(agentId);
+  });
+
+  test("a conversation that asks for a person appears in the open inbox without reloading", async ({
+    app,
+    apiUrl,
+    browser,
+    org,
+    fake,
+  }) => {
+    const { page } = await signedInPage(browser, app, apiUrl, org, "member", onTestFinished);
+    await page.goto(`${apiUrl}/console/conversations?aiEnabled=false`);
+    await expect(page.getByLabel("Needs a human").isChecked()).resolves.toBe(true);
+    await page.getByRole("status").getByText("Live", { exact: true }).waitFor();
+    fake.script(
+      { toolCalls: [{ name: "request_human", arguments: { reason: "a damaged parcel" } }] },
+      { text: "A colleague will take over." },
+    );
+    await ask(app, org, "My parcel arrived broken, I want to talk to someone", {
+      firstName: "Linus",
+    });
+    const row = page
+      .getByRole("list", { name: "Conversations" })
+      .getByRole("listitem")
+      .filter({ hasText: "Linus" });
+    await row.getByText("Human requested", { exact: true }).waitFor();
+    await row.getByText("AI off", { exact: true }).waitFor();
+  });
+
+  test("fits a phone's screen", async ({ app, apiUrl, browser, org }) => {
+    await ask(app, org, "Can I change my delivery address?", { email: "someone@example.com" });
+    const { page } = await signedInPage(browser, app, apiUrl, org, "viewer", onTestFinished, PHONE);
+    await page.goto(`${apiUrl}/console/conversations`);
+    await page
+      .getByRole("list", { name: "Conversations" })
+      .getByText("someone@example.com")
+      .first()
+      .waitFor();
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(
+      PHONE.width,
+    );
+    await expectAccessible(page);
+    await screenshot(page, "conversations-inbox-375");
+  });
+
+  test("an organization without conversations says where they come from", async ({
+    app,
+    apiUrl,
+    browser,
+  }) => {
+    const empty = await app.createOrganization("Newcomer");
+    const { page } = await signedInPage(browser, app, apiUrl, empty, "member", onTestFinished);
+    await page.goto(`${apiUrl}/console/conversations`);
+    await page.getByText("No conversations yet").waitFor();
+    await expectAccessible(page);
+  });
+});

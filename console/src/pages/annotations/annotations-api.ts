@@ -2,8 +2,6 @@ import { useQuery } from "@tanstack/react-query";
 import { type ApiData, api, unwrap } from "../../api/client.ts";
 
 export type Annotation = ApiData<"/api/annotations", "get">[number];
-export type AnnotationTag = ApiData<"/api/annotation-tags", "get">[number];
-export type AnnotationDetail = ApiData<"/api/annotations/{id}", "get">;
 export type Sentiment = "good" | "bad";
 
 /** What GET /api/annotations filters on (the spec's list query). */

@@ -7,21 +7,16 @@ import { channelLabel, personLabel } from "./conversation-format.tsx";
 import {
   type ConversationChange,
   type ConversationDetail,
-  conversationKeys,
   type Message,
+  updateCachedConversation,
   useAnswerers,
 } from "./conversations-api.ts";
 
-/** The cached conversation's key and the query of its PATCH and reply. */
-function useTarget(conversation: ConversationDetail) {
-  return {
-    key: conversationKeys.detail(conversation.agentId, conversation.id),
-    params: {
-      path: { id: conversation.id },
-      query: { agentId: conversation.agentId },
-    },
-  };
-}
+/** The path and query of the conversation's PATCH and reply. */
+const paramsOf = (conversation: ConversationDetail) => ({
+  path: { id: conversation.id },
+  query: { agentId: conversation.agentId },
+});
 
 /** What each change says once it is done (the state itself shows in the details). */
 function doneText(change: ConversationChange, myId: string): string {
@@ -42,19 +37,14 @@ export function HandoffActions({ conversation }: { conversation: ConversationDet
   const session = useSession();
   const myId = session.view.user.id;
   const queryClient = useQueryClient();
-  const target = useTarget(conversation);
   const [wantsMembers, setWantsMembers] = useState(false);
   const members = useAnswerers(session.organizationId, wantsMembers);
 
   const change = useMutation({
     mutationFn: (body: ConversationChange) =>
-      unwrap(api.PATCH("/api/conversations/{id}", { params: target.params, body })),
-    onSuccess: (updated) => {
-      queryClient.setQueryData<ConversationDetail>(target.key, (old) =>
-        old ? { ...old, ...updated } : old,
-      );
-      void queryClient.invalidateQueries({ queryKey: conversationKeys.lists });
-    },
+      unwrap(api.PATCH("/api/conversations/{id}", { params: paramsOf(conversation), body })),
+    onSuccess: (updated) =>
+      updateCachedConversation(queryClient, conversation, (old) => ({ ...old, ...updated })),
   });
 
   const { aiEnabled, status, assignee } = conversation;
@@ -154,21 +144,20 @@ function replyText(reply: Message, channel: string, aiWasOn: boolean): string {
 /** The operator's reply (POST /api/conversations/{id}/messages), delivered through the channel. */
 export function ReplyForm({ conversation }: { conversation: ConversationDetail }) {
   const queryClient = useQueryClient();
-  const target = useTarget(conversation);
   const [text, setText] = useState("");
   const [aiWasOn, setAiWasOn] = useState(false);
   const send = useMutation({
     mutationFn: (body: { text: string }) =>
-      unwrap(api.POST("/api/conversations/{id}/messages", { params: target.params, body })),
+      unwrap(
+        api.POST("/api/conversations/{id}/messages", { params: paramsOf(conversation), body }),
+      ),
     onSuccess: (reply) => {
       setText("");
-      queryClient.setQueryData<ConversationDetail>(target.key, (old) =>
-        old && !old.messages.some((message) => message.id === reply.id)
-          ? { ...old, aiEnabled: false, messages: [...old.messages, reply] }
-          : old,
+      updateCachedConversation(queryClient, conversation, (old) =>
+        old.messages.some((message) => message.id === reply.id)
+          ? old
+          : { ...old, aiEnabled: false, messages: [...old.messages, reply] },
       );
-      void queryClient.invalidateQueries({ queryKey: target.key });
-      void queryClient.invalidateQueries({ queryKey: conversationKeys.lists });
     },
   });
   const submit = (event: FormEvent) => {

@@ -50,7 +50,7 @@ export const CHANNELS = Object.keys(CHANNEL_LABELS) as Channel[];
 export const channelLabel = (channel: string) => CHANNEL_LABELS[channel as Channel] ?? channel;
 
 /** A contact's name, or else how to reach them, or null when the API knows nothing of them. */
-export function contactName(contact: Contact | null): string | null {
+function contactName(contact: Contact | null): string | null {
   if (!contact) return null;
   const name = [contact.firstName, contact.lastName].filter(Boolean).join(" ").trim();
   return name || contact.email || contact.phoneNumber || contact.userId || null;

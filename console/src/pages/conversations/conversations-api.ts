@@ -1,14 +1,12 @@
-import { useQuery } from "@tanstack/react-query";
+import { type QueryClient, useQuery } from "@tanstack/react-query";
 import { type ApiData, api, unwrap } from "../../api/client.ts";
 import type { paths } from "../../api/schema.ts";
 
-export type Agent = ApiData<"/api/agents", "get">[number];
 export type ConversationDetail = ApiData<"/api/conversations/{id}", "get">;
 export type Message = ConversationDetail["messages"][number];
 export type ConversationStatus = ConversationDetail["status"];
 export type Person = NonNullable<ConversationDetail["assignee"]>;
 export type Contact = NonNullable<ConversationDetail["contact"]>;
-export type Member = ApiData<"/api/organizations/{id}/members", "get">["data"][number];
 export type ConversationChange =
   paths["/api/conversations/{id}"]["patch"]["requestBody"]["content"]["application/json"];
 
@@ -18,8 +16,26 @@ export const conversationKeys = {
   lists: ["conversations", "list"] as const,
   agents: ["conversations", "agents"] as const,
   members: (organizationId: string) => ["conversations", "members", organizationId] as const,
+  details: ["conversations", "detail"] as const,
+  /** `agentId` as the address gives it (empty when it does not). */
   detail: (agentId: string, id: string) => ["conversations", "detail", agentId, id] as const,
 };
+
+/**
+ * Changes the cached conversation after a PATCH or a reply, whichever key it was read under
+ * (with or without the agent in the address), and reads it again.
+ */
+export function updateCachedConversation(
+  queryClient: QueryClient,
+  target: { id: string; agentId: string },
+  change: (old: ConversationDetail) => ConversationDetail,
+) {
+  queryClient.setQueriesData<ConversationDetail>({ queryKey: conversationKeys.details }, (old) =>
+    old && old.id === target.id && old.agentId === target.agentId ? change(old) : old,
+  );
+  void queryClient.invalidateQueries({ queryKey: conversationKeys.details });
+  void queryClient.invalidateQueries({ queryKey: conversationKeys.lists });
+}
 
 /**
  * The organization's agents: names for the inbox's rows and its agent filter. Not `enabled`, it

@@ -3,7 +3,7 @@ import type { paths } from "../../api/schema.ts";
 
 export type ListQuery = NonNullable<paths["/api/conversations"]["get"]["parameters"]["query"]>;
 export type Channel = NonNullable<ListQuery["channel"]>;
-export type Sort = NonNullable<ListQuery["sort"]>;
+type Sort = NonNullable<ListQuery["sort"]>;
 type ExportQuery = NonNullable<
   paths["/api/agents/{id}/conversations-export"]["get"]["parameters"]["query"]
 >;
