@@ -5,6 +5,7 @@ import { ApiError } from "./api/client.ts";
 import { App } from "./app/App.tsx";
 import { SESSION_KEY } from "./app/session.tsx";
 import "./styles.css";
+import "./areas.css";
 
 const queryClient: QueryClient = new QueryClient({
   queryCache: new QueryCache({
