@@ -5,19 +5,17 @@ import { AnnotationsPage } from "./AnnotationsPage.tsx";
 /** /console/annotations: the review queue of the ratings of AI answers. */
 export default function AnnotationsArea() {
   return (
-    <div className="annotations-area">
-      <Routes>
-        <Route index element={<AnnotationsPage />} />
-        <Route
-          path="*"
-          element={
-            <PageHeader
-              title="Page not found"
-              description="There is no annotations page at this address."
-            />
-          }
-        />
-      </Routes>
-    </div>
+    <Routes>
+      <Route index element={<AnnotationsPage />} />
+      <Route
+        path="*"
+        element={
+          <PageHeader
+            title="Page not found"
+            description="There is no annotations page at this address."
+          />
+        }
+      />
+    </Routes>
   );
 }

@@ -6,20 +6,18 @@ import { InboxPage } from "./InboxPage.tsx";
 /** /console/conversations: the inbox, and one conversation at /conversations/{id}?agentId=. */
 export default function ConversationsArea() {
   return (
-    <div className="conversations-area">
-      <Routes>
-        <Route index element={<InboxPage />} />
-        <Route path=":conversationId" element={<ConversationPage />} />
-        <Route
-          path="*"
-          element={
-            <PageHeader
-              title="Page not found"
-              description="There is no conversations page at this address."
-            />
-          }
-        />
-      </Routes>
-    </div>
+    <Routes>
+      <Route index element={<InboxPage />} />
+      <Route path=":conversationId" element={<ConversationPage />} />
+      <Route
+        path="*"
+        element={
+          <PageHeader
+            title="Page not found"
+            description="There is no conversations page at this address."
+          />
+        }
+      />
+    </Routes>
   );
 }
