@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { type ApiData, api, basePath, unwrap } from "../../api/client.ts";
 import { useSession } from "../../app/session.tsx";
-import { formatDateTime } from "../../ui/format.ts";
+import { formatDateTime, formatInteger } from "../../ui/format.ts";
 import { PageHeader } from "../../ui/forms.tsx";
 import { Empty, ErrorNotice, Loading } from "../../ui/states.tsx";
 import {
