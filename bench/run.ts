@@ -5,7 +5,7 @@ const [name, ...args] = process.argv.slice(2);
 const file = new URL(`./${name}.ts`, import.meta.url);
 if (!name || !/^[a-z0-9-]+$/.test(name) || !existsSync(file)) {
   process.stderr.write(
-    "Usage: npm run bench -- <leads|knowledge|exact-or-hnsw|ingest-reads|ingest-memory|embedded-memory|query|billing|webhooks|auth|channels|events|eval|perf-idle-streams|console> [args]\n",
+    "Usage: npm run bench -- <leads|inbox|knowledge|exact-or-hnsw|ingest-reads|ingest-memory|embedded-memory|query|billing|webhooks|auth|channels|events|eval|perf-idle-streams|console> [args]\n",
   );
   process.exit(2);
 }

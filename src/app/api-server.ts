@@ -43,6 +43,7 @@ import {
   type ChannelRouteDeps,
   registerChannelRoutes,
 } from "../http/routes/channels/channel-routes.ts";
+import { registerConsoleRoutes } from "../http/routes/console/console-routes.ts";
 import {
   type ConsumptionEventRouteDeps,
   registerConsumptionEventRoutes,
@@ -110,7 +111,6 @@ import {
   type WebhookRouteDeps,
 } from "../http/routes/webhooks/webhook-routes.ts";
 import { registerWidgetRoutes } from "../http/routes/widget/widget-routes.ts";
-import { registerConsoleRoutes } from "../http/routes/console/console-routes.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../ops/metrics.ts";
 import type { Readiness } from "../ops/readiness.ts";
@@ -136,9 +136,12 @@ export type ApiServerDeps = {
   /** Members, invitations and organizations made by people. */
   people: MemberRouteDeps &
     Omit<InvitationRouteDeps, "cookies"> &
-    Omit<OrganizationRouteDeps, "cookies">;
-  /** Absent when ADMIN_TOKEN is not set: the admin API then does not exist. */
-  admin: AdminDeps | null;
+    Omit<OrganizationRouteDeps, "cookies" | "organizations">;
+  /**
+   * The admin API, always there for instance administrators' sessions; `adminToken` (null when
+   * ADMIN_TOKEN is not set) also lets the operator's token in, and turns on /metrics.
+   */
+  admin: AdminDeps;
   organizations: OrganizationService;
   consumption: ConsumptionEventRouteDeps["consumption"];
   billing: CreditRouteDeps["billing"];
@@ -180,7 +183,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerAuth(app, {
     apiKeys: deps.apiKeys,
     sessions: deps.accounts.sessions,
-    adminToken: deps.admin?.adminToken ?? null,
+    adminToken: deps.admin.adminToken,
     publicOrigin: deps.accounts.publicOrigin,
   });
   await registerKeyRateLimiter(app, deps.keyRateLimitRedis);
@@ -202,7 +205,11 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
   registerAuthRoutes(app, deps.accounts);
   registerOidcRoutes(app, deps.accounts);
   registerAuditRoutes(app, deps.accounts);
-  const people = { ...deps.people, cookies: deps.accounts.cookies };
+  const people = {
+    ...deps.people,
+    cookies: deps.accounts.cookies,
+    organizations: deps.organizations,
+  };
   registerMemberRoutes(app, people);
   registerInvitationRoutes(app, people);
   registerOrganizationRoutes(app, people);
@@ -242,10 +249,8 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
     query: deps.agents.query,
     datastores: deps.knowledge.datastores,
   });
-  if (deps.admin) {
-    registerAdminRoutes(app, deps.admin);
-    registerRetentionAdminRoutes(app, deps);
-    registerMetricsRoute(app, deps.metrics.registry);
-  }
+  registerAdminRoutes(app, deps.admin);
+  registerRetentionAdminRoutes(app, deps);
+  if (deps.admin.adminToken) registerMetricsRoute(app, deps.metrics.registry);
   return app;
 }

@@ -276,15 +276,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         maxBytes: config.transcription.maxBytes,
         rateLimit: { perMinute: config.transcription.rateLimitPerMinute, redis },
       },
-      admin: config.server.adminToken
-        ? {
-            adminToken: config.server.adminToken,
-            organizations: services.organizations,
-            credits: services.credits,
-            directory: services.directory,
-            leadInbox: services.leadInbox,
-          }
-        : null,
+      admin: {
+        adminToken: config.server.adminToken ?? null,
+        organizations: services.organizations,
+        credits: services.credits,
+        directory: services.directory,
+        leadInbox: services.leadInbox,
+      },
     });
     site = await buildSiteServer({
       logger,

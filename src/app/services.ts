@@ -82,17 +82,18 @@ export function createIdentityServices(db: Db, logger: Logger, settings: Config[
     onBackgroundError: (error) => logger.warn({ err: error }, "recording API key use failed"),
   });
   const audit = createAuditLog(db);
+  const accountRepo = createAccountRepo(db);
+  const sessions = createSessionService({
+    accounts: accountRepo,
+    maxAgeMs: settings.sessionMaxAgeMs,
+  });
   const organizations = createOrganizationService({
     db,
     organizations: createOrganizationRepo(db),
     users: createUserRepo(db),
     apiKeys,
     audit,
-  });
-  const accountRepo = createAccountRepo(db);
-  const sessions = createSessionService({
-    accounts: accountRepo,
-    maxAgeMs: settings.sessionMaxAgeMs,
+    sessions,
   });
   const mailer = createMailer({ smtpUrl: settings.smtpUrl, from: settings.mailFrom, logger });
   const accounts = createAccountService({

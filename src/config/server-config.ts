@@ -14,7 +14,9 @@ export const serverEnvSchema = z.object({
   LOG_FORMAT: optionalString()
     .pipe(z.enum(["json", "pretty"]).optional())
     .describe("json: one JSON object a line; pretty: for a terminal; unset: pretty on a terminal"),
-  ADMIN_TOKEN: optionalString().describe("Enables /api/admin/* with this bearer token"),
+  ADMIN_TOKEN: optionalString().describe(
+    "Lets this bearer token use /api/admin/* (as instance administrators' sessions do) and /metrics",
+  ),
   SHUTDOWN_TIMEOUT_MS: intVar(10_000, 0, 600_000),
   BOOTSTRAP_DEFAULT_ORG: boolVar(true).describe("Create a Default organization on first start"),
 });

@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiKeys, creditBuckets, organizations } from "../../src/db/schema/index.ts";
 import { sha256Hex } from "../../src/lib/secrets.ts";
-import { startTestApp, type TestApp } from "../harness/app.ts";
+import { instanceAdminOf, memberOf } from "../harness/accounts.ts";
+import { ADMIN_TOKEN, startTestApp, type TestApp } from "../harness/app.ts";
 
 let app: TestApp;
 beforeAll(async () => {
@@ -128,12 +129,36 @@ describe("admin API", () => {
     expect(response.status).toBe(401);
   });
 
-  it("does not exist at all without ADMIN_TOKEN", async () => {
+  it("takes no bearer token without ADMIN_TOKEN: only instance administrators' sessions", async () => {
     const closed = await startTestApp({ env: { ADMIN_TOKEN: "" }, database: app.database });
     try {
-      const response = await closed.admin.admin.createOrganization({ name: "X" });
-      expect(response.status).toBe(404);
-      expect(response.error.type).toBe("NOT_FOUND");
+      for (const authorization of [`Bearer ${ADMIN_TOKEN}`, "Bearer ", undefined]) {
+        const response = await closed.admin
+          .as(authorization ? { authorization } : {})
+          .admin.createOrganization({ name: "X" });
+        expect(response.status, authorization).toBe(401);
+        expect(response.error.type).toBe("UNAUTHORIZED");
+      }
+      // The organization is made on the app with the token; both share the database.
+      const org = await app.createOrganization("Without a token");
+      const administrator = await instanceAdminOf(closed, org);
+      const created = await closed.api.inject({
+        method: "POST",
+        url: "/api/admin/organizations",
+        headers: administrator.headers,
+        payload: { name: "Made by a session" },
+      });
+      expect(created.statusCode).toBe(201);
+      expect(created.json().organization.name).toBe("Made by a session");
+      const owner = await memberOf(closed, org, "owner");
+      const refused = await closed.api.inject({
+        method: "POST",
+        url: "/api/admin/organizations",
+        headers: owner.headers,
+        payload: { name: "Not an administrator" },
+      });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().type).toBe("FORBIDDEN");
     } finally {
       await closed.close();
     }

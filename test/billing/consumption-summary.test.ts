@@ -261,6 +261,62 @@ describe("GET /api/consumption-events/summary against sums computed here", () =>
   });
 });
 
+type StackedRow = Row & { stacks: Array<Omit<Row, "groupKey"> & { stackKey: string | null }> };
+
+describe("GET /api/consumption-events/summary?stackBy: periods split by a second key", () => {
+  const startDate = "2024-12-29T13:45:10.123Z";
+  const endDate = "2025-03-02T05:00:00.000Z";
+  const from = Date.parse(startDate);
+  const to = Date.parse(endDate) + 1;
+
+  for (const [groupBy, stackBy] of [
+    ["day", "agent"],
+    ["day", "model"],
+    ["week", "feature"],
+    ["month", "provider"],
+  ] as const) {
+    it(`groupBy=${groupBy}&stackBy=${stackBy}: each stack as computed here, adding up to its period`, async () => {
+      const body = await summary({ startDate, endDate, groupBy, stackBy });
+      expect(body.stackBy).toBe(stackBy);
+      // The periods are those of the summary without stackBy, with the same amounts.
+      checkAgainst(body.data, expectedGroups(groupBy, from, to), groupBy);
+      for (const row of body.data as StackedRow[]) {
+        const inPeriod = (event: SeedEvent) => keyOf(event, groupBy) === row.groupKey;
+        const expected = expectedGroups(stackBy, from, to, inPeriod);
+        expect(row.stacks).toHaveLength(expected.size);
+        let credits = 0;
+        for (const stack of row.stacks) {
+          const group = expected.get(stack.stackKey)!;
+          expect(group, `stack ${stack.stackKey}`).toBeDefined();
+          expect(stack.totalCreditsCharged).toBe(group.credits / 1_000_000);
+          expect(stack.eventCount).toBe(group.count);
+          expect(stack.totalInputTokens).toBe(group.input);
+          credits += group.credits;
+          if (stackBy === "agent") expect(stack).toHaveProperty("agentName");
+          else expect(stack).not.toHaveProperty("agentName");
+        }
+        expect(credits / 1_000_000).toBe(row.totalCreditsCharged);
+        const order = row.stacks.map((stack) => stack.totalCreditsCharged);
+        expect(order).toEqual([...order].sort((a, b) => b - a));
+      }
+    });
+  }
+
+  it("stacks by agent carry the agent's name", async () => {
+    const body = await summary({ startDate, endDate, groupBy: "month", stackBy: "agent" });
+    const names = new Set(
+      (body.data as StackedRow[]).flatMap((row) => row.stacks.map((stack) => stack.agentName)),
+    );
+    expect(names).toEqual(new Set(["Alpha", "Beta", "Gamma", null]));
+  });
+
+  it("without stackBy, no row has stacks", async () => {
+    const body = await summary({ startDate, endDate, groupBy: "day" });
+    expect(body).not.toHaveProperty("stackBy");
+    for (const row of body.data as Row[]) expect(row).not.toHaveProperty("stacks");
+  });
+});
+
 describe("GET /api/consumption-events/summary: bad input and auth", () => {
   const valid = { startDate: "2025-01-01", endDate: "2025-02-01", groupBy: "day" };
   const cases: Array<[string, Record<string, string>]> = [
@@ -270,6 +326,8 @@ describe("GET /api/consumption-events/summary: bad input and auth", () => {
     ["invalid groupBy", { ...valid, groupBy: "year" }],
     ["endDate before startDate", { ...valid, startDate: "2025-02-02" }],
     ["not a date", { ...valid, startDate: "yesterday" }],
+    ["invalid stackBy", { ...valid, stackBy: "day" }],
+    ["stackBy with an entity groupBy", { ...valid, groupBy: "agent", stackBy: "model" }],
   ];
   for (const [name, query] of cases) {
     it(`400 INVALID_REQUEST for ${name}`, async () => {

@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { memberships, users } from "../../src/db/schema/index.ts";
 import { hashPassword } from "../../src/domain/accounts/passwords.ts";
 import type { Role } from "../../src/domain/accounts/permissions.ts";
@@ -51,4 +52,24 @@ export async function memberOf(
     .values({ id: userId, email, name: role, passwordHash: await hashPassword(TEST_PASSWORD) });
   await db.insert(memberships).values({ organizationId: org.id, userId, role });
   return { userId, email, headers: await signIn(app, email) };
+}
+
+/**
+ * A user who is `role` in the organization and an instance administrator (as the first owner
+ * is, or whom `agentdesk admin grant` names), signed in after being made one.
+ */
+export async function instanceAdminOf(
+  app: TestApp,
+  org: Pick<TestOrganization, "id">,
+  role: Role = "owner",
+): Promise<SignedIn> {
+  const user = await memberOf(
+    app,
+    org,
+    role,
+    `instance-admin-${newId().toLowerCase()}@example.com`,
+  );
+  await app.database.db.update(users).set({ instanceAdmin: true }).where(eq(users.id, user.userId));
+  // A new session: the one signed in before the grant may be remembered without it.
+  return { ...user, headers: await signIn(app, user.email) };
 }

@@ -136,6 +136,12 @@ export function createClient(app: App, headers: Headers = {}) {
         get<Untyped>(`/api/conversations/${id}/webhook-deliveries`, query),
       delete: (id: string, query?: Query) =>
         send<{ success: true }>("DELETE", withQuery(`/api/conversations/${id}`, query)),
+      /** PATCH: the handoff state `{status?, aiEnabled?, assigneeId?}`. */
+      update: (id: string, body: UntypedBody) =>
+        send<Untyped>("PATCH", `/api/conversations/${id}`, body),
+      /** An operator's reply `{text}`. */
+      reply: (id: string, body: UntypedBody) =>
+        send<Untyped>("POST", `/api/conversations/${id}/messages`, body),
     },
 
     contacts: {

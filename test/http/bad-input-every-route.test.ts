@@ -416,6 +416,7 @@ describe("bad bodies on every route that takes one", () => {
       "POST /api/transcribe-audio",
       "POST /api/admin/organizations",
       "DELETE /api/admin/organizations/{id}/api-keys/{keyId}",
+      "PATCH /api/organizations/{id}",
       "POST /api/leads",
     ]) {
       expect(names).toContain(name);

@@ -3,6 +3,7 @@ import { inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { leads } from "../../src/db/schema/index.ts";
 import { newId } from "../../src/lib/ids.ts";
+import { instanceAdminOf, memberOf } from "../harness/accounts.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 import type { Query } from "../harness/client.ts";
 
@@ -351,6 +352,45 @@ describe("access to the leads inbox", () => {
     for (const request of requests(leadId!)) {
       expect((await app.client(org.auth).request(request)).status).toBe(401);
     }
+  });
+
+  it("lets an instance administrator's session in, also without ADMIN_TOKEN; 403 for others", async () => {
+    const [leadId] = await insertLeads([{ source: "session", email: "session@example.com" }]);
+    const org = await app.createOrganization("Leads by session");
+    const tokenless = await startTestApp({ env: { ADMIN_TOKEN: "" }, database: app.database });
+    try {
+      for (const server of [app, tokenless]) {
+        const administrator = await instanceAdminOf(server, org);
+        const listed = await server.api.inject({
+          url: "/api/admin/leads?source=session",
+          headers: administrator.headers,
+        });
+        expect(listed.statusCode).toBe(200);
+        expect(listed.json().data.map((lead: { id: string }) => lead.id)).toEqual([leadId]);
+        const exported = await server.api.inject({
+          url: "/api/admin/leads/export?source=session",
+          headers: administrator.headers,
+        });
+        expect(exported.statusCode).toBe(200);
+        expect(exported.body).toContain("session@example.com");
+
+        const owner = await memberOf(server, org, "owner");
+        for (const request of requests(leadId!)) {
+          const refused = await server.api.inject({ ...request, headers: owner.headers });
+          expect(refused.statusCode, request.url).toBe(403);
+          expect(refused.json()).toMatchObject({ type: "FORBIDDEN" });
+        }
+      }
+      const withToken = await tokenless.api.inject({
+        url: "/api/admin/leads",
+        headers: { authorization: "Bearer test-admin-token" },
+      });
+      expect(withToken.statusCode).toBe(401);
+    } finally {
+      await tokenless.close();
+    }
+    const listed = await app.admin.admin.listLeads({ source: "session" });
+    expect(listed.body.data).toHaveLength(1);
   });
 
   it("is not served by the marketing-site listener", async () => {

@@ -345,6 +345,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organizations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's name and conversation retention (any member) */
+        get: operations["getOwnOrganization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Rename the organization or change how long its conversations are kept (owners and admins) */
+        patch: operations["updateOwnOrganization"];
+        trace?: never;
+    };
     "/api/organizations": {
         parameters: {
             query?: never;
@@ -779,7 +797,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Conversations of the organization, newest first, optionally of one agent */
+        /**
+         * Conversations of the organization, newest first, filtered, with their last message
+         * @description The inbox: every filter given must hold. `nextCursor` is null on the last page. A conversation that moves in the order while a client pages (sort=lastActivity) shows up again at the top of a new first page.
+         */
         get: operations["listConversations"];
         put?: never;
         post?: never;
@@ -3393,6 +3414,178 @@ export interface operations {
             };
         };
     };
+    getOwnOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @description Days an idle conversation is kept before the daily sweep erases it; null: forever */
+                        conversationRetentionDays: number | null;
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or a field of the body is missing, malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or key scopes do not allow members:read, or the key may not use this agent; or Not a member of this organization, or a key of another one */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in the caller's organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; the body carries the request id to find it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateOwnOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description Conversations idle (no new message) longer than this many days are erased by the daily sweep; null keeps them forever */
+                    conversationRetentionDays?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @description Days an idle conversation is kept before the daily sweep erases it; null: forever */
+                        conversationRetentionDays: number | null;
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description An empty or too long name, a retention outside 1 to 36500 days, or nothing to change */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid API key or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or key scopes do not allow settings:write, or the key may not use this agent; or Not an owner or admin of this organization, a key with scopes, or a key of another one */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in the caller's organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's content type is not one this endpoint reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; the body carries the request id to find it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createOwnOrganization: {
         parameters: {
             query?: never;
@@ -3677,6 +3870,8 @@ export interface operations {
                 agentId?: string;
                 feature?: string;
                 provider?: string;
+                /** @description Extension: with groupBy day, week or month, each period is also split by this key (its `stacks`), e.g. credits by day stacked by agent */
+                stackBy?: "agent" | "feature" | "provider" | "model";
             };
             header?: never;
             path?: never;
@@ -3692,6 +3887,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         groupBy: string;
+                        /**
+                         * @description Extension: only when asked for
+                         * @enum {string}
+                         */
+                        stackBy?: "agent" | "feature" | "provider" | "model";
                         startDate: string;
                         endDate: string;
                         data: {
@@ -3702,6 +3902,16 @@ export interface operations {
                             totalInputTokens: number;
                             totalOutputTokens: number;
                             eventCount: number;
+                            /** @description Extension, only with stackBy: the period's amounts by that key, most credits first; they add up to the period's */
+                            stacks?: {
+                                stackKey: string | null;
+                                /** @description Only when stackBy is agent */
+                                agentName?: string | null;
+                                totalCreditsCharged: number;
+                                totalInputTokens: number;
+                                totalOutputTokens: number;
+                                eventCount: number;
+                            }[];
                         }[];
                     };
                 };
@@ -7153,8 +7363,23 @@ export interface operations {
     listConversations: {
         parameters: {
             query?: {
+                /** @description Only this agent's conversations */
                 agentId?: string;
+                /** @description Only the conversations in this status */
+                status?: "UNRESOLVED" | "RESOLVED" | "HUMAN_REQUESTED";
+                /** @description true: only the conversations the AI answers; false: only those a person handles */
+                aiEnabled?: "true" | "false";
+                /** @description Only the conversations of this channel */
+                channel?: "api" | "dashboard" | "website" | "form" | "whatsapp" | "telegram" | "slack" | "meta" | "crisp" | "zapier" | "mail" | "mercadolibre" | "agent_builder" | "chatwoot" | "crmchatsappai";
+                /** @description Only the conversations assigned to this member (a user id); `none`: only those nobody is assigned to */
+                assigneeId?: string;
+                /** @description Only the conversations where this text appears, whatever its case: in a message (drafts aside), or in the contact's name, e-mail or phone number. `%` and `_` are plain characters; an empty or blank q filters nothing */
+                q?: string;
+                /** @description createdAt: the newest conversations first; lastActivity: the conversation with the latest message or change of state (status, aiEnabled, assignee) first, by updatedAt */
+                sort?: "createdAt" | "lastActivity";
+                /** @description Conversations per page */
                 limit?: number;
+                /** @description The nextCursor of the previous page. It holds a place in the order: it needs the same sort (400 otherwise); with other filters the page starts after that place */
                 cursor?: string;
             };
             header?: never;
@@ -7200,6 +7425,14 @@ export interface operations {
                             };
                             createdAt: string;
                             updatedAt: string;
+                            /** @description The last message sent in the conversation (drafts aside); null when none was */
+                            lastMessage: {
+                                /** @enum {string} */
+                                from: "human" | "agent";
+                                /** @description Its first 280 characters */
+                                text: string;
+                                createdAt: string;
+                            } | null;
                         }[];
                         nextCursor: string | null;
                     };
@@ -11788,6 +12021,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Signed in, but not an instance administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure; the body carries the request id to find it in the logs */
             500: {
                 headers: {
@@ -11851,6 +12093,15 @@ export interface operations {
             };
             /** @description No valid admin token or instance administrator's session */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in, but not an instance administrator */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11936,6 +12187,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Signed in, but not an instance administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No organization with this id */
             404: {
                 headers: {
@@ -11997,6 +12257,15 @@ export interface operations {
             };
             /** @description No valid admin token or instance administrator's session */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in, but not an instance administrator */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12113,6 +12382,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Signed in, but not an instance administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure; the body carries the request id to find it in the logs */
             500: {
                 headers: {
@@ -12169,6 +12447,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Signed in, but not an instance administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The export failed */
             500: {
                 headers: {
@@ -12209,6 +12496,15 @@ export interface operations {
             };
             /** @description No valid admin token or instance administrator's session */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in, but not an instance administrator */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12266,6 +12562,15 @@ export interface operations {
             };
             /** @description No valid admin token or instance administrator's session */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in, but not an instance administrator */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12344,6 +12649,15 @@ export interface operations {
             };
             /** @description No valid admin token or instance administrator's session */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in, but not an instance administrator */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12450,6 +12764,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Signed in, but not an instance administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No organization with this id */
             404: {
                 headers: {
@@ -12539,6 +12862,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Signed in, but not an instance administrator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No organization with this id */
             404: {
                 headers: {
@@ -12601,6 +12933,15 @@ export interface operations {
             };
             /** @description No valid admin token or instance administrator's session */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in, but not an instance administrator */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -86,9 +86,19 @@ export const conversations = pgTable(
       table.agentId,
     ),
     index("conversations_agent_idx").on(table.organizationId, table.agentId, table.createdAt),
+    // The list's default order (newest first, keyset by (createdAt, id)) without an agent.
+    index("conversations_created_idx").on(table.organizationId, table.createdAt, table.id),
     index("conversations_external_idx").on(table.organizationId, table.channelExternalId),
-    // The retention sweep: an organization's conversations by last activity.
-    index("conversations_activity_idx").on(table.organizationId, table.updatedAt),
+    // An organization's conversations by last activity: the inbox (sort=lastActivity, keyset by
+    // (updatedAt, id)) and the retention sweep.
+    index("conversations_activity_idx").on(table.organizationId, table.updatedAt, table.id),
+    // The inbox of one status (the conversations waiting for a person), by last activity.
+    index("conversations_status_activity_idx").on(
+      table.organizationId,
+      table.status,
+      table.updatedAt,
+      table.id,
+    ),
     // The conversations waiting for a person (a gauge read at every scrape of /metrics).
     index("conversations_waiting_idx")
       .on(table.organizationId)

@@ -6,6 +6,7 @@ import { createAgentMessageService } from "../conversations/agent-message-servic
 import { createContactRepo } from "../conversations/contact-repo.ts";
 import { createConversationExportRepo } from "../conversations/conversation-export-repo.ts";
 import { createConversationExportService } from "../conversations/conversation-export-service.ts";
+import { createConversationListRepo } from "../conversations/conversation-list-repo.ts";
 import { createConversationRepo } from "../conversations/conversation-repo.ts";
 import { createConversationService } from "../conversations/conversation-service.ts";
 import { createConversationTurns } from "../conversations/conversation-turns.ts";
@@ -67,7 +68,10 @@ export function createAgentModule(deps: AgentModuleDeps) {
     /** list, get, restore; `find` (findVersion) for other modules, without a caller. */
     agentVersions: createAgentVersionService({ agents, versions: versionRepo, datastores }),
     publicChat: createPublicChatService({ agents, conversations: conversationRepo, query }),
-    conversations: createConversationService({ conversations: conversationRepo }),
+    conversations: createConversationService({
+      conversations: conversationRepo,
+      lists: createConversationListRepo(db),
+    }),
     conversationTurns: turns,
     query,
     agentMessages: createAgentMessageService({ agents: agentRepo, contacts: contactRepo, turns }),

@@ -7,7 +7,13 @@ import type {
   EventOrder,
 } from "./consumption-event-repo.ts";
 import { rangeOf } from "./consumption-range.ts";
-import type { ConsumptionSummaryRepo, SummaryGroupBy } from "./consumption-summary-repo.ts";
+import {
+  type ConsumptionSummaryRepo,
+  type EntityGroup,
+  type SummaryGroupBy,
+  type SummaryStack,
+  TEMPORAL_GROUPS,
+} from "./consumption-summary-repo.ts";
 import { microToCredits } from "./credits.ts";
 
 export type EventListQuery = {
@@ -30,7 +36,20 @@ export type SummaryRequest = {
   agentId?: string | undefined;
   feature?: string | undefined;
   provider?: string | undefined;
+  stackBy?: EntityGroup | undefined;
 };
+
+/** Amounts of a period's part in credits, as the summary's own rows give them. */
+function stackView(stack: SummaryStack, stackBy: EntityGroup) {
+  return {
+    stackKey: stack.stackKey,
+    ...(stackBy === "agent" ? { agentName: stack.agentName } : {}),
+    totalCreditsCharged: microToCredits(stack.creditsChargedMicro),
+    totalInputTokens: stack.inputTokens,
+    totalOutputTokens: stack.outputTokens,
+    eventCount: stack.eventCount,
+  };
+}
 
 /** The spec's Consumption event, amounts in credits rounded to 6 decimals. */
 function consumptionEventView(event: ConsumptionEventRow, agentName: string | null) {
@@ -108,6 +127,13 @@ export function createConsumptionService(deps: {
         );
       }
       if (request.agentId !== undefined) refuseOtherAgent({ agentIds }, request.agentId);
+      const { stackBy } = request;
+      if (stackBy && !(TEMPORAL_GROUPS as readonly string[]).includes(request.groupBy)) {
+        throw new AppError(
+          "INVALID_REQUEST",
+          "stackBy splits periods: it needs groupBy day, week or month",
+        );
+      }
       const { from, to } = rangeOf(request.startDate, request.endDate);
       const rows = await deps.summaries.summarize(organizationId, {
         from: from!,
@@ -116,9 +142,11 @@ export function createConsumptionService(deps: {
         agentId: request.agentId,
         feature: request.feature,
         provider: request.provider,
+        stackBy,
       });
       return {
         groupBy: request.groupBy,
+        ...(stackBy ? { stackBy } : {}),
         startDate: request.startDate.text,
         endDate: request.endDate.text,
         data: rows.map((row) => ({
@@ -128,6 +156,9 @@ export function createConsumptionService(deps: {
           totalInputTokens: row.inputTokens,
           totalOutputTokens: row.outputTokens,
           eventCount: row.eventCount,
+          ...(stackBy && row.stacks
+            ? { stacks: row.stacks.map((stack) => stackView(stack, stackBy)) }
+            : {}),
         })),
       };
     },

@@ -3,7 +3,8 @@ import { type Db, rowsOf } from "../../db/client.ts";
 
 export const ENTITY_GROUPS = ["agent", "feature", "provider", "model"] as const;
 export const TEMPORAL_GROUPS = ["day", "week", "month"] as const;
-export type SummaryGroupBy = (typeof ENTITY_GROUPS)[number] | (typeof TEMPORAL_GROUPS)[number];
+export type EntityGroup = (typeof ENTITY_GROUPS)[number];
+export type SummaryGroupBy = EntityGroup | (typeof TEMPORAL_GROUPS)[number];
 
 export type SummaryQuery = {
   /** Half-open range [from, to). */
@@ -13,16 +14,74 @@ export type SummaryQuery = {
   agentId?: string | undefined;
   feature?: string | undefined;
   provider?: string | undefined;
+  /** With a temporal groupBy: each period split by this key as well (its `stacks`). */
+  stackBy?: EntityGroup | undefined;
 };
 
-export type SummaryRow = {
-  groupKey: string | null;
-  agentName: string | null;
+type Amounts = {
   creditsChargedMicro: number;
   inputTokens: number;
   outputTokens: number;
   eventCount: number;
 };
+
+export type SummaryStack = Amounts & { stackKey: string | null; agentName: string | null };
+
+export type SummaryRow = Amounts & {
+  groupKey: string | null;
+  agentName: string | null;
+  /** With `stackBy`: the period's amounts by that key, most credits first; they add up to it. */
+  stacks?: SummaryStack[];
+};
+
+type AmountColumns = {
+  credits: string;
+  input_tokens: string;
+  output_tokens: string;
+  events: string;
+};
+
+const amountsOf = (row: AmountColumns): Amounts => ({
+  creditsChargedMicro: Number(row.credits),
+  inputTokens: Number(row.input_tokens),
+  outputTokens: Number(row.output_tokens),
+  eventCount: Number(row.events),
+});
+
+/** Rows of (period, stack key), in period order, folded into one row per period. */
+function foldStacks(
+  rows: Array<
+    AmountColumns & {
+      group_key: string | null;
+      stack_key: string | null;
+      agent_name: string | null;
+    }
+  >,
+): SummaryRow[] {
+  const periods = new Map<string | null, SummaryRow & { stacks: SummaryStack[] }>();
+  for (const row of rows) {
+    const amounts = amountsOf(row);
+    let period = periods.get(row.group_key);
+    if (!period) {
+      period = {
+        groupKey: row.group_key,
+        agentName: null,
+        creditsChargedMicro: 0,
+        inputTokens: 0,
+        outputTokens: 0,
+        eventCount: 0,
+        stacks: [],
+      };
+      periods.set(row.group_key, period);
+    }
+    period.creditsChargedMicro += amounts.creditsChargedMicro;
+    period.inputTokens += amounts.inputTokens;
+    period.outputTokens += amounts.outputTokens;
+    period.eventCount += amounts.eventCount;
+    period.stacks.push({ stackKey: row.stack_key, agentName: row.agent_name, ...amounts });
+  }
+  return [...periods.values()];
+}
 
 const DAY_MS = 86_400_000;
 
@@ -81,10 +140,15 @@ export function createConsumptionSummaryRepo(db: Db) {
       const wholeFrom = (hasWholeDays ? firstWholeDay : query.to).toISOString();
       const wholeTo = (hasWholeDays ? endOfWholeDays : query.to).toISOString();
       const temporal = (TEMPORAL_GROUPS as readonly string[]).includes(query.groupBy);
+      const stackBy = temporal ? query.stackBy : undefined;
+      // The key that names an agent: the group's, or the stack's when periods are split by agent.
+      const agentKey =
+        query.groupBy === "agent" ? "group_key" : stackBy === "agent" ? "stack_key" : null;
 
       const result = await db.execute(sql`
         with parts as (
           select ${keyOf(query.groupBy, "event")} as group_key,
+            ${stackBy ? keyOf(stackBy, "event") : sql.raw("null::text")} as stack_key,
             credits_charged_micro as credits, input_tokens::bigint as input_tokens,
             output_tokens::bigint as output_tokens, 1::bigint as events
           from consumption_events
@@ -93,17 +157,20 @@ export function createConsumptionSummaryRepo(db: Db) {
               or (occurred_at >= ${wholeTo}::timestamptz and occurred_at < ${toIso}::timestamptz))
             ${filtersOf(query, "event")}
           union all
-          select ${keyOf(query.groupBy, "total")}, credits_charged_micro, input_tokens,
+          select ${keyOf(query.groupBy, "total")},
+            ${stackBy ? keyOf(stackBy, "total") : sql.raw("null::text")},
+            credits_charged_micro, input_tokens,
             output_tokens, event_count
           from consumption_daily_totals
           where organization_id = ${organizationId}
             and day >= ${wholeFrom}::timestamptz and day < ${wholeTo}::timestamptz
             ${filtersOf(query, "total")}
         ), grouped as (
-          select group_key, sum(credits) as credits, sum(input_tokens) as input_tokens,
-            sum(output_tokens) as output_tokens, sum(events) as events
+          select group_key, stack_key, sum(credits) as credits,
+            sum(input_tokens) as input_tokens, sum(output_tokens) as output_tokens,
+            sum(events) as events
           from parts
-          group by group_key
+          group by group_key, stack_key
         )
         select
           ${
@@ -111,35 +178,36 @@ export function createConsumptionSummaryRepo(db: Db) {
               ? sql.raw(`to_char(group_key, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`)
               : sql.raw("group_key::text")
           } as group_key,
-          ${query.groupBy === "agent" ? sql.raw("agents.name") : sql.raw("null::text")} as agent_name,
+          stack_key::text as stack_key,
+          ${agentKey ? sql.raw("agents.name") : sql.raw("null::text")} as agent_name,
           credits::text as credits, input_tokens::text as input_tokens,
           output_tokens::text as output_tokens, events::text as events
         from grouped
         ${
-          query.groupBy === "agent"
-            ? sql`left join agents on agents.id = grouped.group_key and agents.organization_id = ${organizationId}`
+          agentKey
+            ? sql`left join agents on agents.id = grouped.${sql.raw(agentKey)} and agents.organization_id = ${organizationId}`
             : sql``
         }
         order by ${
           temporal
-            ? sql.raw("grouped.group_key asc")
+            ? sql.raw(
+                "grouped.group_key asc, grouped.credits desc, grouped.stack_key asc nulls last",
+              )
             : sql.raw("grouped.credits desc, grouped.group_key asc nulls last")
         }`);
 
-      return rowsOf<{
-        group_key: string | null;
-        agent_name: string | null;
-        credits: string;
-        input_tokens: string;
-        output_tokens: string;
-        events: string;
-      }>(result).map((row) => ({
+      const rows = rowsOf<
+        AmountColumns & {
+          group_key: string | null;
+          stack_key: string | null;
+          agent_name: string | null;
+        }
+      >(result);
+      if (stackBy) return foldStacks(rows);
+      return rows.map((row) => ({
         groupKey: row.group_key,
         agentName: row.agent_name,
-        creditsChargedMicro: Number(row.credits),
-        inputTokens: Number(row.input_tokens),
-        outputTokens: Number(row.output_tokens),
-        eventCount: Number(row.events),
+        ...amountsOf(row),
       }));
     },
   };

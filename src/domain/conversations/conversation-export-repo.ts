@@ -1,5 +1,6 @@
 import { and, eq, gte, ilike, inArray, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { containsPattern } from "../../db/like-pattern.ts";
 import { conversations, messages } from "../../db/schema/index.ts";
 import { csvRecordSql, neutralizedFormulaSql } from "../../lib/csv.ts";
 
@@ -24,8 +25,6 @@ export type ExportCursor = { createdAt: string; id: string };
 
 /** A message as one CSV record (see EXPORT_COLUMNS), with its place in the export's order. */
 export type ExportRow = { id: string; cursorAt: string; record: string };
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (match) => `\\${match}`);
 
 export function createConversationExportRepo(db: Db) {
   return {
@@ -71,7 +70,7 @@ export function createConversationExportRepo(db: Db) {
         );
       }
       if (filter.include !== "all") conditions.push(eq(messages.from, filter.include));
-      if (filter.search) conditions.push(ilike(messages.text, `%${escapeLike(filter.search)}%`));
+      if (filter.search) conditions.push(ilike(messages.text, containsPattern(filter.search)));
       if (filter.status !== "all" || filter.channel !== "all") {
         // A scalar subquery is never turned into a join: one primary-key lookup per message, so
         // the plan cannot start from the conversations and sort all the agent's messages per page.

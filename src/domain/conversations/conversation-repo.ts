@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import { type Db, tableRowOf } from "../../db/client.ts";
 import { channelSends, contacts, conversations, messages, users } from "../../db/schema/index.ts";
 import { executePart, type StatementPart } from "../../db/statement-parts.ts";
@@ -79,9 +79,11 @@ function messagesJson(rows: TurnMessage[]): string {
   );
 }
 
-const assigneeColumns = { id: users.id, email: users.email, name: users.name };
+/** A conversation's assignee as the API shows it (all null when nobody is assigned). */
+export const assigneeColumns = { id: users.id, email: users.email, name: users.name };
 
-const contactColumns = {
+/** The contact fields a conversation shows (all null when it has none). */
+export const contactColumns = {
   id: contacts.id,
   email: contacts.email,
   phoneNumber: contacts.phoneNumber,
@@ -248,45 +250,6 @@ export function createConversationRepo(db: Db) {
     },
 
     /**
-     * Newest first, keyset-paged by (createdAt, id); `cursorAt` is the exact (microsecond)
-     * timestamp as text, since a JavaScript Date would round it to the millisecond.
-     */
-    async list(
-      organizationId: string,
-      filter: {
-        agentId?: string | undefined;
-        /** The only agents whose conversations are listed; null is all. */
-        agentIds?: readonly string[] | null;
-        before?: { createdAt: string; id: string } | undefined;
-        limit: number;
-      },
-      tx: Db = db,
-    ) {
-      const conditions = [eq(conversations.organizationId, organizationId)];
-      if (filter.agentId) conditions.push(eq(conversations.agentId, filter.agentId));
-      if (filter.agentIds) conditions.push(inArray(conversations.agentId, [...filter.agentIds]));
-      if (filter.before) {
-        const { createdAt, id } = filter.before;
-        conditions.push(
-          sql`(${conversations.createdAt}, ${conversations.id}) < (${createdAt}::timestamptz, ${id})`,
-        );
-      }
-      return tx
-        .select({
-          conversation: conversations,
-          contact: contactColumns,
-          assignee: assigneeColumns,
-          cursorAt: sql<string>`${conversations.createdAt}::text`,
-        })
-        .from(conversations)
-        .leftJoin(contacts, eq(contacts.id, conversations.contactId))
-        .leftJoin(users, eq(users.id, conversations.assigneeId))
-        .where(and(...conditions))
-        .orderBy(desc(conversations.createdAt), desc(conversations.id))
-        .limit(filter.limit);
-    },
-
-    /**
      * A whole turn in one statement: creates the conversation, or applies the turn to the agent's
      * conversation with this externalId, and stores the messages in it.
      */
@@ -296,8 +259,22 @@ export function createConversationRepo(db: Db) {
 
     turnPart,
 
+    /**
+     * Stores messages and, in the same statement, moves the last activity (`updatedAt`) of the
+     * conversations that got a sent (non-draft) one: the inbox's lastActivity order and the
+     * retention sweep read it. A conversation this transaction already moved is not written twice.
+     */
     async insertMessages(rows: NewMessageRow[], tx: Db = db): Promise<void> {
-      if (rows.length > 0) await tx.insert(messages).values(rows);
+      if (rows.length === 0) return;
+      const stored = tx
+        .insert(messages)
+        .values(rows)
+        .returning({ conversationId: messages.conversationId, isDraft: messages.isDraft });
+      await tx.execute(sql`
+        with stored as (${stored.getSQL()})
+        update ${conversations} set updated_at = now()
+        where ${conversations.id} in (select conversation_id from stored where not is_draft)
+          and ${conversations.updatedAt} < now()`);
     },
 
     // Message reads are scoped through their conversation's organization: an organization filter

@@ -1,11 +1,16 @@
-import { count, eq } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import { count, eq, sql } from "drizzle-orm";
+import { type Db, rowsOf } from "../../db/client.ts";
 import { memberships, organizations, users } from "../../db/schema/index.ts";
 import type { Role } from "../accounts/permissions.ts";
+import { SESSIONS_CHANGED_CHANNEL } from "../accounts/session-service.ts";
 
 export type OrganizationRow = typeof organizations.$inferSelect;
 export type BillingSettings = Partial<
   Pick<OrganizationRow, "billingModel" | "plan" | "subscriptionStatus" | "queryLimit">
+>;
+/** What owners and admins change themselves (PATCH /api/organizations/{id}). */
+export type OrganizationSettings = Partial<
+  Pick<OrganizationRow, "name" | "conversationRetentionDays">
 >;
 
 export function createOrganizationRepo(db: Db) {
@@ -15,11 +20,14 @@ export function createOrganizationRepo(db: Db) {
       return inserted!;
     },
 
-    async findById(organizationId: string, tx: Db = db): Promise<OrganizationRow | null> {
-      const [row] = await tx
-        .select()
-        .from(organizations)
-        .where(eq(organizations.id, organizationId));
+    /** The organization; with `lock`, locked against other changes until the transaction ends. */
+    async findById(
+      organizationId: string,
+      tx: Db = db,
+      { lock = false } = {},
+    ): Promise<OrganizationRow | null> {
+      const query = tx.select().from(organizations).where(eq(organizations.id, organizationId));
+      const [row] = lock ? await query.for("update") : await query;
       return row ?? null;
     },
 
@@ -28,9 +36,9 @@ export function createOrganizationRepo(db: Db) {
       return row?.total ?? 0;
     },
 
-    async updateBilling(
+    async update(
       organizationId: string,
-      settings: BillingSettings,
+      settings: BillingSettings | OrganizationSettings,
       tx: Db = db,
     ): Promise<OrganizationRow | null> {
       const [row] = await tx
@@ -43,6 +51,20 @@ export function createOrganizationRepo(db: Db) {
 
     async addMember(organizationId: string, userId: string, role: Role, tx: Db = db) {
       await tx.insert(memberships).values({ organizationId, userId, role }).onConflictDoNothing();
+    },
+
+    /**
+     * Tells every process (on commit, SESSIONS_CHANGED_CHANNEL as migration 0030's triggers do)
+     * that the sessions of the organization's members changed: they carry its name. Returns the
+     * members' ids.
+     */
+    async announceToMembers(organizationId: string, tx: Db = db): Promise<string[]> {
+      const rows = rowsOf<{ userId: string }>(
+        await tx.execute(sql`
+          select user_id as "userId", pg_notify(${SESSIONS_CHANGED_CHANNEL}, user_id)
+          from memberships where organization_id = ${organizationId}`),
+      );
+      return rows.map((row) => row.userId);
     },
 
     /** The user who owns the organization (its first owner membership). */

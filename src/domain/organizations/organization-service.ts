@@ -3,11 +3,13 @@ import type { Db } from "../../db/client.ts";
 import { notFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { AuditedBy, AuditLog } from "../accounts/audit-log.ts";
+import type { SessionService } from "../accounts/session-service.ts";
 import type { ApiKeyService, IssuedKey } from "../api-keys/api-key-service.ts";
 import type {
   BillingSettings,
   OrganizationRepo,
   OrganizationRow,
+  OrganizationSettings,
   UserRepo,
 } from "./organization-repo.ts";
 
@@ -29,6 +31,8 @@ export function createOrganizationService(deps: {
   users: UserRepo;
   apiKeys: ApiKeyService;
   audit: AuditLog;
+  /** Sessions carry their organizations' names: a rename is forgotten here at once. */
+  sessions: Pick<SessionService, "forgetUser">;
 }) {
   async function create(input: NewOrganization, tx: Db): Promise<CreatedOrganization> {
     const organization = await deps.organizations.insert(
@@ -102,7 +106,7 @@ export function createOrganizationService(deps: {
 
     async updateBilling(organizationId: string, settings: BillingSettings, by: AuditedBy) {
       return deps.db.transaction(async (tx) => {
-        const row = await deps.organizations.updateBilling(organizationId, settings, tx);
+        const row = await deps.organizations.update(organizationId, settings, tx);
         if (!row) throw notFound(`Organization ${organizationId} not found`);
         await deps.audit.record(
           {
@@ -115,6 +119,48 @@ export function createOrganizationService(deps: {
         );
         return billingView(row);
       });
+    },
+
+    /** What its members see of an organization: its name and retention. */
+    async settingsOf(organizationId: string) {
+      const row = await deps.organizations.findById(organizationId);
+      if (!row) throw notFound(`Organization ${organizationId} not found`);
+      return settingsView(row);
+    },
+
+    /**
+     * An owner's or admin's change of the organization's name or retention: a rename is
+     * `organization.settings_changed`, a new retention `retention.changed` (as by the admin API);
+     * a value given unchanged records nothing.
+     */
+    async updateSettings(organizationId: string, changes: OrganizationSettings, by: AuditedBy) {
+      const { row, renamedFor } = await deps.db.transaction(async (tx) => {
+        const before = await deps.organizations.findById(organizationId, tx, { lock: true });
+        if (!before) throw notFound(`Organization ${organizationId} not found`);
+        const row = (await deps.organizations.update(organizationId, changes, tx)) ?? before;
+        const record = (action: string, details: Record<string, unknown>) =>
+          deps.audit.record({ organizationId, action, ...by, details }, tx);
+        const renamed = changes.name !== undefined && changes.name !== before.name;
+        if (renamed) {
+          await record("organization.settings_changed", {
+            name: changes.name,
+            previousName: before.name,
+          });
+        }
+        const days = changes.conversationRetentionDays;
+        if (days !== undefined && days !== before.conversationRetentionDays) {
+          await record("retention.changed", {
+            days,
+            previousDays: before.conversationRetentionDays,
+          });
+        }
+        const renamedFor = renamed
+          ? await deps.organizations.announceToMembers(organizationId, tx)
+          : [];
+        return { row, renamedFor };
+      });
+      for (const userId of renamedFor) deps.sessions.forgetUser(userId);
+      return settingsView(row);
     },
 
     async requireOrganization(organizationId: string): Promise<OrganizationRow> {
@@ -134,6 +180,15 @@ export function createOrganizationService(deps: {
         return create({ name: "Default", ownerEmail: "owner@localhost" }, tx);
       });
     },
+  };
+}
+
+function settingsView(row: OrganizationRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    conversationRetentionDays: row.conversationRetentionDays,
+    createdAt: row.createdAt.toISOString(),
   };
 }
 

@@ -31,8 +31,8 @@ import { SESSION_COOKIE } from "./session-cookie.ts";
  * - `optional-session`: the session when there is one, nobody otherwise (accepting an
  *   invitation, signed in or not);
  * - `public`: credentials are not read;
- * - `admin`: the operator's ADMIN_TOKEN as a bearer token, or an instance administrator's
- *   session.
+ * - `admin`: the operator's ADMIN_TOKEN as a bearer token (when it is set), or an instance
+ *   administrator's session; another signed-in user is 403.
  * Next to it, `permission` names what the caller's role or key scopes must allow.
  */
 export type RouteAuth = "key" | "optional" | "session" | "optional-session" | "public" | "admin";
@@ -80,6 +80,8 @@ declare module "fastify" {
 
 const KEY_REQUIRED = "A valid API key is required (Authorization: Bearer <key>)";
 const NO_ORGANIZATION = "The session has no organization (X-Organization-Id)";
+const NOT_INSTANCE_ADMIN =
+  "Only instance administrators may use the admin API (leads, organizations)";
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export const SECURITY_SCHEMES = {
@@ -98,7 +100,8 @@ export const SECURITY_SCHEMES = {
   adminToken: {
     type: "http",
     scheme: "bearer",
-    description: "The operator's ADMIN_TOKEN; the admin API exists only when it is set.",
+    description:
+      "The operator's ADMIN_TOKEN, when it is set; instance administrators use their session.",
   },
 } as const;
 
@@ -295,14 +298,17 @@ export function registerAuth(app: App, deps: AuthDeps): void {
     const cookie = request.cookies?.[SESSION_COOKIE];
 
     if (config.auth === "admin") {
-      if (deps.adminToken && token && constantTimeEquals(token, deps.adminToken)) return;
-      const session = !token && cookie ? await deps.sessions.authenticate(cookie) : null;
-      if (session?.instanceAdmin) {
-        refuseForeignOrigin(request, deps.publicOrigin);
-        request.session = session;
-        return;
+      // A bearer token is the operator's ADMIN_TOKEN or nothing (without one, nothing).
+      if (token) {
+        if (deps.adminToken && constantTimeEquals(token, deps.adminToken)) return;
+        throw refusalError(config);
       }
-      throw refusalError(config);
+      const session = cookie ? await deps.sessions.authenticate(cookie) : null;
+      if (!session) throw refusalError(config);
+      if (!session.instanceAdmin) throw new AppError("FORBIDDEN", NOT_INSTANCE_ADMIN);
+      refuseForeignOrigin(request, deps.publicOrigin);
+      request.session = session;
+      return;
     }
 
     if (config.auth === "session" || config.auth === "optional-session") {

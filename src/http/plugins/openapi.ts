@@ -45,7 +45,7 @@ const TAGS: Record<string, string> = {
     "Messaging channels of agents (Telegram, WhatsApp, Slack) and the platforms' webhooks to us",
   transcription: "Speech to text for public agents",
   "public-chat": "A public agent's chat for a site's visitors, without an API key (the widget)",
-  admin: "Operator endpoints, present only when ADMIN_TOKEN is set",
+  admin: "Operator endpoints: instance administrators' sessions, and ADMIN_TOKEN when it is set",
   leads: "Sales leads from the marketing site's forms",
   mcp: "The Model Context Protocol server at /mcp, for MCP clients (Claude Desktop, IDEs, agents)",
   health: "Liveness, readiness and the caller's identity",
@@ -209,6 +209,15 @@ function documentRoutes(conventions: ErrorConventions): Transform {
             errorSchema,
           );
         }
+      }
+      if (auth === "admin") {
+        const also = declared?.[403];
+        const forbidden = "Signed in, but not an instance administrator";
+        failures[403] = errorResponse(
+          also ? `${forbidden}; or ${also}` : forbidden,
+          "application/json",
+          errorSchema,
+        );
       }
       if (refusal) {
         const also = declared?.[refusal.status as ErrorStatus];

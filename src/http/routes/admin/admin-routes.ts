@@ -12,7 +12,8 @@ import {
 import { billingSettings } from "./organization-schemas.ts";
 
 export type AdminDeps = {
-  adminToken: string;
+  /** The operator's ADMIN_TOKEN; null when it is not set (instance administrators only). */
+  adminToken: string | null;
   organizations: OrganizationService;
   credits: CreditGrantService;
 } & OrganizationListRouteDeps &
@@ -41,7 +42,10 @@ const creditBucket = z.object({
 
 const organizationNotFound = { 404: "No organization with this id" };
 
-/** /api/admin/*: operator endpoints, enabled only when ADMIN_TOKEN is set. */
+/**
+ * /api/admin/*: the operator's endpoints, for instance administrators' sessions and, when it is
+ * set, the ADMIN_TOKEN (the `admin` access of src/http/plugins/auth.ts).
+ */
 export function registerAdminRoutes(app: App, deps: AdminDeps): void {
   registerOrganizationListRoutes(app, deps);
   registerLeadInboxRoutes(app, deps);

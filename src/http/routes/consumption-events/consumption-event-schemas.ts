@@ -29,7 +29,20 @@ export const summaryQuery = z.object({
   agentId: filterId.optional(),
   feature: filterId.optional(),
   provider: filterId.optional(),
+  stackBy: z
+    .enum(ENTITY_GROUPS)
+    .optional()
+    .describe(
+      "Extension: with groupBy day, week or month, each period is also split by this key (its `stacks`), e.g. credits by day stacked by agent",
+    ),
 });
+
+const summaryAmounts = {
+  totalCreditsCharged: z.number(),
+  totalInputTokens: z.number().int(),
+  totalOutputTokens: z.number().int(),
+  eventCount: z.number().int(),
+};
 
 const consumptionEventSchema = z.object({
   id: z.string(),
@@ -63,16 +76,26 @@ export const eventListResponse = z.object({
 
 export const summaryResponse = z.object({
   groupBy: z.string(),
+  stackBy: z.enum(ENTITY_GROUPS).optional().describe("Extension: only when asked for"),
   startDate: z.string(),
   endDate: z.string(),
   data: z.array(
     z.object({
       groupKey: z.string().nullable(),
       agentName: z.string().nullable().optional().describe("Only when groupBy is agent"),
-      totalCreditsCharged: z.number(),
-      totalInputTokens: z.number().int(),
-      totalOutputTokens: z.number().int(),
-      eventCount: z.number().int(),
+      ...summaryAmounts,
+      stacks: z
+        .array(
+          z.object({
+            stackKey: z.string().nullable(),
+            agentName: z.string().nullable().optional().describe("Only when stackBy is agent"),
+            ...summaryAmounts,
+          }),
+        )
+        .optional()
+        .describe(
+          "Extension, only with stackBy: the period's amounts by that key, most credits first; they add up to the period's",
+        ),
     }),
   ),
 });

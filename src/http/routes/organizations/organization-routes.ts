@@ -1,17 +1,100 @@
 import { z } from "zod";
 import { PASSWORD_MAX_LENGTH } from "../../../domain/accounts/passwords.ts";
 import type { SignupService } from "../../../domain/accounts/signup-service.ts";
+import type { OrganizationService } from "../../../domain/organizations/organization-service.ts";
 import type { App } from "../../app-types.ts";
-import { originOf, sessionOf } from "../../plugins/auth.ts";
+import { auditedBy, callerOf, originOf, sessionOf } from "../../plugins/auth.ts";
 import { type CookieSettings, setSessionCookie } from "../../plugins/session-cookie.ts";
 import { sessionBody } from "../auth/auth-routes.ts";
+import { organizationParams } from "../members/people-context.ts";
 
 const organizationName = z.string().trim().min(1).max(100);
 
-export type OrganizationRouteDeps = { signup: SignupService; cookies: CookieSettings };
+const organizationSettings = z.object({
+  id: z.string(),
+  name: z.string(),
+  conversationRetentionDays: z
+    .number()
+    .int()
+    .nullable()
+    .describe("Days an idle conversation is kept before the daily sweep erases it; null: forever"),
+  createdAt: z.string(),
+});
 
-/** Organizations made by people: any signed-in user's, or a newcomer's with SIGNUP=open. */
+const settingsChange = z
+  .strictObject({
+    name: organizationName.optional(),
+    conversationRetentionDays: z
+      .number()
+      .int()
+      .min(1)
+      .max(36_500)
+      .nullable()
+      .optional()
+      .describe(
+        "Conversations idle (no new message) longer than this many days are erased by the " +
+          "daily sweep; null keeps them forever",
+      ),
+  })
+  .refine((body) => body.name !== undefined || body.conversationRetentionDays !== undefined, {
+    message: "Give name or conversationRetentionDays",
+  });
+
+export type OrganizationRouteDeps = {
+  signup: SignupService;
+  cookies: CookieSettings;
+  organizations: Pick<OrganizationService, "settingsOf" | "updateSettings">;
+};
+
+/**
+ * Organizations made by people (any signed-in user's, or a newcomer's with SIGNUP=open), and
+ * their own settings: read by every member, changed by owners and admins.
+ */
 export function registerOrganizationRoutes(app: App, deps: OrganizationRouteDeps): void {
+  app.get(
+    "/api/organizations/:id",
+    {
+      config: { auth: "key", permission: "members:read", organizationParam: "id" },
+      schema: {
+        operationId: "getOwnOrganization",
+        tags: ["accounts"],
+        "x-extension": true,
+        summary: "The organization's name and conversation retention (any member)",
+        params: organizationParams,
+        response: { 200: organizationSettings },
+        errors: { 403: "Not a member of this organization, or a key of another one" },
+      },
+    },
+    async (request) => deps.organizations.settingsOf(callerOf(request).organizationId),
+  );
+
+  app.patch(
+    "/api/organizations/:id",
+    {
+      config: { auth: "key", permission: "settings:write", organizationParam: "id" },
+      schema: {
+        operationId: "updateOwnOrganization",
+        tags: ["accounts"],
+        "x-extension": true,
+        summary:
+          "Rename the organization or change how long its conversations are kept (owners and admins)",
+        params: organizationParams,
+        body: settingsChange,
+        response: { 200: organizationSettings },
+        errors: {
+          400: "An empty or too long name, a retention outside 1 to 36500 days, or nothing to change",
+          403: "Not an owner or admin of this organization, a key with scopes, or a key of another one",
+        },
+      },
+    },
+    async (request) =>
+      deps.organizations.updateSettings(
+        callerOf(request).organizationId,
+        request.body,
+        auditedBy(request),
+      ),
+  );
+
   app.post(
     "/api/organizations",
     {
