@@ -94,6 +94,7 @@ function Filters({
       aria-label="Filters"
       onSubmit={(event) => event.preventDefault()}
     >
+      <SearchField value={filters.q} onSearch={(q) => update({ q }, { replace: true })} />
       <div className="field">
         <label htmlFor="inbox-status">Status</label>
         <select
@@ -108,19 +109,6 @@ function Filters({
             </option>
           ))}
         </select>
-      </div>
-      <div className="field field-inline inbox-needs-human">
-        <input
-          id="inbox-needs-human"
-          type="checkbox"
-          checked={filters.needsHuman}
-          aria-describedby="inbox-needs-human-hint"
-          onChange={(event) => update({ needsHuman: event.target.checked })}
-        />
-        <label htmlFor="inbox-needs-human">Needs a human</label>
-        <span className="visually-hidden" id="inbox-needs-human-hint">
-          The AI is off: only a person answers
-        </span>
       </div>
       <div className="field">
         <label htmlFor="inbox-channel">Channel</label>
@@ -181,7 +169,6 @@ function Filters({
           )}
         </select>
       </div>
-      <SearchField value={filters.q} onSearch={(q) => update({ q }, { replace: true })} />
       <div className="field">
         <label htmlFor="inbox-sort">Order</label>
         <select
@@ -189,9 +176,19 @@ function Filters({
           value={filters.sort}
           onChange={(event) => update({ sort: event.target.value as InboxFilters["sort"] })}
         >
-          <option value="lastActivity">Latest activity first</option>
+          <option value="lastActivity">Latest activity</option>
           <option value="createdAt">Newest first</option>
         </select>
+      </div>
+      <div className="field field-inline inbox-needs-human">
+        <input
+          id="inbox-needs-human"
+          type="checkbox"
+          checked={filters.needsHuman}
+          onChange={(event) => update({ needsHuman: event.target.checked })}
+        />
+        {/* The API's aiEnabled=false: whether asked for or taken over, only a person answers. */}
+        <label htmlFor="inbox-needs-human">Needs a human (AI off)</label>
       </div>
     </form>
   );
@@ -207,7 +204,7 @@ function ExportLink({ filters }: { filters: InboxFilters }) {
       </a>{" "}
       <span className="muted">
         The messages of this agent's conversations that match the status, channel and search (up to{" "}
-        {EXPORT_LIMIT.toLocaleString()} messages; with a search, the messages containing it)
+        {formatInteger(EXPORT_LIMIT)} messages; with a search, the messages containing it)
         {csv.ignored.length > 0 ? `; ${csv.ignored.join(" and ")} do not apply to the export` : ""}.
       </span>
     </p>
@@ -256,7 +253,7 @@ function Row({
         {last ? (
           <>
             <span className="inbox-preview-from">
-              {last.from === "human" ? "Customer" : "Answer"}:
+              {last.from === "human" ? "Customer" : "Agent"}:
             </span>{" "}
             {last.text}
           </>
