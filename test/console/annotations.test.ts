@@ -157,6 +157,32 @@ describe.skipIf(!runsConsole)("annotations", () => {
       .waitFor();
   });
 
+  test("reads the next page on Load more", async ({ app, apiUrl, browser }) => {
+    const busy = await app.createOrganization("Reviewed");
+    const client = app.client(busy.auth);
+    const busyAgent = (await client.agents.create({ name: "Busy desk", modelName: "gpt_4o_mini" }))
+      .body;
+    // 21 rated answers, one more than the spec's page of 20: agent messages, no model needed.
+    for (let index = 1; index <= 21; index += 1) {
+      const added = await client.agents.queryAgent(busyAgent.id, { query: `Answer ${index}` });
+      expect(added.status, added.text).toBe(200);
+      const rated = await client.annotations.create({
+        messageId: added.body.messageId,
+        sentiment: "good",
+        comment: `Review ${index}`,
+      });
+      expect(rated.status, rated.text).toBe(200);
+    }
+    const { page } = await signedInPage(browser, app, apiUrl, busy, "member", onTestFinished);
+    await page.goto(`${apiUrl}/console/annotations`);
+    const rows = page.getByRole("row").filter({ hasText: /Review \d+/ });
+    await rows.first().getByText("Review 21", { exact: true }).waitFor();
+    expect(await rows.count()).toBe(20);
+    await page.getByRole("button", { name: "Load more" }).click();
+    await rows.nth(20).getByText("Review 1", { exact: true }).waitFor();
+    expect(await page.getByRole("button", { name: "Load more" }).count()).toBe(0);
+  });
+
   test("a viewer reads the queue without changing it", async ({
     app,
     apiUrl,
@@ -171,9 +197,16 @@ describe.skipIf(!runsConsole)("annotations", () => {
       comment: "Hours are right.",
     });
     const { page } = await signedInPage(browser, app, apiUrl, org, "viewer", onTestFinished);
+    const requests: string[] = [];
+    page.on("request", (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith("/api/") && pathname !== "/api/auth/session") requests.push(pathname);
+    });
     await page.goto(`${apiUrl}/console/annotations`);
     const row = page.getByRole("row").filter({ hasText: "Hours are right." });
     await row.getByText("pending").waitFor();
+    // The page's data in two requests.
+    expect(requests.sort()).toEqual(["/api/annotation-statuses", "/api/annotations"]);
     expect(await row.getByRole("combobox").count()).toBe(0);
     expect(await page.getByRole("button", { name: "Delete" }).count()).toBe(0);
     await expectAccessible(page);

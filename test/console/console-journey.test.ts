@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, onTestFinished } from "vitest";
-import { telegramSendsTo, eventually, postInbound } from "../channels/channel-helpers.ts";
+import { eventually, postInbound, telegramSendsTo } from "../channels/channel-helpers.ts";
 import { startTelegramApi, telegramTextUpdate } from "../fakes/telegram-api.ts";
 import { memberOf, TEST_PASSWORD } from "../harness/accounts.ts";
 import {
@@ -29,7 +29,9 @@ const FILES = [
   {
     name: "hours.md",
     mimeType: "text/markdown",
-    buffer: Buffer.from("# Opening hours\n\nThe shop opens at nine and closes at six, Monday to Saturday."),
+    buffer: Buffer.from(
+      "# Opening hours\n\nThe shop opens at nine and closes at six, Monday to Saturday.",
+    ),
   },
   {
     name: "repairs.txt",
@@ -118,7 +120,10 @@ describe.skipIf(!runsConsole)("the console, from the first start to a resolved h
     const agentId = new URL(page.url()).pathname.split("/")[3]!;
 
     // The playground streams an answer with its source.
-    await page.getByRole("navigation", { name: "Agent" }).getByRole("link", { name: "Playground" }).click();
+    await page
+      .getByRole("navigation", { name: "Agent" })
+      .getByRole("link", { name: "Playground" })
+      .click();
     fake.script({ chunks: ["We open at nine ", "and close at six."], chunkDelayMs: 300 });
     await page.getByRole("textbox", { name: "Message" }).fill("When do you open?");
     await page.getByRole("button", { name: "Send" }).click();
@@ -173,10 +178,14 @@ describe.skipIf(!runsConsole)("the console, from the first start to a resolved h
     // Take over, reply (Telegram receives it), resolve.
     await row.getByRole("link").first().click();
     await page.getByRole("button", { name: "Take over" }).click();
-    await page.getByRole("textbox", { name: "Reply" }).fill("Hi Ada, Olga here. Sorry! Let me check.");
+    await page
+      .getByRole("textbox", { name: "Reply" })
+      .fill("Hi Ada, Olga here. Sorry! Let me check.");
     await page.getByRole("button", { name: "Send reply" }).click();
     await eventually(() =>
-      expect(telegramSendsTo(telegram, CHAT_ID)).toContain("Hi Ada, Olga here. Sorry! Let me check."),
+      expect(telegramSendsTo(telegram, CHAT_ID)).toContain(
+        "Hi Ada, Olga here. Sorry! Let me check.",
+      ),
     );
     await page.getByRole("button", { name: "Resolve" }).click();
     await page.getByText("RESOLVED").first().waitFor();
@@ -192,7 +201,14 @@ describe.skipIf(!runsConsole)("the console, from the first start to a resolved h
     await expectAccessible(page);
 
     // Each page of the navigation loads its data in at most two API calls.
-    for (const name of ["Agents", "Knowledge", "Conversations", "Annotations", "Usage", "Settings"]) {
+    for (const name of [
+      "Agents",
+      "Knowledge",
+      "Conversations",
+      "Annotations",
+      "Usage",
+      "Settings",
+    ]) {
       const calls = await apiCallsOf(page, () => nav(page, name).click());
       expect(calls.length, `${name}: ${calls.join(", ")}`).toBeLessThanOrEqual(2);
     }

@@ -59,6 +59,18 @@ const conversationOf = async (app: TestApp, org: TestOrganization, id: string) =
 const openConversation = (page: Page, apiUrl: string, id: string) =>
   page.goto(`${apiUrl}/console/conversations/${id}?agentId=${agentId}`);
 
+/** The API requests a page made for its data (the session and the event stream aside). */
+function dataRequests(page: Page): string[] {
+  const seen: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (!url.pathname.startsWith("/api/")) return;
+    if (url.pathname === "/api/auth/session" || url.pathname === "/api/events") return;
+    seen.push(`${request.method()} ${url.pathname}`);
+  });
+  return seen;
+}
+
 describe.skipIf(!runsConsole)("a conversation", () => {
   test("shows its messages with sources; Take over, Send reply, Hand back to AI, Resolve", async ({
     app,
@@ -166,6 +178,7 @@ describe.skipIf(!runsConsole)("a conversation", () => {
   test("a viewer reads it without Take over or Reply", async ({ app, apiUrl, browser, org }) => {
     const id = await ask(app, org, "Can a viewer answer me?");
     const { page } = await signedInPage(browser, app, apiUrl, org, "viewer", onTestFinished);
+    const requests = dataRequests(page);
     await openConversation(page, apiUrl, id);
     await page
       .getByRole("list", { name: "Messages" })
@@ -177,6 +190,7 @@ describe.skipIf(!runsConsole)("a conversation", () => {
     }
     expect(await page.getByLabel("Reply", { exact: true }).count()).toBe(0);
     expect(await page.getByLabel("Assignee").count()).toBe(0);
+    expect(requests.sort()).toEqual(["GET /api/annotations", `GET /api/conversations/${id}`]);
     await expectAccessible(page);
   });
 
@@ -210,18 +224,6 @@ describe.skipIf(!runsConsole)("a conversation", () => {
     await expectAccessible(page);
   });
 });
-
-/** The API requests a page made for its data (the session and the event stream aside). */
-function dataRequests(page: Page): string[] {
-  const seen: string[] = [];
-  page.on("request", (request) => {
-    const url = new URL(request.url());
-    if (!url.pathname.startsWith("/api/")) return;
-    if (url.pathname === "/api/auth/session" || url.pathname === "/api/events") return;
-    seen.push(`${request.method()} ${url.pathname}`);
-  });
-  return seen;
-}
 
 describe.skipIf(!runsConsole)("the inbox", () => {
   test("lists conversations with their last message; filters narrow them and live in the address", async ({
@@ -359,6 +361,29 @@ describe.skipIf(!runsConsole)("the inbox", () => {
     );
     await expectAccessible(page);
     await screenshot(page, "conversations-inbox-375");
+  });
+
+  test("reads the next page on Load more", async ({ app, apiUrl, browser }) => {
+    const busy = await app.createOrganization("Busy");
+    const busyAgent = (
+      await app.client(busy.auth).agents.create({ name: "Busy desk", modelName: "gpt_4o_mini" })
+    ).body;
+    // 51 conversations, one more than a page: the agent's messages, no model needed.
+    for (let index = 1; index <= 51; index += 1) {
+      const added = await app.client(busy.auth).agents.queryAgent(busyAgent.id, {
+        query: `Note ${index}`,
+        contact: { firstName: `Customer ${index}` },
+      });
+      expect(added.status, added.text).toBe(200);
+    }
+    const { page } = await signedInPage(browser, app, apiUrl, busy, "member", onTestFinished);
+    await page.goto(`${apiUrl}/console/conversations?sort=createdAt`);
+    const rows = page.getByRole("list", { name: "Conversations" }).getByRole("listitem");
+    await rows.first().getByText("Customer 51", { exact: true }).waitFor();
+    expect(await rows.count()).toBe(50);
+    await page.getByRole("button", { name: "Load more" }).click();
+    await rows.nth(50).getByText("Customer 1", { exact: true }).waitFor();
+    expect(await page.getByRole("button", { name: "Load more" }).count()).toBe(0);
   });
 
   test("an organization without conversations says where they come from", async ({
