@@ -133,15 +133,18 @@ describe.skipIf(!runsConsole)("the console, from the first start to a resolved h
 
     // The conversation in the inbox, rated there, found in Annotations.
     await page.getByRole("link", { name: "Open in Conversations" }).click();
-    await page.getByText("When do you open?").waitFor();
-    await page.getByText("We open at nine and close at six.").waitFor();
-    await page.getByRole("button", { name: "Rate this answer" }).click();
-    await page.getByLabel("Bad").check();
-    await page.getByLabel("Comment").fill("Say that Sunday is closed.");
-    await page.getByRole("button", { name: "Save rating" }).click();
-    await page.getByRole("status").getByText("Rating saved").waitFor();
+    const messages = page.getByRole("list", { name: "Messages" }).getByRole("listitem");
+    await messages.filter({ hasText: "When do you open?" }).first().waitFor();
+    const answer = messages.filter({ hasText: "We open at nine and close at six." });
+    await answer.getByRole("list", { name: "Sources" }).getByText("hours.md").waitFor();
+    await answer.getByRole("button", { name: "Rate" }).click();
+    const rating = answer.getByRole("form", { name: "Rate this answer" });
+    await rating.getByLabel("Bad").check();
+    await rating.getByLabel("Comment").fill("Say that Sunday is closed.");
+    await rating.getByRole("button", { name: "Save rating" }).click();
+    await answer.getByText("Rated bad").waitFor();
     await nav(page, "Annotations").click();
-    await page.getByText("Say that Sunday is closed.").waitFor();
+    await page.getByRole("row").filter({ hasText: "Say that Sunday is closed." }).waitFor();
     await expectAccessible(page);
 
     // A Telegram channel; a customer asks there, the agent asks for a person: live in the inbox.
@@ -169,35 +172,37 @@ describe.skipIf(!runsConsole)("the console, from the first start to a resolved h
       "x-telegram-bot-api-secret-token": telegram.webhookOf(BOT_TOKEN)!.secret_token!,
     });
     expect(delivered.statusCode).toBe(200);
-    // No reload: the row comes through the live events.
-    const row = page.getByRole("row").filter({ hasText: "I want my money back" });
-    await row.waitFor();
-    await row.getByText("HUMAN_REQUESTED").waitFor();
+    // No reload: the conversation comes through the live events.
+    const inbox = page.getByRole("list", { name: "Conversations" }).getByRole("listitem");
+    const ada = inbox.filter({ hasText: "Ada" });
+    await ada.getByText("Human requested", { exact: true }).waitFor();
     await screenshot(page, "journey-inbox");
 
     // Take over, reply (Telegram receives it), resolve.
-    await row.getByRole("link").first().click();
+    await ada.getByRole("link").first().click();
     await page.getByRole("button", { name: "Take over" }).click();
-    await page
-      .getByRole("textbox", { name: "Reply" })
-      .fill("Hi Ada, Olga here. Sorry! Let me check.");
+    const reply = "Hi Ada, Olga here. Sorry! Let me check.";
+    await page.getByRole("textbox", { name: "Reply" }).fill(reply);
     await page.getByRole("button", { name: "Send reply" }).click();
-    await eventually(() =>
-      expect(telegramSendsTo(telegram, CHAT_ID)).toContain(
-        "Hi Ada, Olga here. Sorry! Let me check.",
-      ),
-    );
+    await eventually(() => expect(telegramSendsTo(telegram, CHAT_ID)).toContain(reply));
     await page.getByRole("button", { name: "Resolve" }).click();
-    await page.getByText("RESOLVED").first().waitFor();
+    const details = page.getByRole("complementary", { name: "Conversation details" });
+    await details.getByText("Resolved", { exact: true }).waitFor();
     await expectAccessible(page);
 
     // The spend: the usage page's total is the summary's.
     await nav(page, "Usage").click();
-    await page.getByRole("heading", { name: "Usage", level: 1 }).waitFor();
+    const table = page.getByRole("table", { name: /^Credits by day/ });
+    await table.waitFor();
+    const today = new Date().toISOString().slice(0, 10);
     const summary = (await (
-      await page.request.get(`${apiUrl}/api/consumption-events/summary`)
-    ).json()) as { totalCredits?: number };
-    expect(summary).toBeTruthy();
+      await page.request.get(
+        `${apiUrl}/api/consumption-events/summary?startDate=${today}&endDate=${today}&groupBy=day`,
+      )
+    ).json()) as { data: Array<{ totalCreditsCharged: number }> };
+    const spent = summary.data.reduce((sum, row) => sum + row.totalCreditsCharged, 0);
+    expect(spent).toBeGreaterThan(0);
+    await page.getByText(`Total: ${spent}`).waitFor();
     await expectAccessible(page);
 
     // Each page of the navigation loads its data in at most two API calls.
