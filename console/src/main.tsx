@@ -3,6 +3,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { ApiError } from "./api/client.ts";
 import { App } from "./app/App.tsx";
+import { preloadPageOf } from "./app/areas.tsx";
 import { SESSION_KEY } from "./app/session.tsx";
 import "./styles.css";
 import "./areas.css";
@@ -25,6 +26,8 @@ const queryClient: QueryClient = new QueryClient({
     },
   },
 });
+
+preloadPageOf(window.location.pathname);
 
 const root = document.getElementById("root");
 if (!root) throw new Error("the console page has no #root element");

@@ -1,23 +1,11 @@
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from "react-router";
 import { basePath } from "../api/client.ts";
 import { PageHeader } from "../ui/forms.tsx";
 import { ErrorNotice, Loading } from "../ui/states.tsx";
+import { AcceptInvitation, AREAS, ResetPassword, Setup, SignIn } from "./areas.tsx";
 import { Layout } from "./Layout.tsx";
 import { SessionProvider, sessionOf, useSessionQuery } from "./session.tsx";
-
-// Each area is its own chunk, loaded when first opened: the first page loads only its code.
-const SignInPage = lazy(() => import("../pages/auth/SignInPage.tsx"));
-const SetupPage = lazy(() => import("../pages/auth/SetupPage.tsx"));
-const AcceptInvitationPage = lazy(() => import("../pages/auth/AcceptInvitationPage.tsx"));
-const ResetPasswordPage = lazy(() => import("../pages/auth/ResetPasswordPage.tsx"));
-const AgentsArea = lazy(() => import("../pages/agents/AgentsArea.tsx"));
-const KnowledgeArea = lazy(() => import("../pages/knowledge/KnowledgeArea.tsx"));
-const ConversationsArea = lazy(() => import("../pages/conversations/ConversationsArea.tsx"));
-const AnnotationsArea = lazy(() => import("../pages/annotations/AnnotationsArea.tsx"));
-const UsageArea = lazy(() => import("../pages/usage/UsageArea.tsx"));
-const LeadsArea = lazy(() => import("../pages/leads/LeadsArea.tsx"));
-const SettingsArea = lazy(() => import("../pages/settings/SettingsArea.tsx"));
 
 /** Pages for signed-in people: without a session, the sign-in page (and back here after). */
 function SignedIn() {
@@ -67,19 +55,19 @@ export function App() {
     <BrowserRouter basename={`${basePath}/console`}>
       <Suspense fallback={<Loading />}>
         <Routes>
-          <Route path="sign-in" element={<SignInPage />} />
-          <Route path="setup" element={<SetupPage />} />
-          <Route path="accept-invitation" element={<AcceptInvitationPage />} />
-          <Route path="reset-password" element={<ResetPasswordPage />} />
+          <Route path="sign-in" element={<SignIn.Page />} />
+          <Route path="setup" element={<Setup.Page />} />
+          <Route path="accept-invitation" element={<AcceptInvitation.Page />} />
+          <Route path="reset-password" element={<ResetPassword.Page />} />
           <Route element={<SignedIn />}>
             <Route index element={<Navigate to="/agents" replace />} />
-            <Route path="agents/*" element={<AgentsArea />} />
-            <Route path="knowledge/*" element={<KnowledgeArea />} />
-            <Route path="conversations/*" element={<ConversationsArea />} />
-            <Route path="annotations/*" element={<AnnotationsArea />} />
-            <Route path="usage/*" element={<UsageArea />} />
-            <Route path="leads/*" element={<LeadsArea />} />
-            <Route path="settings/*" element={<SettingsArea />} />
+            <Route path="agents/*" element={<AREAS.agents.Page />} />
+            <Route path="knowledge/*" element={<AREAS.knowledge.Page />} />
+            <Route path="conversations/*" element={<AREAS.conversations.Page />} />
+            <Route path="annotations/*" element={<AREAS.annotations.Page />} />
+            <Route path="usage/*" element={<AREAS.usage.Page />} />
+            <Route path="leads/*" element={<AREAS.leads.Page />} />
+            <Route path="settings/*" element={<AREAS.settings.Page />} />
             <Route path="*" element={<NotFound />} />
           </Route>
         </Routes>

@@ -3,16 +3,17 @@ import { Suspense } from "react";
 import { NavLink, Outlet, useNavigate } from "react-router";
 import { api, unwrap } from "../api/client.ts";
 import { ErrorNotice, Loading } from "../ui/states.tsx";
+import { AREAS } from "./areas.tsx";
 import { type Session, useForgetSession, useRefreshSession } from "./session.tsx";
 
 const NAVIGATION = [
-  { to: "/agents", label: "Agents" },
-  { to: "/knowledge", label: "Knowledge" },
-  { to: "/conversations", label: "Conversations" },
-  { to: "/annotations", label: "Annotations" },
-  { to: "/usage", label: "Usage" },
-  { to: "/leads", label: "Leads" },
-  { to: "/settings", label: "Settings" },
+  { area: "agents", label: "Agents" },
+  { area: "knowledge", label: "Knowledge" },
+  { area: "conversations", label: "Conversations" },
+  { area: "annotations", label: "Annotations" },
+  { area: "usage", label: "Usage" },
+  { area: "leads", label: "Leads" },
+  { area: "settings", label: "Settings" },
 ] as const;
 
 function OrganizationSwitcher({ session }: { session: Session }) {
@@ -87,8 +88,15 @@ export function Layout({ session }: { session: Session }) {
       <nav className="sidebar" aria-label="Main">
         <ul>
           {NAVIGATION.map((item) => (
-            <li key={item.to}>
-              <NavLink to={item.to}>{item.label}</NavLink>
+            <li key={item.area}>
+              {/* The area's code starts loading when the pointer or the focus reaches its link. */}
+              <NavLink
+                to={`/${item.area}`}
+                onPointerEnter={() => void AREAS[item.area].preload()}
+                onFocus={() => void AREAS[item.area].preload()}
+              >
+                {item.label}
+              </NavLink>
             </li>
           ))}
         </ul>
