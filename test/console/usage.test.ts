@@ -27,9 +27,9 @@ const sumOf = (rows: Array<{ totalCreditsCharged: number }>) =>
   rows.reduce((sum, row) => sum + Math.round(row.totalCreditsCharged * 1e6), 0) / 1e6;
 
 /** The rows of a table's body as their cells' text. */
-/** A choice of the "Group by" radio group (the "Stack by" group has an Agent and a Model too). */
+/** A choice of the "Group by" choices (the "Stack by" group has an Agent and a Model too). */
 const groupBy = (page: Page, name: string) =>
-  page.getByRole("group", { name: "Group by" }).getByRole("radio", { name });
+  page.getByRole("radiogroup", { name: "Group by" }).getByRole("radio", { name });
 
 async function bodyRows(table: Locator): Promise<string[][]> {
   return table
@@ -143,7 +143,7 @@ describe.skipIf(!runsConsole)("the usage page", () => {
       ),
     );
     await page
-      .getByRole("group", { name: "Stack by" })
+      .getByRole("radiogroup", { name: "Stack by" })
       .getByRole("radio", { name: "Model" })
       .check();
     await page

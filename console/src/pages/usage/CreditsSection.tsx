@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useMemo } from "react";
 import { type ApiData, api, unwrap } from "../../api/client.ts";
+import { ChoiceGroup } from "../../ui/choice-group.tsx";
 import { formatInteger } from "../../ui/format.ts";
 import { Empty, QueryView } from "../../ui/states.tsx";
 import { type ChartData, CreditsChart } from "./CreditsChart.tsx";
@@ -232,37 +233,9 @@ export function CreditsSection({
       <h2 id="usage-credits">Credits used</h2>
       <div className="toolbar usage-toolbar">
         {controls}
-        <fieldset className="usage-group-by">
-          <legend>Group by</legend>
-          {GROUPINGS.map((grouping) => (
-            <label key={grouping.value}>
-              <input
-                type="radio"
-                name="groupBy"
-                value={grouping.value}
-                checked={groupBy === grouping.value}
-                onChange={() => onGroupBy(grouping.value)}
-              />
-              {grouping.label}
-            </label>
-          ))}
-        </fieldset>
+        <ChoiceGroup label="Group by" value={groupBy} options={GROUPINGS} onChange={onGroupBy} />
         {groupBy === "day" && (
-          <fieldset className="usage-group-by">
-            <legend>Stack by</legend>
-            {STACKINGS.map((stacking) => (
-              <label key={stacking.value}>
-                <input
-                  type="radio"
-                  name="stackBy"
-                  value={stacking.value}
-                  checked={stackBy === stacking.value}
-                  onChange={() => onStackBy(stacking.value)}
-                />
-                {stacking.label}
-              </label>
-            ))}
-          </fieldset>
+          <ChoiceGroup label="Stack by" value={stackBy} options={STACKINGS} onChange={onStackBy} />
         )}
       </div>
       <QueryView
