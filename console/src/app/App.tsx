@@ -3,7 +3,7 @@ import { BrowserRouter, Navigate, Route, Routes, useLocation } from "react-route
 import { basePath } from "../api/client.ts";
 import { PageHeader } from "../ui/forms.tsx";
 import { ErrorNotice, Loading } from "../ui/states.tsx";
-import { AcceptInvitation, AREAS, ResetPassword, Setup, SignIn } from "./areas.tsx";
+import { AcceptInvitation, AREAS, ChunkPage, ResetPassword, Setup, SignIn } from "./areas.tsx";
 import { Layout } from "./Layout.tsx";
 import { SessionProvider, sessionOf, useSessionQuery } from "./session.tsx";
 
@@ -55,19 +55,19 @@ export function App() {
     <BrowserRouter basename={`${basePath}/console`}>
       <Suspense fallback={<Loading />}>
         <Routes>
-          <Route path="sign-in" element={<SignIn.Page />} />
-          <Route path="setup" element={<Setup.Page />} />
-          <Route path="accept-invitation" element={<AcceptInvitation.Page />} />
-          <Route path="reset-password" element={<ResetPassword.Page />} />
+          <Route path="sign-in" element={<ChunkPage chunk={SignIn} />} />
+          <Route path="setup" element={<ChunkPage chunk={Setup} />} />
+          <Route path="accept-invitation" element={<ChunkPage chunk={AcceptInvitation} />} />
+          <Route path="reset-password" element={<ChunkPage chunk={ResetPassword} />} />
           <Route element={<SignedIn />}>
             <Route index element={<Navigate to="/agents" replace />} />
-            <Route path="agents/*" element={<AREAS.agents.Page />} />
-            <Route path="knowledge/*" element={<AREAS.knowledge.Page />} />
-            <Route path="conversations/*" element={<AREAS.conversations.Page />} />
-            <Route path="annotations/*" element={<AREAS.annotations.Page />} />
-            <Route path="usage/*" element={<AREAS.usage.Page />} />
-            <Route path="leads/*" element={<AREAS.leads.Page />} />
-            <Route path="settings/*" element={<AREAS.settings.Page />} />
+            <Route path="agents/*" element={<ChunkPage chunk={AREAS.agents} />} />
+            <Route path="knowledge/*" element={<ChunkPage chunk={AREAS.knowledge} />} />
+            <Route path="conversations/*" element={<ChunkPage chunk={AREAS.conversations} />} />
+            <Route path="annotations/*" element={<ChunkPage chunk={AREAS.annotations} />} />
+            <Route path="usage/*" element={<ChunkPage chunk={AREAS.usage} />} />
+            <Route path="leads/*" element={<ChunkPage chunk={AREAS.leads} />} />
+            <Route path="settings/*" element={<ChunkPage chunk={AREAS.settings} />} />
             <Route path="*" element={<NotFound />} />
           </Route>
         </Routes>

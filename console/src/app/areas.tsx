@@ -3,27 +3,33 @@ import { basePath } from "../api/client.ts";
 
 type Module = { default: ComponentType };
 
-/**
- * A page's code, in a chunk of its own: loaded on first need (or ahead of it, `preload`), then
- * drawn without suspending. React.lazy suspends on every first render, even when the chunk is
- * already here, and React holds back what a suspended page reveals for up to 300 ms: the page
- * opened first would wait that long before asking for its data.
- */
-function chunk(load: () => Promise<Module>) {
+/** A page's code, in a chunk of its own: loaded on first need, or ahead of it (`preload`). */
+type Chunk = { preload(): Promise<ComponentType>; loaded(): ComponentType | null };
+
+function chunk(load: () => Promise<Module>): Chunk {
   let loaded: ComponentType | null = null;
   let loading: Promise<ComponentType> | null = null;
-  const preload = () => {
-    loading ??= load().then((module) => {
-      loaded = module.default;
-      return loaded;
-    });
-    return loading;
+  return {
+    preload() {
+      loading ??= load().then((module) => {
+        loaded = module.default;
+        return loaded;
+      });
+      return loading;
+    },
+    loaded: () => loaded,
   };
-  function Page() {
-    const Component = loaded ?? use(preload());
-    return <Component />;
-  }
-  return { Page, preload };
+}
+
+/**
+ * Draws a chunk's page, suspending only while its code is still on the way. React.lazy suspends
+ * on every first render, even when the chunk is already here, and React holds back what a
+ * suspended page reveals for up to 300 ms: the page opened first would wait that long before
+ * asking for its data.
+ */
+export function ChunkPage({ chunk: page }: { chunk: Chunk }) {
+  const Component = page.loaded() ?? use(page.preload());
+  return <Component />;
 }
 
 export const SignIn = chunk(() => import("../pages/auth/SignInPage.tsx"));
