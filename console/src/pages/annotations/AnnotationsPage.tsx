@@ -11,6 +11,7 @@ import { api, unwrap } from "../../api/client.ts";
 import { useSession } from "../../app/session.tsx";
 import { formatDateTime } from "../../ui/format.ts";
 import { ConfirmButton, FormError, PageHeader } from "../../ui/forms.tsx";
+import { LoadMore } from "../../ui/load-more.tsx";
 import { Empty, ErrorNotice, Loading } from "../../ui/states.tsx";
 import {
   type Annotation,
@@ -363,24 +364,7 @@ export function AnnotationsPage() {
             </table>
           </div>
           {shown.length === 0 && <p className="muted">No loaded annotation has this tag yet.</p>}
-          {list.hasNextPage && (
-            <p className="load-more">
-              <button
-                type="button"
-                className="button"
-                disabled={list.isFetchingNextPage}
-                onClick={() => list.fetchNextPage()}
-              >
-                {list.isFetchingNextPage ? "Loading…" : "Load more"}
-              </button>
-            </p>
-          )}
-          {list.isError && (
-            <ErrorNotice
-              error={list.error}
-              retry={() => (list.isFetchNextPageError ? list.fetchNextPage() : list.refetch())}
-            />
-          )}
+          <LoadMore list={list} />
         </>
       )}
     </>

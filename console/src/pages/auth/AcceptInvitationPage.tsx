@@ -5,7 +5,7 @@ import { api, unwrap } from "../../api/client.ts";
 import { useRefreshSession, useSessionQuery } from "../../app/session.tsx";
 import { Field, FormError } from "../../ui/forms.tsx";
 import { AuthFrame, tokenOfLink } from "./AuthFrame.tsx";
-import { PASSWORD_HINT } from "./password.ts";
+import { PasswordField } from "./fields.tsx";
 
 /**
  * The invitation link's page. Signed in, one button joins; otherwise a new person sets a name
@@ -65,18 +65,7 @@ export default function AcceptInvitationPage() {
                 />
               )}
             </Field>
-            <Field label="Password" hint={PASSWORD_HINT}>
-              {(props) => (
-                <input
-                  {...props}
-                  type="password"
-                  autoComplete="new-password"
-                  required
-                  value={password}
-                  onChange={(event) => setPassword(event.target.value)}
-                />
-              )}
-            </Field>
+            <PasswordField value={password} onChange={setPassword} kind="new-or-current" />
           </>
         )}
         <FormError error={accept.error} />

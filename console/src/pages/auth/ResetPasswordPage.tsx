@@ -2,9 +2,9 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
 import { api, unwrap } from "../../api/client.ts";
-import { Field, FormError } from "../../ui/forms.tsx";
+import { FormError } from "../../ui/forms.tsx";
 import { AuthFrame, tokenOfLink } from "./AuthFrame.tsx";
-import { PASSWORD_HINT } from "./password.ts";
+import { EmailField, PasswordField } from "./fields.tsx";
 
 /** Without a token: ask for a reset link by e-mail. With the mailed link's token: a new password. */
 export default function ResetPasswordPage() {
@@ -30,18 +30,7 @@ function RequestLink() {
         </p>
       ) : (
         <form onSubmit={submit} className="form">
-          <Field label="Email">
-            {(props) => (
-              <input
-                {...props}
-                type="email"
-                autoComplete="username"
-                required
-                value={email}
-                onChange={(event) => setEmail(event.target.value)}
-              />
-            )}
-          </Field>
+          <EmailField value={email} onChange={setEmail} />
           <FormError error={request.error} />
           <button type="submit" className="button button-primary" disabled={request.isPending}>
             Send reset link
@@ -79,19 +68,7 @@ function NewPassword({ token }: { token: string }) {
         </p>
       ) : (
         <form onSubmit={submit} className="form">
-          <Field label="New password" hint={PASSWORD_HINT}>
-            {(props) => (
-              <input
-                {...props}
-                type="password"
-                autoComplete="new-password"
-                required
-                minLength={10}
-                value={password}
-                onChange={(event) => setPassword(event.target.value)}
-              />
-            )}
-          </Field>
+          <PasswordField label="New password" value={password} onChange={setPassword} kind="new" />
           <FormError error={reset.error} />
           <button type="submit" className="button button-primary" disabled={reset.isPending}>
             Set password

@@ -5,7 +5,7 @@ import { api, unwrap } from "../../api/client.ts";
 import { useRefreshSession } from "../../app/session.tsx";
 import { Field, FormError } from "../../ui/forms.tsx";
 import { AuthFrame, tokenOfLink } from "./AuthFrame.tsx";
-import { PASSWORD_HINT } from "./password.ts";
+import { EmailField, PasswordField } from "./fields.tsx";
 
 /** The first owner's page, reached by the one-time link the service prints at its first start. */
 export default function SetupPage() {
@@ -41,18 +41,7 @@ export default function SetupPage() {
     <AuthFrame title="Set up agentdesk">
       <p>You will be the owner of the Default organization and the instance administrator.</p>
       <form onSubmit={submit} className="form">
-        <Field label="Email">
-          {(props) => (
-            <input
-              {...props}
-              type="email"
-              autoComplete="username"
-              required
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-            />
-          )}
-        </Field>
+        <EmailField value={email} onChange={setEmail} />
         <Field label="Name">
           {(props) => (
             <input
@@ -65,19 +54,7 @@ export default function SetupPage() {
             />
           )}
         </Field>
-        <Field label="Password" hint={PASSWORD_HINT}>
-          {(props) => (
-            <input
-              {...props}
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={10}
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-          )}
-        </Field>
+        <PasswordField value={password} onChange={setPassword} kind="new" />
         <FormError error={setup.error} />
         <button type="submit" className="button button-primary" disabled={setup.isPending}>
           Create account

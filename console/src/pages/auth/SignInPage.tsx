@@ -3,8 +3,9 @@ import { type FormEvent, useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { api, basePath, unwrap } from "../../api/client.ts";
 import { useRefreshSession } from "../../app/session.tsx";
-import { Field, FormError } from "../../ui/forms.tsx";
+import { FormError } from "../../ui/forms.tsx";
 import { AuthFrame } from "./AuthFrame.tsx";
+import { EmailField, PasswordField } from "./fields.tsx";
 
 export default function SignInPage() {
   const [email, setEmail] = useState("");
@@ -31,30 +32,8 @@ export default function SignInPage() {
   return (
     <AuthFrame title="Sign in">
       <form onSubmit={submit} className="form">
-        <Field label="Email">
-          {(props) => (
-            <input
-              {...props}
-              type="email"
-              autoComplete="username"
-              required
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Password">
-          {(props) => (
-            <input
-              {...props}
-              type="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-          )}
-        </Field>
+        <EmailField value={email} onChange={setEmail} />
+        <PasswordField value={password} onChange={setPassword} kind="current" />
         <FormError error={signIn.error} />
         <button type="submit" className="button button-primary" disabled={signIn.isPending}>
           Sign in

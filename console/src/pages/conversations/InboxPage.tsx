@@ -5,6 +5,7 @@ import { type ApiData, api, basePath, unwrap } from "../../api/client.ts";
 import { useSession } from "../../app/session.tsx";
 import { formatDateTime, formatInteger } from "../../ui/format.ts";
 import { PageHeader } from "../../ui/forms.tsx";
+import { LoadMore } from "../../ui/load-more.tsx";
 import { Empty, ErrorNotice, Loading } from "../../ui/states.tsx";
 import {
   AiBadge,
@@ -340,24 +341,7 @@ export function InboxPage() {
               />
             ))}
           </ul>
-          {list.hasNextPage && (
-            <p className="load-more">
-              <button
-                type="button"
-                className="button"
-                disabled={list.isFetchingNextPage}
-                onClick={() => list.fetchNextPage()}
-              >
-                {list.isFetchingNextPage ? "Loading…" : "Load more"}
-              </button>
-            </p>
-          )}
-          {list.isError && (
-            <ErrorNotice
-              error={list.error}
-              retry={() => (list.isFetchNextPageError ? list.fetchNextPage() : list.refetch())}
-            />
-          )}
+          <LoadMore list={list} />
         </>
       )}
     </>
