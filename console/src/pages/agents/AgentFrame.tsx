@@ -2,8 +2,8 @@ import { useEffect } from "react";
 import { Link, NavLink, Outlet, useLocation, useOutletContext, useParams } from "react-router";
 import { PageHeader } from "../../ui/forms.tsx";
 import { ErrorNotice, Loading } from "../../ui/states.tsx";
-import { VisibilityBadge } from "./AgentListPage.tsx";
 import { type Agent, useAgent } from "./agent-api.ts";
+import { VisibilityBadge } from "./VisibilityBadge.tsx";
 
 const PAGES = [
   { path: "settings", label: "Settings" },

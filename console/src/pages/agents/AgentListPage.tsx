@@ -5,16 +5,8 @@ import { useSession } from "../../app/session.tsx";
 import { formatDateTime } from "../../ui/format.ts";
 import { PageHeader } from "../../ui/forms.tsx";
 import { Empty, QueryView } from "../../ui/states.tsx";
-import type { AgentNotice } from "./AgentSettingsPage.tsx";
-import { agentKeys } from "./agent-api.ts";
-
-export function VisibilityBadge({ visibility }: { visibility: "public" | "private" }) {
-  return visibility === "public" ? (
-    <span className="badge badge-info">Public</span>
-  ) : (
-    <span className="badge">Private</span>
-  );
-}
+import { type AgentNotice, agentKeys } from "./agent-api.ts";
+import { VisibilityBadge } from "./VisibilityBadge.tsx";
 
 /** /agents: the organization's agents, in the order the API lists them (oldest first). */
 export function AgentListPage() {

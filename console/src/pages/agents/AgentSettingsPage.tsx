@@ -6,10 +6,7 @@ import { ConfirmButton, FormError, PageHeader } from "../../ui/forms.tsx";
 import { Empty } from "../../ui/states.tsx";
 import { AgentForm } from "./AgentForm.tsx";
 import { useAgentOfPage } from "./AgentFrame.tsx";
-import { agentKeys } from "./agent-api.ts";
-
-/** What a page says after the previous one created or deleted an agent (navigation state). */
-export type AgentNotice = { notice?: string };
+import { type AgentNotice, agentKeys } from "./agent-api.ts";
 
 /** /agents/:agentId/settings: every field, the delete button. */
 export function AgentSettingsPage() {

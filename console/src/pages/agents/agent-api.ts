@@ -69,3 +69,6 @@ export function modelLabel(name: ModelName): string {
 
 export const isModelName = (value: unknown): value is ModelName =>
   typeof value === "string" && Object.hasOwn(MODEL_NOTES, value);
+
+/** What a page says after the previous one created or deleted an agent (navigation state). */
+export type AgentNotice = { notice?: string };
