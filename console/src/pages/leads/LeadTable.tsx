@@ -1,6 +1,6 @@
 import type { ApiData } from "../../api/client.ts";
 import { formatDateTime } from "../../ui/format.ts";
-import { TableRegion } from "../usage/TableRegion.tsx";
+import { TableRegion } from "../../ui/table-region.tsx";
 
 type Lead = ApiData<"/api/admin/leads", "get">["data"][number];
 

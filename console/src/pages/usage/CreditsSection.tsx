@@ -4,8 +4,8 @@ import { type ApiData, api, unwrap } from "../../api/client.ts";
 import { ChoiceGroup } from "../../ui/choice-group.tsx";
 import { formatInteger } from "../../ui/format.ts";
 import { Empty, QueryView } from "../../ui/states.tsx";
+import { TableRegion } from "../../ui/table-region.tsx";
 import { type ChartData, CreditsChart } from "./CreditsChart.tsx";
-import { TableRegion } from "./TableRegion.tsx";
 import {
   formatCreditAmount,
   formatUtcDay,

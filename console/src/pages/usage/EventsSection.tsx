@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { type ApiData, api, unwrap } from "../../api/client.ts";
 import { formatDateTime, formatInteger } from "../../ui/format.ts";
 import { Empty, QueryView } from "../../ui/states.tsx";
-import { TableRegion } from "./TableRegion.tsx";
+import { TableRegion } from "../../ui/table-region.tsx";
 import { formatCreditAmount } from "./usage-format.ts";
 import type { UsageRange } from "./usage-range.ts";
 
