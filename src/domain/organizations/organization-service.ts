@@ -34,6 +34,12 @@ export function createOrganizationService(deps: {
   /** Sessions carry their organizations' names: a rename is forgotten here at once. */
   sessions: Pick<SessionService, "forgetUser">;
 }) {
+  async function requireOrganization(organizationId: string): Promise<OrganizationRow> {
+    const row = await deps.organizations.findById(organizationId);
+    if (!row) throw notFound(`Organization ${organizationId} not found`);
+    return row;
+  }
+
   async function create(input: NewOrganization, tx: Db): Promise<CreatedOrganization> {
     const organization = await deps.organizations.insert(
       {
@@ -123,9 +129,7 @@ export function createOrganizationService(deps: {
 
     /** What its members see of an organization: its name and retention. */
     async settingsOf(organizationId: string) {
-      const row = await deps.organizations.findById(organizationId);
-      if (!row) throw notFound(`Organization ${organizationId} not found`);
-      return settingsView(row);
+      return settingsView(await requireOrganization(organizationId));
     },
 
     /**
@@ -163,11 +167,7 @@ export function createOrganizationService(deps: {
       return settingsView(row);
     },
 
-    async requireOrganization(organizationId: string): Promise<OrganizationRow> {
-      const row = await deps.organizations.findById(organizationId);
-      if (!row) throw notFound(`Organization ${organizationId} not found`);
-      return row;
-    },
+    requireOrganization,
 
     /**
      * On an empty database, creates the Default organization so a newcomer can call the API at
