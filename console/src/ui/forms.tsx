@@ -58,6 +58,13 @@ export function FormError({ error }: { error: unknown }) {
   );
 }
 
+/** The browser tab's title: the page's, then the product's name. */
+export function useDocumentTitle(title: string): void {
+  useEffect(() => {
+    document.title = `${title} · agentdesk`;
+  }, [title]);
+}
+
 export function PageHeader({
   title,
   description,
@@ -67,9 +74,7 @@ export function PageHeader({
   description?: ReactNode;
   actions?: ReactNode;
 }) {
-  useEffect(() => {
-    document.title = `${title} · agentdesk`;
-  }, [title]);
+  useDocumentTitle(title);
   return (
     <header className="page-header">
       <div>

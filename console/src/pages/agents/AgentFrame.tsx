@@ -1,6 +1,5 @@
-import { useEffect } from "react";
 import { Link, NavLink, Outlet, useLocation, useOutletContext, useParams } from "react-router";
-import { PageHeader } from "../../ui/forms.tsx";
+import { PageHeader, useDocumentTitle } from "../../ui/forms.tsx";
 import { ErrorNotice, Loading } from "../../ui/states.tsx";
 import { type Agent, useAgent } from "./agent-api.ts";
 import { VisibilityBadge } from "./VisibilityBadge.tsx";
@@ -18,9 +17,7 @@ const PAGES = [
  * the PageHeader, whose effect runs first and sets the agent's name alone.
  */
 function DocumentTitle({ title }: { title: string }) {
-  useEffect(() => {
-    document.title = `${title} · agentdesk`;
-  }, [title]);
+  useDocumentTitle(title);
   return null;
 }
 

@@ -1,10 +1,9 @@
-import { type ReactNode, useEffect } from "react";
+import type { ReactNode } from "react";
+import { useDocumentTitle } from "../../ui/forms.tsx";
 
 /** The frame of the pages before signing in: the product's name and one card. */
 export function AuthFrame({ title, children }: { title: string; children: ReactNode }) {
-  useEffect(() => {
-    document.title = `${title} · agentdesk`;
-  }, [title]);
+  useDocumentTitle(title);
   return (
     <main id="main" className="auth">
       <div className="auth-card">
