@@ -9,11 +9,15 @@ import { formatTable } from "./lib/load.ts";
 
 /**
  * npm run bench -- perf-idle-streams [--pairs=2] [--streams=1000] [--seconds=20] [--warmup=25]
- *   [--harness=../shared/perf]
+ *   [--harness=../shared/perf] [--control]
  *
  * The shared harness's query figures (`node run.mjs --only query`, unmodified: it is the
  * yardstick) with and without `streams` idle GET /api/events streams held open against the
- * service it starts, alternating without and with (A B A B, `pairs` times). The harness does not
+ * service it starts, `pairs` rounds of one run of each arm, the arms' order rotated every round
+ * (A B, B A, …) so that no arm always follows the other. `--control` adds a third arm: the same
+ * streams held by a bare server in a process of its own (lib/idle-sse-server.mjs), which tells
+ * what holding them costs the machine (the clients' process, the kernel) apart from what they
+ * cost the service. The harness does not
  * tell its admin token, so the streams use the key of the "Default" organization the service
  * creates at its first start (BOOTSTRAP_DEFAULT_ORG is on by default), read from the service's
  * log in the harness's temp directory: that organization gets no events during the run, so the
@@ -27,7 +31,11 @@ type Options = {
   seconds: number;
   warmup: number;
   harness: string;
+  control: boolean;
 };
+
+/** Who holds the run's idle streams: nobody, the service, or a bare server (the control). */
+type Arm = "none" | "service" | "bare server";
 
 function parseOptions(args: string[]): Options {
   const value = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
@@ -39,6 +47,7 @@ function parseOptions(args: string[]): Options {
     // starts on a two-core machine: a shorter warm-up leaves them late and the run refused.
     warmup: Number(value("warmup") ?? 25),
     harness: path.resolve(value("harness") ?? "../shared/perf"),
+    control: args.includes("--control"),
   };
 }
 
@@ -75,7 +84,7 @@ async function defaultKeyOf(port: string): Promise<string> {
 type Round = {
   /** Its place in the alternation, from 1. */
   run: number;
-  streams: number;
+  arm: Arm;
   rps: number;
   p50: number;
   p99: number;
@@ -86,10 +95,10 @@ type Round = {
 };
 
 /** Opens the idle streams in a child process; resolves once they are all open. */
-async function openIdleStreams(apiBase: string, key: string, count: number) {
+async function openIdleStreams(base: string, authorization: string, count: number) {
   const clients: ChildProcess = fork(
     new URL("./lib/idle-sse-clients.mjs", import.meta.url),
-    [`${apiBase}/api/events`, `Bearer ${key}`, String(count)],
+    [`${base}/api/events`, authorization, String(count)],
     { execArgv: [] },
   );
   const exited = once(clients, "exit");
@@ -117,8 +126,42 @@ async function openIdleStreams(apiBase: string, key: string, count: number) {
 
 type IdleStreams = Awaited<ReturnType<typeof openIdleStreams>>;
 
-/** One harness run of the query scenario, with `streams` idle streams held (0: none). */
-async function harnessRun(options: Options, run: number, streams: number): Promise<Round> {
+/** The control arm's server (lib/idle-sse-server.mjs), pinging as often as the service does. */
+async function startBareServer() {
+  const server = fork(new URL("./lib/idle-sse-server.mjs", import.meta.url), ["15000"], {
+    execArgv: [],
+  });
+  const [port] = await once(server, "message");
+  return {
+    url: `http://127.0.0.1:${String(port)}`,
+    async close() {
+      if (server.exitCode !== null) return;
+      const exited = once(server, "exit");
+      server.send("close");
+      await exited;
+    },
+  };
+}
+
+/** Opens the run's idle streams where its arm says, once the service's port is known. */
+async function holdStreams(arm: Arm, port: string, count: number) {
+  if (arm === "bare server") {
+    const server = await startBareServer();
+    const clients = await openIdleStreams(server.url, "", count);
+    return {
+      closedEarly: clients.closedEarly,
+      async close() {
+        await clients.close();
+        await server.close();
+      },
+    };
+  }
+  const key = await defaultKeyOf(port);
+  return openIdleStreams(`http://127.0.0.1:${port}`, `Bearer ${key}`, count);
+}
+
+/** One harness run of the query scenario, with the idle streams held as `arm` says. */
+async function harnessRun(options: Options, run: number, arm: Arm): Promise<Round> {
   const loadStart = loadAverage();
   const harness = spawn(
     process.execPath,
@@ -147,17 +190,13 @@ async function harnessRun(options: Options, run: number, streams: number): Promi
   for await (const line of createInterface({ input: harness.stdout! })) {
     process.stderr.write(`  ${line}\n`);
     const port = /^# npm start \(api port (\d+)/.exec(line)?.[1];
-    if (port && streams > 0) {
+    if (port && arm !== "none") {
       opening = (async () => {
         const from = Date.now();
-        const key = await defaultKeyOf(port);
-        const keyAfter = ((Date.now() - from) / 1000).toFixed(1);
-        held.clients = await openIdleStreams(`http://127.0.0.1:${port}`, key, streams);
+        held.clients = await holdStreams(arm, port, options.streams);
         held.readyAt = Date.now();
         const openAfter = ((held.readyAt - from) / 1000).toFixed(1);
-        process.stderr.write(
-          `  (key logged after ${keyAfter} s, streams open after ${openAfter} s)\n`,
-        );
+        process.stderr.write(`  (streams open after ${openAfter} s)\n`);
       })();
       // Reported when awaited below; not an unhandled rejection meanwhile.
       opening.catch(() => {});
@@ -176,17 +215,17 @@ async function harnessRun(options: Options, run: number, streams: number): Promi
     throw new Error(`harness: ${figures ?? "no figures"}`);
   if (!stillOpen) throw new Error("an idle stream closed during the query run");
   const margin =
-    streams > 0 && held.readyAt !== null && measuredFrom !== null
+    arm !== "none" && held.readyAt !== null && measuredFrom !== null
       ? (measuredFrom - held.readyAt) / 1000
       : null;
-  if (streams > 0 && (margin === null || margin < 0)) {
+  if (arm !== "none" && (margin === null || margin < 0)) {
     const late = margin === null ? "never" : `${(-margin).toFixed(1)} s after it`;
     throw new Error(`the idle streams were not all open when the measured part began (${late})`);
   }
   const figure = (name: string) => Number(new RegExp(`${name}=([\\d.]+)`).exec(figures!)![1]);
   return {
     run,
-    streams,
+    arm,
     rps: figure("rps"),
     p50: figure("p50_ms"),
     p99: figure("p99_ms"),
@@ -204,7 +243,7 @@ const median = (values: number[]) => {
 
 const row = (round: Round) => ({
   run: round.run,
-  "idle streams": round.streams,
+  "idle streams held by": round.arm,
   "req/s": round.rps,
   "p50 ms": round.p50,
   "p99 ms": round.p99,
@@ -214,37 +253,39 @@ const row = (round: Round) => ({
 
 export async function run(args: string[]): Promise<void> {
   const options = parseOptions(args);
+  const arms: Arm[] = options.control ? ["none", "service", "bare server"] : ["none", "service"];
   const rounds: Round[] = [];
   let index = 0;
   for (let pair = 0; pair < options.pairs; pair += 1) {
-    for (const streams of [0, options.streams]) {
+    const shift = pair % arms.length;
+    for (const arm of [...arms.slice(shift), ...arms.slice(0, shift)]) {
       // A failed run (harness error, streams late or closed) is told and left out.
       try {
-        const round = await harnessRun(options, index + 1, streams);
+        const round = await harnessRun(options, index + 1, arm);
         rounds.push(round);
         process.stderr.write(`${JSON.stringify(row(round))}\n`);
       } catch (error) {
-        process.stderr.write(
-          `run ${index + 1} (${streams} streams): ${(error as Error).message}\n`,
-        );
+        process.stderr.write(`run ${index + 1} (streams: ${arm}): ${(error as Error).message}\n`);
       }
       index += 1;
     }
   }
   process.stdout.write(
     `Shared harness (${options.harness}), --only query --seconds ${options.seconds} --warmup ` +
-      `${options.warmup}; idle GET /api/events streams of the Default organization\n\n`,
+      `${options.warmup}; ${options.streams} idle GET /api/events streams of the Default ` +
+      "organization\n\n",
   );
   process.stdout.write(`${formatTable(rounds.map(row))}\n\n`);
-  const [without, withStreams] = [0, options.streams].map((streams) =>
-    rounds.filter((round) => round.streams === streams),
-  ) as [Round[], Round[]];
-  if (without.length === 0 || withStreams.length === 0) return;
-  const ratio = (pick: (round: Round) => number) =>
-    (median(withStreams.map(pick)) / median(without.map(pick))).toFixed(3);
-  process.stdout.write(
-    `median with / without: req/s ${ratio((round) => round.rps)}, p50 ${ratio(
-      (round) => round.p50,
-    )}, p99 ${ratio((round) => round.p99)}\n`,
-  );
+  const without = rounds.filter((round) => round.arm === "none");
+  for (const arm of arms.slice(1)) {
+    const held = rounds.filter((round) => round.arm === arm);
+    if (without.length === 0 || held.length === 0) continue;
+    const ratio = (pick: (round: Round) => number) =>
+      (median(held.map(pick)) / median(without.map(pick))).toFixed(3);
+    process.stdout.write(
+      `median held by ${arm} / without: req/s ${ratio((round) => round.rps)}, p50 ${ratio(
+        (round) => round.p50,
+      )}, p99 ${ratio((round) => round.p99)}\n`,
+    );
+  }
 }
