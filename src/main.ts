@@ -1,11 +1,6 @@
 import { readFileSync } from "node:fs";
-import {
-  COMMANDS,
-  type Command,
-  commandUsage,
-  generalUsage,
-  UsageError,
-} from "./cli/cli-commands.ts";
+import { COMMANDS, type Command, commandUsage, generalUsage } from "./cli/cli-commands.ts";
+import { UsageError } from "./cli/cli-options.ts";
 
 const HELP = new Set(["--help", "-h"]);
 /** Errors whose message is written for the operator (they name the variable, lock or directory). */

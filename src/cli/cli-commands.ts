@@ -1,10 +1,5 @@
 import type { Env } from "../config/env-types.ts";
 
-/** A mistake in the command line: printed with the command's usage, exit code 2. */
-export class UsageError extends Error {
-  override name = "UsageError";
-}
-
 /** Runs one command with its arguments (after the command's words) and the environment. */
 type CommandRun = (args: string[], env: Env) => Promise<void>;
 

@@ -1,4 +1,7 @@
-import { UsageError } from "./cli-commands.ts";
+/** A mistake in the command line: printed with the command's usage, exit code 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
 
 /** `--limit`: a page of 1 to `max` items. */
 export function pageLimit(value: string | undefined, fallback: number, max: number): number {

@@ -1,9 +1,8 @@
 import { parseArgs } from "node:util";
 import type { Env } from "../config/env-types.ts";
 import { isoDateTime } from "../lib/iso-instant.ts";
-import { UsageError } from "./cli-commands.ts";
 import { withOperatorServices } from "./cli-database.ts";
-import { required } from "./cli-options.ts";
+import { required, UsageError } from "./cli-options.ts";
 import { print } from "./cli-output.ts";
 
 /** `agentdesk credits grant`: a bucket of credits, optionally expiring. */

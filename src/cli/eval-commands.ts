@@ -2,8 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import type { Env } from "../config/env-types.ts";
-import { UsageError } from "./cli-commands.ts";
-import { required } from "./cli-options.ts";
+import { required, UsageError } from "./cli-options.ts";
 import { type JunitCase, junitReport } from "./eval-junit.ts";
 
 /** How often the run is read while it works. */

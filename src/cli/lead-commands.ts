@@ -8,11 +8,10 @@ import {
   type LeadFilter,
   leadFilterFields,
   leadFilterOf,
-} from "../domain/leads/lead-inbox-query.ts";
+} from "../domain/leads/lead-inbox-request.ts";
 import { AppError } from "../lib/errors.ts";
-import { UsageError } from "./cli-commands.ts";
 import { withOperatorServices } from "./cli-database.ts";
-import { pageLimit } from "./cli-options.ts";
+import { pageLimit, UsageError } from "./cli-options.ts";
 import { print, printMore, table } from "./cli-output.ts";
 
 const filterOptions = {

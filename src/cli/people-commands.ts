@@ -1,19 +1,18 @@
 import { parseArgs } from "node:util";
 import type { Env } from "../config/env-types.ts";
-import { ROLES, type Role } from "../domain/accounts/permissions.ts";
-import { UsageError } from "./cli-commands.ts";
+import { role as roleRequest } from "../domain/accounts/member-request.ts";
 import { withOperatorServices } from "./cli-database.ts";
-import { required } from "./cli-options.ts";
+import { required, UsageError } from "./cli-options.ts";
 import { print } from "./cli-output.ts";
 
 const json = { type: "boolean", default: false } as const;
 
-function roleOption(value: string | undefined): Role {
-  const role = required(value, "--role");
-  if (!(ROLES as readonly string[]).includes(role)) {
-    throw new UsageError(`--role must be one of ${ROLES.join(", ")}`);
+function roleOption(value: string | undefined) {
+  const parsed = roleRequest.safeParse(required(value, "--role"));
+  if (!parsed.success) {
+    throw new UsageError(`--role must be one of ${roleRequest.options.join(", ")}`);
   }
-  return role as Role;
+  return parsed.data;
 }
 
 /**

@@ -3,7 +3,7 @@ import { createRuntime, type Role } from "../app/runtime.ts";
 import type { Env } from "../config/env-types.ts";
 import { parseConfig } from "../config/index.ts";
 import { createLogger } from "../lib/logger.ts";
-import { UsageError } from "./cli-commands.ts";
+import { UsageError } from "./cli-options.ts";
 
 const ROLES: Role[] = ["all", "api", "worker"];
 

@@ -1,7 +1,5 @@
-import type { Passage } from "../retrieval/passage.ts";
-
-/** What the model is shown of a passage: where it comes from, and its text. */
-export type PromptPassage = Pick<Passage, "source" | "text">;
+/** What the model is shown of a retrieved passage: where it comes from, and its text. */
+export type PromptPassage = { source: string; text: string };
 
 const escapeText = (value: string) =>
   value.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");

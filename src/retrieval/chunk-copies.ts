@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../db/client.ts";
 import { type Bm25Term, bm25Idf } from "./bm25.ts";
-import type { SearchFilters } from "./hybrid-search.ts";
 import type { Passage } from "./passage.ts";
+import type { SearchFilters } from "./search-filters.ts";
 import { POSTING_BYTES, type TextPostings, TextPostingsBuilder } from "./text-postings.ts";
 import { TopList } from "./top-list.ts";
 

@@ -4,6 +4,7 @@ import { PLAN_PER_VALUE } from "../db/prepared-statements.ts";
 import { BM25_B, BM25_K1 } from "./bm25.ts";
 import { createChunkCopies, type ScoredId } from "./chunk-copies.ts";
 import type { Passage } from "./passage.ts";
+import type { SearchFilters } from "./search-filters.ts";
 import {
   anyLexemeQuery,
   chosenLexemes,
@@ -16,12 +17,6 @@ import { EMBEDDING_SCALE, encodeEmbedding } from "./vector-encoding.ts";
 import { indexedVector, isIndexable } from "./vector-index.ts";
 
 export type RetrievalMode = "hybrid" | "vector" | "text";
-
-export type SearchFilters = {
-  /** Only chunks of these datasources (a web_site id stands for all its pages). */
-  datasourceIds?: string[];
-  customIds?: string[];
-};
 
 export type ChunkSearch = {
   /**

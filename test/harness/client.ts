@@ -1,8 +1,10 @@
 import type { InjectOptions, LightMyRequestResponse as InjectResponse } from "fastify";
 import type { z } from "zod";
+import type { summaryQuery } from "../../src/domain/billing/consumption-summary-request.ts";
 import type * as evalRequest from "../../src/domain/evaluation/eval-request.ts";
 import type { EvalResultView, EvalRunView } from "../../src/domain/evaluation/eval-run-service.ts";
 import type { EvalCaseView, EvalSetView } from "../../src/domain/evaluation/eval-set-service.ts";
+import type * as datasourceRequest from "../../src/domain/knowledge/datasource-request.ts";
 import type { App } from "../../src/http/app-types.ts";
 import type { ErrorBody } from "../../src/http/plugins/api-errors.ts";
 import type * as agentSchemas from "../../src/http/routes/agents/agent-schemas.ts";
@@ -173,7 +175,7 @@ export function createClient(app: App, headers: Headers = {}) {
 
     datasources: {
       /** The JSON form (web pages and sites); files go as multipart through `upload`. */
-      create: (body: z.input<typeof datasourceSchemas.webDatasourceBody>) =>
+      create: (body: z.input<typeof datasourceRequest.webDatasourceBody>) =>
         send<Datasource>("POST", "/api/datasources", body),
       upload: (form: { payload: Buffer; headers: Headers }) =>
         request<Datasource>({
@@ -183,7 +185,7 @@ export function createClient(app: App, headers: Headers = {}) {
           payload: form.payload,
         }),
       get: (id: string) => get<Datasource>(`/api/datasources/${id}`),
-      update: (id: string, body: z.input<typeof datasourceSchemas.updateDatasourceBody>) =>
+      update: (id: string, body: z.input<typeof datasourceRequest.updateDatasourceBody>) =>
         send<Datasource>("PATCH", `/api/datasources/${id}`, body),
       delete: (id: string) => send<Datasource>("DELETE", `/api/datasources/${id}`),
       sync: (id: string) => send<Datasource>("POST", `/api/datasources/${id}/synch`),
@@ -216,7 +218,7 @@ export function createClient(app: App, headers: Headers = {}) {
           "/api/consumption-events",
           query as Query,
         ),
-      summary: (query: z.input<typeof eventSchemas.summaryQuery>) =>
+      summary: (query: z.input<typeof summaryQuery>) =>
         get<z.infer<typeof eventSchemas.summaryResponse>>(
           "/api/consumption-events/summary",
           query as Query,

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
 import { type ChunkCopies, createChunkCopies } from "../../src/retrieval/chunk-copies.ts";
-import type { SearchFilters } from "../../src/retrieval/hybrid-search.ts";
+import type { SearchFilters } from "../../src/retrieval/search-filters.ts";
 import { encodeEmbedding } from "../../src/retrieval/vector-encoding.ts";
 import { createTestDatabase, testDatabaseKind } from "../harness/database.ts";
 import { searchOver } from "./search-over.ts";

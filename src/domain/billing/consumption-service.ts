@@ -7,13 +7,12 @@ import type {
   EventOrder,
 } from "./consumption-event-repo.ts";
 import { rangeOf } from "./consumption-range.ts";
+import type { ConsumptionSummaryRepo, SummaryStack } from "./consumption-summary-repo.ts";
 import {
-  type ConsumptionSummaryRepo,
   type EntityGroup,
   type SummaryGroupBy,
-  type SummaryStack,
   TEMPORAL_GROUPS,
-} from "./consumption-summary-repo.ts";
+} from "./consumption-summary-request.ts";
 import { microToCredits } from "./credits.ts";
 
 export type EventListQuery = {

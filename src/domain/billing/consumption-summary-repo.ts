@@ -1,10 +1,10 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../../db/client.ts";
-
-export const ENTITY_GROUPS = ["agent", "feature", "provider", "model"] as const;
-export const TEMPORAL_GROUPS = ["day", "week", "month"] as const;
-export type EntityGroup = (typeof ENTITY_GROUPS)[number];
-export type SummaryGroupBy = EntityGroup | (typeof TEMPORAL_GROUPS)[number];
+import {
+  type EntityGroup,
+  type SummaryGroupBy,
+  TEMPORAL_GROUPS,
+} from "./consumption-summary-request.ts";
 
 export type SummaryQuery = {
   /** Half-open range [from, to). */

@@ -7,7 +7,7 @@ import type {
   InboundPayload,
   ReplyTarget,
 } from "../../db/schema/index.ts";
-import type { MailTransport } from "./mail-sender.ts";
+import type { MailTransport } from "./mail-transport.ts";
 
 /** A channel's settings as an adapter uses them: shown fields and secrets together, in clear. */
 export type ChannelSettings = Record<string, string>;

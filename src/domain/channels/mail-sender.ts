@@ -2,27 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createTransport } from "nodemailer";
 import { PlatformError } from "./channel-adapter.ts";
 import { replySubject } from "./mail-reply-text.ts";
-
-/** One reply in a mail thread. */
-type MailReply = {
-  from: string;
-  to: string;
-  /** The subject of the mail answered: the reply's is "Re: " and its base. */
-  subject: string;
-  /** The Message-ID answered (In-Reply-To) and the thread's chain (References), without brackets. */
-  inReplyTo: string | undefined;
-  references: string[];
-  text: string;
-  /** Written by the agent's AI (marked Auto-Submitted), not by a person. */
-  automatic: boolean;
-};
-
-/** E-mail out for mail channels: SMTP_URL, through nodemailer. */
-export type MailTransport = {
-  /** Sends the reply; returns its Message-ID without brackets. */
-  send(reply: MailReply): Promise<{ messageId: string }>;
-  close(): void;
-};
+import type { MailTransport } from "./mail-transport.ts";
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);

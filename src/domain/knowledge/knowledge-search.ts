@@ -2,11 +2,15 @@ import { NOTHING_ALONG, type StatementPart } from "../../db/statement-parts.ts";
 import { EmbedderError } from "../../ingestion/embedders/embedder-types.ts";
 import { AppError } from "../../lib/errors.ts";
 import { ModelError } from "../../models/model-errors.ts";
-import type { HybridSearch, RetrievalMode, SearchFilters } from "../../retrieval/hybrid-search.ts";
+import type { HybridSearch, RetrievalMode } from "../../retrieval/hybrid-search.ts";
 import type { Passage } from "../../retrieval/passage.ts";
+import type { SearchFilters } from "../../retrieval/search-filters.ts";
 import type { DatastoreRepo, DatastoreRow } from "./datastore-repo.ts";
 import type { EmbedderResolver } from "./embedder-resolver.ts";
 import type { EmbeddingCharger } from "./embedding-charges.ts";
+
+/** What a search finds: other modules take the type from here, not from the retrieval layer. */
+export type { Passage };
 
 export type KnowledgeSearchRequest = {
   organizationId: string;

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.ts";
 import { leads } from "../../db/schema/index.ts";
 import { csvRecordSql, neutralizedFormulaSql } from "../../lib/csv.ts";
 import type { PageCursor } from "../../lib/page-cursor.ts";
-import type { LeadFilter } from "./lead-inbox-query.ts";
+import type { LeadFilter } from "./lead-inbox-request.ts";
 import type { LeadRow } from "./lead-repo.ts";
 
 /** The export's columns, in order: every stored field of a lead. */

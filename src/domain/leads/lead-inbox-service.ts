@@ -2,8 +2,8 @@ import { Readable } from "node:stream";
 import { csvHeaderLine } from "../../lib/csv.ts";
 import { notFound } from "../../lib/errors.ts";
 import { decodePageCursor, type PageCursor, pageOf } from "../../lib/page-cursor.ts";
-import type { LeadFilter } from "./lead-inbox-query.ts";
 import { LEAD_EXPORT_COLUMNS, type LeadInboxRepo } from "./lead-inbox-repo.ts";
+import type { LeadFilter } from "./lead-inbox-request.ts";
 import type { LeadRow } from "./lead-repo.ts";
 
 /** A stored lead as the inbox shows it: every stored field, the time as ISO 8601. */

@@ -1,4 +1,4 @@
-import type { Passage } from "../../retrieval/passage.ts";
+import type { Passage } from "../knowledge/knowledge-search.ts";
 
 type Span = { start_index: number; end_index: number };
 

@@ -1,10 +1,11 @@
 import { AppError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
-import type { Passage } from "../../retrieval/passage.ts";
 import type { AgentRow } from "../agents/agent-repo.ts";
 import type { AgentService } from "../agents/agent-service.ts";
 import { type Caller, refuseOtherAgent } from "../caller.ts";
-import type { RunOptions, Sampling } from "../query/answer-pipeline.ts";
+import type { Passage } from "../knowledge/knowledge-search.ts";
+import type { Sampling } from "../query/answer-input.ts";
+import type { RunOptions } from "../query/answer-pipeline.ts";
 import type { QueryRequest } from "../query/query-request.ts";
 import type { PrepareOptions, QueryService } from "../query/query-service.ts";
 import type { QueryResponse } from "../query/query-types.ts";

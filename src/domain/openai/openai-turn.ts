@@ -1,4 +1,5 @@
-import { HISTORY_MESSAGES, type HistoryMessage } from "../query/answer-pipeline.ts";
+import type { HistoryMessage } from "../query/answer-input.ts";
+import { HISTORY_MESSAGES } from "../query/answer-pipeline.ts";
 import { invalidParam } from "./openai-error.ts";
 
 /** A message of an OpenAI request, its content reduced to text. */

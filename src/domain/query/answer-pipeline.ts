@@ -3,7 +3,6 @@ import type { Logger } from "../../lib/logger.ts";
 import type { AgentModelName } from "../../models/model-catalog.ts";
 import type { ModelRegistry, ResolvedLanguageModel } from "../../models/model-registry.ts";
 import { estimateTokens } from "../../models/token-estimate.ts";
-import type { Passage } from "../../retrieval/passage.ts";
 import type { AgentRow } from "../agents/agent-repo.ts";
 import { datastoreIdsOf } from "../agents/agent-tools.ts";
 import {
@@ -11,14 +10,15 @@ import {
   superRetrievalSettingsOf,
 } from "../agents/retrieval-evaluation-config.ts";
 import { RESERVATION_MARGIN_MS, type ReservationRequest } from "../billing/billing-port.ts";
+import type { Passage } from "../knowledge/knowledge-search.ts";
 import { type ComparisonAnswer, type FailedModel, generateAnswer } from "./answer-generation.ts";
+import type { AnswerRequest, PromptOverrides, QuerySettings, Sampling } from "./answer-input.ts";
 import { createAnswerRetrieval, type SuperRetrievalTrace } from "./answer-retrieval.ts";
 import type { AttachmentReader, AttachmentText } from "./attachment-reader.ts";
 import type { MeteredCall } from "./model-calls.ts";
 import type { ModelTurnResult } from "./model-turn.ts";
-import type { OpenedKnowledge } from "./query-knowledge.ts";
-import { buildQueryPrompt, type PromptType } from "./query-prompt.ts";
-import { type PromptBudgets, promptCharsBound, turnReservation } from "./usage-bound.ts";
+import { buildQueryPrompt } from "./query-prompt.ts";
+import { promptCharsBound, turnReservation } from "./usage-bound.ts";
 
 /** The spec's context window: the last 24 messages of the conversation. */
 export const HISTORY_MESSAGES = 24;
@@ -28,17 +28,6 @@ export const HANDOVER_TEXT = "A member of our team will take over this conversat
 
 // The AI SDK's default: two retries of a failed first request (2 s, then 4 s), none mid-stream.
 const MODEL_MAX_RETRIES = 2;
-
-export type QuerySettings = PromptBudgets & {
-  knowledgeTopK: number;
-  knowledgeMinRelevance: number;
-  modelTimeoutMs: number;
-  modelMaxRetries: number;
-  /** Most tokens the model may write per step. */
-  maxOutputTokens: number;
-  /** How long credits reserved for an answer are held at most (its time bounds, and a margin). */
-  reservationHoldMs: number;
-};
 
 /** The configuration both answer paths (direct and conversational) read their settings from. */
 export type QueryConfig = Pick<
@@ -74,44 +63,6 @@ export type AnswerPipelineDeps = {
   settings: QuerySettings;
   /** Where super retrieval says, once, that it runs as plain retrieval for want of a model. */
   logger?: Pick<Logger, "warn">;
-};
-
-/** What a request (or a batching window) may change of the agent's prompt for one answer. */
-export type PromptOverrides = {
-  /** Replaces the agent's system prompt; "" means no override. */
-  systemPrompt?: string;
-  promptType?: PromptType;
-};
-
-export type HistoryMessage = { from: "human" | "agent"; text: string };
-
-/** What a request may change of how the model writes one answer (the OpenAI-compatible API). */
-export type Sampling = {
-  /** Replaces the agent's temperature. */
-  temperature?: number;
-  /** Lowers the configured most tokens per step; a larger value changes nothing. */
-  maxOutputTokens?: number;
-};
-
-export type AnswerRequest = {
-  agent: AgentRow;
-  overrides: PromptOverrides;
-  /** The customer's turn: one query, or the messages of a window combined. */
-  query: string;
-  context?: string;
-  /** The customer asked for a person in this turn. */
-  humanRequested: boolean;
-  /** The agent's datastores, ready to search; null when it has none (or none can be searched). */
-  knowledge: OpenedKnowledge | null;
-  /** Oldest first; read alongside retrieval and attachments when given as a promise. */
-  history: Promise<readonly HistoryMessage[]> | readonly HistoryMessage[];
-  attachmentUrls: string[];
-  sampling?: Sampling;
-  /**
-   * Someone without a key reads the answer (a visitor of the public chat, a messaging channel's
-   * customer): an offline answer then says nothing of how to configure a model.
-   */
-  publicAudience?: boolean;
 };
 
 export type RunOptions = {

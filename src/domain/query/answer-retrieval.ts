@@ -1,8 +1,8 @@
 import type { Logger } from "../../lib/logger.ts";
 import type { ModelRegistry } from "../../models/model-registry.ts";
-import type { Passage } from "../../retrieval/passage.ts";
 import type { SuperRetrievalSettings } from "../agents/retrieval-evaluation-config.ts";
-import type { AnswerRequest, HistoryMessage, QuerySettings } from "./answer-pipeline.ts";
+import type { Passage } from "../knowledge/knowledge-search.ts";
+import type { AnswerRequest, HistoryMessage, QuerySettings } from "./answer-input.ts";
 import type { MeteredCall } from "./model-calls.ts";
 import { selectPassages } from "./query-knowledge.ts";
 import { type SuperRetrievalResult, superRetrieve } from "./super-retrieval.ts";

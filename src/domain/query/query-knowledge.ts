@@ -1,7 +1,7 @@
 import type { StoredSource } from "../../db/schema/index.ts";
 import type { StatementPart } from "../../db/statement-parts.ts";
 import { estimateTokens } from "../../models/token-estimate.ts";
-import type { Passage } from "../../retrieval/passage.ts";
+import type { Passage } from "../knowledge/knowledge-search.ts";
 
 /** The request of a knowledge search, as the query paths make it. */
 type KnowledgeRequest = { organizationId: string; datastoreIds: string[]; query: string };

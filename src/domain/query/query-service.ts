@@ -2,7 +2,6 @@ import { AppError } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { ModelProviderError } from "../../models/model-failure.ts";
-import type { Passage } from "../../retrieval/passage.ts";
 import type { AgentRow } from "../agents/agent-repo.ts";
 import type { AgentService } from "../agents/agent-service.ts";
 import { datastoreIdsOf } from "../agents/agent-tools.ts";
@@ -10,13 +9,13 @@ import { type Billing, type Reservation, releasingOnFailure } from "../billing/b
 import { type AnswerCaller, refuseOtherAgent } from "../caller.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
 import type { ConversationTurns, TurnTarget } from "../conversations/conversation-turns.ts";
+import type { Passage } from "../knowledge/knowledge-search.ts";
+import type { HistoryMessage, Sampling } from "./answer-input.ts";
 import {
   type AnswerPipeline,
   type AnswerTurn,
   HISTORY_MESSAGES,
-  type HistoryMessage,
   type RunOptions,
-  type Sampling,
 } from "./answer-pipeline.ts";
 import { createAnswerRecorder } from "./answer-recorder.ts";
 import { asksForHuman } from "./human-request.ts";

@@ -1,7 +1,7 @@
 import { ModelProviderError } from "../../models/model-failure.ts";
 import type { ResolvedLanguageModel } from "../../models/model-registry.ts";
-import type { Passage } from "../../retrieval/passage.ts";
 import type { SuperRetrievalSettings } from "../agents/retrieval-evaluation-config.ts";
+import type { Passage } from "../knowledge/knowledge-search.ts";
 import { type CallTuning, callModel, type MeteredCall, tuningFor } from "./model-calls.ts";
 
 // The reciprocal-rank constant for fusing the result lists of several queries (Cormack et al.).

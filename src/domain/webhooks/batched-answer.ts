@@ -1,9 +1,10 @@
 import type { WindowOptions } from "../../db/schema/index.ts";
 import type { ResolvedLanguageModel } from "../../models/model-registry.ts";
-import type { Passage } from "../../retrieval/passage.ts";
 import type { AgentRow } from "../agents/agent-repo.ts";
 import { datastoreIdsOf } from "../agents/agent-tools.ts";
-import type { AnswerPipeline, AnswerTurn, HistoryMessage } from "../query/answer-pipeline.ts";
+import type { Passage } from "../knowledge/knowledge-search.ts";
+import type { HistoryMessage } from "../query/answer-input.ts";
+import type { AnswerPipeline, AnswerTurn } from "../query/answer-pipeline.ts";
 import { asksForHuman } from "../query/human-request.ts";
 import type { MeteredCall } from "../query/model-calls.ts";
 import { type KnowledgeLookup, searchableKnowledge } from "../query/query-knowledge.ts";

@@ -4,7 +4,7 @@ import {
   LEAD_PAGE_MAX,
   leadFilterFields,
   leadFilterOf,
-} from "../../../domain/leads/lead-inbox-query.ts";
+} from "../../../domain/leads/lead-inbox-request.ts";
 import type { LeadInboxService } from "../../../domain/leads/lead-inbox-service.ts";
 import type { App } from "../../app-types.ts";
 

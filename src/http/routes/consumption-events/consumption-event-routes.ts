@@ -1,12 +1,8 @@
 import type { ConsumptionService } from "../../../domain/billing/consumption-service.ts";
+import { summaryQuery } from "../../../domain/billing/consumption-summary-request.ts";
 import type { App } from "../../app-types.ts";
 import { callerOf } from "../../plugins/auth.ts";
-import {
-  eventListQuery,
-  eventListResponse,
-  summaryQuery,
-  summaryResponse,
-} from "./consumption-event-schemas.ts";
+import { eventListQuery, eventListResponse, summaryResponse } from "./consumption-event-schemas.ts";
 
 export type ConsumptionEventRouteDeps = { consumption: ConsumptionService };
 

@@ -1,8 +1,5 @@
 import { z } from "zod";
-import {
-  ENTITY_GROUPS,
-  TEMPORAL_GROUPS,
-} from "../../../domain/billing/consumption-summary-repo.ts";
+import { ENTITY_GROUPS } from "../../../domain/billing/consumption-summary-request.ts";
 import { isoInstant } from "../../../lib/iso-instant.ts";
 
 const filterId = z.string().trim().min(1).max(200);
@@ -20,21 +17,6 @@ export const eventListQuery = z.object({
   orderBy: z
     .enum(["occurredAt_asc", "occurredAt_desc", "creditsCharged_asc", "creditsCharged_desc"])
     .default("occurredAt_desc"),
-});
-
-export const summaryQuery = z.object({
-  startDate: isoInstant,
-  endDate: isoInstant,
-  groupBy: z.enum([...ENTITY_GROUPS, ...TEMPORAL_GROUPS]),
-  agentId: filterId.optional(),
-  feature: filterId.optional(),
-  provider: filterId.optional(),
-  stackBy: z
-    .enum(ENTITY_GROUPS)
-    .optional()
-    .describe(
-      "Extension: with groupBy day, week or month, each period is also split by this key (its `stacks`), e.g. credits by day stacked by agent",
-    ),
 });
 
 const summaryAmounts = {

@@ -1,5 +1,9 @@
 import multipart from "@fastify/multipart";
 import { z } from "zod";
+import {
+  updateDatasourceBody,
+  webDatasourceBody,
+} from "../../../domain/knowledge/datasource-request.ts";
 import type { DatasourceService } from "../../../domain/knowledge/datasource-service.ts";
 import { invalid } from "../../../lib/errors.ts";
 import type { App } from "../../app-types.ts";
@@ -11,8 +15,6 @@ import {
   datasourceResponse,
   datastoreIdParams,
   textUpdateBody,
-  updateDatasourceBody,
-  webDatasourceBody,
 } from "./datasource-schemas.ts";
 
 export type DatasourceRouteDeps = {

@@ -1,16 +1,12 @@
 import { z } from "zod";
 import type { InvitationService } from "../../../domain/accounts/invitation-service.ts";
+import { role } from "../../../domain/accounts/member-request.ts";
 import { PASSWORD_MAX_LENGTH } from "../../../domain/accounts/passwords.ts";
 import type { App } from "../../app-types.ts";
 import { callerOf, originOf } from "../../plugins/auth.ts";
 import { type CookieSettings, setSessionCookie } from "../../plugins/session-cookie.ts";
 import { sessionBody } from "../auth/auth-routes.ts";
-import {
-  invitationParams,
-  organizationParams,
-  peopleContext,
-  role,
-} from "../members/people-context.ts";
+import { invitationParams, organizationParams, peopleContext } from "../members/people-context.ts";
 
 const email = z.string().trim().max(254).pipe(z.email());
 

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { role } from "../../../domain/accounts/member-request.ts";
 import type { MemberService } from "../../../domain/accounts/member-service.ts";
 import type { App } from "../../app-types.ts";
 import { callerOf } from "../../plugins/auth.ts";
-import { memberParams, organizationParams, peopleContext, role } from "./people-context.ts";
+import { memberParams, organizationParams, peopleContext } from "./people-context.ts";
 
 const member = z.object({
   userId: z.string(),

@@ -1,10 +1,8 @@
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { PeopleContext } from "../../../domain/accounts/member-service.ts";
-import { ROLES } from "../../../domain/accounts/permissions.ts";
 import { callerOf, originOf } from "../../plugins/auth.ts";
 
-export const role = z.enum(ROLES);
 const id = z.string().min(1).max(64);
 export const organizationParams = z.object({ id });
 export const memberParams = z.object({ id, userId: id });
