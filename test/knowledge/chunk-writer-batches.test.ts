@@ -7,6 +7,7 @@ import {
   createDatasourceRepo,
   type DatasourceRow,
 } from "../../src/domain/knowledge/datasource-repo.ts";
+import { createDatasourceSyncRepo } from "../../src/domain/knowledge/datasource-sync-repo.ts";
 import {
   createDatastoreRepo,
   type DatastoreRow,
@@ -57,8 +58,9 @@ async function claimedDatasource(): Promise<DatasourceRow> {
     type: "text",
     name: "handbook",
   });
-  await datasources.requestSync(org.id, row.id);
-  return (await datasources.claim(org.id, row.id, 1, new Date(Date.now() + 60_000)))!;
+  const syncRuns = createDatasourceSyncRepo(app.database.db);
+  await syncRuns.requestSync(org.id, row.id);
+  return (await syncRuns.claim(org.id, row.id, 1, new Date(Date.now() + 60_000)))!;
 }
 
 /** The database, counting the transactions opened, with a hook run before number `n`. */
@@ -81,6 +83,8 @@ function writerOver(db: Db) {
   return createChunkWriter({
     db,
     datasources: createDatasourceRepo(app.database.db),
+    syncRuns: createDatasourceSyncRepo(app.database.db),
+    plans: app.runtime.services.billing,
     chunks: createChunkRepo(app.database.db),
     storedTokenLimits: {},
     chargeEmbedding: async () => {},
@@ -130,7 +134,12 @@ describe("chunk writer batches", () => {
     const row = await claimedDatasource();
     const datasources = createDatasourceRepo(app.database.db);
     const { db } = instrumented(2, async () => {
-      await datasources.claim(org.id, row.id, 1, new Date(Date.now() + 60_000));
+      await createDatasourceSyncRepo(app.database.db).claim(
+        org.id,
+        row.id,
+        1,
+        new Date(Date.now() + 60_000),
+      );
     });
     expect(await write(db, row)).toBe("superseded");
     // The first batch is the newer run's to keep (same content hash) or remove.

@@ -1,6 +1,6 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../../db/client.ts";
-import { agents, creditReservations } from "../../db/schema/index.ts";
+import { agents, creditReservations, organizations } from "../../db/schema/index.ts";
 import { executePart, type StatementPart } from "../../db/statement-parts.ts";
 
 type BillingSettingsRow = {
@@ -188,6 +188,15 @@ export function createBillingAccountRepo(db: Db) {
         ),
       );
       return rows.length > 0;
+    },
+
+    /** The organization's plan (`organizations.plan`), null when it has none or does not exist. */
+    async planOf(organizationId: string, tx: Db = db): Promise<string | null> {
+      const [row] = await tx
+        .select({ plan: organizations.plan })
+        .from(organizations)
+        .where(eq(organizations.id, organizationId));
+      return row?.plan ?? null;
     },
 
     async agentBelongsTo(organizationId: string, agentId: string): Promise<boolean> {

@@ -252,6 +252,9 @@ export function createBillingService(deps: BillingServiceDeps) {
     /** Records usage only if the organization may run now (402 otherwise), once per key. */
     chargeIfAllowed,
 
+    /** The organization's plan, which knowledge's stored-token limits are keyed by. */
+    planOf: (organizationId: string, tx?: Db) => deps.accounts.planOf(organizationId, tx),
+
     /** GET /api/credits/balance; 401 when the key's organization no longer exists. */
     async balance(organizationId: string): Promise<CreditBalance> {
       const current = await currentAccess(organizationId);

@@ -6,8 +6,10 @@ import type { DocumentParser } from "../../ingestion/parser/document-parser.ts";
 import { embedChunks, type PreparedChunk, planChunkSync } from "../../ingestion/pipeline.ts";
 import { newId } from "../../lib/ids.ts";
 import { encodeEmbedding } from "../../retrieval/vector-encoding.ts";
+import type { BillingService } from "../billing/billing-service.ts";
 import type { ChunkInsert, ChunkRepo } from "./chunk-repo.ts";
-import type { DatasourceRepo, DatasourceRow, SyncRun } from "./datasource-repo.ts";
+import type { DatasourceRepo, DatasourceRow } from "./datasource-repo.ts";
+import type { DatasourceSyncRepo, SyncRun } from "./datasource-sync-repo.ts";
 import type { DatastoreRow } from "./datastore-repo.ts";
 import type { EmbeddingCharger } from "./embedding-charges.ts";
 
@@ -18,7 +20,10 @@ export type WriteOutcome = "synched" | "usage_limit_reached" | "superseded";
 
 export type ChunkWriterDeps = {
   db: Db;
-  datasources: DatasourceRepo;
+  datasources: Pick<DatasourceRepo, "storedTokensExcept">;
+  syncRuns: Pick<DatasourceSyncRepo, "fail" | "lockRun" | "lockOrganizationUsage" | "markSynched">;
+  /** The organization's plan, which `storedTokenLimits` is keyed by. */
+  plans: Pick<BillingService, "planOf">;
   chunks: ChunkRepo;
   /** Stored-token limit per organization plan; a plan not listed has none. */
   storedTokenLimits: Record<string, number>;
@@ -49,7 +54,7 @@ export class SyncAbortedError extends Error {
  * those whose content hash it needs.
  */
 export function createChunkWriter(deps: ChunkWriterDeps) {
-  const { datasources, chunks } = deps;
+  const { datasources, syncRuns, chunks } = deps;
 
   async function limitProblem(
     organizationId: string,
@@ -57,7 +62,7 @@ export function createChunkWriter(deps: ChunkWriterDeps) {
     tokens: number,
     tx?: Db,
   ) {
-    const plan = await datasources.planOf(organizationId, tx);
+    const plan = await deps.plans.planOf(organizationId, tx);
     const limit = plan === null ? undefined : deps.storedTokenLimits[plan];
     if (limit === undefined) return null;
     const others = await datasources.storedTokensExcept(organizationId, datasourceId, tx);
@@ -88,7 +93,7 @@ export function createChunkWriter(deps: ChunkWriterDeps) {
       stored.some((chunk) => chunk.dimensions !== store.dimensions);
     const plan = planChunkSync(reembed ? [] : stored, prepared);
     const fail = (message: string, tx?: Db) =>
-      datasources.fail(
+      syncRuns.fail(
         organizationId,
         row.id,
         { generation: row.syncGeneration, attempt: row.syncAttempt },
@@ -108,7 +113,7 @@ export function createChunkWriter(deps: ChunkWriterDeps) {
 
     const rows = plan.add.map((chunk, index) => toChunkRow(chunk, vectors[index]!, row, store));
     const holdsRun = (tx: Db) =>
-      datasources.lockRun(organizationId, input.guard.datasourceId, input.guard.run, tx);
+      syncRuns.lockRun(organizationId, input.guard.datasourceId, input.guard.run, tx);
     const added: string[] = [];
     try {
       for (let start = 0; start < rows.length; start += deps.insertBatchRows) {
@@ -127,7 +132,7 @@ export function createChunkWriter(deps: ChunkWriterDeps) {
       return await deps.db.transaction(async (tx): Promise<WriteOutcome> => {
         if (!(await holdsRun(tx))) return "superseded";
         if (signal.aborted) throw new SyncAbortedError("The ingestion job ran out of time");
-        await datasources.lockOrganizationUsage(organizationId, tx);
+        await syncRuns.lockOrganizationUsage(organizationId, tx);
         const problem = await limitProblem(organizationId, row.id, plan.tokenCount, tx);
         if (problem) {
           await chunks.deleteByIds(organizationId, added, tx);
@@ -144,7 +149,7 @@ export function createChunkWriter(deps: ChunkWriterDeps) {
           plan.moves.map((move) => ({ ...move, customId: row.customId })),
           tx,
         );
-        await datasources.markSynched(
+        await syncRuns.markSynched(
           organizationId,
           row.id,
           {

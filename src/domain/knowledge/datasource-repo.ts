@@ -1,43 +1,16 @@
-import { and, asc, eq, exists, inArray, isNotNull, lt, ne, notInArray, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
+import { and, asc, eq, isNotNull, ne, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { type DatasourceStatus, datasources, organizations } from "../../db/schema/index.ts";
+import { datasources } from "../../db/schema/index.ts";
 
 export type DatasourceRow = typeof datasources.$inferSelect;
 
-/** The statuses from which a job of the current generation may (re)start the work. */
-const CLAIMABLE: DatasourceStatus[] = ["unsynched", "pending", "running", "error"];
-
-/** The columns of a sync that ended without its result: the status, why, and no deadline left. */
-const failedWith = (status: "error" | "usage_limit_reached", message: string) => ({
-  status,
-  errorMessage: message,
-  syncDeadlineAt: null,
-  updatedAt: sql`now()`,
-});
-
-/** One run of a sync: its generation and, once it claimed the datasource, its attempt. */
-export type SyncRun = { generation: number; attempt: number };
-
-export type SyncResult = {
-  chunkCount: number;
-  tokenCount: number;
-  sizeBytes: number;
-  embedderId: string;
-  name?: string;
-};
-
+/**
+ * Datasources as records: created, read, listed, renamed, deleted, and a web site's pages. How a
+ * sync moves a datasource through its statuses is datasource-sync-repo.ts's.
+ */
 export function createDatasourceRepo(db: Db) {
   const scoped = (organizationId: string, datasourceId: string) =>
     and(eq(datasources.organizationId, organizationId), eq(datasources.id, datasourceId));
-  const ofGeneration = (organizationId: string, datasourceId: string, generation: number) =>
-    and(scoped(organizationId, datasourceId), eq(datasources.syncGeneration, generation));
-  const ofRun = (organizationId: string, datasourceId: string, run: SyncRun) =>
-    and(
-      ofGeneration(organizationId, datasourceId, run.generation),
-      eq(datasources.syncAttempt, run.attempt),
-    );
-
   return {
     async insert(row: typeof datasources.$inferInsert, tx: Db = db): Promise<DatasourceRow> {
       const [inserted] = await tx.insert(datasources).values(row).returning();
@@ -111,159 +84,6 @@ export function createDatasourceRepo(db: Db) {
       return row ?? null;
     },
 
-    /** Starts a new sync generation; jobs of older generations then discard their results. */
-    async requestSync(organizationId: string, datasourceId: string, tx: Db = db) {
-      const [row] = await tx
-        .update(datasources)
-        .set({
-          syncGeneration: sql`${datasources.syncGeneration} + 1`,
-          syncAttempt: 0,
-          status: "unsynched",
-          errorMessage: null,
-          syncDeadlineAt: null,
-          updatedAt: sql`now()`,
-        })
-        .where(scoped(organizationId, datasourceId))
-        .returning();
-      return row ?? null;
-    },
-
-    /** unsynched → pending once the job is queued (a no-op when a worker already took it). */
-    async markQueued(organizationId: string, datasourceId: string, generation: number) {
-      await db
-        .update(datasources)
-        .set({ status: "pending", updatedAt: sql`now()` })
-        .where(
-          and(
-            ofGeneration(organizationId, datasourceId, generation),
-            eq(datasources.status, "unsynched"),
-          ),
-        );
-    },
-
-    /**
-     * → running with a deadline, if this generation's work is still to do; null otherwise. The
-     * returned row's `syncAttempt` is the new run's: it fences off every earlier run.
-     */
-    async claim(organizationId: string, datasourceId: string, generation: number, deadline: Date) {
-      const [row] = await db
-        .update(datasources)
-        .set({
-          status: "running",
-          errorMessage: null,
-          syncAttempt: sql`${datasources.syncAttempt} + 1`,
-          syncDeadlineAt: deadline,
-          updatedAt: sql`now()`,
-        })
-        .where(
-          and(
-            ofGeneration(organizationId, datasourceId, generation),
-            inArray(datasources.status, CLAIMABLE),
-          ),
-        )
-        .returning();
-      return row ?? null;
-    },
-
-    /** Ends this run's sync in `error` or `usage_limit_reached` with a message. */
-    async fail(
-      organizationId: string,
-      datasourceId: string,
-      run: SyncRun,
-      status: "error" | "usage_limit_reached",
-      message: string,
-      tx: Db = db,
-    ) {
-      await tx
-        .update(datasources)
-        .set(failedWith(status, message))
-        .where(ofRun(organizationId, datasourceId, run));
-    },
-
-    /**
-     * Ends a generation whose every run died (its job was given up) in `error`, unless it
-     * already ended; true when it did.
-     */
-    async abandon(
-      organizationId: string,
-      datasourceId: string,
-      generation: number,
-      message: string,
-    ) {
-      const rows = await db
-        .update(datasources)
-        .set(failedWith("error", message))
-        .where(
-          and(
-            ofGeneration(organizationId, datasourceId, generation),
-            inArray(datasources.status, ["unsynched", "pending", "running"]),
-          ),
-        )
-        .returning({ id: datasources.id });
-      return rows.length > 0;
-    },
-
-    /** Locks the row while a run writes its chunks; null when a newer run or generation took over. */
-    async lockRun(organizationId: string, datasourceId: string, run: SyncRun, tx: Db) {
-      const [row] = await tx
-        .select()
-        .from(datasources)
-        .where(ofRun(organizationId, datasourceId, run))
-        .for("update");
-      return row ?? null;
-    },
-
-    async markSynched(organizationId: string, datasourceId: string, result: SyncResult, tx: Db) {
-      await tx
-        .update(datasources)
-        .set({
-          ...result,
-          status: "synched",
-          errorMessage: null,
-          syncDeadlineAt: null,
-          lastSynch: sql`now()`,
-          updatedAt: sql`now()`,
-        })
-        .where(scoped(organizationId, datasourceId));
-    },
-
-    /** A site is synched once its pages are; it stores no chunks of its own. */
-    async finishSite(
-      organizationId: string,
-      datasourceId: string,
-      run: SyncRun,
-      result: Omit<SyncResult, "tokenCount">,
-    ) {
-      await db
-        .update(datasources)
-        .set({
-          ...result,
-          tokenCount: 0,
-          status: "synched",
-          errorMessage: null,
-          syncDeadlineAt: null,
-          lastSynch: sql`now()`,
-          updatedAt: sql`now()`,
-        })
-        .where(ofRun(organizationId, datasourceId, run));
-    },
-
-    /** Reports runs whose job died or overran as failed, so nothing stays `running` forever. */
-    async failOverdue(message: string, organizationId?: string) {
-      await db
-        .update(datasources)
-        .set(failedWith("error", message))
-        .where(
-          and(
-            eq(datasources.status, "running"),
-            lt(datasources.syncDeadlineAt, sql`now()`),
-            organizationId === undefined
-              ? undefined
-              : eq(datasources.organizationId, organizationId),
-          ),
-        );
-    },
-
     /** Tokens stored by the organization outside one datasource (site parents hold none). */
     async storedTokensExcept(organizationId: string, datasourceId: string, tx: Db = db) {
       const [row] = await tx
@@ -273,21 +93,6 @@ export function createDatasourceRepo(db: Db) {
           and(eq(datasources.organizationId, organizationId), ne(datasources.id, datasourceId)),
         );
       return Number(row?.total ?? 0);
-    },
-
-    async planOf(organizationId: string, tx: Db = db): Promise<string | null> {
-      const [row] = await tx
-        .select({ plan: organizations.plan })
-        .from(organizations)
-        .where(eq(organizations.id, organizationId));
-      return row?.plan ?? null;
-    },
-
-    /** Serialises the stored-token check of one organization across concurrent syncs. */
-    async lockOrganizationUsage(organizationId: string, tx: Db) {
-      await tx.execute(
-        sql`select pg_advisory_xact_lock(hashtext(${`knowledge:${organizationId}`}))`,
-      );
     },
 
     async listChildren(organizationId: string, parentId: string, tx: Db = db) {
@@ -314,40 +119,6 @@ export function createDatasourceRepo(db: Db) {
         )
         .returning({ id: datasources.id });
       return removed.length;
-    },
-
-    /**
-     * Sets the status of a site's page directly (pages are synced inside their site's job), while
-     * `siteRun` is still the site's current run.
-     */
-    async setChildStatus(
-      organizationId: string,
-      childId: string,
-      site: { id: string; run: SyncRun },
-      status: DatasourceStatus,
-      errorMessage: string | null = null,
-    ) {
-      const parent = alias(datasources, "parent");
-      await db
-        .update(datasources)
-        .set({ status, errorMessage, updatedAt: sql`now()` })
-        .where(
-          and(
-            scoped(organizationId, childId),
-            exists(
-              db
-                .select({ id: parent.id })
-                .from(parent)
-                .where(
-                  and(
-                    eq(parent.id, site.id),
-                    eq(parent.syncGeneration, site.run.generation),
-                    eq(parent.syncAttempt, site.run.attempt),
-                  ),
-                ),
-            ),
-          ),
-        );
     },
   };
 }

@@ -8,6 +8,7 @@ import type { Logger } from "../../lib/logger.ts";
 import { type SafeFetcher, UnsafeUrlError } from "../../lib/safe-fetch.ts";
 import type { Caller } from "../caller.ts";
 import type { DatasourceRepo, DatasourceRow } from "./datasource-repo.ts";
+import type { DatasourceSyncRepo } from "./datasource-sync-repo.ts";
 import type { DatastoreRepo } from "./datastore-repo.ts";
 import { type DatasourceView, toDatasourceView } from "./knowledge-views.ts";
 import { SCHEDULABLE_TYPES, type SyncScheduleRepo } from "./sync-schedule-repo.ts";
@@ -42,6 +43,7 @@ export type DatasourceServiceDeps = {
   db: Db;
   datastores: Pick<DatastoreRepo, "find">;
   datasources: DatasourceRepo;
+  syncRuns: Pick<DatasourceSyncRepo, "failOverdue" | "requestSync" | "fail" | "markQueued">;
   schedules: Pick<SyncScheduleRepo, "setSchedule">;
   uploads: Pick<UploadRepo, "save">;
   jobs: JobQueue;
@@ -62,7 +64,7 @@ const PAGE_SCHEDULE_MESSAGE =
   "This page belongs to a web_site and is synced with it: set syncSchedule on the web_site";
 
 export function createDatasourceService(deps: DatasourceServiceDeps) {
-  const { datasources } = deps;
+  const { datasources, syncRuns } = deps;
 
   async function requireDatastore(organizationId: string, datastoreId: string) {
     const store = await deps.datastores.find(organizationId, datastoreId);
@@ -71,7 +73,7 @@ export function createDatasourceService(deps: DatasourceServiceDeps) {
   }
 
   async function requireDatasource(organizationId: string, datasourceId: string) {
-    await datasources.failOverdue(OVERDUE_MESSAGE, organizationId);
+    await syncRuns.failOverdue(OVERDUE_MESSAGE, organizationId);
     const row = await datasources.find(organizationId, datasourceId);
     if (!row) throw notFound("Datasource not found");
     return row;
@@ -79,14 +81,14 @@ export function createDatasourceService(deps: DatasourceServiceDeps) {
 
   /** Starts a new sync generation and queues its job; the request never waits for it. */
   async function queueSync(organizationId: string, datasourceId: string): Promise<DatasourceRow> {
-    const requested = await datasources.requestSync(organizationId, datasourceId);
+    const requested = await syncRuns.requestSync(organizationId, datasourceId);
     if (!requested) throw notFound("Datasource not found");
     const generation = requested.syncGeneration;
     try {
       await deps.jobs.send("knowledge.ingest", { organizationId, datasourceId, generation });
     } catch {
       // No run claimed this generation (attempt 0) unless a job was queued after all.
-      await datasources.fail(
+      await syncRuns.fail(
         organizationId,
         datasourceId,
         { generation, attempt: 0 },
@@ -95,7 +97,7 @@ export function createDatasourceService(deps: DatasourceServiceDeps) {
       );
       return (await datasources.find(organizationId, datasourceId)) ?? requested;
     }
-    await datasources.markQueued(organizationId, datasourceId, generation);
+    await syncRuns.markQueued(organizationId, datasourceId, generation);
     return (await datasources.find(organizationId, datasourceId)) ?? requested;
   }
 
@@ -214,7 +216,7 @@ export function createDatasourceService(deps: DatasourceServiceDeps) {
 
     async listByDatastore(caller: Caller, datastoreId: string): Promise<DatasourceView[]> {
       await requireDatastore(caller.organizationId, datastoreId);
-      await datasources.failOverdue(OVERDUE_MESSAGE, caller.organizationId);
+      await syncRuns.failOverdue(OVERDUE_MESSAGE, caller.organizationId);
       return (await datasources.listByDatastore(caller.organizationId, datastoreId)).map(
         toDatasourceView,
       );

@@ -5,8 +5,9 @@ import type { Logger } from "../../lib/logger.ts";
 import type { SafeFetcher } from "../../lib/safe-fetch.ts";
 import type { IngestionOutcome, Metrics } from "../../ops/metrics.ts";
 import { type ChunkWriter, SyncAbortedError } from "./chunk-writer.ts";
-import type { DatasourceRepo, DatasourceRow, SyncRun } from "./datasource-repo.ts";
+import type { DatasourceRow } from "./datasource-repo.ts";
 import { OVERDUE_MESSAGE } from "./datasource-service.ts";
+import type { DatasourceSyncRepo, SyncRun } from "./datasource-sync-repo.ts";
 import type { DatastoreRepo } from "./datastore-repo.ts";
 import type { EmbedderResolver } from "./embedder-resolver.ts";
 import { explainIngestionError, UNEXPECTED_FAILURE } from "./ingestion-errors.ts";
@@ -17,7 +18,7 @@ export type SyncJob = { organizationId: string; datasourceId: string; generation
 
 export type DatasourceSyncDeps = {
   datastores: Pick<DatastoreRepo, "find">;
-  datasources: DatasourceRepo;
+  syncRuns: DatasourceSyncRepo;
   uploads: Pick<UploadRepo, "find">;
   embedders: Pick<EmbedderResolver, "embedderFor">;
   writeChunks: ChunkWriter;
@@ -50,7 +51,7 @@ type Loaded = {
  * is the last resort for a run that outlived its deadline anyway.
  */
 export function createDatasourceSync(deps: DatasourceSyncDeps) {
-  const { datasources, settings } = deps;
+  const { syncRuns, settings } = deps;
 
   async function load(row: DatasourceRow, fetch: WebFetchOptions): Promise<Loaded> {
     if (row.type === "web_page") {
@@ -97,14 +98,14 @@ export function createDatasourceSync(deps: DatasourceSyncDeps) {
       const result = await deps.syncSite({ site: row, store, embedder, fetch, signal });
       if (result.outcome === "superseded") return null;
       if (result.outcome === "synched") {
-        await datasources.finishSite(organizationId, row.id, run, {
+        await syncRuns.finishSite(organizationId, row.id, run, {
           chunkCount: result.chunkCount,
           sizeBytes: result.sizeBytes,
           embedderId: store.embedderId,
         });
         return "synched";
       }
-      await datasources.fail(organizationId, row.id, run, result.outcome, result.message ?? "");
+      await syncRuns.fail(organizationId, row.id, run, result.outcome, result.message ?? "");
       return result.outcome;
     }
     const loaded = await load(row, fetch);
@@ -118,11 +119,11 @@ export function createDatasourceSync(deps: DatasourceSyncDeps) {
    * run of the same job follows.
    */
   async function runSync(job: SyncJob, stopped?: AbortSignal): Promise<void> {
-    await datasources.failOverdue(OVERDUE_MESSAGE);
+    await syncRuns.failOverdue(OVERDUE_MESSAGE);
     // The job stops itself at ingestTimeoutMs; the stored deadline, after which readers declare
     // the worker dead, leaves it a grace period to record its own, more precise, failure.
     const deadline = new Date(Date.now() + settings.ingestTimeoutMs + OVERDUE_GRACE_MS);
-    const row = await datasources.claim(
+    const row = await syncRuns.claim(
       job.organizationId,
       job.datasourceId,
       job.generation,
@@ -154,13 +155,7 @@ export function createDatasourceSync(deps: DatasourceSyncDeps) {
       if (message === null) {
         deps.logger.error({ err: error, datasourceId: row.id }, "ingestion failed");
       }
-      await datasources.fail(
-        job.organizationId,
-        row.id,
-        run,
-        "error",
-        message ?? UNEXPECTED_FAILURE,
-      );
+      await syncRuns.fail(job.organizationId, row.id, run, "error", message ?? UNEXPECTED_FAILURE);
       deps.metrics.ingestion("error");
     } finally {
       clearTimeout(timer);
@@ -175,7 +170,7 @@ export function createDatasourceSync(deps: DatasourceSyncDeps) {
      * up after its retries), so the datasource ends in error instead of waiting forever.
      */
     async abandonSync(job: SyncJob): Promise<void> {
-      const ended = await datasources.abandon(
+      const ended = await syncRuns.abandon(
         job.organizationId,
         job.datasourceId,
         job.generation,

@@ -7,13 +7,14 @@ import type { SafeFetcher } from "../../lib/safe-fetch.ts";
 import type { ModelRegistry } from "../../models/model-registry.ts";
 import type { Metrics } from "../../ops/metrics.ts";
 import { createHybridSearch } from "../../retrieval/hybrid-search.ts";
-import type { Billing } from "../billing/billing-port.ts";
+import type { BillingService } from "../billing/billing-service.ts";
 import { createChunkRepo } from "./chunk-repo.ts";
 import { analyzeAfterWrites } from "./chunk-statistics.ts";
 import { createChunkWriter } from "./chunk-writer.ts";
 import { createDatasourceRepo } from "./datasource-repo.ts";
 import { createDatasourceService } from "./datasource-service.ts";
 import { createDatasourceSync } from "./datasource-sync.ts";
+import { createDatasourceSyncRepo } from "./datasource-sync-repo.ts";
 import { createDatastoreRepo } from "./datastore-repo.ts";
 import { createDatastoreService } from "./datastore-service.ts";
 import { createEmbedderResolver } from "./embedder-resolver.ts";
@@ -46,8 +47,8 @@ export type KnowledgeServiceDeps = {
   parser: Pick<DocumentParser, "load" | "readHtml" | "split">;
   models: Pick<ModelRegistry, "resolveEmbeddingModel">;
   config: KnowledgeConfig;
-  /** Where paid embedding usage is recorded; absent until billing is wired. */
-  billing?: Pick<Billing, "charge">;
+  /** Where paid embedding usage is recorded, and the plan the stored-token limits are keyed by. */
+  billing: Pick<BillingService, "charge" | "planOf">;
   logger: Logger;
   metrics: Pick<Metrics, "ingestion">;
 };
@@ -58,6 +59,7 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
   const { config } = deps;
   const datastoreRepo = createDatastoreRepo(db);
   const datasourceRepo = createDatasourceRepo(db);
+  const syncRunRepo = createDatasourceSyncRepo(db);
   const chunkRepo = createChunkRepo(db);
   const uploadRepo = createUploadRepo(db);
   const scheduleRepo = createSyncScheduleRepo(db);
@@ -99,6 +101,7 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
     db,
     datastores: datastoreRepo,
     datasources: datasourceRepo,
+    syncRuns: syncRunRepo,
     schedules: scheduleRepo,
     uploads: uploadRepo,
     jobs: deps.jobs,
@@ -118,6 +121,8 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
   const storeChunks = createChunkWriter({
     db,
     datasources: datasourceRepo,
+    syncRuns: syncRunRepo,
+    plans: deps.billing,
     chunks: chunkRepo,
     storedTokenLimits: config.storedTokenLimits,
     chargeEmbedding,
@@ -131,12 +136,13 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
       : storeChunks;
   const sync = createDatasourceSync({
     datastores: datastoreRepo,
-    datasources: datasourceRepo,
+    syncRuns: syncRunRepo,
     uploads: uploadRepo,
     embedders,
     writeChunks,
     syncSite: createSiteSync({
       datasources: datasourceRepo,
+      syncRuns: syncRunRepo,
       writeChunks,
       pageLimit: config.webSitePageLimit,
     }),
@@ -149,7 +155,7 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
 
   const scheduler = createSyncScheduler({
     schedules: scheduleRepo,
-    datasources: datasourceRepo,
+    syncRuns: syncRunRepo,
     queueSync: datasources.queueSync,
     logger: deps.logger,
   });

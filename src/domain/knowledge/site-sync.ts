@@ -4,11 +4,13 @@ import { discoverSitePages } from "../../ingestion/loaders/web-site.ts";
 import { newId } from "../../lib/ids.ts";
 import type { ChunkWriter, WriteOutcome } from "./chunk-writer.ts";
 import type { DatasourceRepo, DatasourceRow } from "./datasource-repo.ts";
+import type { DatasourceSyncRepo } from "./datasource-sync-repo.ts";
 import type { DatastoreRow } from "./datastore-repo.ts";
 import { describeIngestionError } from "./ingestion-errors.ts";
 
 export type SiteSyncDeps = {
   datasources: DatasourceRepo;
+  syncRuns: Pick<DatasourceSyncRepo, "setChildStatus">;
   writeChunks: ChunkWriter;
   pageLimit: number;
 };
@@ -25,7 +27,7 @@ export type SiteOutcome = {
  * pages that disappeared, then indexes each page as a child datasource (groupId = the site).
  */
 export function createSiteSync(deps: SiteSyncDeps) {
-  const { datasources } = deps;
+  const { datasources, syncRuns } = deps;
 
   return async function syncSite(input: {
     site: DatasourceRow;
@@ -38,7 +40,7 @@ export function createSiteSync(deps: SiteSyncDeps) {
     const organizationId = site.organizationId;
     const run = { generation: site.syncGeneration, attempt: site.syncAttempt };
     const setStatus = (childId: string, status: "running" | "error", message?: string) =>
-      datasources.setChildStatus(organizationId, childId, { id: site.id, run }, status, message);
+      syncRuns.setChildStatus(organizationId, childId, { id: site.id, run }, status, message);
     const config = site.config as { sitemap?: string; source_url?: string };
     const discovered = await discoverSitePages(
       {

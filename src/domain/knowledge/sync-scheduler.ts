@@ -1,13 +1,13 @@
 import type { DatasourceStatus } from "../../db/schema/index.ts";
 import { AppError } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/logger.ts";
-import type { DatasourceRepo } from "./datasource-repo.ts";
 import { OVERDUE_MESSAGE } from "./datasource-service.ts";
+import type { DatasourceSyncRepo } from "./datasource-sync-repo.ts";
 import type { SyncScheduleRepo } from "./sync-schedule-repo.ts";
 
 export type SyncSchedulerDeps = {
   schedules: Pick<SyncScheduleRepo, "claimDue">;
-  datasources: Pick<DatasourceRepo, "failOverdue">;
+  syncRuns: Pick<DatasourceSyncRepo, "failOverdue">;
   /** The datasource service's own queueing: a new sync generation and its ingestion job. */
   queueSync(organizationId: string, datasourceId: string): Promise<unknown>;
   logger: Pick<Logger, "info" | "warn">;
@@ -31,7 +31,7 @@ export function createSyncScheduler(deps: SyncSchedulerDeps) {
   return {
     async runDue(): Promise<SchedulerRun> {
       // A sync whose worker died would otherwise count as busy until someone reads it.
-      await deps.datasources.failOverdue(OVERDUE_MESSAGE);
+      await deps.syncRuns.failOverdue(OVERDUE_MESSAGE);
       const run: SchedulerRun = { queued: 0, busy: 0 };
       for (;;) {
         const due = await deps.schedules.claimDue(CLAIM_BATCH);
