@@ -212,7 +212,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       metrics,
       apiKeys: services.apiKeys,
       userKeys: services.userKeys,
-      keyRateLimitRedis: redis,
+      rateLimitRedis: redis,
       accounts: {
         accounts: services.accounts,
         sessions: services.sessions,
@@ -241,7 +241,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         exports: services.conversationExports,
         conversations: services.conversations,
         ssePingIntervalMs: config.agents.ssePingIntervalMs,
-        anonymousLimits: { ...config.agents.anonymousLimits, redis },
+        anonymousLimits: config.agents.anonymousLimits,
       },
       retention: services.retention,
       events: {
@@ -268,7 +268,6 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         rateLimit: {
           perVisitorPerMinute: config.publicChat.visitorRateLimitPerMinute,
           perIpPerMinute: config.publicChat.ipRateLimitPerMinute,
-          redis,
         },
       },
       transcription: {
