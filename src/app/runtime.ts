@@ -230,7 +230,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       annotations: {
         annotations: services.annotations,
         statuses: services.annotationStatuses,
-        anonymousRateLimit: { perMinute: config.annotations.anonymousRateLimitPerMinute, redis },
+        anonymousRateLimit: { perMinute: config.annotations.anonymousRateLimitPerMinute },
       },
       annotationTags: services.annotationTags,
       agents: {
@@ -273,7 +273,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       transcription: {
         transcription: services.transcription,
         maxBytes: config.transcription.maxBytes,
-        rateLimit: { perMinute: config.transcription.rateLimitPerMinute, redis },
+        rateLimit: { perMinute: config.transcription.rateLimitPerMinute },
       },
       admin: {
         adminToken: config.server.adminToken ?? null,

@@ -25,8 +25,20 @@ export type RouteLimit = {
   per: keyof typeof WINDOW_MS;
   /** Which requests it counts; every request when absent. */
   counts?: (request: FastifyRequest) => boolean;
-  /** The 429's message, followed by "; retry in N seconds" (type RATE_LIMITED). */
-  refusal: string;
+  /**
+   * When it counts. `once-valid` (the default): once the body is validated, so `key` may read
+   * the body and an invalid request counts nowhere. `on-arrival`: as the request arrives, right
+   * after authentication and before the body is read, so every request counts (an invalid or
+   * oversized body included) and a refused one's body is never read.
+   */
+  counted?: "once-valid" | "on-arrival";
+  /**
+   * The 429: its message, followed by "; retry in N seconds" (type RATE_LIMITED); or the error
+   * to throw, given the seconds to wait.
+   */
+  refusal: string | ((retryAfterSeconds: number) => Error);
+  /** Every answer it counts says where the caller stands: X-RateLimit-Limit, -Remaining, -Reset. */
+  announced?: true;
 };
 
 declare module "fastify" {
@@ -41,6 +53,24 @@ export type CounterFactory = App["createRateLimit"];
 type Counter = ReturnType<CounterFactory>;
 type Check = { limit: RouteLimit; count: Counter };
 
+/** A wait as @fastify/rate-limit words it in its own refusals: "45 seconds", "1 minute". */
+export function waitInWords(seconds: number): string {
+  if (seconds < 1) return `${seconds * 1000} ms`;
+  const [amount, unit] =
+    seconds < 60
+      ? [seconds, "second"]
+      : seconds < 3_600
+        ? [Math.round(seconds / 60), "minute"]
+        : [Math.round(seconds / 3_600), "hour"];
+  return `${amount} ${unit}${amount === 1 ? "" : "s"}`;
+}
+
+function refusalOf(limit: RouteLimit, retryAfterSeconds: number): Error {
+  return typeof limit.refusal === "string"
+    ? new AppError("RATE_LIMITED", `${limit.refusal}; retry in ${retryAfterSeconds} seconds`)
+    : limit.refusal(retryAfterSeconds);
+}
+
 /** A hook that counts the request against each check in turn, refusing at the first exceeded. */
 function withinLimits(checks: readonly Check[]) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
@@ -49,12 +79,14 @@ function withinLimits(checks: readonly Check[]) {
       const counted = await count(request);
       // Only an allow list answers "allowed" without counting, and these counters have none.
       if (counted.isAllowed) continue;
+      if (limit.announced) {
+        reply.header("X-RateLimit-Limit", String(counted.max));
+        reply.header("X-RateLimit-Remaining", String(counted.remaining));
+        reply.header("X-RateLimit-Reset", String(counted.ttlInSeconds));
+      }
       if (counted.isExceeded) {
         reply.header("Retry-After", String(counted.ttlInSeconds));
-        throw new AppError(
-          "RATE_LIMITED",
-          `${limit.refusal}; retry in ${counted.ttlInSeconds} seconds`,
-        );
+        throw refusalOf(limit, counted.ttlInSeconds);
       }
     }
   };
@@ -102,10 +134,18 @@ export async function registerDeclaredLimits(
   };
 
   app.addHook("onRoute", (route) => {
+    if (route.config?.rateLimit !== undefined) {
+      throw new Error(`${route.method} ${route.url} sets config.rateLimit: declare config.limits`);
+    }
     const checks = (route.config?.limits ?? []).map((limit) => checkOf(limit, route));
-    // A preHandler: once the body is validated, so a key may read the body and an invalid
-    // request counts nowhere.
-    if (checks.length > 0) route.preHandler = [...hooksOf(route.preHandler), withinLimits(checks)];
+    const onArrival = checks.filter(({ limit }) => limit.counted === "on-arrival");
+    const onceValid = checks.filter(({ limit }) => limit.counted !== "on-arrival");
+    if (onArrival.length > 0) {
+      route.onRequest = [...hooksOf(route.onRequest), withinLimits(onArrival)];
+    }
+    if (onceValid.length > 0) {
+      route.preHandler = [...hooksOf(route.preHandler), withinLimits(onceValid)];
+    }
   });
   return createCounter;
 }
