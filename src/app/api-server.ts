@@ -13,6 +13,7 @@ import {
   registerAuth,
   SECURITY_SCHEMES,
 } from "../http/plugins/auth.ts";
+import { registerDeclaredLimits } from "../http/plugins/declared-limits.ts";
 import { registerKeyRateLimiter } from "../http/plugins/key-rate-limiter.ts";
 import { registerOpenApi } from "../http/plugins/openapi.ts";
 import { createFastify } from "../http/plugins/server-options.ts";
@@ -123,9 +124,10 @@ export type ApiServerDeps = {
   readiness: () => Promise<Readiness>;
   metrics: Metrics;
   apiKeys: AuthDeps["apiKeys"];
-  /** Keys made by owners and admins (/api/api-keys), and where their rate limits count. */
+  /** Keys made by owners and admins (/api/api-keys). */
   userKeys: UserKeyService;
-  keyRateLimitRedis: Redis | null;
+  /** Where every rate limit counts (the routes' and the keys'): in this process when null. */
+  rateLimitRedis: Redis | null;
   /** Sign-in, sessions and what the people behind them may do. */
   accounts: AuthRouteDeps &
     OidcRouteDeps & {
@@ -186,7 +188,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<App> {
     adminToken: deps.admin.adminToken,
     publicOrigin: deps.accounts.publicOrigin,
   });
-  await registerKeyRateLimiter(app, deps.keyRateLimitRedis);
+  registerKeyRateLimiter(app, await registerDeclaredLimits(app, deps.rateLimitRedis));
   await registerOpenApi(app, {
     info: {
       title: "agentdesk dashboard API",

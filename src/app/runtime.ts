@@ -212,7 +212,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       metrics,
       apiKeys: services.apiKeys,
       userKeys: services.userKeys,
-      keyRateLimitRedis: redis,
+      rateLimitRedis: redis,
       accounts: {
         accounts: services.accounts,
         sessions: services.sessions,
@@ -230,7 +230,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       annotations: {
         annotations: services.annotations,
         statuses: services.annotationStatuses,
-        anonymousRateLimit: { perMinute: config.annotations.anonymousRateLimitPerMinute, redis },
+        anonymousRateLimit: { perMinute: config.annotations.anonymousRateLimitPerMinute },
       },
       annotationTags: services.annotationTags,
       agents: {
@@ -241,7 +241,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         exports: services.conversationExports,
         conversations: services.conversations,
         ssePingIntervalMs: config.agents.ssePingIntervalMs,
-        anonymousLimits: { ...config.agents.anonymousLimits, redis },
+        anonymousLimits: config.agents.anonymousLimits,
       },
       retention: services.retention,
       events: {
@@ -268,13 +268,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         rateLimit: {
           perVisitorPerMinute: config.publicChat.visitorRateLimitPerMinute,
           perIpPerMinute: config.publicChat.ipRateLimitPerMinute,
-          redis,
         },
       },
       transcription: {
         transcription: services.transcription,
         maxBytes: config.transcription.maxBytes,
-        rateLimit: { perMinute: config.transcription.rateLimitPerMinute, redis },
+        rateLimit: { perMinute: config.transcription.rateLimitPerMinute },
       },
       admin: {
         adminToken: config.server.adminToken ?? null,

@@ -1,8 +1,8 @@
 import cors from "@fastify/cors";
-import rateLimit from "@fastify/rate-limit";
 import type { Redis } from "ioredis";
 import type { LeadService } from "../domain/leads/lead-service.ts";
 import type { App } from "../http/app-types.ts";
+import { registerDeclaredLimits } from "../http/plugins/declared-limits.ts";
 import {
   hasUnstorableText,
   MAX_JSON_DEPTH,
@@ -10,11 +10,9 @@ import {
   TOO_DEEP_MESSAGE,
   UNSTORABLE_TEXT_MESSAGE,
 } from "../http/plugins/json-body.ts";
-import { rateLimitStorage } from "../http/plugins/memory-rate-limit-store.ts";
 import { registerOpenApi } from "../http/plugins/openapi.ts";
 import { createFastify } from "../http/plugins/server-options.ts";
 import {
-  rateLimitedError,
   registerSiteErrors,
   SiteError,
   siteErrorBody,
@@ -98,11 +96,7 @@ export async function buildSiteServer(deps: SiteServerDeps): Promise<App> {
     origin: deps.allowedOrigins.length > 0 ? deps.allowedOrigins : false,
     methods: ["POST"],
   });
-  await app.register(rateLimit, {
-    global: false,
-    ...rateLimitStorage(deps.redis),
-    errorResponseBuilder: () => rateLimitedError(),
-  });
+  await registerDeclaredLimits(app, deps.redis);
   await registerOpenApi(app, {
     info: {
       title: "agentdesk lead capture",

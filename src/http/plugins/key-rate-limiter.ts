@@ -1,9 +1,7 @@
-import rateLimit from "@fastify/rate-limit";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Redis } from "ioredis";
 import { AppError } from "../../lib/errors.ts";
 import type { App } from "../app-types.ts";
-import { rateLimitStorage } from "./memory-rate-limit-store.ts";
+import type { CounterFactory } from "./declared-limits.ts";
 
 const MINUTE_MS = 60_000;
 
@@ -21,18 +19,13 @@ const isLimited = (request: FastifyRequest): request is Limited =>
  * and keys without a limit are not counted), and before the body is read: a refused request
  * costs nothing more. Every answer to a limited key says where it stands (RateLimit-*).
  */
-export async function registerKeyRateLimiter(app: App, redis: Redis | null): Promise<void> {
-  let count: ReturnType<App["createRateLimit"]> | undefined;
-  // In a scope of its own, so the counters of other routes keep their own plugin instance.
-  await app.register(async (scope) => {
-    await scope.register(rateLimit, { global: false, ...rateLimitStorage(redis) });
-    count = scope.createRateLimit({
-      max: (request) => (request as Limited).auth.rateLimitPerMinute,
-      timeWindow: MINUTE_MS,
-      keyGenerator: (request) => `api-key:${(request as Limited).auth.apiKeyId}`,
-    });
+export function registerKeyRateLimiter(app: App, createCounter: CounterFactory): void {
+  // A counter of the server's one store (declared-limits.ts); the limit is the key's own.
+  const countRequest = createCounter({
+    max: (request) => (request as Limited).auth.rateLimitPerMinute,
+    timeWindow: MINUTE_MS,
+    keyGenerator: (request) => `api-key:${(request as Limited).auth.apiKeyId}`,
   });
-  const countRequest = count!;
 
   app.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
     if (!isLimited(request)) return;

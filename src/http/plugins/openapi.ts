@@ -180,7 +180,7 @@ function documentRoutes(conventions: ErrorConventions): Transform {
     if (schema.params) statuses.add(404);
     if (hasBody) statuses.add(413);
     if (hasBody && conventions.refusesContentTypes) statuses.add(415);
-    if (input.route.config?.rateLimit) statuses.add(429);
+    if (input.route.config?.limits?.length) statuses.add(429);
     for (const status of Object.keys(declared ?? {})) statuses.add(Number(status) as ErrorStatus);
 
     const failures: Responses = {};

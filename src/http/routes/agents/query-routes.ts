@@ -1,13 +1,10 @@
-import rateLimit from "@fastify/rate-limit";
 import type { FastifyRequest } from "fastify";
-import type { Redis } from "ioredis";
 import type { AgentMessageRequest } from "../../../domain/conversations/agent-message-request.ts";
 import type { AgentMessageService } from "../../../domain/conversations/agent-message-service.ts";
 import type { QueryService } from "../../../domain/query/query-service.ts";
 import type { App } from "../../app-types.ts";
 import { callerOf, optionalCallerOf } from "../../plugins/auth.ts";
-import { rateLimitStorage } from "../../plugins/memory-rate-limit-store.ts";
-import { withinLimits } from "../../plugins/rate-limit-checks.ts";
+import type { RouteLimit } from "../../plugins/declared-limits.ts";
 import { agentIdParams } from "./agent-schemas.ts";
 import { queryAgentBody, queryAgentResponse, queryBody, queryResponse } from "./query-schemas.ts";
 import { replyWithAnswer, streamAnswer } from "./query-stream.ts";
@@ -21,12 +18,8 @@ export type QueryRouteDeps = {
     perVisitorPerMinute: number;
     perIpPerMinute: number;
     newConversationsPerAgentPerHour: number;
-    /** Shared counters across API processes; in memory when absent. */
-    redis: Redis | null;
   };
 };
-
-const HOUR_MS = 3_600_000;
 
 const bodyOf = (request: FastifyRequest) => request.body as AgentMessageRequest;
 const agentIdOf = (request: FastifyRequest) => (request.params as { id: string }).id;
@@ -39,37 +32,33 @@ const anonymous = (request: FastifyRequest) => optionalCallerOf(request) === nul
  * conversation started without a key (agent-message-service.ts). Counted once the body is valid
  * and before the agent is read, so a request refused afterwards (401, 404) still counts.
  */
-async function anonymousLimitsOf(scope: App, limits: QueryRouteDeps["anonymousLimits"]) {
-  await scope.register(rateLimit, { global: false, ...rateLimitStorage(limits.redis) });
-  return withinLimits([
+function anonymousLimitsOf(limits: QueryRouteDeps["anonymousLimits"]): RouteLimit[] {
+  return [
     {
-      count: scope.createRateLimit({
-        max: limits.perIpPerMinute,
-        timeWindow: 60_000,
-        keyGenerator: (request) => `query-agent:ip:${request.ip}`,
-      }),
-      refusal: "Too many messages without an API key from this address",
+      name: "query-agent:ip",
+      key: (request) => request.ip,
+      max: limits.perIpPerMinute,
+      per: "minute",
       counts: anonymous,
+      refusal: "Too many messages without an API key from this address",
     },
     {
-      count: scope.createRateLimit({
-        max: limits.perVisitorPerMinute,
-        timeWindow: 60_000,
-        keyGenerator: (request) => `query-agent:visitor:${bodyOf(request).visitorId}`,
-      }),
-      refusal: "Too many messages without an API key from this visitor",
+      name: "query-agent:visitor",
+      key: (request) => bodyOf(request).visitorId!,
+      max: limits.perVisitorPerMinute,
+      per: "minute",
       counts: (request) => anonymous(request) && bodyOf(request).visitorId !== undefined,
+      refusal: "Too many messages without an API key from this visitor",
     },
     {
-      count: scope.createRateLimit({
-        max: limits.newConversationsPerAgentPerHour,
-        timeWindow: HOUR_MS,
-        keyGenerator: (request) => `query-agent:agent-conversations:${agentIdOf(request)}`,
-      }),
-      refusal: "Too many conversations started without an API key with this agent this hour",
+      name: "query-agent:agent-conversations",
+      key: agentIdOf,
+      max: limits.newConversationsPerAgentPerHour,
+      per: "hour",
       counts: (request) => anonymous(request) && bodyOf(request).conversationId === undefined,
+      refusal: "Too many conversations started without an API key with this agent this hour",
     },
-  ]);
+  ];
 }
 
 /** POST /api/agents/{id}/query and POST /api/agents/{id}/query-agent (spec). */
@@ -112,23 +101,21 @@ export function registerQueryRoutes(app: App, deps: QueryRouteDeps): void {
     },
   );
 
-  // In a scope of its own: its rate limits apply to nothing else.
-  app.register(async (scope: App) => {
-    const withinAnonymousLimits = await anonymousLimitsOf(scope, deps.anonymousLimits);
-    registerQueryAgentRoute(scope, deps, withinAnonymousLimits);
-  });
+  // Loaded after the routes registered directly, as when it had a scope for its own limiter, so
+  // the OpenAPI document keeps its order (and the console's types generated from it).
+  app.register(async (scope: App) => registerQueryAgentRoute(scope, deps));
 }
 
-function registerQueryAgentRoute(
-  app: App,
-  deps: QueryRouteDeps,
-  withinAnonymousLimits: ReturnType<typeof withinLimits>,
-): void {
+function registerQueryAgentRoute(app: App, deps: QueryRouteDeps): void {
   app.post(
     "/api/agents/:id/query-agent",
     {
-      config: { auth: "optional", permission: "query", agentParam: "id" },
-      preHandler: withinAnonymousLimits,
+      config: {
+        auth: "optional",
+        permission: "query",
+        agentParam: "id",
+        limits: anonymousLimitsOf(deps.anonymousLimits),
+      },
       schema: {
         operationId: "postAgentMessage",
         tags: ["agents"],

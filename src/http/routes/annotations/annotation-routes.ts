@@ -1,13 +1,11 @@
-import rateLimit from "@fastify/rate-limit";
 import type { FastifyRequest } from "fastify";
-import type { Redis } from "ioredis";
 import { z } from "zod";
 import type { AnnotationService } from "../../../domain/annotations/annotation-service.ts";
 import type { AnnotationStatusService } from "../../../domain/annotations/annotation-status-service.ts";
 import { AppError } from "../../../lib/errors.ts";
 import type { App } from "../../app-types.ts";
 import { callerOf, optionalCallerOf } from "../../plugins/auth.ts";
-import { rateLimitStorage } from "../../plugins/memory-rate-limit-store.ts";
+import { type RouteLimit, waitInWords } from "../../plugins/declared-limits.ts";
 import {
   annotationBody,
   annotationDetailResponse,
@@ -21,11 +19,7 @@ import {
 export type AnnotationRouteDeps = {
   annotations: AnnotationService;
   statuses: AnnotationStatusService;
-  anonymousRateLimit: {
-    perMinute: number;
-    /** Shared counters across API processes; in memory when absent. */
-    redis: Redis | null;
-  };
+  anonymousRateLimit: { perMinute: number };
 };
 
 const annotationLookupErrors = {
@@ -40,56 +34,26 @@ const annotationLookupErrors = {
 const sendsCredentials = (request: FastifyRequest) =>
   request.auth !== null || request.headers.authorization !== undefined;
 
+/** Anonymous annotations per client IP, counted as they arrive, valid or not. */
+const anonymousLimit = (perMinute: number): RouteLimit => ({
+  name: "annotations:ip",
+  key: (request) => request.ip,
+  max: perMinute,
+  per: "minute",
+  // Only anonymous calls are limited: a valid key is a known caller, and any other
+  // Authorization header is refused with 401 right after.
+  counts: (request) => !sendsCredentials(request),
+  counted: "on-arrival",
+  announced: true,
+  refusal: (seconds) =>
+    new AppError(
+      "RATE_LIMITED",
+      `Too many anonymous annotations from this address; retry in ${waitInWords(seconds)}`,
+    ),
+});
+
 /** The spec's annotation endpoints, plus GET/PUT /api/annotation-statuses (extension). */
 export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): void {
-  app.register(async (scope: App) => {
-    await scope.register(rateLimit, {
-      global: false,
-      ...rateLimitStorage(deps.anonymousRateLimit.redis),
-      errorResponseBuilder: (_request, context) =>
-        new AppError(
-          "RATE_LIMITED",
-          `Too many anonymous annotations from this address; retry in ${context.after}`,
-        ),
-    });
-
-    scope.post(
-      "/api/annotations",
-      {
-        config: {
-          auth: "optional",
-          permission: "annotations:write",
-          rateLimit: {
-            max: deps.anonymousRateLimit.perMinute,
-            timeWindow: 60_000,
-            // Only anonymous calls are limited: a valid key is a known caller, and any other
-            // Authorization header is refused with 401 right after.
-            allowList: sendsCredentials,
-          },
-        },
-        schema: {
-          operationId: "upsertAnnotation",
-          tags: ["annotations"],
-          summary: "Create or update the annotation of an agent message (upsert by messageId)",
-          body: annotationBody,
-          response: { 200: annotationResponse },
-          errors: {
-            400: "Invalid body, an empty comment, or a message that is not from an agent",
-            401:
-              "no key was sent and the message is not of a public agent, " +
-              "or the message is of another organization",
-            404: "No message with this messageId",
-          },
-        },
-      },
-      async (request) =>
-        deps.annotations.upsert(optionalCallerOf(request), {
-          ...request.body,
-          tagIds: request.body.tagIds ?? undefined,
-        }),
-    );
-  });
-
   app.get(
     "/api/annotations",
     {
@@ -115,6 +79,36 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
       if (page.nextCursor) reply.header("x-next-cursor", page.nextCursor);
       return page.items;
     },
+  );
+
+  app.post(
+    "/api/annotations",
+    {
+      config: {
+        auth: "optional",
+        permission: "annotations:write",
+        limits: [anonymousLimit(deps.anonymousRateLimit.perMinute)],
+      },
+      schema: {
+        operationId: "upsertAnnotation",
+        tags: ["annotations"],
+        summary: "Create or update the annotation of an agent message (upsert by messageId)",
+        body: annotationBody,
+        response: { 200: annotationResponse },
+        errors: {
+          400: "Invalid body, an empty comment, or a message that is not from an agent",
+          401:
+            "no key was sent and the message is not of a public agent, " +
+            "or the message is of another organization",
+          404: "No message with this messageId",
+        },
+      },
+    },
+    async (request) =>
+      deps.annotations.upsert(optionalCallerOf(request), {
+        ...request.body,
+        tagIds: request.body.tagIds ?? undefined,
+      }),
   );
 
   app.get(

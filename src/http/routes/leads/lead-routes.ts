@@ -3,7 +3,7 @@ import { parseLeadInput } from "../../../domain/leads/lead-input.ts";
 import type { LeadService } from "../../../domain/leads/lead-service.ts";
 import type { Metrics } from "../../../ops/metrics.ts";
 import type { App } from "../../app-types.ts";
-import { SiteError } from "../../plugins/site-errors.ts";
+import { rateLimitedError, SiteError } from "../../plugins/site-errors.ts";
 
 const leadBodyDoc = z
   .object({
@@ -37,7 +37,21 @@ export function registerLeadRoutes(
   app.post(
     "/api/leads",
     {
-      config: { auth: "public", rateLimit: { max: deps.rateLimitPerMinute, timeWindow: 60_000 } },
+      config: {
+        auth: "public",
+        // Per client IP, counted on every POST, valid or not.
+        limits: [
+          {
+            name: "leads:ip",
+            key: (request) => request.ip,
+            max: deps.rateLimitPerMinute,
+            per: "minute",
+            counted: "on-arrival",
+            announced: true,
+            refusal: rateLimitedError,
+          },
+        ],
+      },
       schema: {
         operationId: "createLead",
         tags: ["leads"],

@@ -1,14 +1,11 @@
 import multipart from "@fastify/multipart";
-import rateLimit from "@fastify/rate-limit";
 import type { FastifyRequest } from "fastify";
-import type { Redis } from "ioredis";
 import { z } from "zod";
 import type { AnnotationService } from "../../../domain/annotations/annotation-service.ts";
 import type { LiveEvents } from "../../../domain/events/event-module.ts";
 import type { PublicChatService } from "../../../domain/public-chat/public-chat-service.ts";
 import type { App } from "../../app-types.ts";
-import { rateLimitStorage } from "../../plugins/memory-rate-limit-store.ts";
-import { withinLimits } from "../../plugins/rate-limit-checks.ts";
+import type { RouteLimit } from "../../plugins/declared-limits.ts";
 import { streamAnswer } from "../agents/query-stream.ts";
 import { registerPublicEventRoutes } from "../events/event-routes.ts";
 import {
@@ -39,8 +36,6 @@ export type PublicChatRouteDeps = {
   rateLimit: {
     perVisitorPerMinute: number;
     perIpPerMinute: number;
-    /** Shared counters across API processes; in memory when absent. */
-    redis: Redis | null;
   };
   /** The spec's annotation, for a visitor's verdict on an answer. */
   annotations: Pick<AnnotationService, "upsert">;
@@ -60,40 +55,38 @@ const NOT_FOUND = "No public agent with this id (a private agent answers the sam
 const visitorIdOf = (request: FastifyRequest) => (request.body as { visitorId: string }).visitorId;
 
 /**
+ * The public chat's two counters, shared by the chat and its twins: per client IP, then per
+ * visitorId, read from the validated body. A multipart body is read by the handler, so a
+ * voice message counts by its address only.
+ */
+function publicChatLimits(rate: PublicChatRouteDeps["rateLimit"]) {
+  const address: RouteLimit = {
+    name: "public-chat:ip",
+    key: (request) => request.ip,
+    max: rate.perIpPerMinute,
+    per: "minute",
+    refusal: "Too many messages from this address",
+  };
+  const visitor: RouteLimit = {
+    name: "public-chat:visitor",
+    key: visitorIdOf,
+    max: rate.perVisitorPerMinute,
+    per: "minute",
+    refusal: "Too many messages from this visitor",
+  };
+  return { ofVisitor: [address, visitor], ofAddress: [address] };
+}
+
+/**
  * The public chat under /api/public, for a site's visitors without an API key (the widget): a
  * public agent's profile, its chat (the query endpoint's answer, JSON or SSE) and a visitor's
- * own conversation. In its own scope: its CORS and rate limits apply to nothing else.
+ * own conversation. In its own scope: its CORS applies to nothing else.
  */
 export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): void {
+  const limits = publicChatLimits(deps.rateLimit);
   app.register(
     async (scope: App) => {
       await registerPublicChatCors(scope, deps.publicChat, deps.publicOrigin);
-      await scope.register(rateLimit, {
-        global: false,
-        ...rateLimitStorage(deps.rateLimit.redis),
-      });
-      // Two counters, checked in turn; the visitor id is read from the validated body.
-      const limits = [
-        {
-          count: scope.createRateLimit({
-            max: deps.rateLimit.perIpPerMinute,
-            timeWindow: 60_000,
-            keyGenerator: (request) => `public-chat:ip:${request.ip}`,
-          }),
-          refusal: "Too many messages from this address",
-        },
-        {
-          count: scope.createRateLimit({
-            max: deps.rateLimit.perVisitorPerMinute,
-            timeWindow: 60_000,
-            keyGenerator: (request) => `public-chat:visitor:${visitorIdOf(request)}`,
-          }),
-          refusal: "Too many messages from this visitor",
-        },
-      ];
-      const withinVisitorLimits = withinLimits(limits);
-      // A multipart body is read by the handler, so only the address is known before.
-      const withinAddressLimit = withinLimits(limits.slice(0, 1));
 
       scope.get(
         "/agents/:agentId",
@@ -117,8 +110,7 @@ export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): v
       scope.post(
         "/agents/:agentId/chat",
         {
-          config: { auth: "public" },
-          preHandler: withinVisitorLimits,
+          config: { auth: "public", limits: limits.ofVisitor },
           schema: {
             operationId: "publicChat",
             tags: ["public-chat"],
@@ -186,8 +178,7 @@ export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): v
       scope.post(
         "/agents/:agentId/conversations/:conversationId/messages/:messageId/annotation",
         {
-          config: { auth: "public" },
-          preHandler: withinVisitorLimits,
+          config: { auth: "public", limits: limits.ofVisitor },
           schema: {
             operationId: "annotatePublicAnswer",
             tags: ["public-chat"],
@@ -227,8 +218,7 @@ export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): v
         upload.post(
           "/agents/:agentId/transcribe-audio",
           {
-            config: { auth: "public" },
-            preHandler: withinAddressLimit,
+            config: { auth: "public", limits: limits.ofAddress },
             validatorCompiler: documentationOnly,
             schema: {
               operationId: "transcribePublicAudio",

@@ -1,23 +1,17 @@
 import multipart from "@fastify/multipart";
-import rateLimit from "@fastify/rate-limit";
 import type { FastifyReply } from "fastify";
-import type { Redis } from "ioredis";
 import { z } from "zod";
 import type { TranscriptionService } from "../../../domain/transcription/transcription-service.ts";
 import { AppError } from "../../../lib/errors.ts";
 import type { App } from "../../app-types.ts";
-import { rateLimitStorage } from "../../plugins/memory-rate-limit-store.ts";
+import { waitInWords } from "../../plugins/declared-limits.ts";
 import { readAudioUpload } from "./transcription-upload.ts";
 
 export type TranscriptionRouteDeps = {
   transcription: Pick<TranscriptionService, "transcribe">;
   /** TRANSCRIBE_MAX_BYTES: a larger file gets 413. */
   maxBytes: number;
-  rateLimit: {
-    perMinute: number;
-    /** Shared counters across API processes; in memory when absent. */
-    redis: Redis | null;
-  };
+  rateLimit: { perMinute: number };
 };
 
 /** Aborts when the client disconnects before the answer is written, to stop the provider call. */
@@ -41,33 +35,34 @@ const description =
   "its own bytes) and `agentId` (a public agent). No API key: the agent's organization is " +
   "charged per second of audio. Rate limited per client IP.";
 
-/** POST /api/transcribe-audio, in its own scope: its multipart parser and rate limit stay here. */
+/** POST /api/transcribe-audio, in its own scope: its multipart parser stays here. */
 export function registerTranscriptionRoutes(app: App, deps: TranscriptionRouteDeps): void {
   app.register(async (scope: App) => {
-    // If a parent scope already has them, registering again would fail (multipart decorators)
-    // or count every call twice (rate limit).
+    // If a parent scope already has it, registering again would fail (multipart decorators).
     if (!scope.hasRequestDecorator("isMultipart")) await scope.register(multipart);
-    if (!scope.hasDecorator("rateLimit")) {
-      await scope.register(rateLimit, {
-        global: false,
-        ...rateLimitStorage(deps.rateLimit.redis),
-      });
-    }
 
     scope.post(
       "/api/transcribe-audio",
       {
         config: {
           auth: "public",
-          rateLimit: {
-            max: deps.rateLimit.perMinute,
-            timeWindow: 60_000,
-            errorResponseBuilder: (_request, context) =>
-              new AppError(
-                "RATE_LIMITED",
-                `Too many transcriptions from this address; retry in ${context.after}`,
-              ),
-          },
+          // Per client IP, counted as calls arrive: refused ones count too, since the limit
+          // protects an endpoint anyone who knows a public agent's id can call.
+          limits: [
+            {
+              name: "transcription:ip",
+              key: (request) => request.ip,
+              max: deps.rateLimit.perMinute,
+              per: "minute",
+              counted: "on-arrival",
+              announced: true,
+              refusal: (seconds) =>
+                new AppError(
+                  "RATE_LIMITED",
+                  `Too many transcriptions from this address; retry in ${waitInWords(seconds)}`,
+                ),
+            },
+          ],
         },
         validatorCompiler: documentationOnly,
         schema: {
