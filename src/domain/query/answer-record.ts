@@ -12,7 +12,7 @@ import { chargeModelCalls } from "./model-calls.ts";
  * the charges of the model calls made for it.
  */
 
-export const roundCredits = (value: number) => Math.round(value * 1e6) / 1e6;
+const roundCredits = (value: number) => Math.round(value * 1e6) / 1e6;
 
 /** The usage block of an answer: token counts and their list price in credits. */
 export function messageUsage(

@@ -12,6 +12,7 @@ import {
   answerMetadata,
   chargeAnswerCalls,
   chargedUsage,
+  type MessageUsage,
   messageUsage,
 } from "../query/answer-record.ts";
 import { toStoredSource } from "../query/query-knowledge.ts";
@@ -98,7 +99,7 @@ export type BatchedAnswerCharge = {
   owner: AnswerOwner;
   generated: BatchedAnswer;
   /** The list-price usage of the answer's first message (`batchedAnswerMessages`). */
-  usage: ReturnType<typeof messageUsage>;
+  usage: MessageUsage;
   reservationId: string;
   /** Where the answer came from, in the event's metadata (its window, its channel). */
   metadata: Record<string, unknown>;
