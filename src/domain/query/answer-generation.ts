@@ -2,7 +2,6 @@ import type { AgentModelName } from "../../models/model-catalog.ts";
 import { ModelProviderError } from "../../models/model-failure.ts";
 import type { ResolvedLanguageModel } from "../../models/model-registry.ts";
 import type { SuperRetrievalSettings } from "../agents/retrieval-evaluation-config.ts";
-import { messageUsage } from "./answer-record.ts";
 import { type MeteredCall, tuningFor } from "./model-calls.ts";
 import { type ModelTurnInput, type ModelTurnResult, runModelTurn } from "./model-turn.ts";
 
@@ -34,6 +33,8 @@ export type GenerationResult = {
   comparisonCalls: MeteredCall[];
 };
 
+const roundCredits = (value: number) => Math.round(value * 1e6) / 1e6;
+
 function turnFor(input: GenerationInput, resolved: ResolvedLanguageModel, stream: boolean) {
   const defaults = { temperature: input.temperature, maxOutputTokens: input.maxOutputTokens };
   const tuning = input.settings ? tuningFor(input.settings, resolved, defaults) : null;
@@ -61,11 +62,19 @@ async function compare(
   }
   try {
     const turn = await turnFor(input, resolved, false);
+    const { prices } = resolved;
     return {
       answer: {
         model,
         answer: turn.text,
-        usage: messageUsage(turn, resolved.prices),
+        usage: {
+          promptTokens: turn.inputTokens,
+          completionTokens: turn.outputTokens,
+          totalTokens: turn.inputTokens + turn.outputTokens,
+          cost: roundCredits(
+            (turn.inputTokens * prices.input + turn.outputTokens * prices.output) / 1e6,
+          ),
+        },
         ...(turn.error ? { error: turn.error.message } : {}),
       },
       call: {
