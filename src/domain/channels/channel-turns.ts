@@ -14,9 +14,11 @@ import type { KnowledgeLookup } from "../query/query-knowledge.ts";
 import { type BatchedAnswer, generateBatchedAnswer } from "../webhooks/batched-answer.ts";
 import {
   answerEvents,
+  type BatchedAnswerCharge,
   type BatchedAnswerChargeDeps,
   batchedAnswerMessages,
   chargeBatchedAnswer,
+  chargeBatchedAnswerCalls,
 } from "../webhooks/batched-answer-record.ts";
 import type { WindowMessageRepo } from "../webhooks/window-message-repo.ts";
 import { type ChannelAdapter, type PlatformContext, PlatformError } from "./channel-adapter.ts";
@@ -292,7 +294,10 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
     };
   }
 
-  /** Stores the answer's parts and queues their sends, with the events closed, in one transaction. */
+  /**
+   * Stores the answer's parts and queues their sends, with the events closed and the answer
+   * charged, in one transaction.
+   */
   async function storeAnswer(
     channel: OpenedChannel,
     thread: ChannelThreadRow,
@@ -318,6 +323,19 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
         channel: { channelId: row.id, part, parts: count, inputMessageIds: eventIds },
       }),
     });
+    const charge: BatchedAnswerCharge = {
+      owner: {
+        organizationId: row.organizationId,
+        agentId: row.agentId,
+        apiKeyId: null,
+        conversationId: conversation.externalId,
+        messageId: parts[0]!.id,
+      },
+      generated: answer.generated,
+      usage,
+      reservationId: answer.reservation.id,
+      metadata: { channel: { channelId: row.id, type: row.type, messages: events.length } },
+    };
     const stored = await deps.db.transaction(async (tx) => {
       if (!(await lanes.markAnswered(row.organizationId, eventIds, tx))) return false;
       const now = await deps.conversations.findById(row.organizationId, conversation.id, tx);
@@ -327,6 +345,7 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
           rows.map((message) => ({ ...message, isDraft: true })),
           tx,
         );
+        await chargeBatchedAnswer(deps, tx, charge);
         return true;
       }
       const { requestedHuman } = answer.generated;
@@ -357,6 +376,7 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
         })),
         tx,
       );
+      await chargeBatchedAnswer(deps, tx, charge);
       return true;
     });
     if (!stored) {
@@ -364,18 +384,7 @@ export function createChannelTurns(deps: ChannelTurnDeps) {
       await deps.billing.release(answer.reservation).catch(() => {});
       return;
     }
-    await chargeBatchedAnswer(deps, {
-      organizationId: row.organizationId,
-      agentId: row.agentId,
-      apiKeyId: null,
-      conversationId: conversation.externalId,
-      messageId: parts[0]!.id,
-      usage,
-      generated: answer.generated,
-      reservationId: answer.reservation.id,
-      metadata: { channel: { channelId: row.id, type: row.type, messages: events.length } },
-      logContext: { channelId: row.id, threadId: thread.id },
-    });
+    await chargeBatchedAnswerCalls(deps, charge, { channelId: row.id, threadId: thread.id });
   }
 
   /** No answer can be given: the failure is recorded, and the agent's unavailableMessage sent. */

@@ -2,7 +2,7 @@ import { isRejectedByDatabase } from "../../db/statement-parts.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { answeringModelName } from "../../models/model-registry.ts";
-import type { Billing, ChargeRequest, Reservation } from "../billing/billing-port.ts";
+import type { Billing, Reservation } from "../billing/billing-port.ts";
 import type { AnswerCaller } from "../caller.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
 import type {
@@ -11,26 +11,18 @@ import type {
   TurnTarget,
 } from "../conversations/conversation-turns.ts";
 import { type AnswerTurn, HANDOVER_TEXT } from "./answer-pipeline.ts";
+import {
+  type AnswerOwner,
+  answerChargeRequest,
+  answerMetadata,
+  chargeAnswerCalls,
+  chargedUsage,
+  messageUsage,
+} from "./answer-record.ts";
 import type { AttachmentText } from "./attachment-reader.ts";
-import { chargeModelCalls } from "./model-calls.ts";
 import { toSource, toStoredSource } from "./query-knowledge.ts";
 import type { QueryRequest } from "./query-request.ts";
 import type { QueryResponse } from "./query-types.ts";
-
-export const roundCredits = (value: number) => Math.round(value * 1e6) / 1e6;
-
-/** The usage block of an answer: token counts and their list price in credits. */
-export function messageUsage(
-  turn: { inputTokens: number; outputTokens: number },
-  prices: { input: number; output: number },
-) {
-  return {
-    promptTokens: turn.inputTokens,
-    completionTokens: turn.outputTokens,
-    totalTokens: turn.inputTokens + turn.outputTokens,
-    cost: roundCredits((turn.inputTokens * prices.input + turn.outputTokens * prices.output) / 1e6),
-  };
-}
 
 export type AnsweredTurn = {
   caller: AnswerCaller;
@@ -103,44 +95,26 @@ export function createAnswerRecorder(deps: {
             sources,
             usage,
             agentVersion: input.agentVersion,
-            metadata: {
-              model: {
-                modelName: answeringModelName(resolved),
-                requestedModelName: resolved.requestedModelName,
-                provider: resolved.provider,
-                providerModelId: resolved.providerModelId,
-              },
-              ...(turn.failedModels.length > 0 ? { failedModels: turn.failedModels } : {}),
-              ...(turn.comparisons.length > 0 ? { comparisons: turn.comparisons } : {}),
-              ...(turn.superRetrieval ? { superRetrieval: turn.superRetrieval } : {}),
-              ...(turn.requestedHuman ? { requestedHuman: true } : {}),
-              ...(turn.usageEstimated ? { usageEstimated: true } : {}),
-              ...(turn.outcome !== "complete" ? { interrupted: turn.outcome } : {}),
-              ...(input.attachments.some((file) => file.truncated)
-                ? { attachmentsTruncated: true }
-                : {}),
-            },
+            metadata: answerMetadata(turn, {
+              requestedHuman: turn.requestedHuman,
+              attachmentsTruncated: input.attachments.some((file) => file.truncated),
+            }),
             createdAt: answeredAt,
           },
         ],
       };
-      const chargeRequest: ChargeRequest = {
+      const owner: AnswerOwner = {
         organizationId: caller.organizationId,
         agentId,
-        feature: "chat",
-        provider: resolved.provider,
-        modelName: resolved.providerModelId,
-        inputTokens: usage.promptTokens,
-        outputTokens: usage.completionTokens,
+        apiKeyId: caller.apiKeyId ?? null,
         conversationId: input.target.conversationId,
         messageId,
-        reservationId: input.reservation.id,
-        apiKeyId: caller.apiKeyId ?? null,
-        metadata: {
-          modelName: resolved.modelName,
-          ...(turn.usageEstimated ? { usageEstimated: true } : {}),
-        },
       };
+      const chargeRequest = answerChargeRequest(owner, {
+        turn,
+        usage,
+        reservationId: input.reservation.id,
+      });
       // The turn and its charge share one statement. The model's tokens are spent whether or not
       // storing succeeds, so when the database refuses that statement the charge runs alone.
       const [conversation, charge] = await deps.turns
@@ -149,19 +123,12 @@ export function createAnswerRecorder(deps: {
           if (isRejectedByDatabase(error)) await deps.billing.charge(chargeRequest);
           throw error;
         });
-      const cost = roundCredits(charge.creditsCharged);
-      if (cost !== usage.cost) {
-        usage.cost = cost;
-        await deps.conversations.setMessageUsage(caller.organizationId, messageId, usage);
-      }
-      await chargeModelCalls(deps.billing, turn.calls, {
-        organizationId: caller.organizationId,
-        apiKeyId: caller.apiKeyId ?? null,
-        agentId,
-        conversationId: input.target.conversationId,
-        messageId,
-        onError: (error) => deps.logger?.error({ err: error }, "charging a model call failed"),
-      });
+      const charged = await chargedUsage(
+        deps.conversations,
+        { organizationId: caller.organizationId, messageId, usage },
+        charge,
+      );
+      await chargeAnswerCalls(deps, turn, owner);
       return {
         answer,
         sources: turn.sources.map(toSource),
@@ -170,7 +137,7 @@ export function createAnswerRecorder(deps: {
         visitorId: conversation.visitorId,
         request_human: requestHuman,
         status: conversation.status,
-        usage,
+        usage: charged,
         approvals: [],
         ...(turn.extended
           ? {

@@ -1,19 +1,24 @@
 import type { Db } from "../../db/client.ts";
+import { executePart } from "../../db/statement-parts.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Logger } from "../../lib/logger.ts";
-import { answeringModelName } from "../../models/model-registry.ts";
 import type { Billing } from "../billing/billing-port.ts";
 import type { ConversationRepo } from "../conversations/conversation-repo.ts";
 import { toNewMessageView } from "../conversations/conversation-view.ts";
 import type { PublishedEvent } from "../events/event-types.ts";
-import { messageUsage, roundCredits } from "../query/answer-recorder.ts";
-import { chargeModelCalls } from "../query/model-calls.ts";
+import {
+  type AnswerOwner,
+  answerChargeRequest,
+  answerMetadata,
+  chargeAnswerCalls,
+  chargedUsage,
+  type MessageUsage,
+  messageUsage,
+} from "../query/answer-record.ts";
 import { toStoredSource } from "../query/query-knowledge.ts";
 import { splitAnswer } from "./answer-split.ts";
 import type { BatchedAnswer } from "./batched-answer.ts";
 import type { AnswerPart } from "./webhook-payload.ts";
-
-type MessageUsage = ReturnType<typeof messageUsage>;
 
 /**
  * A batched answer as the conversation's agent messages: split into at most `maxParts`, each
@@ -34,7 +39,7 @@ export function batchedAnswerMessages(input: {
   deliveredAs(part: number, parts: number): Record<string, unknown>;
 }) {
   const { generated } = input;
-  const { turn, resolved } = generated;
+  const { turn } = generated;
   const startAt = Math.max(Date.now(), input.after.getTime() + 1);
   const parts: AnswerPart[] = splitAnswer(input.text, input.maxParts, input.maxChars).map(
     (text, index) => ({
@@ -43,14 +48,8 @@ export function batchedAnswerMessages(input: {
       createdAt: new Date(startAt + index),
     }),
   );
-  const usage = messageUsage(turn, resolved.prices);
+  const usage = messageUsage(turn, generated.resolved.prices);
   const sources = generated.sources.map(toStoredSource);
-  const model = {
-    modelName: answeringModelName(resolved),
-    requestedModelName: resolved.requestedModelName,
-    provider: resolved.provider,
-    providerModelId: resolved.providerModelId,
-  };
   const rows = parts.map((part, index) => ({
     id: part.id,
     organizationId: input.organizationId,
@@ -62,14 +61,12 @@ export function batchedAnswerMessages(input: {
     agentVersion: generated.agentVersion,
     createdAt: part.createdAt,
     metadata: {
-      model,
+      ...answerMetadata(turn, {
+        requestedHuman: generated.requestedHuman,
+        attachmentsTruncated: generated.attachmentsTruncated,
+        firstPart: index === 0,
+      }),
       ...input.deliveredAs(index + 1, parts.length),
-      ...(index === 0 && turn.failedModels.length > 0 ? { failedModels: turn.failedModels } : {}),
-      ...(index === 0 && turn.comparisons.length > 0 ? { comparisons: turn.comparisons } : {}),
-      ...(index === 0 && turn.superRetrieval ? { superRetrieval: turn.superRetrieval } : {}),
-      ...(generated.requestedHuman ? { requestedHuman: true } : {}),
-      ...(turn.usageEstimated ? { usageEstimated: true } : {}),
-      ...(generated.attachmentsTruncated ? { attachmentsTruncated: true } : {}),
     },
   }));
   return { parts, rows, usage };
@@ -92,71 +89,53 @@ export function answerEvents(
 }
 
 export type BatchedAnswerChargeDeps = {
-  db: Db;
-  billing: Pick<Billing, "charge">;
+  billing: Pick<Billing, "charge" | "chargePart">;
   conversations: Pick<ConversationRepo, "setMessageUsage">;
   logger: Logger;
 };
 
+/** A batched answer's charge: whose it is, what it settles and where it came from. */
+export type BatchedAnswerCharge = {
+  owner: AnswerOwner;
+  generated: BatchedAnswer;
+  /** The list-price usage of the answer's first message (`batchedAnswerMessages`). */
+  usage: MessageUsage;
+  reservationId: string;
+  /** Where the answer came from, in the event's metadata (its window, its channel). */
+  metadata: Record<string, unknown>;
+};
+
 /**
- * Charges a stored batched answer (settling its reservation) and the model calls around it,
- * and corrects the first message's cost to what billing charged. The answer is owed whatever
- * the ledger says, so a charge that fails is logged, never thrown.
+ * Charges a batched answer in the transaction that stores it, as a query's answer is charged in
+ * its turn's statement: the charge (settling the reservation) commits exactly when the answer's
+ * messages do, and a charge that fails fails the transaction, so no answer is stored (or sent)
+ * uncharged; the job then answers again. The first message keeps the cost billing charged.
+ * Run it last in the transaction: billing's organization lock is then held the least.
  */
 export async function chargeBatchedAnswer(
   deps: BatchedAnswerChargeDeps,
-  input: {
-    organizationId: string;
-    agentId: string;
-    apiKeyId: string | null;
-    /** The conversation's API id, as consumption events name it. */
-    conversationId: string;
-    messageId: string;
-    usage: MessageUsage;
-    generated: BatchedAnswer;
-    reservationId: string;
-    metadata: Record<string, unknown>;
-    /** Identifies the answer in the log when charging fails. */
-    logContext: Record<string, unknown>;
-  },
+  tx: Db,
+  input: BatchedAnswerCharge,
 ): Promise<void> {
-  const { resolved, turn } = input.generated;
-  try {
-    const charged = await deps.billing.charge({
-      organizationId: input.organizationId,
-      agentId: input.agentId,
-      feature: "chat",
-      provider: resolved.provider,
-      modelName: resolved.providerModelId,
-      inputTokens: input.usage.promptTokens,
-      outputTokens: input.usage.completionTokens,
-      conversationId: input.conversationId,
-      messageId: input.messageId,
-      reservationId: input.reservationId,
-      apiKeyId: input.apiKeyId,
-      metadata: {
-        modelName: resolved.modelName,
-        ...input.metadata,
-        ...(turn.usageEstimated ? { usageEstimated: true } : {}),
-      },
-    });
-    const cost = roundCredits(charged.creditsCharged);
-    if (cost !== input.usage.cost) {
-      await deps.conversations.setMessageUsage(input.organizationId, input.messageId, {
-        ...input.usage,
-        cost,
-      });
-    }
-    await chargeModelCalls(deps.billing, turn.calls, {
-      organizationId: input.organizationId,
-      apiKeyId: input.apiKeyId,
-      agentId: input.agentId,
-      conversationId: input.conversationId,
-      messageId: input.messageId,
-      onError: (error) =>
-        deps.logger.error({ err: error, ...input.logContext }, "charging a model call failed"),
-    });
-  } catch (error) {
-    deps.logger.error({ err: error, ...input.logContext }, "charging a batched answer failed");
-  }
+  const { owner, usage } = input;
+  const request = answerChargeRequest(owner, {
+    turn: input.generated.turn,
+    usage,
+    reservationId: input.reservationId,
+    metadata: input.metadata,
+  });
+  const charge = await executePart(tx, deps.billing.chargePart(request));
+  await chargedUsage(deps.conversations, { ...owner, usage }, charge, tx);
+}
+
+/**
+ * After the transaction committed: charges the model calls made for the answer (super
+ * retrieval, comparisons), as the query path does; their failures are logged.
+ */
+export function chargeBatchedAnswerCalls(
+  deps: BatchedAnswerChargeDeps,
+  input: BatchedAnswerCharge,
+  logContext: Record<string, unknown>,
+): Promise<void> {
+  return chargeAnswerCalls(deps, input.generated.turn, input.owner, logContext);
 }

@@ -10,8 +10,10 @@ import { maxPartsForChannel } from "./answer-split.ts";
 import type { BatchedAnswer } from "./batched-answer.ts";
 import {
   answerEvents,
+  type BatchedAnswerCharge,
   batchedAnswerMessages,
   chargeBatchedAnswer,
+  chargeBatchedAnswerCalls,
 } from "./batched-answer-record.ts";
 import type { WebhookDeliveryRepo } from "./webhook-delivery-repo.ts";
 import { errorPayload, successPayload } from "./webhook-payload.ts";
@@ -34,7 +36,7 @@ export type WindowAnswerStoreDeps = {
   windows: Pick<WebhookWindowRepo, "markAnswered">;
   deliveries: Pick<WebhookDeliveryRepo, "insert">;
   conversations: Pick<ConversationRepo, "applyTurn" | "insertMessages" | "setMessageUsage">;
-  billing: Pick<Billing, "charge">;
+  billing: Pick<Billing, "charge" | "chargePart">;
   events: EventPublisher;
   logger: Logger;
 };
@@ -45,8 +47,8 @@ export class WindowTakenError extends Error {
 }
 
 /**
- * Closes a window in one transaction with what it owes the receiver: the answer's messages and
- * a success delivery, or only an error delivery. Returns the delivery's id.
+ * Closes a window in one transaction with what it owes the receiver: the answer's messages, a
+ * success delivery and the answer's charge, or only an error delivery. Returns the delivery's id.
  */
 export function createWindowAnswerStore(deps: WindowAnswerStoreDeps) {
   async function storeAnswer(
@@ -71,6 +73,19 @@ export function createWindowAnswerStore(deps: WindowAnswerStoreDeps) {
         conversational: { windowId: window.id, deliveryId, part, parts: count, inputMessageIds },
       }),
     });
+    const charge: BatchedAnswerCharge = {
+      owner: {
+        organizationId,
+        agentId: answer.agentId,
+        apiKeyId: window.apiKeyId,
+        conversationId: conversation.externalId,
+        messageId: parts[0]!.id,
+      },
+      generated,
+      usage,
+      reservationId: answer.reservation.id,
+      metadata: { conversational: { windowId: window.id, messages: waiting.length } },
+    };
     await deps.db.transaction(async (tx) => {
       const updated = await deps.conversations.applyTurn(
         organizationId,
@@ -131,19 +146,10 @@ export function createWindowAnswerStore(deps: WindowAnswerStoreDeps) {
       if (!(await deps.windows.markAnswered(organizationId, window.id, deliveryId, tx))) {
         throw new WindowTakenError("Another worker answered this window");
       }
+      // Last: charged only with the window this worker answered, and only if all of it commits.
+      await chargeBatchedAnswer(deps, tx, charge);
     });
-    await chargeBatchedAnswer(deps, {
-      organizationId,
-      agentId: answer.agentId,
-      apiKeyId: window.apiKeyId,
-      conversationId: conversation.externalId,
-      messageId: parts[0]!.id,
-      usage,
-      generated,
-      reservationId: answer.reservation.id,
-      metadata: { conversational: { windowId: window.id, messages: waiting.length } },
-      logContext: { windowId: window.id },
-    });
+    await chargeBatchedAnswerCalls(deps, charge, { windowId: window.id });
     return deliveryId;
   }
 
