@@ -53,7 +53,6 @@ export type RuntimeOptions = {
   parser?: DocumentParser;
 };
 
-const API_BODY_LIMIT_BYTES = 1024 * 1024;
 const POSTGRES_PORT = 5432;
 const REDIS_PORT = 6379;
 const REDIS_CONNECT_TIMEOUT_MS = 2_000;
@@ -203,86 +202,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       [AGENTS_CHANGED_CHANNEL]: services.agents.agentChanges,
       [LIVE_EVENTS_CHANNEL]: services.liveEvents.changes,
     });
-    api = await buildApiServer({
-      logger,
-      trustProxy: config.server.trustProxy,
-      bodyLimitBytes: API_BODY_LIMIT_BYTES,
-      isHealthy,
-      readiness,
-      metrics,
-      apiKeys: services.apiKeys,
-      userKeys: services.userKeys,
-      rateLimitRedis: redis,
-      accounts: {
-        accounts: services.accounts,
-        sessions: services.sessions,
-        audit: services.audit,
-        publicOrigin: config.accounts.publicOrigin,
-        cookies: { secure: config.accounts.secureCookies },
-        oidc: services.oidc,
-        publicUrl: config.accounts.publicUrl,
-      },
-      people: services.people,
-      organizations: services.organizations,
-      consumption: services.consumption,
-      billing: services.billing,
-      usage: services.usage,
-      annotations: {
-        annotations: services.annotations,
-        statuses: services.annotationStatuses,
-        anonymousRateLimit: { perMinute: config.annotations.anonymousRateLimitPerMinute },
-      },
-      annotationTags: services.annotationTags,
-      agents: {
-        agents: services.agents,
-        agentVersions: services.agentVersions,
-        query: services.query,
-        agentMessages: services.agentMessages,
-        exports: services.conversationExports,
-        conversations: services.conversations,
-        ssePingIntervalMs: config.agents.ssePingIntervalMs,
-        anonymousLimits: config.agents.anonymousLimits,
-      },
-      retention: services.retention,
-      events: {
-        liveEvents: services.liveEvents,
-        ssePingIntervalMs: config.agents.ssePingIntervalMs,
-      },
-      openai: { openai: services.openai, ssePingIntervalMs: config.agents.ssePingIntervalMs },
-      webhookDeliveries: services.webhookDeliveryReader,
-      followUps: services.followUps,
-      channels: { channels: services.channels, channelInbound: services.channelInbound },
-      handoff: { handoff: services.handoff },
-      eventSubscriptions: services.eventSubscriptions,
-      evaluation: { evalSets: services.evalSets, evalRuns: services.evalRuns },
-      knowledge: {
-        datastores: services.knowledge.datastores,
-        datasources: services.knowledge.datasources,
-        uploadMaxBytes: config.knowledge.uploadMaxBytes,
-      },
-      publicChat: {
-        publicChat: services.publicChat,
-        publicOrigin: config.accounts.publicOrigin,
-        ssePingIntervalMs: config.agents.ssePingIntervalMs,
-        maxQuestionChars: config.publicChat.maxQuestionChars,
-        rateLimit: {
-          perVisitorPerMinute: config.publicChat.visitorRateLimitPerMinute,
-          perIpPerMinute: config.publicChat.ipRateLimitPerMinute,
-        },
-      },
-      transcription: {
-        transcription: services.transcription,
-        maxBytes: config.transcription.maxBytes,
-        rateLimit: { perMinute: config.transcription.rateLimitPerMinute },
-      },
-      admin: {
-        adminToken: config.server.adminToken ?? null,
-        organizations: services.organizations,
-        credits: services.credits,
-        directory: services.directory,
-        leadInbox: services.leadInbox,
-      },
-    });
+    api = await buildApiServer(services, config, { logger, isHealthy, readiness, metrics, redis });
     site = await buildSiteServer({
       logger,
       trustProxy: config.server.trustProxy,

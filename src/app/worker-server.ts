@@ -35,12 +35,11 @@ export async function buildWorkerServer(deps: WorkerServerDeps): Promise<App> {
   registerApiErrors(app);
   // Only the admin token is ever checked here: no route of this listener takes a key or a
   // session.
-  registerAuth(app, {
-    apiKeys: { authenticate: async () => null },
-    sessions: { authenticate: async () => null },
-    adminToken: deps.adminToken,
-    publicOrigin: "",
-  });
+  registerAuth(
+    app,
+    { apiKeys: { authenticate: async () => null }, sessions: { authenticate: async () => null } },
+    { adminToken: deps.adminToken, publicOrigin: "" },
+  );
   registerHealthRoutes(app, deps.isHealthy);
   registerReadinessRoute(app, deps.readiness);
   if (deps.adminToken) registerMetricsRoute(app, deps.metrics.registry);

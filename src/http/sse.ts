@@ -16,6 +16,9 @@ export type SseStream = {
   end(): void;
 };
 
+/** SSE_PING_INTERVAL_MS, as the routes that stream receive it (config.agents). */
+export type SsePingSettings = { ssePingIntervalMs: number };
+
 export type SseOptions = {
   /** A `: ping` comment is sent after this long without any other frame. */
   pingIntervalMs: number;

@@ -183,6 +183,10 @@ export function originOf(request: FastifyRequest): AuditOrigin {
 export type AuthDeps = {
   apiKeys: Pick<ApiKeyService, "authenticate">;
   sessions: Pick<SessionService, "authenticate">;
+};
+
+export type AuthSettings = {
+  /** The operator's ADMIN_TOKEN; null when it is not set (instance administrators only). */
   adminToken: string | null;
   /** PUBLIC_URL's origin: cookie requests with unsafe methods must come from it (or the host). */
   publicOrigin: string;
@@ -287,7 +291,7 @@ function refuseMissingPermission(
  * nothing about the request or the resources it names. A route that declares no access fails
  * at startup.
  */
-export function registerAuth(app: App, deps: AuthDeps): void {
+export function registerAuth(app: App, deps: AuthDeps, settings: AuthSettings): void {
   app.decorateRequest("auth", null);
   app.decorateRequest("session", null);
   app.addHook("onRoute", requireDeclaredAccess);
@@ -300,20 +304,20 @@ export function registerAuth(app: App, deps: AuthDeps): void {
     if (config.auth === "admin") {
       // A bearer token is the operator's ADMIN_TOKEN or nothing (without one, nothing).
       if (token) {
-        if (deps.adminToken && constantTimeEquals(token, deps.adminToken)) return;
+        if (settings.adminToken && constantTimeEquals(token, settings.adminToken)) return;
         throw refusalError(config);
       }
       const session = cookie ? await deps.sessions.authenticate(cookie) : null;
       if (!session) throw refusalError(config);
       if (!session.instanceAdmin) throw new AppError("FORBIDDEN", NOT_INSTANCE_ADMIN);
-      refuseForeignOrigin(request, deps.publicOrigin);
+      refuseForeignOrigin(request, settings.publicOrigin);
       request.session = session;
       return;
     }
 
     if (config.auth === "session" || config.auth === "optional-session") {
       const session = cookie ? await deps.sessions.authenticate(cookie) : null;
-      if (session) refuseForeignOrigin(request, deps.publicOrigin);
+      if (session) refuseForeignOrigin(request, settings.publicOrigin);
       else if (config.auth === "session") throw refusalError(config);
       request.session = session;
       return;
@@ -336,7 +340,7 @@ export function registerAuth(app: App, deps: AuthDeps): void {
     } else if (cookie) {
       const session = await deps.sessions.authenticate(cookie);
       if (session) {
-        refuseForeignOrigin(request, deps.publicOrigin);
+        refuseForeignOrigin(request, settings.publicOrigin);
         request.session = session;
         request.auth = sessionCaller(request, session);
         refuseMissingPermission(request, request.auth, null);

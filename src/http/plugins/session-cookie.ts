@@ -6,6 +6,13 @@ export const SESSION_COOKIE = "agentdesk_session";
 
 export type CookieSettings = { secure: boolean };
 
+/** The configuration the session cookie follows (ACCOUNTS: Secure when PUBLIC_URL is https). */
+export type SessionCookieSettings = { secureCookies: boolean };
+
+export const cookieSettingsOf = (settings: SessionCookieSettings): CookieSettings => ({
+  secure: settings.secureCookies,
+});
+
 /** Sets the session cookie: HttpOnly, SameSite=Lax, Path=/, Secure when PUBLIC_URL is https. */
 export function setSessionCookie(
   reply: FastifyReply,

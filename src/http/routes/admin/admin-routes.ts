@@ -12,8 +12,6 @@ import {
 import { billingSettings } from "./organization-schemas.ts";
 
 export type AdminDeps = {
-  /** The operator's ADMIN_TOKEN; null when it is not set (instance administrators only). */
-  adminToken: string | null;
   organizations: OrganizationService;
   credits: CreditGrantService;
 } & OrganizationListRouteDeps &

@@ -9,7 +9,7 @@ import { callerOf } from "../../plugins/auth.ts";
 import { agentIdParams } from "./agent-schemas.ts";
 import { clientIdSchema } from "./query-schemas.ts";
 
-export type ExportRouteDeps = { exports: ConversationExportService };
+export type ExportRouteDeps = { conversationExports: ConversationExportService };
 
 const EXPORT_CHANNELS = [
   "all",
@@ -85,7 +85,7 @@ export function registerExportRoutes(app: App, deps: ExportRouteDeps): void {
         limit,
         preview,
       } = request.query;
-      const csv = await deps.exports.exportCsv(callerOf(request), request.params.id, {
+      const csv = await deps.conversationExports.exportCsv(callerOf(request), request.params.id, {
         from: from?.date,
         to: to ? endOf(to) : undefined,
         toExclusive: to?.dateOnly ?? false,

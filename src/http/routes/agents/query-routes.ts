@@ -5,6 +5,7 @@ import type { QueryService } from "../../../domain/query/query-service.ts";
 import type { App } from "../../app-types.ts";
 import { callerOf, optionalCallerOf } from "../../plugins/auth.ts";
 import type { RouteLimit } from "../../plugins/declared-limits.ts";
+import type { SsePingSettings } from "../../sse.ts";
 import { agentIdParams } from "./agent-schemas.ts";
 import { queryAgentBody, queryAgentResponse, queryBody, queryResponse } from "./query-schemas.ts";
 import { replyWithAnswer, streamAnswer } from "./query-stream.ts";
@@ -12,7 +13,9 @@ import { replyWithAnswer, streamAnswer } from "./query-stream.ts";
 export type QueryRouteDeps = {
   query: QueryService;
   agentMessages: AgentMessageService;
-  ssePingIntervalMs: number;
+};
+
+export type QuerySettings = SsePingSettings & {
   /** query-agent without an API key (a public agent's visitors); keyed callers are not limited. */
   anonymousLimits: {
     perVisitorPerMinute: number;
@@ -32,7 +35,7 @@ const anonymous = (request: FastifyRequest) => optionalCallerOf(request) === nul
  * conversation started without a key (agent-message-service.ts). Counted once the body is valid
  * and before the agent is read, so a request refused afterwards (401, 404) still counts.
  */
-function anonymousLimitsOf(limits: QueryRouteDeps["anonymousLimits"]): RouteLimit[] {
+function anonymousLimitsOf(limits: QuerySettings["anonymousLimits"]): RouteLimit[] {
   return [
     {
       name: "query-agent:ip",
@@ -62,7 +65,7 @@ function anonymousLimitsOf(limits: QueryRouteDeps["anonymousLimits"]): RouteLimi
 }
 
 /** POST /api/agents/{id}/query and POST /api/agents/{id}/query-agent (spec). */
-export function registerQueryRoutes(app: App, deps: QueryRouteDeps): void {
+export function registerQueryRoutes(app: App, deps: QueryRouteDeps, settings: QuerySettings): void {
   app.post(
     "/api/agents/:id/query",
     {
@@ -94,7 +97,7 @@ export function registerQueryRoutes(app: App, deps: QueryRouteDeps): void {
       return replyWithAnswer(
         request,
         reply,
-        deps.ssePingIntervalMs,
+        settings.ssePingIntervalMs,
         prepared,
         request.body.streaming,
       );
@@ -103,10 +106,10 @@ export function registerQueryRoutes(app: App, deps: QueryRouteDeps): void {
 
   // Loaded after the routes registered directly, as when it had a scope for its own limiter, so
   // the OpenAPI document keeps its order (and the console's types generated from it).
-  app.register(async (scope: App) => registerQueryAgentRoute(scope, deps));
+  app.register(async (scope: App) => registerQueryAgentRoute(scope, deps, settings));
 }
 
-function registerQueryAgentRoute(app: App, deps: QueryRouteDeps): void {
+function registerQueryAgentRoute(app: App, deps: QueryRouteDeps, settings: QuerySettings): void {
   app.post(
     "/api/agents/:id/query-agent",
     {
@@ -114,7 +117,7 @@ function registerQueryAgentRoute(app: App, deps: QueryRouteDeps): void {
         auth: "optional",
         permission: "query",
         agentParam: "id",
-        limits: anonymousLimitsOf(deps.anonymousLimits),
+        limits: anonymousLimitsOf(settings.anonymousLimits),
       },
       schema: {
         operationId: "postAgentMessage",
@@ -137,7 +140,7 @@ function registerQueryAgentRoute(app: App, deps: QueryRouteDeps): void {
       const caller = optionalCallerOf(request);
       const response = await deps.agentMessages.append(caller, request.params.id, request.body);
       if (!request.body.streaming) return response;
-      await streamAnswer(request, reply, deps.ssePingIntervalMs, async ({ onText }) => {
+      await streamAnswer(request, reply, settings.ssePingIntervalMs, async ({ onText }) => {
         await onText(request.body.query);
         return response;
       });

@@ -18,9 +18,11 @@ import {
 
 export type AnnotationRouteDeps = {
   annotations: AnnotationService;
-  statuses: AnnotationStatusService;
-  anonymousRateLimit: { perMinute: number };
+  annotationStatuses: AnnotationStatusService;
 };
+
+/** ANNOTATIONS_ANONYMOUS_RATE_LIMIT_PER_MINUTE: ratings without a key, per address. */
+export type AnnotationSettings = { anonymousRateLimitPerMinute: number };
 
 const annotationLookupErrors = {
   401: "the annotation belongs to another organization",
@@ -53,7 +55,11 @@ const anonymousLimit = (perMinute: number): RouteLimit => ({
 });
 
 /** The spec's annotation endpoints, plus GET/PUT /api/annotation-statuses (extension). */
-export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): void {
+export function registerAnnotationRoutes(
+  app: App,
+  deps: AnnotationRouteDeps,
+  settings: AnnotationSettings,
+): void {
   app.get(
     "/api/annotations",
     {
@@ -87,7 +93,7 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
       config: {
         auth: "optional",
         permission: "annotations:write",
-        limits: [anonymousLimit(deps.anonymousRateLimit.perMinute)],
+        limits: [anonymousLimit(settings.anonymousRateLimitPerMinute)],
       },
       schema: {
         operationId: "upsertAnnotation",
@@ -174,7 +180,7 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
         response: statusesResponse,
       },
     },
-    async (request) => deps.statuses.get(callerOf(request)),
+    async (request) => deps.annotationStatuses.get(callerOf(request)),
   );
 
   app.put(
@@ -190,6 +196,6 @@ export function registerAnnotationRoutes(app: App, deps: AnnotationRouteDeps): v
         response: statusesResponse,
       },
     },
-    async (request) => deps.statuses.set(callerOf(request), request.body.statuses),
+    async (request) => deps.annotationStatuses.set(callerOf(request), request.body.statuses),
   );
 }

@@ -5,8 +5,9 @@ import { ROLES } from "../../../domain/accounts/permissions.ts";
 import type { App } from "../../app-types.ts";
 import { originOf, sessionOf } from "../../plugins/auth.ts";
 import {
-  type CookieSettings,
   clearSessionCookie,
+  cookieSettingsOf,
+  type SessionCookieSettings,
   setSessionCookie,
 } from "../../plugins/session-cookie.ts";
 
@@ -20,14 +21,16 @@ export const sessionBody = z.object({
 });
 const sessionWithActive = sessionBody.extend({ activeOrganizationId: z.string().nullable() });
 
-export type AuthRouteDeps = {
-  accounts: AccountService;
-  cookies: CookieSettings;
-};
+export type AuthRouteDeps = { accounts: AccountService };
 
 /** Login, logout, the session, the first owner's setup and password resets (DESIGN.md §10). */
-export function registerAuthRoutes(app: App, deps: AuthRouteDeps): void {
+export function registerAuthRoutes(
+  app: App,
+  deps: AuthRouteDeps,
+  settings: SessionCookieSettings,
+): void {
   const { accounts } = deps;
+  const cookies = cookieSettingsOf(settings);
 
   app.post(
     "/api/auth/login",
@@ -48,7 +51,7 @@ export function registerAuthRoutes(app: App, deps: AuthRouteDeps): void {
     },
     async (request, reply) => {
       const started = await accounts.login(request.body, originOf(request));
-      setSessionCookie(reply, deps.cookies, started);
+      setSessionCookie(reply, cookies, started);
       return started.view;
     },
   );
@@ -68,7 +71,7 @@ export function registerAuthRoutes(app: App, deps: AuthRouteDeps): void {
     },
     async (request, reply) => {
       if (request.session) await accounts.logout(request.session, originOf(request));
-      clearSessionCookie(reply, deps.cookies);
+      clearSessionCookie(reply, cookies);
       reply.code(204);
     },
   );
@@ -125,7 +128,7 @@ export function registerAuthRoutes(app: App, deps: AuthRouteDeps): void {
     },
     async (request, reply) => {
       const started = await accounts.setup(request.body, originOf(request));
-      setSessionCookie(reply, deps.cookies, started);
+      setSessionCookie(reply, cookies, started);
       return started.view;
     },
   );

@@ -2,7 +2,11 @@ import { z } from "zod";
 import type { OidcService } from "../../../domain/accounts/oidc-service.ts";
 import type { App } from "../../app-types.ts";
 import { originOf } from "../../plugins/auth.ts";
-import { type CookieSettings, setSessionCookie } from "../../plugins/session-cookie.ts";
+import {
+  cookieSettingsOf,
+  type SessionCookieSettings,
+  setSessionCookie,
+} from "../../plugins/session-cookie.ts";
 import { oidcRefusalPage } from "./oidc-refusal-page.ts";
 
 /** Binds a sign-in to the browser that started it, for the provider's round trip only. */
@@ -13,23 +17,24 @@ const REFUSAL_PAGE_CSP =
 
 const answer = z.string().max(4096).optional();
 
-export type OidcRouteDeps = {
-  oidc: OidcService;
-  cookies: CookieSettings;
+export type OidcRouteDeps = { oidc: OidcService };
+
+export type OidcSettings = SessionCookieSettings & {
   /** PUBLIC_URL: the console is at PUBLIC_URL/console. */
   publicUrl: string;
 };
 
 /** Single sign-on with the operator's OpenID provider (DESIGN.md §10 "OIDC SSO"). */
-export function registerOidcRoutes(app: App, deps: OidcRouteDeps): void {
+export function registerOidcRoutes(app: App, deps: OidcRouteDeps, settings: OidcSettings): void {
   const { oidc } = deps;
-  const consoleUrl = `${deps.publicUrl}/console`;
+  const cookies = cookieSettingsOf(settings);
+  const consoleUrl = `${settings.publicUrl}/console`;
   const stateCookie = {
     httpOnly: true,
     sameSite: "lax" as const,
     // As the browser sees it: behind a proxy, PUBLIC_URL's path comes first.
-    path: `${new URL(deps.publicUrl).pathname.replace(/\/$/, "")}/api/auth/oidc`,
-    secure: deps.cookies.secure,
+    path: `${new URL(settings.publicUrl).pathname.replace(/\/$/, "")}/api/auth/oidc`,
+    secure: cookies.secure,
   };
 
   app.get(
@@ -134,7 +139,7 @@ export function registerOidcRoutes(app: App, deps: OidcRouteDeps): void {
           .type("text/html; charset=utf-8")
           .send(oidcRefusalPage(outcome.message, consoleUrl));
       }
-      setSessionCookie(reply, deps.cookies, outcome.session);
+      setSessionCookie(reply, cookies, outcome.session);
       return reply.redirect(consoleUrl, 302);
     },
   );

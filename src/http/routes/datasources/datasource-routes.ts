@@ -17,18 +17,22 @@ import {
   textUpdateBody,
 } from "./datasource-schemas.ts";
 
-export type DatasourceRouteDeps = {
-  datasources: DatasourceService;
-  /** UPLOAD_MAX_BYTES: a bigger file is refused with 413. */
-  uploadMaxBytes: number;
-};
+export type DatasourceRouteDeps = { knowledge: { datasources: DatasourceService } };
+
+/** UPLOAD_MAX_BYTES: a bigger file is refused with 413. */
+export type DatasourceSettings = { uploadMaxBytes: number };
 
 /** Datasources: the spec's create (multipart file or JSON web source), delete and deprecated update. */
-export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): void {
+export function registerDatasourceRoutes(
+  app: App,
+  deps: DatasourceRouteDeps,
+  settings: DatasourceSettings,
+): void {
+  const { datasources } = deps.knowledge;
   app.register(async (scope: App) => {
     // Multipart is parsed only here, with the upload cap; the rest of the API stays JSON.
     await scope.register(multipart, {
-      limits: { fileSize: deps.uploadMaxBytes, files: 1 },
+      limits: { fileSize: settings.uploadMaxBytes, files: 1 },
       throwFileSizeLimit: true,
     });
 
@@ -61,11 +65,11 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
       async (request, reply) => {
         const context = callerOf(request);
         const created = request.isMultipart()
-          ? await deps.datasources.createFile(
+          ? await datasources.createFile(
               context,
-              await readFileForm(request, { fileSize: deps.uploadMaxBytes }),
+              await readFileForm(request, { fileSize: settings.uploadMaxBytes }),
             )
-          : await deps.datasources.createWeb(context, toWebInput(request.body));
+          : await datasources.createWeb(context, toWebInput(request.body));
         reply.code(201);
         return created;
       },
@@ -85,7 +89,7 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
         response: { 200: datasourceResponse },
       },
     },
-    async (request) => deps.datasources.get(callerOf(request), request.params.id),
+    async (request) => datasources.get(callerOf(request), request.params.id),
   );
 
   app.patch(
@@ -106,7 +110,7 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
       },
     },
     async (request) =>
-      deps.datasources.setSchedule(callerOf(request), request.params.id, request.body.syncSchedule),
+      datasources.setSchedule(callerOf(request), request.params.id, request.body.syncSchedule),
   );
 
   app.delete(
@@ -121,7 +125,7 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
         response: { 200: datasourceResponse },
       },
     },
-    async (request) => deps.datasources.delete(callerOf(request), request.params.id),
+    async (request) => datasources.delete(callerOf(request), request.params.id),
   );
 
   app.post(
@@ -139,7 +143,7 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
     },
     async (request, reply) => {
       reply.code(202);
-      return deps.datasources.resync(callerOf(request), request.params.id);
+      return datasources.resync(callerOf(request), request.params.id);
     },
   );
 
@@ -157,7 +161,7 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
         response: { 200: z.array(datasourceResponse) },
       },
     },
-    async (request) => deps.datasources.listByDatastore(callerOf(request), request.params.id),
+    async (request) => datasources.listByDatastore(callerOf(request), request.params.id),
   );
 
   app.post(
@@ -179,7 +183,7 @@ export function registerDatasourceRoutes(app: App, deps: DatasourceRouteDeps): v
       },
     },
     async (request) =>
-      deps.datasources.replaceText(callerOf(request), request.params.datastoreId, request.body),
+      datasources.replaceText(callerOf(request), request.params.datastoreId, request.body),
   );
 }
 

@@ -12,10 +12,11 @@ import {
   updateDatastoreBody,
 } from "./datastore-schemas.ts";
 
-export type DatastoreRouteDeps = { datastores: DatastoreService };
+export type DatastoreRouteDeps = { knowledge: { datastores: DatastoreService } };
 
 /** Datastores: the spec's query and PATCH, plus create/list/get/delete (extensions). */
 export function registerDatastoreRoutes(app: App, deps: DatastoreRouteDeps): void {
+  const { datastores } = deps.knowledge;
   app.post(
     "/api/datastores",
     {
@@ -31,7 +32,7 @@ export function registerDatastoreRoutes(app: App, deps: DatastoreRouteDeps): voi
     },
     async (request, reply) => {
       reply.code(201);
-      return deps.datastores.create(callerOf(request), request.body);
+      return datastores.create(callerOf(request), request.body);
     },
   );
 
@@ -47,7 +48,7 @@ export function registerDatastoreRoutes(app: App, deps: DatastoreRouteDeps): voi
         response: { 200: z.array(datastoreResponse) },
       },
     },
-    async (request) => deps.datastores.list(callerOf(request)),
+    async (request) => datastores.list(callerOf(request)),
   );
 
   app.get(
@@ -63,7 +64,7 @@ export function registerDatastoreRoutes(app: App, deps: DatastoreRouteDeps): voi
         response: { 200: datastoreResponse },
       },
     },
-    async (request) => deps.datastores.get(callerOf(request), request.params.id),
+    async (request) => datastores.get(callerOf(request), request.params.id),
   );
 
   app.patch(
@@ -80,7 +81,7 @@ export function registerDatastoreRoutes(app: App, deps: DatastoreRouteDeps): voi
         response: { 200: patchedDatastoreResponse },
       },
     },
-    async (request) => deps.datastores.update(callerOf(request), request.params.id, request.body),
+    async (request) => datastores.update(callerOf(request), request.params.id, request.body),
   );
 
   app.delete(
@@ -96,7 +97,7 @@ export function registerDatastoreRoutes(app: App, deps: DatastoreRouteDeps): voi
         response: { 200: datastoreResponse },
       },
     },
-    async (request) => deps.datastores.delete(callerOf(request), request.params.id),
+    async (request) => datastores.delete(callerOf(request), request.params.id),
   );
 
   app.post(
@@ -118,7 +119,6 @@ export function registerDatastoreRoutes(app: App, deps: DatastoreRouteDeps): voi
         },
       },
     },
-    async (request) =>
-      deps.datastores.query(optionalCallerOf(request), request.params.id, request.body),
+    async (request) => datastores.query(optionalCallerOf(request), request.params.id, request.body),
   );
 }

@@ -6,19 +6,17 @@ import { LIVE_EVENT_NAMES } from "../../../domain/events/event-types.ts";
 import type { PublicChatService } from "../../../domain/public-chat/public-chat-service.ts";
 import type { App } from "../../app-types.ts";
 import { callerOf } from "../../plugins/auth.ts";
-import { openSseStream } from "../../sse.ts";
+import { openSseStream, type SsePingSettings } from "../../sse.ts";
 import { publicConversationParams, visitorQuery } from "../public-chat/public-chat-schemas.ts";
 
 export type EventRouteDeps = {
   /** The public chat's stream is registered in its scope with `visitor`. */
   liveEvents: Pick<LiveEvents, "organization" | "visitor" | "endAll">;
-  ssePingIntervalMs: number;
 };
 
 export type PublicEventRouteDeps = {
   liveEvents: Pick<LiveEvents, "visitor">;
   publicChat: Pick<PublicChatService, "visitorConversation">;
-  ssePingIntervalMs: number;
 };
 
 const eventId = z.string().regex(/^\d{1,15}$/, "must be the id of an event of this stream");
@@ -77,7 +75,11 @@ async function streamEvents(
 }
 
 /** GET /api/events: the organization's live events (DESIGN.md §12, docs/handoff.md). */
-export function registerEventRoutes(app: App, deps: EventRouteDeps): void {
+export function registerEventRoutes(
+  app: App,
+  deps: EventRouteDeps,
+  settings: SsePingSettings,
+): void {
   // Open streams would otherwise hold the listener's close until they time out.
   app.addHook("preClose", async () => deps.liveEvents.endAll());
 
@@ -101,7 +103,7 @@ export function registerEventRoutes(app: App, deps: EventRouteDeps): void {
       streamEvents(
         request,
         reply,
-        deps.ssePingIntervalMs,
+        settings.ssePingIntervalMs,
         deps.liveEvents.organization(callerOf(request), resumeAfter(request)),
       ),
   );
@@ -111,7 +113,11 @@ export function registerEventRoutes(app: App, deps: EventRouteDeps): void {
  * The public chat's live events of a visitor's conversation: registered in the public chat's
  * scope, under its CORS and allowed origins.
  */
-export function registerPublicEventRoutes(scope: App, deps: PublicEventRouteDeps): void {
+export function registerPublicEventRoutes(
+  scope: App,
+  deps: PublicEventRouteDeps,
+  settings: SsePingSettings,
+): void {
   scope.get(
     "/agents/:agentId/conversations/:conversationId/events",
     {
@@ -145,7 +151,7 @@ export function registerPublicEventRoutes(scope: App, deps: PublicEventRouteDeps
       return streamEvents(
         request,
         reply,
-        deps.ssePingIntervalMs,
+        settings.ssePingIntervalMs,
         deps.liveEvents.visitor(conversation, resumeAfter(request)),
       );
     },

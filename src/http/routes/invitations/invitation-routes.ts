@@ -4,7 +4,11 @@ import { role } from "../../../domain/accounts/member-request.ts";
 import { PASSWORD_MAX_LENGTH } from "../../../domain/accounts/passwords.ts";
 import type { App } from "../../app-types.ts";
 import { callerOf, originOf } from "../../plugins/auth.ts";
-import { type CookieSettings, setSessionCookie } from "../../plugins/session-cookie.ts";
+import {
+  cookieSettingsOf,
+  type SessionCookieSettings,
+  setSessionCookie,
+} from "../../plugins/session-cookie.ts";
 import { sessionBody } from "../auth/auth-routes.ts";
 import { invitationParams, organizationParams, peopleContext } from "../members/people-context.ts";
 
@@ -32,11 +36,16 @@ const issuedInvitation = z.object({
     ),
 });
 
-export type InvitationRouteDeps = { invitations: InvitationService; cookies: CookieSettings };
+export type InvitationRouteDeps = { people: { invitations: InvitationService } };
 
 /** Invitations to an organization and their acceptance (DESIGN.md §10). */
-export function registerInvitationRoutes(app: App, deps: InvitationRouteDeps): void {
-  const { invitations } = deps;
+export function registerInvitationRoutes(
+  app: App,
+  deps: InvitationRouteDeps,
+  settings: SessionCookieSettings,
+): void {
+  const { invitations } = deps.people;
+  const cookies = cookieSettingsOf(settings);
 
   app.post(
     "/api/organizations/:id/invitations",
@@ -138,7 +147,7 @@ export function registerInvitationRoutes(app: App, deps: InvitationRouteDeps): v
         request.session,
         originOf(request),
       );
-      if (accepted.started) setSessionCookie(reply, deps.cookies, accepted.started);
+      if (accepted.started) setSessionCookie(reply, cookies, accepted.started);
       return accepted.view;
     },
   );

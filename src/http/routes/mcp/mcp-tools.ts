@@ -17,7 +17,7 @@ import {
 export type McpToolDeps = {
   agents: Pick<AgentService, "list">;
   query: Pick<QueryService, "prepare">;
-  datastores: Pick<DatastoreService, "query">;
+  knowledge: { datastores: Pick<DatastoreService, "query"> };
 };
 
 /** What one MCP request acts as: the caller of its key, and the request's logger. */
@@ -157,7 +157,7 @@ export function createMcpServer(deps: McpToolDeps, context: McpRequestContext): 
     },
     ({ datastoreId, query, topK }) =>
       asTool(context, "search_datastore", async () => {
-        const results = await deps.datastores.query(caller, datastoreId, {
+        const results = await deps.knowledge.datastores.query(caller, datastoreId, {
           query,
           topK: topK ?? 5,
         });

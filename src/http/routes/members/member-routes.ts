@@ -13,10 +13,11 @@ const member = z.object({
   joinedAt: z.string().describe("When the user became a member (ISO 8601)"),
 });
 
-export type MemberRouteDeps = { members: MemberService };
+export type MemberRouteDeps = { people: { members: MemberService } };
 
 /** An organization's members: who they are, their roles, removal (DESIGN.md §10). */
 export function registerMemberRoutes(app: App, deps: MemberRouteDeps): void {
+  const { members } = deps.people;
   app.get(
     "/api/organizations/:id/members",
     {
@@ -31,7 +32,7 @@ export function registerMemberRoutes(app: App, deps: MemberRouteDeps): void {
         errors: { 403: "Not a member of this organization, or a key of another one" },
       },
     },
-    async (request) => ({ data: await deps.members.list(callerOf(request).organizationId) }),
+    async (request) => ({ data: await members.list(callerOf(request).organizationId) }),
   );
 
   app.patch(
@@ -54,7 +55,7 @@ export function registerMemberRoutes(app: App, deps: MemberRouteDeps): void {
       },
     },
     async (request) =>
-      deps.members.changeRole(peopleContext(request), request.params.userId, request.body.role),
+      members.changeRole(peopleContext(request), request.params.userId, request.body.role),
   );
 
   app.delete(
@@ -76,7 +77,7 @@ export function registerMemberRoutes(app: App, deps: MemberRouteDeps): void {
       },
     },
     async (request, reply) => {
-      await deps.members.remove(peopleContext(request), request.params.userId);
+      await members.remove(peopleContext(request), request.params.userId);
       reply.code(204);
     },
   );

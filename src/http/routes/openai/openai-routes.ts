@@ -1,6 +1,7 @@
 import type { OpenAiService } from "../../../domain/openai/openai-service.ts";
 import type { App } from "../../app-types.ts";
 import { callerOf } from "../../plugins/auth.ts";
+import type { SsePingSettings } from "../../sse.ts";
 import { registerOpenAiErrors } from "./openai-errors.ts";
 import {
   chatCompletionBody,
@@ -14,7 +15,7 @@ import {
 import { streamChatCompletion, streamResponse } from "./openai-stream.ts";
 import { chatCompletionOf, responseObjectOf } from "./openai-views.ts";
 
-export type OpenAiRouteDeps = { openai: OpenAiService; ssePingIntervalMs: number };
+export type OpenAiRouteDeps = { openai: OpenAiService };
 
 const CHAT_STREAM =
   "With `stream: true`, a text/event-stream of `data:` frames: chat.completion.chunk objects " +
@@ -47,7 +48,11 @@ const ANSWER_ERRORS = {
  * The OpenAI-compatible API under /v1: agents as models, chat completions and responses over the
  * query pipeline. Its errors are OpenAI's shape; the rest of the API keeps its own.
  */
-export async function registerOpenAiRoutes(app: App, deps: OpenAiRouteDeps): Promise<void> {
+export async function registerOpenAiRoutes(
+  app: App,
+  deps: OpenAiRouteDeps,
+  settings: SsePingSettings,
+): Promise<void> {
   await app.register(
     async (v1: App) => {
       registerOpenAiErrors(v1);
@@ -109,7 +114,7 @@ export async function registerOpenAiRoutes(app: App, deps: OpenAiRouteDeps): Pro
           const answer = await deps.openai.prepareChatCompletion(callerOf(request), request.body);
           if (!request.body.stream) return chatCompletionOf(answer, await answer.run());
           const includeUsage = request.body.stream_options?.include_usage === true;
-          const context = { request, reply, pingIntervalMs: deps.ssePingIntervalMs, answer };
+          const context = { request, reply, pingIntervalMs: settings.ssePingIntervalMs, answer };
           await streamChatCompletion(context, includeUsage);
           return reply;
         },
@@ -138,7 +143,7 @@ export async function registerOpenAiRoutes(app: App, deps: OpenAiRouteDeps): Pro
           if (!request.body.stream) {
             return responseObjectOf(answer, request.body, await answer.run());
           }
-          const context = { request, reply, pingIntervalMs: deps.ssePingIntervalMs, answer };
+          const context = { request, reply, pingIntervalMs: settings.ssePingIntervalMs, answer };
           await streamResponse(context, request.body);
           return reply;
         },

@@ -4,7 +4,11 @@ import type { SignupService } from "../../../domain/accounts/signup-service.ts";
 import type { OrganizationService } from "../../../domain/organizations/organization-service.ts";
 import type { App } from "../../app-types.ts";
 import { auditedBy, callerOf, originOf, sessionOf } from "../../plugins/auth.ts";
-import { type CookieSettings, setSessionCookie } from "../../plugins/session-cookie.ts";
+import {
+  cookieSettingsOf,
+  type SessionCookieSettings,
+  setSessionCookie,
+} from "../../plugins/session-cookie.ts";
 import { sessionBody } from "../auth/auth-routes.ts";
 import { organizationParams } from "../members/people-context.ts";
 
@@ -41,8 +45,7 @@ const settingsChange = z
   });
 
 export type OrganizationRouteDeps = {
-  signup: SignupService;
-  cookies: CookieSettings;
+  people: { signup: SignupService };
   organizations: Pick<OrganizationService, "settingsOf" | "updateSettings">;
 };
 
@@ -50,7 +53,13 @@ export type OrganizationRouteDeps = {
  * Organizations made by people (any signed-in user's, or a newcomer's with SIGNUP=open), and
  * their own settings: read by every member, changed by owners and admins.
  */
-export function registerOrganizationRoutes(app: App, deps: OrganizationRouteDeps): void {
+export function registerOrganizationRoutes(
+  app: App,
+  deps: OrganizationRouteDeps,
+  settings: SessionCookieSettings,
+): void {
+  const { signup } = deps.people;
+  const cookies = cookieSettingsOf(settings);
   app.get(
     "/api/organizations/:id",
     {
@@ -112,7 +121,7 @@ export function registerOrganizationRoutes(app: App, deps: OrganizationRouteDeps
       },
     },
     async (request, reply) => {
-      const created = await deps.signup.createOrganization(
+      const created = await signup.createOrganization(
         sessionOf(request),
         request.body.name,
         originOf(request),
@@ -148,8 +157,8 @@ export function registerOrganizationRoutes(app: App, deps: OrganizationRouteDeps
       },
     },
     async (request, reply) => {
-      const started = await deps.signup.signup(request.body, originOf(request));
-      setSessionCookie(reply, deps.cookies, started);
+      const started = await signup.signup(request.body, originOf(request));
+      setSessionCookie(reply, cookies, started);
       return reply.code(201).send(started.view);
     },
   );

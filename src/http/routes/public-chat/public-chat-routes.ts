@@ -6,12 +6,14 @@ import type { LiveEvents } from "../../../domain/events/event-module.ts";
 import type { PublicChatService } from "../../../domain/public-chat/public-chat-service.ts";
 import type { App } from "../../app-types.ts";
 import type { RouteLimit } from "../../plugins/declared-limits.ts";
+import type { SsePingSettings } from "../../sse.ts";
 import { streamAnswer } from "../agents/query-stream.ts";
 import { registerPublicEventRoutes } from "../events/event-routes.ts";
 import {
   clientGone,
   documentationOnly,
   type TranscriptionRouteDeps,
+  type TranscriptionSettings,
 } from "../transcription/transcription-routes.ts";
 import { readAudioUpload } from "../transcription/transcription-upload.ts";
 import { registerPublicChatCors } from "./public-chat-origin.ts";
@@ -31,20 +33,25 @@ import {
 
 export type PublicChatRouteDeps = {
   publicChat: PublicChatService;
-  ssePingIntervalMs: number;
-  maxQuestionChars: number;
-  rateLimit: {
-    perVisitorPerMinute: number;
-    perIpPerMinute: number;
-  };
   /** The spec's annotation, for a visitor's verdict on an answer. */
   annotations: Pick<AnnotationService, "upsert">;
   /** The spec's transcription, for a visitor's voice message. */
-  transcription: Pick<TranscriptionRouteDeps, "transcription" | "maxBytes">;
+  transcription: TranscriptionRouteDeps["transcription"];
   /** The live events of a visitor's conversation (an operator's replies). */
   liveEvents: Pick<LiveEvents, "visitor">;
+};
+
+/** The settings of the public chat: its own, and those of what it shares with the API. */
+export type PublicChatSettings = {
+  agents: SsePingSettings;
+  publicChat: {
+    maxQuestionChars: number;
+    visitorRateLimitPerMinute: number;
+    ipRateLimitPerMinute: number;
+  };
+  transcription: Pick<TranscriptionSettings, "maxBytes">;
   /** PUBLIC_URL's origin: the service's own chat page is always allowed. */
-  publicOrigin: string;
+  accounts: { publicOrigin: string };
 };
 
 /** What an annotation says when the visitor wrote nothing. */
@@ -59,18 +66,18 @@ const visitorIdOf = (request: FastifyRequest) => (request.body as { visitorId: s
  * visitorId, read from the validated body. A multipart body is read by the handler, so a
  * voice message counts by its address only.
  */
-function publicChatLimits(rate: PublicChatRouteDeps["rateLimit"]) {
+function publicChatLimits(rate: PublicChatSettings["publicChat"]) {
   const address: RouteLimit = {
     name: "public-chat:ip",
     key: (request) => request.ip,
-    max: rate.perIpPerMinute,
+    max: rate.ipRateLimitPerMinute,
     per: "minute",
     refusal: "Too many messages from this address",
   };
   const visitor: RouteLimit = {
     name: "public-chat:visitor",
     key: visitorIdOf,
-    max: rate.perVisitorPerMinute,
+    max: rate.visitorRateLimitPerMinute,
     per: "minute",
     refusal: "Too many messages from this visitor",
   };
@@ -82,11 +89,15 @@ function publicChatLimits(rate: PublicChatRouteDeps["rateLimit"]) {
  * public agent's profile, its chat (the query endpoint's answer, JSON or SSE) and a visitor's
  * own conversation. In its own scope: its CORS applies to nothing else.
  */
-export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): void {
-  const limits = publicChatLimits(deps.rateLimit);
+export function registerPublicChatRoutes(
+  app: App,
+  deps: PublicChatRouteDeps,
+  settings: PublicChatSettings,
+): void {
+  const limits = publicChatLimits(settings.publicChat);
   app.register(
     async (scope: App) => {
-      await registerPublicChatCors(scope, deps.publicChat, deps.publicOrigin);
+      await registerPublicChatCors(scope, deps.publicChat, settings.accounts.publicOrigin);
 
       scope.get(
         "/agents/:agentId",
@@ -119,7 +130,7 @@ export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): v
               "The query endpoint's answer and stream, charged to the agent's organization, on " +
               "the website channel. Rate limited per visitorId and per client IP.",
             params: publicAgentParams,
-            body: publicChatBody(deps.maxQuestionChars),
+            body: publicChatBody(settings.publicChat.maxQuestionChars),
             response: { 200: publicChatResponse },
             eventStream: true,
             errors: {
@@ -139,7 +150,7 @@ export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): v
         async (request, reply) => {
           const prepared = await deps.publicChat.prepare(request.params.agentId, request.body);
           if (!request.body.streaming) return toPublicAnswer(await prepared.run());
-          await streamAnswer(request, reply, deps.ssePingIntervalMs, async (options) =>
+          await streamAnswer(request, reply, settings.agents.ssePingIntervalMs, async (options) =>
             toPublicAnswer(await prepared.run(options)),
           );
           return reply;
@@ -173,7 +184,7 @@ export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): v
           ),
       );
 
-      registerPublicEventRoutes(scope, deps);
+      registerPublicEventRoutes(scope, deps, settings.agents);
 
       scope.post(
         "/agents/:agentId/conversations/:conversationId/messages/:messageId/annotation",
@@ -248,8 +259,8 @@ export function registerPublicChatRoutes(app: App, deps: PublicChatRouteDeps): v
           async (request, reply) => {
             const { agentId } = request.params;
             await deps.publicChat.profile(agentId);
-            const upload = await readAudioUpload(request, deps.transcription.maxBytes);
-            return deps.transcription.transcription.transcribe({
+            const upload = await readAudioUpload(request, settings.transcription.maxBytes);
+            return deps.transcription.transcribe({
               file: upload.file,
               agentId,
               requestId: request.id,

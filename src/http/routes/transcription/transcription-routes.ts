@@ -7,11 +7,13 @@ import type { App } from "../../app-types.ts";
 import { waitInWords } from "../../plugins/declared-limits.ts";
 import { readAudioUpload } from "./transcription-upload.ts";
 
-export type TranscriptionRouteDeps = {
-  transcription: Pick<TranscriptionService, "transcribe">;
+export type TranscriptionRouteDeps = { transcription: Pick<TranscriptionService, "transcribe"> };
+
+export type TranscriptionSettings = {
   /** TRANSCRIBE_MAX_BYTES: a larger file gets 413. */
   maxBytes: number;
-  rateLimit: { perMinute: number };
+  /** TRANSCRIBE_RATE_LIMIT_PER_MINUTE, per client IP. */
+  rateLimitPerMinute: number;
 };
 
 /** Aborts when the client disconnects before the answer is written, to stop the provider call. */
@@ -36,7 +38,11 @@ const description =
   "charged per second of audio. Rate limited per client IP.";
 
 /** POST /api/transcribe-audio, in its own scope: its multipart parser stays here. */
-export function registerTranscriptionRoutes(app: App, deps: TranscriptionRouteDeps): void {
+export function registerTranscriptionRoutes(
+  app: App,
+  deps: TranscriptionRouteDeps,
+  settings: TranscriptionSettings,
+): void {
   app.register(async (scope: App) => {
     // If a parent scope already has it, registering again would fail (multipart decorators).
     if (!scope.hasRequestDecorator("isMultipart")) await scope.register(multipart);
@@ -52,7 +58,7 @@ export function registerTranscriptionRoutes(app: App, deps: TranscriptionRouteDe
             {
               name: "transcription:ip",
               key: (request) => request.ip,
-              max: deps.rateLimit.perMinute,
+              max: settings.rateLimitPerMinute,
               per: "minute",
               counted: "on-arrival",
               announced: true,
@@ -83,7 +89,7 @@ export function registerTranscriptionRoutes(app: App, deps: TranscriptionRouteDe
         },
       },
       async (request, reply) => {
-        const upload = await readAudioUpload(request, deps.maxBytes);
+        const upload = await readAudioUpload(request, settings.maxBytes);
         return deps.transcription.transcribe({
           ...upload,
           requestId: request.id,

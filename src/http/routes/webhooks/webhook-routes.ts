@@ -7,7 +7,7 @@ import {
   conversationParams,
 } from "../conversations/conversation-routes.ts";
 
-export type WebhookRouteDeps = { webhookDeliveries: WebhookDeliveryReader };
+export type WebhookRouteDeps = { webhookDeliveryReader: WebhookDeliveryReader };
 
 const attemptSchema = z.object({
   attempt: z.number().int(),
@@ -51,7 +51,7 @@ export function registerWebhookRoutes(app: App, deps: WebhookRouteDeps): void {
       },
     },
     async (request) =>
-      deps.webhookDeliveries.listForConversation(
+      deps.webhookDeliveryReader.listForConversation(
         callerOf(request),
         request.params.id,
         request.query.agentId,
