@@ -10,7 +10,6 @@ import { createOidcService } from "../domain/accounts/oidc-service.ts";
 import { createPeopleModule } from "../domain/accounts/people-module.ts";
 import { createSessionService } from "../domain/accounts/session-service.ts";
 import { createAgentModule } from "../domain/agents/agent-module.ts";
-import { createAgentRepo } from "../domain/agents/agent-repo.ts";
 import { createAnnotationModule } from "../domain/annotations/annotation-module.ts";
 import { createApiKeyRepo } from "../domain/api-keys/api-key-repo.ts";
 import { createApiKeyService } from "../domain/api-keys/api-key-service.ts";
@@ -19,7 +18,7 @@ import { createBillingModule } from "../domain/billing/billing-module.ts";
 import { createCreditBucketRepo } from "../domain/billing/credit-bucket-repo.ts";
 import { createCreditGrantService } from "../domain/billing/credit-grant-service.ts";
 import { createChannelModule } from "../domain/channels/channel-module.ts";
-import { createConversationRepo } from "../domain/conversations/conversation-repo.ts";
+import { createConversationModule } from "../domain/conversations/conversation-module.ts";
 import { createEvalModule } from "../domain/evaluation/eval-module.ts";
 import { createEventModule } from "../domain/events/event-module.ts";
 import { createFollowUpModule } from "../domain/follow-ups/follow-up-module.ts";
@@ -42,8 +41,8 @@ import {
   createUserRepo,
 } from "../domain/organizations/organization-repo.ts";
 import { createOrganizationService } from "../domain/organizations/organization-service.ts";
-import { createAnswerPipeline, querySettingsOf } from "../domain/query/answer-pipeline.ts";
-import { createAttachmentReader } from "../domain/query/attachment-reader.ts";
+import { createPublicChatModule } from "../domain/public-chat/public-chat-module.ts";
+import { createAnswerModule, createQueryModule } from "../domain/query/query-module.ts";
 import { createRetentionRepo } from "../domain/retention/retention-repo.ts";
 import { createRetentionService } from "../domain/retention/retention-service.ts";
 import { createSubscriptionModule } from "../domain/subscriptions/subscription-module.ts";
@@ -201,19 +200,13 @@ export async function createServices(deps: ServiceDeps) {
   });
 
   // One answer pipeline for the direct query and conversational mode.
-  const attachments = createAttachmentReader({
+  const { attachments, answers } = createAnswerModule({
     fetcher,
     parser,
-    limits: config.agents.attachments,
-  });
-  const answers = createAnswerPipeline({
     models,
-    attachments,
     logger,
-    settings: querySettingsOf(config.agents, {
-      timeoutMs: config.models.timeoutMs,
-      maxOutputTokens: config.models.maxOutputTokens,
-    }),
+    settings: config.agents,
+    model: { timeoutMs: config.models.timeoutMs, maxOutputTokens: config.models.maxOutputTokens },
   });
 
   const webhookModule = createWebhookModule({
@@ -243,25 +236,39 @@ export async function createServices(deps: ServiceDeps) {
     modelMaxOutputTokens: config.models.maxOutputTokens,
   });
 
-  const agentModule = createAgentModule({
+  const agentModule = createAgentModule({ db, knowledge });
+  const conversationModule = createConversationModule({
     db,
+    agents: agentModule.agents,
+    agentLookup: agentModule.agentRecords,
+    events: eventModule.publisher,
+    logger,
+  });
+  const queryModule = createQueryModule({
+    agents: agentModule.agents,
+    turns: conversationModule.conversationTurns,
+    conversations: conversationModule.conversationRecords,
     billing,
     knowledge,
     answers,
     conversational: webhookModule.conversationalQueue,
-    events: eventModule.publisher,
     logger,
+  });
+  const publicChatModule = createPublicChatModule({
+    agents: agentModule.agents,
+    conversations: conversationModule.conversationRecords,
+    query: queryModule.query,
   });
 
   // The OpenAI-compatible API answers through the same query service.
   const openai = createOpenAiService({
     agents: agentModule.agents,
-    query: agentModule.query,
+    query: queryModule.query,
     answeredMessages: createAnsweredMessageRepo(db),
   });
 
   const transcription = createTranscriptionService({
-    agents: createAgentRepo(db),
+    agents: agentModule.agentRecords,
     billing,
     models,
     model: { spec: config.models.transcriptionModel, ...config.models.transcriptionEndpoint },
@@ -317,7 +324,7 @@ export async function createServices(deps: ServiceDeps) {
   const retention = createRetentionService({
     db,
     retention: createRetentionRepo(db),
-    conversations: createConversationRepo(db),
+    conversations: conversationModule.conversationRecords,
     settings: config.retention,
     audit: operators.audit,
     logger,
@@ -369,6 +376,9 @@ export async function createServices(deps: ServiceDeps) {
     liveEvents: eventModule.liveEvents,
     ...annotationModule,
     ...agentModule,
+    ...conversationModule,
+    ...queryModule,
+    ...publicChatModule,
     ...webhookModule,
     ...followUpModule,
     ...channelModule,

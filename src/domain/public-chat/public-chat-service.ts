@@ -48,11 +48,13 @@ const conversationNotFound = () => new AppError("CONVERSATION_NOT_FOUND", "Conve
  */
 type AnsweredQuery = Extract<PreparedQuery, { kind: "answer" }>;
 
-export function createPublicChatService(deps: {
+export type PublicChatDeps = {
   agents: Pick<AgentService, "findPublic">;
   conversations: Pick<ConversationRepo, "findOfAgent" | "allMessages">;
   query: Pick<QueryService, "prepare">;
-}) {
+};
+
+export function createPublicChatService(deps: PublicChatDeps) {
   async function requirePublicAgent(agentId: string): Promise<AgentRow> {
     const agent = await deps.agents.findPublic(agentId);
     if (!agent) throw agentNotFound();
