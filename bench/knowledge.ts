@@ -8,8 +8,8 @@ import type { Caller } from "../src/domain/caller.ts";
 import { createChunkRepo } from "../src/domain/knowledge/chunk-repo.ts";
 import {
   EXACT_VECTOR_MAX_VALUES_WITH_HNSW,
-  type KnowledgeService,
-} from "../src/domain/knowledge/knowledge-service.ts";
+  type KnowledgeModule,
+} from "../src/domain/knowledge/knowledge-module.ts";
 import { createLocalEmbedder } from "../src/ingestion/embedders/local-embedder.ts";
 import { contentHash } from "../src/lib/content-hash.ts";
 import { newId } from "../src/lib/ids.ts";
@@ -96,7 +96,7 @@ export async function run(args: string[]): Promise<void> {
 
 /** Stores the upload as the API does, then runs the ingestion job's code directly (no queue polling). */
 async function ingestFile(
-  knowledge: KnowledgeService,
+  knowledge: KnowledgeModule,
   database: Database,
   context: Caller,
   datastoreId: string,

@@ -25,15 +25,11 @@ import { createFollowUpModule } from "../domain/follow-ups/follow-up-module.ts";
 import { createHandoffModule } from "../domain/handoff/handoff-module.ts";
 import { createHandoffNotifier } from "../domain/handoff/handoff-notifier.ts";
 import { createHandoffRepo } from "../domain/handoff/handoff-repo.ts";
-import { loadInstanceSecret } from "../domain/instance/instance-secret-repo.ts";
-import { createKnowledgeService } from "../domain/knowledge/knowledge-service.ts";
+import { createKnowledgeModule } from "../domain/knowledge/knowledge-module.ts";
 import { createLeadInboxRepo } from "../domain/leads/lead-inbox-repo.ts";
 import { createLeadInboxService } from "../domain/leads/lead-inbox-service.ts";
-import { createLeadNotifier } from "../domain/leads/lead-notifier.ts";
-import { createLeadRepo } from "../domain/leads/lead-repo.ts";
-import { createLeadService } from "../domain/leads/lead-service.ts";
-import { createAnsweredMessageRepo } from "../domain/openai/answered-message-repo.ts";
-import { createOpenAiService } from "../domain/openai/openai-service.ts";
+import { createLeadModule } from "../domain/leads/lead-module.ts";
+import { createOpenAiModule } from "../domain/openai/openai-module.ts";
 import { createOrganizationDirectory } from "../domain/organizations/organization-directory.ts";
 import { createOrganizationDirectoryRepo } from "../domain/organizations/organization-directory-repo.ts";
 import {
@@ -43,8 +39,7 @@ import {
 import { createOrganizationService } from "../domain/organizations/organization-service.ts";
 import { createPublicChatModule } from "../domain/public-chat/public-chat-module.ts";
 import { createAnswerModule, createQueryModule } from "../domain/query/query-module.ts";
-import { createRetentionRepo } from "../domain/retention/retention-repo.ts";
-import { createRetentionService } from "../domain/retention/retention-service.ts";
+import { createRetentionModule } from "../domain/retention/retention-module.ts";
 import { createSubscriptionModule } from "../domain/subscriptions/subscription-module.ts";
 import { createTranscriptionService } from "../domain/transcription/transcription-service.ts";
 import { createWebhookModule } from "../domain/webhooks/webhook-module.ts";
@@ -173,21 +168,16 @@ export async function createServices(deps: ServiceDeps) {
     logger,
     metrics,
   });
-  const leadRepo = createLeadRepo(db);
-  const leads = createLeadService({
-    leads: leadRepo,
+  const { leads, notifyLead } = await createLeadModule({
+    db,
     jobs,
+    fetcher,
     subscriptions: subscriptionModule.subscriptionFanOut,
     logger,
-    ipHashKey: await loadInstanceSecret(db, "lead-ip-hash-key"),
-    notifyEnabled: config.leads.notifyUrl !== undefined,
+    notifyUrl: config.leads.notifyUrl,
   });
-  const notifyUrl = config.leads.notifyUrl;
-  const notifyLead = notifyUrl
-    ? createLeadNotifier({ leads: leadRepo, fetcher, url: notifyUrl, logger })
-    : async () => {};
 
-  const knowledge = await createKnowledgeService({
+  const knowledge = await createKnowledgeModule({
     database,
     jobs,
     fetcher,
@@ -261,10 +251,10 @@ export async function createServices(deps: ServiceDeps) {
   });
 
   // The OpenAI-compatible API answers through the same query service.
-  const openai = createOpenAiService({
+  const { openai } = createOpenAiModule({
+    db,
     agents: agentModule.agents,
     query: queryModule.query,
-    answeredMessages: createAnsweredMessageRepo(db),
   });
 
   const transcription = createTranscriptionService({
@@ -321,9 +311,8 @@ export async function createServices(deps: ServiceDeps) {
     logger,
   });
 
-  const retention = createRetentionService({
+  const { retention } = createRetentionModule({
     db,
-    retention: createRetentionRepo(db),
     conversations: conversationModule.conversationRecords,
     settings: config.retention,
     audit: operators.audit,

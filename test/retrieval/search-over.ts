@@ -13,7 +13,7 @@ export function searchOver(
   return createHybridSearch({
     db: database.db,
     hasPgvector: database.hasPgvector,
-    // The embedded database keeps no HNSW index (knowledge-service.ts).
+    // The embedded database keeps no HNSW index (knowledge-module.ts).
     hnswIndexes: database.hasPgvector && database.kind === "postgres",
     exactCacheBytes,
     exactVectorMaxValues: options.exactVectorMaxValues ?? Number.POSITIVE_INFINITY,

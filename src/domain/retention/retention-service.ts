@@ -9,7 +9,7 @@ import type { ErasureTarget, RetentionRepo } from "./retention-repo.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export type RetentionSettings = {
+type RetentionSettings = {
   /** Conversations per statement: bounds how long one statement holds its row locks. */
   batchSize: number;
 };
@@ -20,14 +20,16 @@ export type SweepResult = { organizations: number; conversationsDeleted: number 
  * Retention and erasure (docs/retention.md): the daily sweep of conversations idle longer than
  * their organization keeps them, and the erasure of one conversation or one contact on request.
  */
-export function createRetentionService(deps: {
+export type RetentionServiceDeps = {
   db: Db;
   retention: RetentionRepo;
   conversations: Pick<ConversationRepo, "findInOrganization">;
   settings: RetentionSettings;
   audit: AuditLog;
   logger: Logger;
-}) {
+};
+
+export function createRetentionService(deps: RetentionServiceDeps) {
   const { audit } = deps;
   const { batchSize } = deps.settings;
 

@@ -40,7 +40,7 @@ const POSTGRES_INSERT_BATCH_ROWS = 500;
  */
 export const EXACT_VECTOR_MAX_VALUES_WITH_HNSW = 5_000_000;
 
-export type KnowledgeServiceDeps = {
+export type KnowledgeModuleDeps = {
   database: Pick<Database, "db" | "hasPgvector" | "kind">;
   jobs: JobQueue;
   fetcher: Pick<SafeFetcher, "fetch" | "check">;
@@ -54,7 +54,7 @@ export type KnowledgeServiceDeps = {
 };
 
 /** Datastores, datasources, the ingestion job and the search agents use, over one database. */
-export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
+export async function createKnowledgeModule(deps: KnowledgeModuleDeps) {
   const { db, hasPgvector } = deps.database;
   const { config } = deps;
   const datastoreRepo = createDatastoreRepo(db);
@@ -187,4 +187,4 @@ export async function createKnowledgeService(deps: KnowledgeServiceDeps) {
   };
 }
 
-export type KnowledgeService = Awaited<ReturnType<typeof createKnowledgeService>>;
+export type KnowledgeModule = Awaited<ReturnType<typeof createKnowledgeModule>>;
