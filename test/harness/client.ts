@@ -5,6 +5,7 @@ import type * as evalRequest from "../../src/domain/evaluation/eval-request.ts";
 import type { EvalResultView, EvalRunView } from "../../src/domain/evaluation/eval-run-service.ts";
 import type { EvalCaseView, EvalSetView } from "../../src/domain/evaluation/eval-set-service.ts";
 import type * as datasourceRequest from "../../src/domain/knowledge/datasource-request.ts";
+import type * as datastoreRequest from "../../src/domain/knowledge/datastore-request.ts";
 import type { App } from "../../src/http/app-types.ts";
 import type { ErrorBody } from "../../src/http/plugins/api-errors.ts";
 import type * as agentSchemas from "../../src/http/routes/agents/agent-schemas.ts";
@@ -152,17 +153,17 @@ export function createClient(app: App, headers: Headers = {}) {
 
     datastores: {
       list: () => get<Datastore[]>("/api/datastores"),
-      create: (body: z.input<typeof datastoreSchemas.createDatastoreBody>) =>
+      create: (body: z.input<typeof datastoreRequest.createDatastoreBody>) =>
         send<Datastore>("POST", "/api/datastores", body),
       get: (id: string) => get<Datastore>(`/api/datastores/${id}`),
-      update: (id: string, body: z.input<typeof datastoreSchemas.updateDatastoreBody>) =>
+      update: (id: string, body: z.input<typeof datastoreRequest.updateDatastoreBody>) =>
         send<z.infer<typeof datastoreSchemas.patchedDatastoreResponse>>(
           "PATCH",
           `/api/datastores/${id}`,
           body,
         ),
       delete: (id: string) => send<Datastore>("DELETE", `/api/datastores/${id}`),
-      query: (id: string, body: z.input<typeof datastoreSchemas.queryBody>) =>
+      query: (id: string, body: z.input<typeof datastoreRequest.datastoreQueryBody>) =>
         send<z.infer<typeof datastoreSchemas.queryResponse>>(
           "POST",
           `/api/datastores/${id}/query`,
