@@ -1,5 +1,6 @@
 import type { InjectOptions, LightMyRequestResponse as InjectResponse } from "fastify";
 import type { z } from "zod";
+import type * as annotationRequest from "../../src/domain/annotations/annotation-request.ts";
 import type { summaryQuery } from "../../src/domain/billing/consumption-summary-request.ts";
 import type * as evalRequest from "../../src/domain/evaluation/eval-request.ts";
 import type { EvalResultView, EvalRunView } from "../../src/domain/evaluation/eval-run-service.ts";
@@ -193,7 +194,7 @@ export function createClient(app: App, headers: Headers = {}) {
     },
 
     annotations: {
-      create: (body: z.input<typeof annotationSchemas.annotationBody>) =>
+      create: (body: z.input<typeof annotationRequest.annotationBody>) =>
         send<Annotation>("POST", "/api/annotations", body),
       list: (query?: z.input<typeof annotationSchemas.annotationListQuery>) =>
         get<Annotation[]>("/api/annotations", query),
