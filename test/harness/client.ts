@@ -1,10 +1,12 @@
 import type { InjectOptions, LightMyRequestResponse as InjectResponse } from "fastify";
 import type { z } from "zod";
+import type * as annotationRequest from "../../src/domain/annotations/annotation-request.ts";
 import type { summaryQuery } from "../../src/domain/billing/consumption-summary-request.ts";
 import type * as evalRequest from "../../src/domain/evaluation/eval-request.ts";
 import type { EvalResultView, EvalRunView } from "../../src/domain/evaluation/eval-run-service.ts";
 import type { EvalCaseView, EvalSetView } from "../../src/domain/evaluation/eval-set-service.ts";
 import type * as datasourceRequest from "../../src/domain/knowledge/datasource-request.ts";
+import type * as datastoreRequest from "../../src/domain/knowledge/datastore-request.ts";
 import type { App } from "../../src/http/app-types.ts";
 import type { ErrorBody } from "../../src/http/plugins/api-errors.ts";
 import type * as agentSchemas from "../../src/http/routes/agents/agent-schemas.ts";
@@ -152,17 +154,17 @@ export function createClient(app: App, headers: Headers = {}) {
 
     datastores: {
       list: () => get<Datastore[]>("/api/datastores"),
-      create: (body: z.input<typeof datastoreSchemas.createDatastoreBody>) =>
+      create: (body: z.input<typeof datastoreRequest.createDatastoreBody>) =>
         send<Datastore>("POST", "/api/datastores", body),
       get: (id: string) => get<Datastore>(`/api/datastores/${id}`),
-      update: (id: string, body: z.input<typeof datastoreSchemas.updateDatastoreBody>) =>
+      update: (id: string, body: z.input<typeof datastoreRequest.updateDatastoreBody>) =>
         send<z.infer<typeof datastoreSchemas.patchedDatastoreResponse>>(
           "PATCH",
           `/api/datastores/${id}`,
           body,
         ),
       delete: (id: string) => send<Datastore>("DELETE", `/api/datastores/${id}`),
-      query: (id: string, body: z.input<typeof datastoreSchemas.queryBody>) =>
+      query: (id: string, body: z.input<typeof datastoreRequest.datastoreQueryBody>) =>
         send<z.infer<typeof datastoreSchemas.queryResponse>>(
           "POST",
           `/api/datastores/${id}/query`,
@@ -192,7 +194,7 @@ export function createClient(app: App, headers: Headers = {}) {
     },
 
     annotations: {
-      create: (body: z.input<typeof annotationSchemas.annotationBody>) =>
+      create: (body: z.input<typeof annotationRequest.annotationBody>) =>
         send<Annotation>("POST", "/api/annotations", body),
       list: (query?: z.input<typeof annotationSchemas.annotationListQuery>) =>
         get<Annotation[]>("/api/annotations", query),

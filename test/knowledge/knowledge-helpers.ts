@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { createDatastoreBody } from "../../src/http/routes/datastores/datastore-schemas.ts";
+import type { createDatastoreBody } from "../../src/domain/knowledge/datastore-request.ts";
 import type { TestApp, TestOrganization } from "../harness/app.ts";
 
 type DatastoreFields = Partial<z.input<typeof createDatastoreBody>>;

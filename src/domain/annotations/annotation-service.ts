@@ -5,6 +5,7 @@ import { type Caller, mayUseAgent, refuseOtherAgent } from "../caller.ts";
 import { createAnnotationAccess } from "./annotation-access.ts";
 import type { AnnotationConversationRepo } from "./annotation-conversation-repo.ts";
 import type { AnnotationFilters, AnnotationRepo } from "./annotation-repo.ts";
+import type { AnnotationInput } from "./annotation-request.ts";
 import type { AnnotationSettingsRepo } from "./annotation-settings-repo.ts";
 import type { AnnotationTagRepo } from "./annotation-tag-repo.ts";
 import {
@@ -17,13 +18,6 @@ import {
 
 /** The spec's page size of GET /api/annotations. */
 const ANNOTATION_PAGE_SIZE = 20;
-
-export type AnnotationInput = {
-  messageId: string;
-  sentiment: "good" | "bad";
-  comment: string;
-  tagIds?: string[] | undefined;
-};
 
 export type AnnotationQuery = AnnotationFilters & { cursor?: string | undefined };
 export type AnnotationPage = { items: AnnotationView[]; nextCursor: string | null };

@@ -17,33 +17,12 @@ import {
 } from "./follow-up-generation.ts";
 import type { FollowUpModel } from "./follow-up-model.ts";
 import {
-  type FollowUpVerdict,
   type TranscriptMessage,
   transcriptOf,
   writerInstructions,
   writerRequest,
 } from "./follow-up-prompts.ts";
-
-/** The body of POST /api/agents/{agentId}/follow-up/query, after schema validation. */
-export type FollowUpRequest = {
-  conversationId?: string;
-  messages?: TranscriptMessage[];
-  prompt?: string;
-  skipFilter: boolean;
-  saveToConversation: boolean;
-  streaming: boolean;
-};
-
-export type FollowUpResponse = {
-  answer: string;
-  filter: { verdict: FollowUpVerdict; wouldSend: boolean } | null;
-  prompt: string;
-  promptSource: "request" | "agent";
-  conversationId: string | null;
-  messageId: string | null;
-  model: string;
-  usage: { inputTokens: number; outputTokens: number };
-};
+import type { FollowUpRequest, FollowUpResponse } from "./follow-up-request.ts";
 
 export type FollowUpServiceDeps = {
   agents: Pick<AgentRepo, "findByIdInAnyOrganization">;

@@ -32,5 +32,15 @@ export const webDatasourceBody = z.object({
   config: z.object({ source_url: httpUrl.optional(), sitemap: httpUrl.optional() }),
 });
 
+/**
+ * The JSON form of POST /api/datasources as the domain reads it: the body validated, its
+ * `custom_id` (extension) renamed to `customId`, absent when not given.
+ */
+export const webDatasourceInput = webDatasourceBody.transform(
+  ({ custom_id: customId, ...rest }) => ({ ...rest, ...(customId ? { customId } : {}) }),
+);
+
+export type WebDatasourceInput = z.output<typeof webDatasourceInput>;
+
 /** PATCH /api/datasources/{id}: the settings a datasource can change. */
 export const updateDatasourceBody = z.object({ syncSchedule });

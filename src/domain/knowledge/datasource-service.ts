@@ -8,6 +8,7 @@ import type { Logger } from "../../lib/logger.ts";
 import { type SafeFetcher, UnsafeUrlError } from "../../lib/safe-fetch.ts";
 import type { Caller } from "../caller.ts";
 import type { DatasourceRepo, DatasourceRow } from "./datasource-repo.ts";
+import type { WebDatasourceInput } from "./datasource-request.ts";
 import type { DatasourceSyncRepo } from "./datasource-sync-repo.ts";
 import type { DatastoreRepo } from "./datastore-repo.ts";
 import { type DatasourceView, toDatasourceView } from "./knowledge-views.ts";
@@ -20,16 +21,6 @@ export type FileDatasourceInput = {
   fileName?: string;
   customId?: string;
   file: { bytes: Buffer; declaredMime?: string; fileName?: string };
-};
-
-export type WebDatasourceInput = {
-  datastoreId: string;
-  type: "web_page" | "web_site";
-  name?: string;
-  customId?: string;
-  /** Re-sync on this schedule; null or absent syncs only when asked. */
-  syncSchedule?: SyncSchedule | null;
-  config: { source_url?: string; sitemap?: string; [key: string]: unknown };
 };
 
 export type TextUpdateInput = {

@@ -3,9 +3,13 @@ import { LOCAL_EMBEDDER_ID } from "../../ingestion/embedders/local-embedder.ts";
 import { AppError, invalid, notFound, unauthorized } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { ModelError } from "../../models/model-errors.ts";
-import type { RetrievalMode } from "../../retrieval/hybrid-search.ts";
 import type { Caller } from "../caller.ts";
 import type { DatastoreChanges, DatastoreRepo, DatastoreRow } from "./datastore-repo.ts";
+import type {
+  CreateDatastoreRequest,
+  DatastoreQuery,
+  UpdateDatastoreRequest,
+} from "./datastore-request.ts";
 import type { EmbedderChoice, EmbedderResolver } from "./embedder-resolver.ts";
 import type { KnowledgeSearch } from "./knowledge-search.ts";
 import {
@@ -20,23 +24,6 @@ export const NATIVE_DATASTORE_TYPE = "pgvector";
 const TYPE_ALIASES: Record<string, typeof NATIVE_DATASTORE_TYPE> = {
   pgvector: NATIVE_DATASTORE_TYPE,
   qdrant: NATIVE_DATASTORE_TYPE,
-};
-
-export type DatastoreInput = {
-  name?: string;
-  description?: string;
-  type?: string;
-  visibility?: "private" | "public";
-  /** `provider:model` (extension); changing it re-embeds every datasource. */
-  embeddingModel?: string;
-  dimensions?: number;
-};
-
-export type DatastoreQuery = {
-  query: string;
-  topK: number;
-  filters?: { custom_ids?: string[]; datasource_ids?: string[] };
-  mode?: RetrievalMode;
 };
 
 export type DatastoreServiceDeps = {
@@ -62,7 +49,10 @@ export function createDatastoreService(deps: DatastoreServiceDeps) {
     return row;
   }
 
-  function embedderChoice(input: DatastoreInput, current?: EmbedderChoice): EmbedderChoice | null {
+  function embedderChoice(
+    input: CreateDatastoreRequest | UpdateDatastoreRequest,
+    current?: EmbedderChoice,
+  ): EmbedderChoice | null {
     if (input.embeddingModel === undefined && input.dimensions === undefined) return null;
     const fallback = current ?? deps.embedders.defaultChoice();
     const embedderId = input.embeddingModel ?? fallback.embedderId;
@@ -82,13 +72,13 @@ export function createDatastoreService(deps: DatastoreServiceDeps) {
   }
 
   return {
-    async create(caller: Caller, input: DatastoreInput): Promise<DatastoreView> {
+    async create(caller: Caller, input: CreateDatastoreRequest): Promise<DatastoreView> {
       const choice = embedderChoice(input) ?? deps.embedders.defaultChoice();
       await deps.ensureVectorIndex(choice.dimensions);
       const row = await datastores.insert({
         id: newId(),
         organizationId: caller.organizationId,
-        name: input.name ?? "Untitled datastore",
+        name: input.name,
         description: input.description ?? "",
         type: nativeType(input.type),
         visibility: input.visibility ?? "private",
@@ -109,7 +99,7 @@ export function createDatastoreService(deps: DatastoreServiceDeps) {
     async update(
       caller: Caller,
       datastoreId: string,
-      input: DatastoreInput,
+      input: UpdateDatastoreRequest,
     ): Promise<DatastoreView> {
       const current = await require(caller.organizationId, datastoreId);
       const changes: DatastoreChanges = {};

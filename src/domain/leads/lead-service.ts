@@ -4,8 +4,8 @@ import type { Logger } from "../../lib/logger.ts";
 import { hmacSha256Hex } from "../../lib/secrets.ts";
 import { createWriteBatches } from "../../lib/write-batches.ts";
 import type { SubscriptionFanOut } from "../subscriptions/subscription-fanout.ts";
-import type { LeadInput } from "./lead-input.ts";
 import type { LeadRepo } from "./lead-repo.ts";
+import type { LeadInput } from "./lead-request.ts";
 
 export type LeadClient = { ip: string; userAgent: string | undefined };
 

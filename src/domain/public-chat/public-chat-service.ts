@@ -5,14 +5,7 @@ import type { ConversationRepo, ConversationRow } from "../conversations/convers
 import type { VisitorConversation } from "../events/event-streams.ts";
 import type { Source } from "../query/query-knowledge.ts";
 import type { PreparedQuery, QueryService } from "../query/query-service.ts";
-
-/** A visitor's message to a public agent: nothing else of the query endpoint's body. */
-export type PublicChatRequest = {
-  query: string;
-  visitorId: string;
-  conversationId?: string;
-  streaming: boolean;
-};
+import type { PublicChatRequest } from "./public-chat-request.ts";
 
 /** What a visitor may see of a public agent. */
 export type PublicAgentProfile = {

@@ -21,8 +21,7 @@ import {
 } from "./answer-record.ts";
 import type { AttachmentText } from "./attachment-reader.ts";
 import { toSource, toStoredSource } from "./query-knowledge.ts";
-import type { QueryRequest } from "./query-request.ts";
-import type { QueryResponse } from "./query-types.ts";
+import type { QueryRequest, QueryResponse } from "./query-request.ts";
 
 export type AnsweredTurn = {
   caller: AnswerCaller;

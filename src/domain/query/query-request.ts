@@ -33,3 +33,57 @@ export const queryBody = z.object({
 
 /** The body of POST /api/agents/{agentId}/query, validated. */
 export type QueryRequest = z.infer<typeof queryBody>;
+
+const queryUsage = z.object({
+  completionTokens: z.number().int(),
+  promptTokens: z.number().int(),
+  totalTokens: z.number().int(),
+  cost: z.number(),
+});
+
+export type QueryUsage = z.output<typeof queryUsage>;
+
+/** The spec's non-streaming response (and the `endpoint_response` frame). */
+const answeredQueryResponse = z.object({
+  answer: z.string(),
+  sources: z.array(z.object({ source: z.string(), chunk: z.string() })),
+  messageId: z.string(),
+  conversationId: z.string(),
+  visitorId: z.string(),
+  request_human: z.boolean(),
+  status: z.string(),
+  usage: queryUsage,
+  approvals: z.array(z.unknown()),
+  model: z
+    .string()
+    .optional()
+    .describe("Extension (useSuperRetrieval agents): the model that answered"),
+  comparisons: z
+    .array(
+      z.object({
+        model: z.string(),
+        answer: z.string().optional(),
+        usage: queryUsage.optional(),
+        error: z.string().optional(),
+      }),
+    )
+    .optional()
+    .describe("Extension (enableModelComparison): the comparison models' answers"),
+});
+
+export type QueryResponse = z.output<typeof answeredQueryResponse>;
+
+/** The spec's webhook (conversational) mode response, returned at once. */
+const queuedQueryResponse = z.object({
+  status: z.literal("queued"),
+  conversationId: z.string(),
+  visitorId: z.string(),
+  inputMessageId: z.string(),
+  message: z.string(),
+  webhookUrl: z.string(),
+});
+
+export type QueuedQueryResponse = z.output<typeof queuedQueryResponse>;
+
+/** The answer of POST /api/agents/{agentId}/query: an answer, or queued in conversational mode. */
+export const queryResponse = z.union([answeredQueryResponse, queuedQueryResponse]);

@@ -21,8 +21,8 @@ import { createAnswerRecorder } from "./answer-recorder.ts";
 import { asksForHuman } from "./human-request.ts";
 import { chargeModelCalls } from "./model-calls.ts";
 import type { KnowledgeLookup, OpenedKnowledge } from "./query-knowledge.ts";
-import type { QueryRequest } from "./query-request.ts";
-import type { ConversationalQueue, QueryResponse, QueuedQueryResponse } from "./query-types.ts";
+import type { QueryRequest, QueryResponse, QueuedQueryResponse } from "./query-request.ts";
+import type { ConversationalQueue } from "./query-types.ts";
 
 export type QueryServiceDeps = {
   agents: Pick<AgentService, "requireAgent">;

@@ -5,7 +5,8 @@ import type { Billing } from "../billing/billing-port.ts";
 import type { ConversationTurns } from "../conversations/conversation-turns.ts";
 import type { AttachmentReader } from "../query/attachment-reader.ts";
 import { asksForHuman } from "../query/human-request.ts";
-import type { ConversationalQueue, QueuedQueryResponse } from "../query/query-types.ts";
+import type { QueuedQueryResponse } from "../query/query-request.ts";
+import type { ConversationalQueue } from "../query/query-types.ts";
 import { validateWebhookUrl } from "./webhook-url.ts";
 import type { WebhookWindowRepo } from "./webhook-window-repo.ts";
 

@@ -1,5 +1,5 @@
 import type { Source } from "../query/query-knowledge.ts";
-import type { QueryUsage } from "../query/query-types.ts";
+import type { QueryUsage } from "../query/query-request.ts";
 
 export type AnswerPart = { id: string; text: string; createdAt: Date };
 

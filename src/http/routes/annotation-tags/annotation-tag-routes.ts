@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { noNul } from "../../../domain/annotations/annotation-request.ts";
 import type { AnnotationTagService } from "../../../domain/annotations/annotation-tag-service.ts";
 import type { App } from "../../app-types.ts";
 import { callerOf } from "../../plugins/auth.ts";
-import { noNul } from "../annotations/annotation-schemas.ts";
 
 const tagResponse = z.object({ id: z.string(), name: z.string(), createdAt: z.string() });
 

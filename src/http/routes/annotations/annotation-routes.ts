@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
+import { annotationBody } from "../../../domain/annotations/annotation-request.ts";
 import type { AnnotationService } from "../../../domain/annotations/annotation-service.ts";
 import type { AnnotationStatusService } from "../../../domain/annotations/annotation-status-service.ts";
 import { AppError } from "../../../lib/errors.ts";
@@ -7,7 +8,6 @@ import type { App } from "../../app-types.ts";
 import { callerOf, optionalCallerOf } from "../../plugins/auth.ts";
 import { type RouteLimit, waitInWords } from "../../plugins/declared-limits.ts";
 import {
-  annotationBody,
   annotationDetailResponse,
   annotationListQuery,
   annotationParams,

@@ -1,27 +1,11 @@
 import { z } from "zod";
-
-/** PostgreSQL text cannot hold NUL: refuse it as bad input instead of failing in the database. */
-export const noNul = (value: string) => !value.includes("\u0000");
-const NUL_MESSAGE = "must not contain NUL characters";
-
-const id = () => z.string().min(1).max(100).refine(noNul, NUL_MESSAGE);
+import {
+  annotationIdField as id,
+  NUL_MESSAGE,
+  noNul,
+} from "../../../domain/annotations/annotation-request.ts";
 
 export const annotationParams = z.object({ id: id() });
-
-export const annotationBody = z.object({
-  messageId: id().describe("The agent message to annotate; one annotation per message"),
-  sentiment: z.enum(["good", "bad"]),
-  comment: z
-    .string()
-    .max(10_000)
-    .refine((value) => value.trim().length > 0, "must not be empty or whitespace")
-    .refine(noNul, NUL_MESSAGE),
-  tagIds: z
-    .array(id())
-    .max(100)
-    .nullish()
-    .describe("Replaces all tags of the annotation; omitted, null or empty removes them all"),
-});
 
 export const annotationListQuery = z.object({
   agentId: id().optional(),

@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   updateDatasourceBody,
   webDatasourceBody,
+  webDatasourceInput,
 } from "../../../domain/knowledge/datasource-request.ts";
 import type { DatasourceService } from "../../../domain/knowledge/datasource-service.ts";
 import { invalid } from "../../../lib/errors.ts";
@@ -188,7 +189,7 @@ export function registerDatasourceRoutes(
 }
 
 function toWebInput(body: unknown) {
-  const parsed = webDatasourceBody.safeParse(body ?? {});
+  const parsed = webDatasourceInput.safeParse(body ?? {});
   if (!parsed.success) {
     const details = parsed.error.issues.map((issue) => ({
       path: ["body", ...issue.path.map(String)].join("."),
@@ -196,6 +197,5 @@ function toWebInput(body: unknown) {
     }));
     throw invalid(`Invalid request: ${details[0]!.path} ${details[0]!.message}`, details);
   }
-  const { custom_id: customId, ...rest } = parsed.data;
-  return { ...rest, ...(customId ? { customId } : {}) };
+  return parsed.data;
 }

@@ -1,15 +1,17 @@
 import { z } from "zod";
+import {
+  createDatastoreBody,
+  datastoreQueryBody,
+  updateDatastoreBody,
+} from "../../../domain/knowledge/datastore-request.ts";
 import type { DatastoreService } from "../../../domain/knowledge/datastore-service.ts";
 import type { App } from "../../app-types.ts";
 import { callerOf, optionalCallerOf } from "../../plugins/auth.ts";
 import {
-  createDatastoreBody,
   datastoreParams,
   datastoreResponse,
   patchedDatastoreResponse,
-  queryBody,
   queryResponse,
-  updateDatastoreBody,
 } from "./datastore-schemas.ts";
 
 export type DatastoreRouteDeps = { knowledge: { datastores: DatastoreService } };
@@ -109,7 +111,7 @@ export function registerDatastoreRoutes(app: App, deps: DatastoreRouteDeps): voi
         tags: ["knowledge"],
         summary: "Retrieve the most similar fragments (public datastores need no key)",
         params: datastoreParams,
-        body: queryBody,
+        body: datastoreQueryBody,
         response: { 200: queryResponse },
         errors: {
           401: "no key was sent and the datastore is private",

@@ -1,28 +1,9 @@
 import { z } from "zod";
-import { parseLeadInput } from "../../../domain/leads/lead-input.ts";
+import { leadBody, parseLeadInput } from "../../../domain/leads/lead-request.ts";
 import type { LeadService } from "../../../domain/leads/lead-service.ts";
 import type { Metrics } from "../../../ops/metrics.ts";
 import type { App } from "../../app-types.ts";
 import { rateLimitedError, SiteError } from "../../plugins/site-errors.ts";
-
-const leadBodyDoc = z
-  .object({
-    name: z.string().max(100),
-    email: z.email().max(254),
-    phone: z.string().max(30).optional(),
-    source: z.string().max(50).optional(),
-    postSlug: z.string().max(200).optional(),
-    company: z.string().max(150).optional(),
-    industry: z.string().max(60).optional(),
-    companySize: z.string().max(40).optional(),
-    area: z.string().max(60).optional(),
-    hoursPerWeek: z.string().max(40).optional(),
-    aiToday: z.string().max(80).optional(),
-    score: z.number().optional().describe("0 to 999; values outside are clamped"),
-    levelLabel: z.string().max(60).optional(),
-    recommendedAgent: z.string().max(150).optional(),
-  })
-  .describe("A sales lead from a site form");
 
 const OTHER_METHODS = ["GET", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
@@ -58,7 +39,7 @@ export function registerLeadRoutes(
         summary: "Store a sales lead from a site form",
         // Documentation only: the body is validated in the handler, so every error can carry
         // the site's own {error, code, hint} envelope and a message per rule.
-        body: leadBodyDoc,
+        body: leadBody,
         response: { 201: z.object({ success: z.boolean(), id: z.string() }) },
         errors: {
           400:

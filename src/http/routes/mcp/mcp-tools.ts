@@ -4,15 +4,13 @@ import type { FastifyBaseLogger } from "fastify";
 import { z } from "zod";
 import type { AgentService } from "../../../domain/agents/agent-service.ts";
 import type { Caller } from "../../../domain/caller.ts";
+import { datastoreQueryBody } from "../../../domain/knowledge/datastore-request.ts";
 import type { DatastoreService } from "../../../domain/knowledge/datastore-service.ts";
 import type { QueryService } from "../../../domain/query/query-service.ts";
 import { AppError } from "../../../lib/errors.ts";
 import { agentIdParams } from "../agents/agent-schemas.ts";
 import { clientIdSchema, queryBody, queryResponse } from "../agents/query-schemas.ts";
-import {
-  queryResponse as datastoreHits,
-  queryBody as datastoreQuery,
-} from "../datastores/datastore-schemas.ts";
+import { queryResponse as datastoreHits } from "../datastores/datastore-schemas.ts";
 
 export type McpToolDeps = {
   agents: Pick<AgentService, "list">;
@@ -43,7 +41,7 @@ const queryAgentInput = {
 
 const searchDatastoreInput = {
   datastoreId: z.string().min(1).max(64).describe("The id of a datastore of the organization"),
-  query: datastoreQuery.shape.query.describe("What to look for"),
+  query: datastoreQueryBody.shape.query.describe("What to look for"),
   topK: z
     .number()
     .int()

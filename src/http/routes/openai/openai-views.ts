@@ -1,7 +1,7 @@
 import { citationsOf } from "../../../domain/openai/openai-citations.ts";
 import type { ResponseRequest } from "../../../domain/openai/openai-requests.ts";
 import { type PreparedOpenAiAnswer, responseIdOf } from "../../../domain/openai/openai-service.ts";
-import type { QueryResponse } from "../../../domain/query/query-types.ts";
+import type { QueryResponse } from "../../../domain/query/query-request.ts";
 import type { ChatCompletion, ResponseObject } from "./openai-schemas.ts";
 
 /** The `agentdesk` field: what the query endpoint answers besides the text. */

@@ -3,6 +3,7 @@ import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { AnnotationService } from "../../../domain/annotations/annotation-service.ts";
 import type { LiveEvents } from "../../../domain/events/event-module.ts";
+import { publicChatBody } from "../../../domain/public-chat/public-chat-request.ts";
 import type { PublicChatService } from "../../../domain/public-chat/public-chat-service.ts";
 import type { App } from "../../app-types.ts";
 import type { RouteLimit } from "../../plugins/declared-limits.ts";
@@ -23,7 +24,6 @@ import {
   publicAnnotationBody,
   publicAnnotationResponse,
   publicAnswerParams,
-  publicChatBody,
   publicChatResponse,
   publicConversationParams,
   publicConversationResponse,

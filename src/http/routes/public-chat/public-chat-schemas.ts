@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { clientIdSchema, messageText } from "../../../domain/conversations/message-fields.ts";
+import { clientIdSchema } from "../../../domain/conversations/message-fields.ts";
+import { visitorIdSchema } from "../../../domain/public-chat/public-chat-request.ts";
 
 /**
  * The answer as a visitor sees it: the text, its sources and the ids the widget needs. Nothing
@@ -46,12 +47,6 @@ export const publicConversationParams = publicAgentParams.extend({
   conversationId: clientIdSchema,
 });
 
-/** Chosen by the browser once and kept (localStorage): it binds the visitor's conversations. */
-const visitorIdSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8 to 64 characters of A-Z, a-z, 0-9, _ and -")
-  .describe("The browser's own random id for this visitor, kept across page loads");
-
 export const visitorQuery = z.strictObject({ visitorId: visitorIdSchema });
 
 export const publicAnswerParams = publicConversationParams.extend({
@@ -70,22 +65,6 @@ export const publicAnnotationBody = z.strictObject({
     .optional()
     .describe("What the visitor wrote; without it the annotation says which button was used"),
 });
-
-/**
- * A visitor's message. Strict: the query endpoint's other fields (systemPrompt, attachments,
- * contact, channel, context…) are refused with 400, never ignored.
- */
-export const publicChatBody = (maxQuestionChars: number) =>
-  z.strictObject({
-    query: messageText(maxQuestionChars).describe(
-      `The visitor's question, at most PUBLIC_CHAT_MAX_QUESTION_CHARS characters (default 2000)`,
-    ),
-    visitorId: visitorIdSchema,
-    conversationId: clientIdSchema
-      .optional()
-      .describe("Continue this conversation: only one this visitor started here"),
-    streaming: z.boolean().default(false),
-  });
 
 export const publicAgentResponse = z.object({
   id: z.string(),
