@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { appendAgentMessage, sendFollowUp } from "../follow-ups/follow-up-helpers.ts";
@@ -36,7 +36,7 @@ async function leaveReservation(org: TestOrganization, credits: number, expiresI
 }
 
 describe("credits reserved for an answer", () => {
-  it("are held while the model runs and settled by the charge", async () => {
+  test("are held while the model runs and settled by the charge", async () => {
     const { app, fake } = harness;
     const org = await app.createOrganization("Held while answering");
     await grantCredits(app, org.id, 0.01);
@@ -66,7 +66,7 @@ describe("credits reserved for an answer", () => {
     expect(balance.credits?.used).toBe(answered.json().usage.cost);
   });
 
-  it("are released when the provider fails before answering", async () => {
+  test("are released when the provider fails before answering", async () => {
     const { app, fake } = harness;
     const org = await app.createOrganization("Provider down");
     await grantCredits(app, org.id, 1);
@@ -82,7 +82,7 @@ describe("credits reserved for an answer", () => {
     expect(await balanceOf(app, org)).toMatchObject({ canRun: true, credits: { used: 0 } });
   });
 
-  it("are released when an attachment is refused after the reservation", async () => {
+  test("are released when an attachment is refused after the reservation", async () => {
     const { app } = harness;
     const org = await app.createOrganization("Unreachable attachment");
     await grantCredits(app, org.id, 1);
@@ -96,7 +96,7 @@ describe("credits reserved for an answer", () => {
     expect(await balanceOf(app, org)).toMatchObject({ canRun: true, credits: { used: 0 } });
   });
 
-  it("left by a process that died stop counting when they expire", async () => {
+  test("left by a process that died stop counting when they expire", async () => {
     const { app } = harness;
     const org = await app.createOrganization("Crashed holder");
     await grantCredits(app, org.id, 2);
@@ -118,7 +118,7 @@ describe("credits reserved for an answer", () => {
     expect(await reservationsOf(org)).toEqual([]);
   });
 
-  it("once settled are not read again by the next reservations", async () => {
+  test("once settled are not read again by the next reservations", async () => {
     const { app } = harness;
     const { db } = app.database;
     const org = await app.createOrganization("Many settled");
@@ -175,7 +175,7 @@ describe("credits reserved for an answer", () => {
     await db.execute(sql`delete from credit_reservations where organization_id = ${org.id}`);
   });
 
-  it("are made by a statement that keeps its generic plan", async () => {
+  test("are made by a statement that keeps its generic plan", async () => {
     const { app } = harness;
     const { db } = app.database;
     const org = await app.createOrganization("Planned once");
@@ -202,7 +202,7 @@ describe("credits reserved for an answer", () => {
     await db.execute(sql`delete from credit_reservations where organization_id = ${org.id}`);
   });
 
-  it("count as used messages on the free plan", async () => {
+  test("count as used messages on the free plan", async () => {
     const { app } = harness;
     const org = await app.createOrganization("Free, all held");
     const agent = await createAgent(app, org);
@@ -215,7 +215,7 @@ describe("credits reserved for an answer", () => {
 });
 
 describe("follow-ups and transcriptions reserve too", () => {
-  it("a follow-up settles its reservation, or releases it when the model fails", async () => {
+  test("a follow-up settles its reservation, or releases it when the model fails", async () => {
     const { app, fake } = harness;
     const org = await app.createOrganization("Follow-ups held");
     await grantCredits(app, org.id, 1);
@@ -246,7 +246,7 @@ describe("follow-ups and transcriptions reserve too", () => {
     expect(await reservationsOf(org)).toEqual([]);
   });
 
-  it("a transcription is refused while its price is held by others", async () => {
+  test("a transcription is refused while its price is held by others", async () => {
     const { app, fake } = harness;
     const org = await app.createOrganization("Transcriptions held");
     await grantCredits(app, org.id, 1);

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createAgent, type QueryTestApp, sendQuery, startQueryTestApp } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import type { Untyped } from "../harness/client.ts";
@@ -27,7 +27,7 @@ async function onlyChatEvent(org: TestOrganization) {
 }
 
 describe("agent queries are metered through billing", () => {
-  it("writes a chat event with the answer's token counts, priced by the registry", async () => {
+  test("writes a chat event with the answer's token counts, priced by the registry", async () => {
     const { app } = harness;
     const org = await app.createOrganization("Metered chat");
     await grantCredits(app, org.id, 5);
@@ -54,7 +54,7 @@ describe("agent queries are metered through billing", () => {
     expect((await balanceOf(app, org)).credits?.used).toBe(expected);
   });
 
-  it("the free plan answers 5 messages, then 402 before any model call", async () => {
+  test("the free plan answers 5 messages, then 402 before any model call", async () => {
     const { app } = harness;
     const org = await app.createOrganization("Free chat");
     const agent = await createAgent(app, org);
@@ -73,7 +73,7 @@ describe("agent queries are metered through billing", () => {
     });
   });
 
-  it("an organization out of credits gets 402 on the query path too", async () => {
+  test("an organization out of credits gets 402 on the query path too", async () => {
     const { app } = harness;
     const org = await app.createOrganization("Spent");
     await grantCredits(app, org.id, 0.000001);
@@ -85,7 +85,7 @@ describe("agent queries are metered through billing", () => {
     expect(chatRequests()).toBe(before);
   });
 
-  it("an agent with a datastore gets 402 before any model call too, ahead of a bad conversation", async () => {
+  test("an agent with a datastore gets 402 before any model call too, ahead of a bad conversation", async () => {
     const { app } = harness;
     const org = await app.createOrganization("Spent with knowledge");
     const datastore = await createDatastore(app, org, { name: "Manuals" });
@@ -115,7 +115,7 @@ describe("agent queries are metered through billing", () => {
     expect(chatRequests()).toBe(before + 1);
   });
 
-  it("charges a turn the database refused, and stores nothing of it", async () => {
+  test("charges a turn the database refused, and stores nothing of it", async () => {
     const { app } = harness;
     const org = await app.createOrganization("Refused turn");
     await grantCredits(app, org.id, 5);

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { users, webhookDeliveries } from "../../src/db/schema/index.ts";
 import type { ReceivedRequest } from "../fakes/http-receiver.ts";
 import { type FakeSmtp, startFakeSmtp } from "../fakes/smtp-server.ts";
@@ -64,7 +64,7 @@ const patchConversation = (org: TestOrganization, id: string, payload: Record<st
   });
 
 describe("event subscriptions", () => {
-  it("send each organization's events, signed, to the subscriptions that asked for them", async () => {
+  test("send each organization's events, signed, to the subscriptions that asked for them", async () => {
     const org = await createFundedOrganization(t.app, "Subscribed");
     const other = await createFundedOrganization(t.app, "Elsewhere");
     const { id: agentId } = await createAgent(t.app, org);
@@ -120,7 +120,7 @@ describe("event subscriptions", () => {
     expect(eventsAt("/other")).toEqual([]);
   });
 
-  it("retry a receiver that fails, with the same delivery id, and show the attempts", async () => {
+  test("retry a receiver that fails, with the same delivery id, and show the attempts", async () => {
     const org = await createFundedOrganization(t.app, "Flaky receiver");
     const { id: agentId } = await createAgent(t.app, org);
     const subscription = await subscribed(org, "/flaky", ["conversation.human_requested"]);
@@ -165,7 +165,7 @@ describe("event subscriptions", () => {
     });
   });
 
-  it("are sent by the recovery sweep when the job of a stored delivery was lost", async () => {
+  test("are sent by the recovery sweep when the job of a stored delivery was lost", async () => {
     const org = await createFundedOrganization(t.app, "Crashed");
     const subscription = await subscribed(org, "/recovered", ["conversation.resolved"]);
     // What a process that died between committing a delivery and queueing its job leaves.
@@ -187,7 +187,7 @@ describe("event subscriptions", () => {
     expect(recovered!.request.body).toBe(payload);
   });
 
-  it("send lead.created to the subscriptions of instance administrators only", async () => {
+  test("send lead.created to the subscriptions of instance administrators only", async () => {
     const org = await createFundedOrganization(t.app, "Marketing");
     const administrator = await memberOf(t.app, org, "admin");
     const colleague = await memberOf(t.app, org, "admin");
@@ -219,7 +219,7 @@ describe("event subscriptions", () => {
     expect(delivered!.body.data.lead.ipHash).toBeUndefined();
   });
 
-  it("stop when deleted, and belong to their organization only", async () => {
+  test("stop when deleted, and belong to their organization only", async () => {
     const org = await createFundedOrganization(t.app, "Owner of one");
     const other = await createFundedOrganization(t.app, "Someone else");
     const subscription = await subscribed(org, "/deleted", ["message.created"]);
@@ -255,7 +255,7 @@ describe("event subscriptions", () => {
     expect(again.statusCode).toBe(404);
   });
 
-  it("refuse bad input and people who may not manage them", async () => {
+  test("refuse bad input and people who may not manage them", async () => {
     const org = await createFundedOrganization(t.app, "Careful");
     const member = await memberOf(t.app, org, "member");
     const url = `${t.receiver.url}/never`;
@@ -284,7 +284,7 @@ describe("event subscriptions", () => {
     expect(listed.json()).toEqual({ data: [] });
   });
 
-  it("are at most 25 per organization", async () => {
+  test("are at most 25 per organization", async () => {
     const org = await createFundedOrganization(t.app, "Many hooks");
     for (let index = 0; index < 25; index += 1) {
       await subscribed(org, `/many-${index}`, ["conversation.resolved"]);
@@ -298,7 +298,7 @@ describe("event subscriptions", () => {
 });
 
 describe("e-mail when a customer asks for a person", () => {
-  it("goes to the members who can reply, or to the assignee only", async () => {
+  test("goes to the members who can reply, or to the assignee only", async () => {
     const org = await createFundedOrganization(t.app, "Mailed");
     const { id: agentId } = await createAgent(t.app, org, { name: "Front desk" });
     const member = await memberOf(t.app, org, "member");

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { sendQuery } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import {
@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe("an operator's reply in a conversational-mode conversation", () => {
-  it("goes to the conversation's webhook, and the AI stays silent after it", async () => {
+  test("goes to the conversation's webhook, and the AI stays silent after it", async () => {
     const webhookUrl = `${t.receiver.url}/hook`;
     t.fake.script({ text: "Let me look that up." });
     const first = await sendQuery(t.app, org, agentId, { query: "Where is my order?", webhookUrl });

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Db, rowsOf } from "../../src/db/client.ts";
 import { createChunkRepo } from "../../src/domain/knowledge/chunk-repo.ts";
 import { createChunkWriter, SyncAbortedError } from "../../src/domain/knowledge/chunk-writer.ts";
@@ -114,7 +114,7 @@ function write(db: Db, row: DatasourceRow, signal = new AbortController().signal
 }
 
 describe("chunk writer batches", () => {
-  it("inserts a few chunks per transaction, then marks the datasource synched", async () => {
+  test("inserts a few chunks per transaction, then marks the datasource synched", async () => {
     const row = await claimedDatasource();
     const { db, counter } = instrumented();
     expect(await write(db, row)).toBe("synched");
@@ -130,7 +130,7 @@ describe("chunk writer batches", () => {
     expect(synched).toEqual({ status: "synched", chunk_count: stored });
   });
 
-  it("stops when a newer run claims the datasource between batches, leaving it what it added", async () => {
+  test("stops when a newer run claims the datasource between batches, leaving it what it added", async () => {
     const row = await claimedDatasource();
     const datasources = createDatasourceRepo(app.database.db);
     const { db } = instrumented(2, async () => {
@@ -147,7 +147,7 @@ describe("chunk writer batches", () => {
     expect((await datasources.find(org.id, row.id))?.status).toBe("running");
   });
 
-  it("deletes the chunks it added when it is stopped between batches", async () => {
+  test("deletes the chunks it added when it is stopped between batches", async () => {
     const row = await claimedDatasource();
     const controller = new AbortController();
     const { db } = instrumented(2, async () => {

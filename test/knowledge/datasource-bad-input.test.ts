@@ -1,5 +1,5 @@
 import { count } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { datasourceUploads } from "../../src/db/schema/index.ts";
 import { UNSTORABLE_TEXT_MESSAGE } from "../../src/http/plugins/json-body.ts";
 import { MALFORMED_MULTIPART_MESSAGE } from "../../src/http/plugins/multipart-form.ts";
@@ -59,7 +59,7 @@ function expectInvalid(response: Reply<unknown>, message: string) {
 describe("POST /api/datasources with a malformed multipart body", () => {
   const long = "b".repeat(200);
   const tooLong = "b".repeat(300);
-  it.each([
+  test.each([
     ["no boundary", "multipart/form-data", () => "xx"],
     ["an empty boundary", "multipart/form-data; boundary=", () => "xx"],
     [
@@ -88,7 +88,7 @@ describe("POST /api/datasources with a malformed multipart body", () => {
     expect(await uploadCount()).toBe(0);
   });
 
-  it.each([
+  test.each([
     [
       "a field sent as JSON",
       field("abc", "custom_id", '{"toString": 1}', "application/json"),
@@ -121,7 +121,7 @@ describe("POST /api/datasources with a malformed multipart body", () => {
     expect(await uploadCount()).toBe(0);
   });
 
-  it.each([
+  test.each([
     ["a NUL in a field", () => form("abc", field("abc", "custom_id", "customer\u00001"))],
     [
       "a NUL in the file's name",
@@ -134,14 +134,14 @@ describe("POST /api/datasources with a malformed multipart body", () => {
     expect(await uploadCount()).toBe(0);
   });
 
-  it("accepts the same form delimited by a 200-character boundary", async () => {
+  test("accepts the same form delimited by a 200-character boundary", async () => {
     const response = await post(`multipart/form-data; boundary=${long}`, form(long));
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ type: "file", name: "hours.txt" });
     expect(await uploadCount()).toBe(1);
   });
 
-  it("asks for the key before reading the form", async () => {
+  test("asks for the key before reading the form", async () => {
     const { payload, headers } = multipartBody([{ name: "type", value: "file" }]);
     const response = await app.client().request({
       method: "POST",

@@ -1,5 +1,5 @@
 import JSZip from "jszip";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { buildDocx, buildPptx, buildXlsx } from "../ingestion/loaders/ooxml-fixtures.ts";
 import { buildPdf } from "../ingestion/loaders/pdf-fixture.ts";
@@ -47,7 +47,7 @@ async function topHit(datasource: Datasource, text: string): Promise<QueryResult
 }
 
 describe("each accepted file type is loaded, split, embedded and searchable", () => {
-  it("PDF, per page with page numbers", async () => {
+  test("PDF, per page with page numbers", async () => {
     const pdf = buildPdf([
       ["Chapter one covers onboarding."],
       ["Page two explains the refund window of 30 days."],
@@ -64,7 +64,7 @@ describe("each accepted file type is loaded, split, embedded and searchable", ()
     expect(hit.source).toBe("guide.pdf");
   });
 
-  it("DOCX", async () => {
+  test("DOCX", async () => {
     const synced = await ingest({
       fileName: "policy.docx",
       contentType: DOCX,
@@ -74,7 +74,7 @@ describe("each accepted file type is loaded, split, embedded and searchable", ()
     expect((await topHit(synced, "refunds issued fourteen days")).text).toContain("fourteen days");
   });
 
-  it("PPTX, in slide order with slide numbers as pages", async () => {
+  test("PPTX, in slide order with slide numbers as pages", async () => {
     const pptx = await buildPptx([
       { title: "Roadmap", body: ["Quarter one ships the mobile app."] },
       { title: "Pricing", body: ["The team plan costs 99 euros."] },
@@ -90,7 +90,7 @@ describe("each accepted file type is loaded, split, embedded and searchable", ()
     expect(hit.page).toBe(2);
   });
 
-  it("XLSX, rows kept with their header", async () => {
+  test("XLSX, rows kept with their header", async () => {
     const synced = await ingest({
       fileName: "crm.xlsx",
       contentType: XLSX,
@@ -102,14 +102,14 @@ describe("each accepted file type is loaded, split, embedded and searchable", ()
     expect(hit.text).toContain("Email");
   });
 
-  it("CSV", async () => {
+  test("CSV", async () => {
     const csv = "sku,product,price\nK-1,Kettle,35\nT-9,Toaster,49\n";
     const synced = await ingest({ fileName: "prices.csv", contentType: "text/csv", content: csv });
     expect(synced).toMatchObject({ status: "synched", config: { mime_type: "text/csv" } });
     expect((await topHit(synced, "toaster price")).text).toContain("Toaster");
   });
 
-  it("JSON", async () => {
+  test("JSON", async () => {
     const json = JSON.stringify({
       faq: [{ q: "Do you ship to Iceland?", a: "Yes, within 5 days." }],
     });
@@ -122,7 +122,7 @@ describe("each accepted file type is loaded, split, embedded and searchable", ()
     expect((await topHit(synced, "ship Iceland")).text).toContain("Iceland");
   });
 
-  it("Markdown, with the heading path kept on each chunk", async () => {
+  test("Markdown, with the heading path kept on each chunk", async () => {
     const markdown = "# Garden\n\n## Roses\n\nPrune roses in late winter.\n";
     const synced = await ingest({
       fileName: "garden.md",
@@ -133,7 +133,7 @@ describe("each accepted file type is loaded, split, embedded and searchable", ()
     expect((await topHit(synced, "prune roses")).text).toContain("Garden > Roses");
   });
 
-  it("plain text", async () => {
+  test("plain text", async () => {
     const synced = await ingest({
       fileName: "note.txt",
       contentType: "text/plain",
@@ -145,7 +145,7 @@ describe("each accepted file type is loaded, split, embedded and searchable", ()
 });
 
 describe("upload rules", () => {
-  it("reads a PDF sent as text/plain as a PDF (the content decides)", async () => {
+  test("reads a PDF sent as text/plain as a PDF (the content decides)", async () => {
     const pdf = buildPdf([["Disguised PDF about lighthouse keepers."]]);
     const synced = await ingest({
       fileName: "notes.txt",
@@ -156,7 +156,7 @@ describe("upload rules", () => {
     expect((await topHit(synced, "lighthouse keepers")).page).toBe(1);
   });
 
-  it("refuses an executable sent as text/plain with 400 and stores nothing", async () => {
+  test("refuses an executable sent as text/plain with 400 and stores nothing", async () => {
     const elf = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1]), Buffer.alloc(64)]);
     const store = await createDatastore(app, org);
     const response = await uploadFile(app, org, store.id, {
@@ -171,7 +171,7 @@ describe("upload rules", () => {
     expect(listed.body).toEqual([]);
   });
 
-  it("answers 413 above UPLOAD_MAX_BYTES", async () => {
+  test("answers 413 above UPLOAD_MAX_BYTES", async () => {
     const response = await uploadFile(app, org, datastoreId, {
       fileName: "big.txt",
       contentType: "text/plain",
@@ -181,7 +181,7 @@ describe("upload rules", () => {
     expect(response.body).toMatchObject({ type: "PAYLOAD_TOO_LARGE" });
   });
 
-  it("uses fileName and custom_id from the form", async () => {
+  test("uses fileName and custom_id from the form", async () => {
     const created = await addFile(
       app,
       org,
@@ -203,7 +203,7 @@ describe("upload rules", () => {
     expect(hit).toMatchObject({ custom_id: "customer-42", datasource_name: "Quokka facts" });
   });
 
-  it.each([
+  test.each([
     ["no file", [{ name: "type", value: "file" }], undefined, "body.file"],
     ["type other than file", [{ name: "type", value: "web_page" }], "x", "body.type"],
     ["no datastoreId", [{ name: "type", value: "file" }], "x", "body.datastoreId"],
@@ -227,7 +227,7 @@ describe("upload rules", () => {
     expect(response.body.details.map((detail: { path: string }) => detail.path)).toContain(path);
   });
 
-  it("answers 404 for a datastore that does not exist", async () => {
+  test("answers 404 for a datastore that does not exist", async () => {
     const response = await uploadFile(app, org, "no-such-datastore", {
       fileName: "a.txt",
       contentType: "text/plain",
@@ -238,7 +238,7 @@ describe("upload rules", () => {
 });
 
 describe("hostile documents end in error while the server keeps serving", () => {
-  it("a zip bomb disguised as a DOCX", async () => {
+  test("a zip bomb disguised as a DOCX", async () => {
     const zip = await JSZip.loadAsync(await buildDocx());
     zip.file("word/media/padding.bin", new Uint8Array(300 * 1024 * 1024), {
       compression: "DEFLATE",
@@ -257,7 +257,7 @@ describe("hostile documents end in error while the server keeps serving", () => 
     expect(health.status).toBe(200);
   }, 60_000);
 
-  it("a corrupt PDF", async () => {
+  test("a corrupt PDF", async () => {
     const pdf = Buffer.from(buildPdf([["Fine text"]]));
     const corrupt = Buffer.concat([pdf.subarray(0, 40), Buffer.from("garbage".repeat(50))]);
     const synced = await ingest({

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { type FakeWebSite, startFakeWebSite } from "../fakes/web-site.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
@@ -55,7 +55,7 @@ async function ask(datastoreId: string, body: Record<string, unknown>): Promise<
 }
 
 describe("status lifecycle", () => {
-  it("answers at once (pending) while the job works, and a job past its time ends in error", async () => {
+  test("answers at once (pending) while the job works, and a job past its time ends in error", async () => {
     web.routes.set("/slow", { hang: true });
     const store = await createDatastore(app, org);
     const response = await app.client(org.auth).datasources.create({
@@ -71,7 +71,7 @@ describe("status lifecycle", () => {
     expect(ended.errorMessage).toBe("Ingestion took longer than 8 s and was stopped");
   });
 
-  it("a run whose worker died is reported as error once its deadline has passed", async () => {
+  test("a run whose worker died is reported as error once its deadline has passed", async () => {
     const store = await createDatastore(app, org);
     const created = await addFile(app, org, store.id, note("A worker will pretend to die."));
     await waitForSync(app, org, created.id);
@@ -84,7 +84,7 @@ describe("status lifecycle", () => {
     expect(seen.errorMessage).toContain("did not finish in time");
   });
 
-  it("a re-sync of unchanged content writes no chunk", async () => {
+  test("a re-sync of unchanged content writes no chunk", async () => {
     const store = await createDatastore(app, org);
     const text = Array.from(
       { length: 40 },
@@ -108,7 +108,7 @@ describe("status lifecycle", () => {
 });
 
 describe("deprecated POST /api/datastores/update/{datastoreId}", () => {
-  it("replaces the text of a datasource and re-indexes it", async () => {
+  test("replaces the text of a datasource and re-indexes it", async () => {
     const store = await createDatastore(app, org);
     const created = await addFile(app, org, store.id, note("Old text about walruses."));
     await waitForSync(app, org, created.id);
@@ -132,7 +132,7 @@ describe("deprecated POST /api/datastores/update/{datastoreId}", () => {
     expect(texts.join(" ")).not.toContain("walruses");
   });
 
-  it.each([
+  test.each([
     ["an unknown datasource", { id: "nope", text: "x" }, 404],
     ["a missing text", { id: "nope" }, 400],
   ])("refuses %s", async (_, payload, status) => {
@@ -141,7 +141,7 @@ describe("deprecated POST /api/datastores/update/{datastoreId}", () => {
     expect(response.status).toBe(status);
   });
 
-  it("refuses a datasource of another datastore (404)", async () => {
+  test("refuses a datasource of another datastore (404)", async () => {
     const first = await createDatastore(app, org);
     const second = await createDatastore(app, org);
     const created = await addFile(app, org, first.id, note("Belongs to the first datastore."));
@@ -153,7 +153,7 @@ describe("deprecated POST /api/datastores/update/{datastoreId}", () => {
 });
 
 describe("stored-token limit", () => {
-  it("ends a sync that would pass the plan's limit in usage_limit_reached, storing nothing", async () => {
+  test("ends a sync that would pass the plan's limit in usage_limit_reached, storing nothing", async () => {
     const tiny = await app.createOrganization("Tiny plan", { plan: "tiny" });
     const store = await createDatastore(app, tiny);
     const small = await addFile(app, tiny, store.id, note("Ten or so tokens of text about owls."));
@@ -167,7 +167,7 @@ describe("stored-token limit", () => {
 });
 
 describe("datasource delete", () => {
-  it("returns the datasource and removes its chunks", async () => {
+  test("returns the datasource and removes its chunks", async () => {
     const store = await createDatastore(app, org);
     const created = await addFile(app, org, store.id, note("Capybaras enjoy hot springs."));
     await waitForSync(app, org, created.id);
@@ -215,23 +215,23 @@ describe("query rules", () => {
     await waitForSync(app, org, otherId);
   });
 
-  it("topK defaults to 5 and is honoured", async () => {
+  test("topK defaults to 5 and is honoured", async () => {
     expect(await ask(storeId, { query: "matcha tea" })).toHaveLength(5);
     expect(await ask(storeId, { query: "matcha tea", topK: 1 })).toHaveLength(1);
   });
 
-  it.each([0, 101, 2.5, "5"])("refuses topK %s with 400", async (topK) => {
+  test.each([0, 101, 2.5, "5"])("refuses topK %s with 400", async (topK) => {
     const response = await query(app, org, storeId, { query: "matcha", topK });
     expect(response.status).toBe(400);
     expect(response.error.details?.[0]?.path).toBe("body.topK");
   });
 
-  it("refuses a missing or empty query with 400", async () => {
+  test("refuses a missing or empty query with 400", async () => {
     expect((await query(app, org, storeId, { topK: 3 })).status).toBe(400);
     expect((await query(app, org, storeId, { query: "  " })).status).toBe(400);
   });
 
-  it("filters by datasource id and custom id inside the query, so topK still holds", async () => {
+  test("filters by datasource id and custom id inside the query, so topK still holds", async () => {
     const onlyOther = await ask(storeId, {
       query: "matcha tea",
       topK: 5,
@@ -252,7 +252,7 @@ describe("query rules", () => {
     expect(both).toEqual([]);
   });
 
-  it("orders results by a score in 0..1, best first", async () => {
+  test("orders results by a score in 0..1, best first", async () => {
     const results = await ask(storeId, { query: "matcha grown in shade", topK: 10 });
     const scores = results.map((hit) => hit.score);
     expect([...scores].sort((left, right) => right - left)).toEqual(scores);

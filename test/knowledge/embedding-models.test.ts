@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
@@ -43,7 +43,7 @@ async function storedDimensions(datasourceId: string): Promise<number[]> {
 }
 
 describe("an AI SDK embedding model", () => {
-  it("embeds chunks and queries through the provider, recording the cost as consumption", async () => {
+  test("embeds chunks and queries through the provider, recording the cost as consumption", async () => {
     const store = await createDatastore(app, org);
     expect(store).toMatchObject({
       embeddingModel: "openai:text-embedding-3-small",
@@ -77,7 +77,7 @@ describe("an AI SDK embedding model", () => {
     expect(data.every((event) => event.inputTokens > 0)).toBe(true);
   });
 
-  it("ends a sync in error with the provider's status when the model keeps failing", async () => {
+  test("ends a sync in error with the provider's status when the model keeps failing", async () => {
     const store = await createDatastore(app, org);
     const failure = { status: 500, retryAfterMs: 10 };
     openai.scriptEmbeddings(failure, failure, failure);
@@ -91,7 +91,7 @@ describe("an AI SDK embedding model", () => {
     expect(ended.errorMessage).toContain("text-embedding-3-small failed (HTTP 500");
   });
 
-  it("changing a datastore's embedder re-embeds its datasources", async () => {
+  test("changing a datastore's embedder re-embeds its datasources", async () => {
     const store = await createDatastore(app, org);
     const created = await addFile(app, org, store.id, {
       fileName: "moles.md",
@@ -112,7 +112,7 @@ describe("an AI SDK embedding model", () => {
     expect(response.body[0]!.text).toContain("Star-nosed");
   });
 
-  it("refuses an embedding model it cannot resolve", async () => {
+  test("refuses an embedding model it cannot resolve", async () => {
     const response = await app
       .client(org.auth)
       .datastores.create({ name: "x", embeddingModel: "openai:mystery-model" });

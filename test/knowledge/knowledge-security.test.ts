@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import {
   addFile,
@@ -56,7 +56,7 @@ describe("authentication", () => {
       ["POST", `/api/datastores/update/${privateStore.id}`, { id: datasource.id, text: "x" }],
     ] as const;
 
-  it("every management endpoint needs a valid key (401 without, 401 with a bad one)", async () => {
+  test("every management endpoint needs a valid key (401 without, 401 with a bad one)", async () => {
     for (const [method, url, payload] of endpoints()) {
       for (const headers of [{}, { authorization: "Bearer not-a-key" }]) {
         const response = await app.client().request({
@@ -73,12 +73,12 @@ describe("authentication", () => {
     expect(stillThere.body.status).toBe("synched");
   });
 
-  it("a private datastore cannot be queried without a key", async () => {
+  test("a private datastore cannot be queried without a key", async () => {
     const response = await query(app, null, privateStore.id, { query: "vault code" });
     expect(response.status).toBe(401);
   });
 
-  it("a public datastore can be queried without a key, but not with a bad one", async () => {
+  test("a public datastore can be queried without a key, but not with a bad one", async () => {
     const anonymous = await query(app, null, publicStore.id, { query: "opening hours" });
     expect(anonymous.status).toBe(200);
     expect(anonymous.body[0]!.text).toContain("nine to five");
@@ -93,7 +93,7 @@ describe("authentication", () => {
 });
 
 describe("cross-organization access is refused with 404", () => {
-  it("datastores of another organization", async () => {
+  test("datastores of another organization", async () => {
     for (const [method, url, payload] of [
       ["GET", `/api/datastores/${privateStore.id}`, undefined],
       ["PATCH", `/api/datastores/${privateStore.id}`, { name: "Mine now" }],
@@ -117,7 +117,7 @@ describe("cross-organization access is refused with 404", () => {
     expect(mine.body.name).toBe("Secret");
   });
 
-  it("datasources of another organization", async () => {
+  test("datasources of another organization", async () => {
     for (const [method, url] of [
       ["GET", `/api/datasources/${datasource.id}`],
       ["DELETE", `/api/datasources/${datasource.id}`],
@@ -142,7 +142,7 @@ describe("cross-organization access is refused with 404", () => {
     expect(intact.body[0]!.text).toContain("4711");
   });
 
-  it("another organization may query a public datastore, filters and all", async () => {
+  test("another organization may query a public datastore, filters and all", async () => {
     const response = await query(app, intruder, publicStore.id, {
       query: "opening hours",
       topK: 1,

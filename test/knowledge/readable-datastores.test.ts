@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { StatementPart } from "../../src/db/statement-parts.ts";
 import { createDatastoreRepo } from "../../src/domain/knowledge/datastore-repo.ts";
 import { questionLexemes } from "../../src/retrieval/text-query.ts";
@@ -19,7 +19,7 @@ const along: StatementPart<string> = {
 };
 
 describe("the datastores an agent reads, with the question's lexemes and another part", () => {
-  it("returns the readable datastores and the lexemes the full-text side searches for", async () => {
+  test("returns the readable datastores and the lexemes the full-text side searches for", async () => {
     const owner = await app.createOrganization("Owner");
     const other = await app.createOrganization("Other");
     const own = await createDatastore(app, owner, { name: "Own" });

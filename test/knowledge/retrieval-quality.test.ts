@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { testDatabaseKind } from "../harness/database.ts";
 import { loadRetrievalCorpus, type RetrievalCorpus } from "../ingestion/retrieval-corpus.ts";
@@ -54,7 +54,7 @@ async function rankedDocuments(question: string, mode: string): Promise<string[]
 }
 
 describe(`retrieval quality on ${testDatabaseKind}`, () => {
-  it.each(["vector", "text", "hybrid"] as const)(
+  test.each(["vector", "text", "hybrid"] as const)(
     "measures recall@5 of %s ranking",
     async (mode) => {
       scores[mode] = await evaluateRetriever(corpus.questions, (question) =>
@@ -65,7 +65,7 @@ describe(`retrieval quality on ${testDatabaseKind}`, () => {
     120_000,
   );
 
-  it("hybrid beats vector-only and full-text-only", () => {
+  test("hybrid beats vector-only and full-text-only", () => {
     const { vector, text, hybrid } = scores;
     console.info(
       `recall@5 on ${testDatabaseKind}: vector ${vector!.recallAt5.toFixed(3)}, ` +

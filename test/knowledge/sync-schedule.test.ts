@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
 import { type FakeWebSite, htmlPage, sitemap, startFakeWebSite } from "../fakes/web-site.ts";
@@ -148,7 +148,7 @@ async function search(text: string): Promise<QueryResult[]> {
 }
 
 describe("the syncSchedule setting", () => {
-  it("is accepted on create and shown in the view with the next sync time", async () => {
+  test("is accepted on create and shown in the view with the next sync time", async () => {
     const created = await addPage("/daily", "Opening hours are nine to five.", {
       syncSchedule: "daily",
     });
@@ -170,14 +170,14 @@ describe("the syncSchedule setting", () => {
     });
   });
 
-  it("is null, with no next time, when not given or given as null", async () => {
+  test("is null, with no next time, when not given or given as null", async () => {
     const plain = await addPage("/plain", "No schedule here.");
     expect(plain).toMatchObject({ syncSchedule: null, nextSyncAt: null });
     const explicit = await addPage("/explicit", "No schedule either.", { syncSchedule: null });
     expect(explicit).toMatchObject({ syncSchedule: null, nextSyncAt: null });
   });
 
-  it("is set, kept, changed and removed with PATCH /api/datasources/{id}", async () => {
+  test("is set, kept, changed and removed with PATCH /api/datasources/{id}", async () => {
     const page = await addPage("/patched", "Delivery takes two days.");
     await waitForSync(app, org, page.id);
 
@@ -203,7 +203,7 @@ describe("the syncSchedule setting", () => {
 });
 
 describe("bad input", () => {
-  it("refuses a schedule that is not hourly, daily, weekly or null, on create and PATCH", async () => {
+  test("refuses a schedule that is not hourly, daily, weekly or null, on create and PATCH", async () => {
     for (const syncSchedule of ["monthly", "HOURLY", "", 60, true, { every: "hour" }]) {
       const created = await client().datasources.create(
         unchecked({
@@ -238,7 +238,7 @@ describe("bad input", () => {
     expect((await getDatasource(app, org, page.id)).syncSchedule).toBeNull();
   });
 
-  it("refuses a schedule on a file, on upload and on PATCH, saying why", async () => {
+  test("refuses a schedule on a file, on upload and on PATCH, saying why", async () => {
     const upload = await uploadFile(
       app,
       org,
@@ -264,7 +264,7 @@ describe("bad input", () => {
     expect((await client().datasources.update(file.id, { syncSchedule: null })).status).toBe(400);
   });
 
-  it("drops the schedule of a web page turned into text by the deprecated update", async () => {
+  test("drops the schedule of a web page turned into text by the deprecated update", async () => {
     const page = await addPage("/to-text", "Soon plain text.", { syncSchedule: "hourly" });
     await waitForSync(app, org, page.id);
     const updated = await client().datastores.updateText(storeId, {
@@ -278,7 +278,7 @@ describe("bad input", () => {
     expect(patched.status).toBe(400);
   });
 
-  it("answers 404 for an unknown id and for another organization's datasource", async () => {
+  test("answers 404 for an unknown id and for another organization's datasource", async () => {
     const page = await addPage("/private", "Internal price list.", { syncSchedule: "daily" });
     const before = await getDatasource(app, org, page.id);
 
@@ -304,14 +304,14 @@ describe("bad input", () => {
 });
 
 describe("the scheduler", () => {
-  it("is registered with pg-boss to run every minute", async () => {
+  test("is registered with pg-boss to run every minute", async () => {
     const result = await app.database.db.execute(
       sql`select cron, timezone from pgboss.schedule where name = 'knowledge.sync-schedule'`,
     );
     expect(rowsOf(result)).toEqual([{ cron: "* * * * *", timezone: "UTC" }]);
   });
 
-  it("re-syncs a due page once, moves its next time on, and re-embeds nothing unchanged", async () => {
+  test("re-syncs a due page once, moves its next time on, and re-embeds nothing unchanged", async () => {
     const page = await addPage("/unchanged", "The warranty lasts two years on every kettle.", {
       syncSchedule: "hourly",
     });
@@ -345,7 +345,7 @@ describe("the scheduler", () => {
     expect((await getDatasource(app, org, page.id)).nextSyncAt).toBe(second.nextSyncAt);
   });
 
-  it("re-embeds a page whose content changed", async () => {
+  test("re-embeds a page whose content changed", async () => {
     const page = await addPage("/changing", "The shop opens at eight in the morning.", {
       syncSchedule: "daily",
     });
@@ -374,7 +374,7 @@ describe("the scheduler", () => {
     expect(texts).not.toContain("eight in the morning");
   });
 
-  it("does not sync a datasource whose schedule was removed or that was deleted", async () => {
+  test("does not sync a datasource whose schedule was removed or that was deleted", async () => {
     const removed = await addPage("/removed", "Schedule to be removed.", {
       syncSchedule: "hourly",
     });
@@ -404,7 +404,7 @@ describe("the scheduler", () => {
     expect(rowsOf<{ count: number }>(jobs)[0]!.count).toBe(0);
   });
 
-  it("does not sync twice a datasource whose sync is still running", async () => {
+  test("does not sync twice a datasource whose sync is still running", async () => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => {
       release = resolve;
@@ -441,7 +441,7 @@ describe("the scheduler", () => {
     expect((await row(id))!.generation).toBe(generation);
   });
 
-  it("keeps the schedule after a failed sync", async () => {
+  test("keeps the schedule after a failed sync", async () => {
     const page = await addPage("/flaky", "Sometimes down.", { syncSchedule: "daily" });
     const first = await waitForSync(app, org, page.id);
     expect(first.status).toBe("synched");
@@ -465,7 +465,7 @@ describe("the scheduler", () => {
     expect(recovered).toMatchObject({ status: "synched", errorMessage: null });
   });
 
-  it("re-syncs a web_site with its pages, which follow the site's schedule", async () => {
+  test("re-syncs a web_site with its pages, which follow the site's schedule", async () => {
     web.routes.set("/site/map.xml", sitemap([`${web.base}/site/a`, `${web.base}/site/b`]));
     web.routes.set("/site/a", htmlPage("Alpha", "Alpha page about umbrellas."));
     web.routes.set("/site/b", htmlPage("Beta", "Beta page about raincoats."));

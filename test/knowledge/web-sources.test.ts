@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   type FakeWebSite,
   htmlPage,
@@ -61,7 +61,7 @@ async function search(datastoreId: string, text: string): Promise<QueryResult[]>
 }
 
 describe("web_page", () => {
-  it("indexes the readable main content as Markdown with its title, without navigation", async () => {
+  test("indexes the readable main content as Markdown with its title, without navigation", async () => {
     const web = await site();
     web.routes.set(
       "/guide",
@@ -95,7 +95,7 @@ describe("web_page", () => {
     expect(everything).not.toContain("Copyright");
   });
 
-  it("ends in error with the HTTP status when the page is missing", async () => {
+  test("ends in error with the HTTP status when the page is missing", async () => {
     const web = await site();
     const store = await createDatastore(app, org);
     const created = await addWeb(store.id, {
@@ -109,7 +109,7 @@ describe("web_page", () => {
 });
 
 describe("web_site", () => {
-  it("follows the given sitemap, honours robots.txt Disallow and makes each page a child", async () => {
+  test("follows the given sitemap, honours robots.txt Disallow and makes each page a child", async () => {
     const web = await site();
     web.routes.set("/robots.txt", robots(["User-agent: *", "Disallow: /private"]));
     web.routes.set(
@@ -149,7 +149,7 @@ describe("web_site", () => {
     expect(filtered.body.length).toBeGreaterThan(0);
   });
 
-  it("finds the sitemap named by robots.txt", async () => {
+  test("finds the sitemap named by robots.txt", async () => {
     const web = await site();
     web.routes.set(
       "/robots.txt",
@@ -168,7 +168,7 @@ describe("web_site", () => {
     expect(web.requests).not.toContain("/sitemap.xml");
   });
 
-  it("falls back to /sitemap.xml when robots.txt names none", async () => {
+  test("falls back to /sitemap.xml when robots.txt names none", async () => {
     const web = await site();
     web.routes.set("/sitemap.xml", sitemap([`${web.base}/x`, `${web.base}/y`]));
     web.routes.set("/x", htmlPage("X", "Page x."));
@@ -183,7 +183,7 @@ describe("web_site", () => {
     expect(web.requests).toContain("/robots.txt");
   });
 
-  it("crawls the origin when there is no sitemap, obeying robots.txt and the page cap", async () => {
+  test("crawls the origin when there is no sitemap, obeying robots.txt and the page cap", async () => {
     const web = await site();
     web.routes.set("/robots.txt", robots(["User-agent: agentdesk", "Disallow: /admin"]));
     web.routes.set(
@@ -207,7 +207,7 @@ describe("web_site", () => {
     expect(web.requests).not.toContain("/logo.png");
   });
 
-  it("deletes pages that disappeared when the site is synced again", async () => {
+  test("deletes pages that disappeared when the site is synced again", async () => {
     const web = await site();
     web.routes.set("/sitemap.xml", sitemap([`${web.base}/keep`, `${web.base}/gone`]));
     web.routes.set("/keep", htmlPage("Keep", "This page stays on the site."));
@@ -231,7 +231,7 @@ describe("web_site", () => {
     expect(sources).not.toContain(`${web.base}/gone`);
   });
 
-  it("DELETE of a site removes its pages and their chunks", async () => {
+  test("DELETE of a site removes its pages and their chunks", async () => {
     const web = await site();
     web.routes.set("/sitemap.xml", sitemap([`${web.base}/only`]));
     web.routes.set("/only", htmlPage("Only", "Platypus facts live here."));
@@ -248,7 +248,7 @@ describe("web_site", () => {
     expect(await search(store.id, "platypus facts")).toEqual([]);
   });
 
-  it("ends in error when robots.txt forbids the whole site", async () => {
+  test("ends in error when robots.txt forbids the whole site", async () => {
     const web = await site();
     web.routes.set("/robots.txt", robots(["User-agent: *", "Disallow: /"]));
     web.routes.set("/", htmlPage("Home", "Nobody may crawl this."));

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { sendQuery } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
@@ -51,7 +51,7 @@ async function rowsWithText(text: string) {
 }
 
 describe("erasing a conversation of conversational mode", () => {
-  it("removes its window, deliveries and attempts; keeps the charge without the window", async () => {
+  test("removes its window, deliveries and attempts; keeps the charge without the window", async () => {
     t.fake.script({ text: "Parcel 7781 leaves the depot today." });
     const queued = await sendQuery(t.app, org, agentId, {
       query: "Where is parcel 7781?",

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { TestOrganization } from "../harness/app.ts";
 import { oggOpusFile, oggPageOffset, wavFile, webmFile } from "./audio-builders.ts";
 import {
@@ -46,13 +46,13 @@ function expectError(
 }
 
 describe("400: no file or not WAV/WebM/Ogg Opus", () => {
-  it("refuses a form without a file", async () => {
+  test("refuses a form without a file", async () => {
     const response = await transcribe(harness.app, { agentId });
     expectError(response, 400, "INVALID_REQUEST", /^file is required/);
     await expectNoSideEffects();
   });
 
-  it("refuses an empty file, and audio under another field name", async () => {
+  test("refuses an empty file, and audio under another field name", async () => {
     const empty = await transcribe(harness.app, { agentId, file: { bytes: new Uint8Array() } });
     expectError(empty, 400, "INVALID_REQUEST", /^file is required/);
     const elsewhere = await transcribe(harness.app, {
@@ -63,7 +63,7 @@ describe("400: no file or not WAV/WebM/Ogg Opus", () => {
     await expectNoSideEffects();
   });
 
-  it("refuses a text file whose name and MIME type claim WAV", async () => {
+  test("refuses a text file whose name and MIME type claim WAV", async () => {
     const response = await transcribe(harness.app, {
       agentId,
       file: {
@@ -76,7 +76,7 @@ describe("400: no file or not WAV/WebM/Ogg Opus", () => {
     await expectNoSideEffects();
   });
 
-  it("refuses other audio and containers dressed as WAV or WebM", async () => {
+  test("refuses other audio and containers dressed as WAV or WebM", async () => {
     const riffAvi = Buffer.from(wavFile({ seconds: 1 }));
     riffAvi.write("AVI ", 8, "ascii");
     const impostors = [
@@ -91,7 +91,7 @@ describe("400: no file or not WAV/WebM/Ogg Opus", () => {
     await expectNoSideEffects();
   });
 
-  it("says what is wrong with a damaged or non-audio WAV/WebM", async () => {
+  test("says what is wrong with a damaged or non-audio WAV/WebM", async () => {
     const cases: Array<[Uint8Array, RegExp]> = [
       [wavFile({ seconds: 1 }).subarray(0, 36), /WAV file has no data chunk/],
       [wavFile({ seconds: 0 }), /no audio samples/],
@@ -108,7 +108,7 @@ describe("400: no file or not WAV/WebM/Ogg Opus", () => {
     await expectNoSideEffects();
   });
 
-  it("refuses Vorbis, truncated or damaged Ogg with 400, naming the formats it takes", async () => {
+  test("refuses Vorbis, truncated or damaged Ogg with 400, naming the formats it takes", async () => {
     const file = oggOpusFile({ packets: 100 });
     const damaged = Buffer.from(file);
     damaged.write("Oggs", oggPageOffset(file, 3), "ascii");
@@ -135,7 +135,7 @@ describe("400: no file or not WAV/WebM/Ogg Opus", () => {
     await expectNoSideEffects();
   });
 
-  it("refuses a body that is not multipart/form-data", async () => {
+  test("refuses a body that is not multipart/form-data", async () => {
     const response = await harness.app.api.inject({
       method: "POST",
       url: "/api/transcribe-audio",
@@ -144,7 +144,7 @@ describe("400: no file or not WAV/WebM/Ogg Opus", () => {
     expectError(response, 400, "INVALID_REQUEST", /multipart\/form-data/);
   });
 
-  it("refuses two files and a malformed multipart body", async () => {
+  test("refuses two files and a malformed multipart body", async () => {
     const twoFiles = await multipartBody([
       ["agentId", agentId],
       ["file", { bytes: wavFile({ seconds: 0.5 }) }],
@@ -173,7 +173,7 @@ describe("400: no file or not WAV/WebM/Ogg Opus", () => {
 });
 
 describe("400: text PostgreSQL cannot store", () => {
-  it("refuses a NUL in agentId or in the file's name before looking the agent up", async () => {
+  test("refuses a NUL in agentId or in the file's name before looking the agent up", async () => {
     const audio = { bytes: wavFile({ seconds: 0.5 }) };
     for (const input of [
       { agentId: "x\u0000y", file: audio },
@@ -192,7 +192,7 @@ describe("413: over TRANSCRIBE_MAX_BYTES", () => {
   const atCap = wavFile({ seconds: 2.04 });
   const overCap = wavFile({ seconds: 2.1 });
 
-  it("accepts a file at the cap and refuses one over it, declared by Content-Length", async () => {
+  test("accepts a file at the cap and refuses one over it, declared by Content-Length", async () => {
     expect(atCap.length).toBeLessThanOrEqual(MAX_BYTES);
     expect(overCap.length).toBeGreaterThan(MAX_BYTES);
     const big = await transcribe(harness.app, { agentId, file: { bytes: overCap } });
@@ -212,7 +212,7 @@ describe("413: over TRANSCRIBE_MAX_BYTES", () => {
     expect(event?.units).toBe(2.04);
   });
 
-  it("refuses an Ogg Opus file over the cap as it refuses WAV", async () => {
+  test("refuses an Ogg Opus file over the cap as it refuses WAV", async () => {
     const charged = (await transcriptionEvents(harness.app, org)).length;
     const overCapOgg = oggOpusFile({ packets: 50, tagsPadding: MAX_BYTES });
     expect(overCapOgg.length).toBeGreaterThan(MAX_BYTES);
@@ -226,7 +226,7 @@ describe("413: over TRANSCRIBE_MAX_BYTES", () => {
   });
 
   // A stream body goes out chunked, so only the multipart parser's own file limit can stop it.
-  it("refuses a chunked upload without Content-Length once it passes the cap", async () => {
+  test("refuses a chunked upload without Content-Length once it passes the cap", async () => {
     const base = await harness.app.listen("api");
     const body = await multipartBody([
       ["agentId", agentId],

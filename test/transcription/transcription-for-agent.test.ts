@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { AgentTranscriptionRequest } from "../../src/domain/transcription/transcription-service.ts";
 import { setBilling } from "../billing/billing-helpers.ts";
 import type { TestOrganization } from "../harness/app.ts";
@@ -29,7 +29,7 @@ const transcribeForAgent = (request: AgentTranscriptionRequest) =>
   harness.app.runtime.services.transcription.transcribeForAgent(request);
 
 describe("transcribeForAgent (messaging channels)", () => {
-  it("transcribes an Ogg Opus voice note for a private agent and charges its seconds", async () => {
+  test("transcribes an Ogg Opus voice note for a private agent and charges its seconds", async () => {
     harness.fake.scriptTranscription({ text: "voice note from Telegram" });
     const audio = oggOpusFile({ packets: 250 });
     const result = await transcribeForAgent({
@@ -60,7 +60,7 @@ describe("transcribeForAgent (messaging channels)", () => {
     });
   });
 
-  it("takes WAV and WebM as the public endpoint does", async () => {
+  test("takes WAV and WebM as the public endpoint does", async () => {
     const samples: Array<[Uint8Array, number]> = [
       [wavFile({ seconds: 1.5 }), 1.5],
       [webmFile({ frames: 100, durationMs: 2000 }), 2],
@@ -79,7 +79,7 @@ describe("transcribeForAgent (messaging channels)", () => {
     }
   });
 
-  it("refuses bad or oversized audio before the provider and the ledger", async () => {
+  test("refuses bad or oversized audio before the provider and the ledger", async () => {
     const requests = harness.fake.requests.length;
     const events = (await transcriptionEvents(harness.app, org)).length;
     const refusals: Array<[Uint8Array, object]> = [
@@ -105,7 +105,7 @@ describe("transcribeForAgent (messaging channels)", () => {
     expect(await transcriptionEvents(harness.app, org)).toHaveLength(events);
   });
 
-  it("refuses with USAGE_LIMIT when the organization cannot pay", async () => {
+  test("refuses with USAGE_LIMIT when the organization cannot pay", async () => {
     const overdue = await harness.app.createOrganization("Overdue channel");
     const overdueAgent = await insertAgent(harness.app, overdue, "private");
     await setBilling(harness.app, overdue.id, { subscriptionStatus: "past_due" });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { balanceOf, grantCredits } from "../billing/billing-helpers.ts";
 import { startFakeOpenAI } from "../fakes/openai-server.ts";
 import type { TestOrganization } from "../harness/app.ts";
@@ -30,7 +30,7 @@ const lastUpload = () => {
 };
 
 describe("POST /api/transcribe-audio", () => {
-  it("transcribes a WAV for a public agent without any API key and charges its seconds", async () => {
+  test("transcribes a WAV for a public agent without any API key and charges its seconds", async () => {
     harness.fake.scriptTranscription({ text: "Hello, I would like to book a table." });
     const audio = wavFile({ seconds: 2.5 });
     const response = await transcribe(harness.app, {
@@ -60,7 +60,7 @@ describe("POST /api/transcribe-audio", () => {
     });
   });
 
-  it("transcribes a WebM, with the file before the agentId, billed by its Duration", async () => {
+  test("transcribes a WebM, with the file before the agentId, billed by its Duration", async () => {
     harness.fake.scriptTranscription({ text: "webm speech" });
     const audio = webmFile({ frames: 150, durationMs: 3000 });
     const response = await transcribe(harness.app, {
@@ -78,7 +78,7 @@ describe("POST /api/transcribe-audio", () => {
     });
   });
 
-  it("transcribes an Ogg Opus voice note, sent to the provider as audio.ogg", async () => {
+  test("transcribes an Ogg Opus voice note, sent to the provider as audio.ogg", async () => {
     harness.fake.scriptTranscription({ text: "a voice note from a phone" });
     const audio = oggOpusFile({ packets: 150, finalGranule: BigInt(312 + 150 * 960 - 480) });
     const response = await transcribe(harness.app, {
@@ -99,7 +99,7 @@ describe("POST /api/transcribe-audio", () => {
     });
   });
 
-  it("bills a live recording without Duration to its last audio block", async () => {
+  test("bills a live recording without Duration to its last audio block", async () => {
     const audio = webmFile({ frames: 100, live: true, durationMs: null });
     const response = await transcribe(harness.app, {
       agentId,
@@ -110,7 +110,7 @@ describe("POST /api/transcribe-audio", () => {
     expect(event).toMatchObject({ units: 1.98, metadata: { durationSource: "webm-last-block" } });
   });
 
-  it("trusts the bytes over the name and type: WebM sent as recording.wav goes as WebM", async () => {
+  test("trusts the bytes over the name and type: WebM sent as recording.wav goes as WebM", async () => {
     const audio = webmFile({ frames: 50, durationMs: 1000 });
     const response = await transcribe(harness.app, {
       agentId,
@@ -120,7 +120,7 @@ describe("POST /api/transcribe-audio", () => {
     expect(lastUpload().form?.file).toMatchObject({ name: "audio.webm", type: "audio/webm" });
   });
 
-  it("answers silence with an empty text, and still charges the seconds sent", async () => {
+  test("answers silence with an empty text, and still charges the seconds sent", async () => {
     harness.fake.scriptTranscription({ text: "" });
     const before = (await transcriptionEvents(harness.app, org)).length;
     const response = await transcribe(harness.app, {
@@ -134,7 +134,7 @@ describe("POST /api/transcribe-audio", () => {
     expect(events[0]?.units).toBe(0.75);
   });
 
-  it("debits whisper-1 at 0.006 credits per minute from the agent's organization", async () => {
+  test("debits whisper-1 at 0.006 credits per minute from the agent's organization", async () => {
     const funded = await harness.app.createOrganization("Funded");
     const fundedAgent = await insertAgent(harness.app, funded, "public");
     await grantCredits(harness.app, funded.id, 1);
@@ -157,7 +157,7 @@ describe("POST /api/transcribe-audio", () => {
 });
 
 describe("OpenAPI", () => {
-  it("documents the multipart form, without security, and the {text} answer", async () => {
+  test("documents the multipart form, without security, and the {text} answer", async () => {
     const response = await harness.app
       .client()
       .request({ method: "GET", url: "/api/openapi.json" });
@@ -174,7 +174,7 @@ describe("OpenAPI", () => {
 });
 
 describe("a client that goes away", () => {
-  it("stops the provider call and is not charged", async () => {
+  test("stops the provider call and is not charged", async () => {
     // TRANSCRIBE_TIMEOUT_MS is two minutes here: only the client's leaving can close it.
     harness.fake.requests.length = 0;
     harness.fake.scriptTranscription({ hang: true });
@@ -201,7 +201,7 @@ describe("a client that goes away", () => {
 });
 
 describe("a dedicated speech-to-text endpoint", () => {
-  it("sends audio to TRANSCRIPTION_BASE_URL with TRANSCRIPTION_API_KEY, never the OpenAI key", async () => {
+  test("sends audio to TRANSCRIPTION_BASE_URL with TRANSCRIPTION_API_KEY, never the OpenAI key", async () => {
     const whisper = await startFakeOpenAI({ apiKey: "local-whisper-key" });
     const dedicated = await startTranscriptionApp({
       TRANSCRIPTION_BASE_URL: whisper.url,

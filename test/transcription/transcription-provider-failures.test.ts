@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { TestOrganization } from "../harness/app.ts";
 import { wavFile } from "./audio-builders.ts";
 import {
@@ -40,7 +40,7 @@ function expectCleanFailure(response: { statusCode: number; body: string }, reas
 }
 
 describe("500 when the provider fails", () => {
-  it("reports a provider error after one retry, without its body, and charges nothing", async () => {
+  test("reports a provider error after one retry, without its body, and charges nothing", async () => {
     harness.fake.scriptTranscription(
       { status: 500, errorMessage: PROVIDER_SECRET, retryAfterMs: 10 },
       { status: 503, errorMessage: PROVIDER_SECRET, retryAfterMs: 10 },
@@ -51,7 +51,7 @@ describe("500 when the provider fails", () => {
     expect(await transcriptionEvents(harness.app, org)).toHaveLength(0);
   });
 
-  it("does not retry a refused key", async () => {
+  test("does not retry a refused key", async () => {
     harness.fake.requests.length = 0;
     harness.fake.scriptTranscription({ status: 401, errorMessage: PROVIDER_SECRET });
     const response = await transcribe(harness.app, { agentId, file: audio() });
@@ -59,7 +59,7 @@ describe("500 when the provider fails", () => {
     expect(harness.fake.requests).toHaveLength(1);
   });
 
-  it("gives up after TRANSCRIBE_TIMEOUT_MS and closes the provider request", async () => {
+  test("gives up after TRANSCRIBE_TIMEOUT_MS and closes the provider request", async () => {
     harness.fake.requests.length = 0;
     harness.fake.scriptTranscription({ hang: true });
     const response = await transcribe(harness.app, { agentId, file: audio() });
@@ -69,7 +69,7 @@ describe("500 when the provider fails", () => {
     expect(await transcriptionEvents(harness.app, org)).toHaveLength(0);
   });
 
-  it("recovers once the provider answers again", async () => {
+  test("recovers once the provider answers again", async () => {
     harness.fake.scriptTranscription({ text: "back to normal" });
     const response = await transcribe(harness.app, { agentId, file: audio() });
     expect(response.statusCode).toBe(200);
@@ -79,7 +79,7 @@ describe("500 when the provider fails", () => {
 });
 
 describe("no speech-to-text configured", () => {
-  it("answers 500 without naming the server's variables, and charges nothing", async () => {
+  test("answers 500 without naming the server's variables, and charges nothing", async () => {
     const bare = await startTranscriptionApp({ OPENAI_API_KEY: "" });
     try {
       const owner = await bare.app.createOrganization("No keys");

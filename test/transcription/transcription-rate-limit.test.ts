@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 import { wavFile } from "./audio-builders.ts";
@@ -37,7 +37,7 @@ describe("the rate limit under concurrency (in memory)", () => {
     await fake.close();
   });
 
-  it("lets exactly the configured number through when calls arrive together", async () => {
+  test("lets exactly the configured number through when calls arrive together", async () => {
     const ip = randomIp();
     const responses = await Promise.all(
       Array.from({ length: 7 }, () =>
@@ -51,7 +51,7 @@ describe("the rate limit under concurrency (in memory)", () => {
     expect(fake.requests).toHaveLength(LIMIT);
   });
 
-  it("rejects a bad value of the settings at boot, naming them", async () => {
+  test("rejects a bad value of the settings at boot, naming them", async () => {
     await expect(startTestApp({ env: { TRANSCRIBE_RATE_LIMIT_PER_MINUTE: "0" } })).rejects.toThrow(
       /TRANSCRIBE_RATE_LIMIT_PER_MINUTE/,
     );
@@ -90,7 +90,7 @@ describe.skipIf(!redisUrl)("the rate limit shared through Redis", () => {
     await fake?.close();
   });
 
-  it("two API instances share one limit per IP", async () => {
+  test("two API instances share one limit per IP", async () => {
     const ip = randomIp();
     const responses = await Promise.all(
       Array.from({ length: 8 }, (_, index) =>

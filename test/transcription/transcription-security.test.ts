@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { balanceOf, grantCredits, setBilling } from "../billing/billing-helpers.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import { wavFile } from "./audio-builders.ts";
@@ -31,7 +31,7 @@ afterAll(() => harness.close());
 const audio = () => ({ bytes: wavFile({ seconds: 1 }) });
 
 describe("401: agentId missing, unknown or not public", () => {
-  it("refuses a missing or blank agentId", async () => {
+  test("refuses a missing or blank agentId", async () => {
     for (const agentId of [undefined, "", "   "]) {
       const response = await transcribe(harness.app, {
         file: audio(),
@@ -46,7 +46,7 @@ describe("401: agentId missing, unknown or not public", () => {
     }
   });
 
-  it("answers an unknown and a private agent alike, so private ids cannot be probed", async () => {
+  test("answers an unknown and a private agent alike, so private ids cannot be probed", async () => {
     const unknown = await transcribe(harness.app, {
       agentId: "ckunknownagent000000000000",
       file: audio(),
@@ -66,7 +66,7 @@ describe("401: agentId missing, unknown or not public", () => {
     }
   });
 
-  it("ignores API keys: even the owner's key does not open a private agent", async () => {
+  test("ignores API keys: even the owner's key does not open a private agent", async () => {
     const response = await transcribe(
       harness.app,
       { agentId: privateAgent, file: audio(), remoteAddress: freshAddress() },
@@ -75,7 +75,7 @@ describe("401: agentId missing, unknown or not public", () => {
     expect(response.statusCode).toBe(401);
   });
 
-  it("checks the agent before the file, and nothing reaches the provider", async () => {
+  test("checks the agent before the file, and nothing reaches the provider", async () => {
     const response = await transcribe(harness.app, {
       agentId: privateAgent,
       file: { bytes: Buffer.from("not audio"), name: "x.wav" },
@@ -88,7 +88,7 @@ describe("401: agentId missing, unknown or not public", () => {
 });
 
 describe("402: the agent's organization cannot run", () => {
-  it("refuses while the subscription is past due, before calling the provider", async () => {
+  test("refuses while the subscription is past due, before calling the provider", async () => {
     const overdue = await harness.app.createOrganization("Overdue");
     const agentId = await insertAgent(harness.app, overdue, "public");
     await setBilling(harness.app, overdue.id, { subscriptionStatus: "past_due" });
@@ -103,7 +103,7 @@ describe("402: the agent's organization cannot run", () => {
     expect(await transcriptionEvents(harness.app, overdue)).toHaveLength(0);
   });
 
-  it("spends the last credits, then refuses the next transcription", async () => {
+  test("spends the last credits, then refuses the next transcription", async () => {
     const nearlyEmpty = await harness.app.createOrganization("Nearly empty");
     const agentId = await insertAgent(harness.app, nearlyEmpty, "public");
     // 0.0001 credits is one second of whisper-1; two seconds are asked, what remains is taken.
@@ -135,7 +135,7 @@ describe("402: the agent's organization cannot run", () => {
 });
 
 describe("429: per client IP", () => {
-  it(`allows ${RATE_LIMIT} calls a minute from one address, then refuses; others still pass`, async () => {
+  test(`allows ${RATE_LIMIT} calls a minute from one address, then refuses; others still pass`, async () => {
     const address = freshAddress();
     const statuses: number[] = [];
     for (let call = 0; call <= RATE_LIMIT; call += 1) {

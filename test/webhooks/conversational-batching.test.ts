@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { sendQuery } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import {
@@ -30,7 +30,7 @@ const chatRequests = () =>
   t.fake.requests.filter((request) => request.path === "/v1/chat/completions");
 
 describe("conversational mode batches a conversation's messages into one webhook", () => {
-  it("answers queued at once, then delivers one signed answer to both messages of a window", async () => {
+  test("answers queued at once, then delivers one signed answer to both messages of a window", async () => {
     t.fake.script({ text: "Your order ships tomorrow.\n\nTracking follows by email." });
     const first = await sendQuery(t.app, org, agentId, {
       query: "Where is my order?",
@@ -140,7 +140,7 @@ describe("conversational mode batches a conversation's messages into one webhook
     ]);
   });
 
-  it("splits an answer into at most 3 messages, or 10 in a meta conversation", async () => {
+  test("splits an answer into at most 3 messages, or 10 in a meta conversation", async () => {
     const paragraphs = Array.from(
       { length: 12 },
       (_, index) => `Paragraph ${index + 1} of the answer.`,

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { sendQuery } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
@@ -98,7 +98,7 @@ async function expectAnsweredAndChargedOnce(
 }
 
 describe("a conversational answer's charge", () => {
-  it("fails its window when it fails: nothing is stored or sent, and the retry answers and charges once", async () => {
+  test("fails its window when it fails: nothing is stored or sent, and the retry answers and charges once", async () => {
     await execute(sql`create sequence refused_charges`);
     await execute(sql`
       create function refuse_first_charge() returns trigger language plpgsql as $$
@@ -124,7 +124,7 @@ describe("a conversational answer's charge", () => {
     }
   }, 60_000);
 
-  it("commits with the answer's messages: an answer refused at commit is not charged", async () => {
+  test("commits with the answer's messages: an answer refused at commit is not charged", async () => {
     await execute(sql`create sequence refused_answers`);
     await execute(sql`create sequence charges_seen_before_commit`);
     // At commit, after the whole transaction ran: the first answer is refused, once its charge

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { memberOf } from "../harness/accounts.ts";
 import { sendQuery } from "../harness/agents.ts";
@@ -37,7 +37,7 @@ async function chargedTo(apiKeyId: string) {
 }
 
 describe("answers queued by conversational mode", () => {
-  it("are held and charged within the monthly budget of the key that asked", async () => {
+  test("are held and charged within the monthly budget of the key that asked", async () => {
     const owner = await memberOf(t.app, org, "owner");
     const created = await t.app.api.inject({
       method: "POST",

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { EVALUATOR_PROMPT, helperModel, QUERY_PROMPT } from "../fakes/retrieval-helper-model.ts";
 import { sendQuery } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
@@ -40,7 +40,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe("super retrieval in conversational mode", () => {
-  it("answers through the fallback, records it with the message, and charges every call", async () => {
+  test("answers through the fallback, records it with the message, and charges every call", async () => {
     t.fake.setDefaultChat(
       helperModel({
         queries: () => ["refunds within 30 days"],

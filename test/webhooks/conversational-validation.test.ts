@@ -1,5 +1,5 @@
 import { createServer } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { createAgent, sendQuery } from "../harness/agents.ts";
 import { ADMIN_TOKEN, type TestOrganization } from "../harness/app.ts";
 import {
@@ -55,35 +55,35 @@ async function messagesOfOrganization() {
 }
 
 describe("webhookUrl of a conversational agent on the api channel", () => {
-  it("is required, with or without an explicit api channel", async () => {
+  test("is required, with or without an explicit api channel", async () => {
     await expect400({}, /webhookUrl is required/);
     await expect400({ channel: "api" }, /webhookUrl is required/);
     await expect400({ webhookUrl: "  " }, /webhookUrl is required/);
   });
 
-  it("must be a URL", async () => {
+  test("must be a URL", async () => {
     await expect400({ webhookUrl: "not a url" }, /is not a valid URL/);
     await expect400({ webhookUrl: "receiver.example.com/hook" }, /is not a valid URL/);
   });
 
-  it("must use http or https", async () => {
+  test("must use http or https", async () => {
     await expect400({ webhookUrl: "ftp://127.0.0.1/hook" }, /must use http or https, not ftp/);
     await expect400({ webhookUrl: "file:///etc/passwd" }, /must use http or https, not file/);
   });
 
-  it("must be reachable", async () => {
+  test("must be reachable", async () => {
     const port = await closedPort();
     await expect400({ webhookUrl: `http://127.0.0.1:${port}/hook` }, /is not reachable/);
   });
 
-  it("is refused before anything is stored or generated", async () => {
+  test("is refused before anything is stored or generated", async () => {
     const before = (await messagesOfOrganization()).length;
     await expect400({ webhookUrl: "nope" }, /not a valid URL/);
     expect(await messagesOfOrganization()).toHaveLength(before);
     expect(t.fake.requests).toHaveLength(0);
   });
 
-  it("is probed with a HEAD request that a webhook receiver answers", async () => {
+  test("is probed with a HEAD request that a webhook receiver answers", async () => {
     const response = await sendQuery(t.app, org, agentId, {
       query: "Hello",
       webhookUrl: `${t.receiver.url}/probe-me`,
@@ -97,7 +97,7 @@ describe("webhookUrl of a conversational agent on the api channel", () => {
 });
 
 describe("when conversational mode does not apply", () => {
-  it("answers at once on another channel, even with a webhookUrl", async () => {
+  test("answers at once on another channel, even with a webhookUrl", async () => {
     t.fake.script({ text: "Direct answer." });
     const response = await sendQuery(t.app, org, agentId, {
       query: "Hello",
@@ -112,7 +112,7 @@ describe("when conversational mode does not apply", () => {
     expect(t.receiver.requests).toHaveLength(0);
   });
 
-  it("answers at once for an agent without conversational mode", async () => {
+  test("answers at once for an agent without conversational mode", async () => {
     const plain = await createAgent(t.app, org, { name: "Plain" });
     t.fake.script({ text: "Plain answer." });
     const response = await sendQuery(t.app, org, plain.id, {
@@ -126,7 +126,7 @@ describe("when conversational mode does not apply", () => {
 });
 
 describe("usage limits of conversational mode", () => {
-  it("answers 402 at once when the organization cannot run, and queues nothing", async () => {
+  test("answers 402 at once when the organization cannot run, and queues nothing", async () => {
     const blocked = await createConversationalAgent(t.app, "Overdue");
     const patched = await t.app.api.inject({
       method: "PATCH",
@@ -147,7 +147,7 @@ describe("usage limits of conversational mode", () => {
 });
 
 describe("conversational mode across organizations", () => {
-  it("gives each organization using the same conversation id its own conversation and deliveries", async () => {
+  test("gives each organization using the same conversation id its own conversation and deliveries", async () => {
     const shared = "ticket-42";
     const other = await createConversationalAgent(t.app, "Globex");
     t.fake.script({ text: "Globex answer." });

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import { type Receiver, startReceiver } from "../fakes/http-receiver.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
@@ -63,7 +63,7 @@ async function stop(app: TestApp) {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 2_500));
 
 describe("batching windows live in the database", () => {
-  it(
+  test(
     "delivers once when the process restarts inside the window",
     async () => {
       const first = await start();
@@ -99,7 +99,7 @@ describe("batching windows live in the database", () => {
     SLOW_TEST_MS,
   );
 
-  it(
+  test(
     "keeps retrying a delivery across a restart",
     async () => {
       const first = await start();
@@ -132,7 +132,7 @@ describe("batching windows live in the database", () => {
     SLOW_TEST_MS,
   );
 
-  it(
+  test(
     "behaves as one service with two API processes and a separate worker",
     async () => {
       const apiA = await start("api");

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { sendQuery } from "../harness/agents.ts";
 import { ADMIN_TOKEN, type TestOrganization } from "../harness/app.ts";
 import {
@@ -53,7 +53,7 @@ async function settledDelivery(conversationId: string) {
 }
 
 describe("webhook retries", () => {
-  it("retries a failing receiver with backoff and the same delivery id, then records it delivered", async () => {
+  test("retries a failing receiver with backoff and the same delivery id, then records it delivered", async () => {
     t.fake.script({ text: "Your refund was approved." });
     const { conversationId } = await queue("Was my refund approved?");
     // Set after the query: the HEAD probe must not use up the failures.
@@ -91,7 +91,7 @@ describe("webhook retries", () => {
     expect(posts(t.receiver)).toHaveLength(3);
   });
 
-  it("gives up after the configured attempts and keeps the last error", async () => {
+  test("gives up after the configured attempts and keeps the last error", async () => {
     t.fake.script({ text: "Noted." });
     const { conversationId } = await queue("Please note my address.");
     t.receiver.respondWith(Array.from({ length: MAX_ATTEMPTS + 2 }, () => 500));
@@ -133,7 +133,7 @@ describe("webhook timeouts", () => {
     await new Promise((resolve) => slow.close(resolve));
   });
 
-  it("counts a receiver that does not answer in time as a failed attempt and retries", async () => {
+  test("counts a receiver that does not answer in time as a failed attempt and retries", async () => {
     t.fake.script({ text: "On its way." });
     const { conversationId } = await queue("Status?", slowUrl);
     const delivery = await settledDelivery(conversationId);
@@ -153,7 +153,7 @@ describe("webhook timeouts", () => {
 });
 
 describe("webhook redirects", () => {
-  it("counts a redirect as a failed attempt instead of following it", async () => {
+  test("counts a redirect as a failed attempt instead of following it", async () => {
     let posted = 0;
     const redirecting = createServer((request, response) => {
       request.resume();
@@ -187,7 +187,7 @@ describe("webhook redirects", () => {
 });
 
 describe("when no answer can be generated", () => {
-  it("delivers status error with the model's failure and stores no agent message", async () => {
+  test("delivers status error with the model's failure and stores no agent message", async () => {
     t.fake.script({ status: 400, errorMessage: "invalid request sk-secret-1" });
     const { conversationId, inputMessageId } = await queue("Hello?");
     const [request] = await waitForPosts(t.receiver, 1);
@@ -213,7 +213,7 @@ describe("when no answer can be generated", () => {
     expect(stored.messages.map((message) => message.from)).toEqual(["human"]);
   });
 
-  it("delivers status error USAGE_LIMIT when the organization is blocked before the window closes", async () => {
+  test("delivers status error USAGE_LIMIT when the organization is blocked before the window closes", async () => {
     const blocked = await createConversationalAgent(t.app, "Soon overdue");
     const response = await sendQuery(t.app, blocked.org, blocked.agentId, {
       query: "Hello",

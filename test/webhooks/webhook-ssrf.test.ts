@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { sendQuery } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import {
@@ -19,7 +19,7 @@ afterAll(() => t.close());
 const port = () => new URL(t.receiver.url).port;
 
 describe("a production server refuses webhookUrls that point inside the network", () => {
-  it.each([
+  test.each([
     ["loopback", () => `http://127.0.0.1:${port()}/hook`],
     ["a private address", () => "http://10.0.0.1/hook"],
     ["the cloud metadata address", () => "http://169.254.169.254/latest/meta-data"],
@@ -42,7 +42,7 @@ describe("a production server refuses webhookUrls that point inside the network"
     },
   );
 
-  it("stores nothing for a refused URL", async () => {
+  test("stores nothing for a refused URL", async () => {
     const response = await sendQuery(t.app, org, agentId, {
       query: "Hello",
       conversationId: "refused-conversation",

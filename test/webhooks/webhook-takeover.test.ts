@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { sendQuery } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import {
@@ -51,7 +51,7 @@ async function leaveInFlight(deliveryId: string) {
 }
 
 describe("an attempt left in flight by a worker that died", () => {
-  it("is taken over when its lease runs out, with the same delivery id, and delivered once", async () => {
+  test("is taken over when its lease runs out, with the same delivery id, and delivered once", async () => {
     const { conversationId, deliveryId } = await deliveredOnce("Are you there?");
     await leaveInFlight(deliveryId);
     t.receiver.requests.length = 0;
