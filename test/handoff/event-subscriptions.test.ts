@@ -5,7 +5,7 @@ import { users, webhookDeliveries } from "../../src/db/schema/index.ts";
 import type { ReceivedRequest } from "../fakes/http-receiver.ts";
 import { type FakeSmtp, startFakeSmtp } from "../fakes/smtp-server.ts";
 import { memberOf } from "../harness/accounts.ts";
-import { createAgent, createFundedOrganization, sendQuery } from "../harness/agents.ts";
+import { createAgent, createFundedOrganization } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import {
   eventually,
@@ -77,14 +77,16 @@ describe("event subscriptions", () => {
     await subscribed(org, "/resolved", ["conversation.resolved"]);
     await subscribed(other, "/other", ["message.created", "conversation.resolved"]);
 
-    const asked = await sendQuery(t.app, org, agentId, { query: "When do you open?" });
-    expect(asked.statusCode, asked.body).toBe(200);
-    const { conversationId } = asked.json();
-    const human = await sendQuery(t.app, org, agentId, {
+    const asked = await t.app
+      .client(org.auth)
+      .agents.query(agentId, { query: "When do you open?" });
+    expect(asked.status, asked.text).toBe(200);
+    const { conversationId } = asked.body;
+    const human = await t.app.client(org.auth).agents.query(agentId, {
       query: "I want to talk to a human",
       conversationId,
     });
-    expect(human.statusCode, human.body).toBe(200);
+    expect(human.status, human.text).toBe(200);
     expect((await patchConversation(org, conversationId, { status: "RESOLVED" })).statusCode).toBe(
       200,
     );
@@ -124,8 +126,8 @@ describe("event subscriptions", () => {
     const org = await createFundedOrganization(t.app, "Flaky receiver");
     const { id: agentId } = await createAgent(t.app, org);
     const subscription = await subscribed(org, "/flaky", ["conversation.human_requested"]);
-    const asked = await sendQuery(t.app, org, agentId, { query: "Hello" });
-    const { conversationId } = asked.json();
+    const asked = await t.app.client(org.auth).agents.query(agentId, { query: "Hello" });
+    const { conversationId } = asked.body;
     t.receiver.respondWith([500]);
     expect((await patchConversation(org, conversationId, { aiEnabled: false })).statusCode).toBe(
       200,
@@ -245,7 +247,9 @@ describe("event subscriptions", () => {
     });
     expect(deleted.statusCode).toBe(204);
     const { id: agentId } = await createAgent(t.app, org);
-    expect((await sendQuery(t.app, org, agentId, { query: "Anyone?" })).statusCode).toBe(200);
+    expect((await t.app.client(org.auth).agents.query(agentId, { query: "Anyone?" })).status).toBe(
+      200,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(eventsAt("/deleted")).toEqual([]);
     const again = await t.app.api.inject({
@@ -305,9 +309,13 @@ describe("e-mail when a customer asks for a person", () => {
     const viewer = await memberOf(t.app, org, "viewer");
     const assignee = await memberOf(t.app, org, "member");
 
-    const asked = await sendQuery(t.app, org, agentId, { query: "Where is my parcel?" });
-    const { conversationId } = asked.json();
-    await sendQuery(t.app, org, agentId, { query: "I want to talk to a human", conversationId });
+    const asked = await t.app
+      .client(org.auth)
+      .agents.query(agentId, { query: "Where is my parcel?" });
+    const { conversationId } = asked.body;
+    await t.app
+      .client(org.auth)
+      .agents.query(agentId, { query: "I want to talk to a human", conversationId });
     const mail = await smtp.nextMailTo(member.email);
     expect(mail.subject).toBe("A customer of Front desk is waiting for a person");
     expect(mail.text).toContain("> I want to talk to a human");
@@ -317,12 +325,12 @@ describe("e-mail when a customer asks for a person", () => {
     expect(mail.to).toContain(assignee.email);
     expect(mail.to).not.toContain(viewer.email);
 
-    const second = await sendQuery(t.app, org, agentId, { query: "Hi again" });
-    const secondId = second.json().conversationId;
+    const second = await t.app.client(org.auth).agents.query(agentId, { query: "Hi again" });
+    const secondId = second.body.conversationId;
     expect(
       (await patchConversation(org, secondId, { assigneeId: assignee.userId })).statusCode,
     ).toBe(200);
-    await sendQuery(t.app, org, agentId, {
+    await t.app.client(org.auth).agents.query(agentId, {
       query: "Can I speak to a person?",
       conversationId: secondId,
     });
@@ -331,9 +339,9 @@ describe("e-mail when a customer asks for a person", () => {
     expect(assigned.text).toContain("> Can I speak to a person?");
 
     const mailed = smtp.received.length;
-    const third = await sendQuery(t.app, org, agentId, { query: "Hello there" });
+    const third = await t.app.client(org.auth).agents.query(agentId, { query: "Hello there" });
     expect(
-      (await patchConversation(org, third.json().conversationId, { aiEnabled: false })).statusCode,
+      (await patchConversation(org, third.body.conversationId, { aiEnabled: false })).statusCode,
     ).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(smtp.received).toHaveLength(mailed);

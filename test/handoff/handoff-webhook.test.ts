@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { sendQuery } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import {
   createConversationalAgent,
@@ -22,9 +21,11 @@ describe("an operator's reply in a conversational-mode conversation", () => {
   test("goes to the conversation's webhook, and the AI stays silent after it", async () => {
     const webhookUrl = `${t.receiver.url}/hook`;
     t.fake.script({ text: "Let me look that up." });
-    const first = await sendQuery(t.app, org, agentId, { query: "Where is my order?", webhookUrl });
-    expect(first.statusCode).toBe(200);
-    const { conversationId } = first.json();
+    const first = await t.app
+      .client(org.auth)
+      .agents.query(agentId, { query: "Where is my order?", webhookUrl });
+    expect(first.status).toBe(200);
+    const { conversationId } = first.body;
     await waitForPosts(t.receiver, 1);
 
     const reply = await t.app.api.inject({
@@ -46,12 +47,12 @@ describe("an operator's reply in a conversational-mode conversation", () => {
     });
 
     const modelCalls = t.fake.requests.length;
-    const next = await sendQuery(t.app, org, agentId, {
+    const next = await t.app.client(org.auth).agents.query(agentId, {
       query: "Thanks!",
       conversationId,
       webhookUrl,
     });
-    expect(next.json()).toMatchObject({ status: "queued" });
+    expect(next.body).toMatchObject({ status: "queued" });
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(posts(t.receiver)).toHaveLength(2);
     expect(t.fake.requests).toHaveLength(modelCalls);

@@ -48,18 +48,3 @@ export async function createAgent(app: TestApp, org: TestOrganization, fields: A
   if (created.status !== 201) throw new Error(`createAgent: ${created.text}`);
   return created.body;
 }
-
-/** POST /api/agents/{id}/query as `app.inject` answers it (for the tests not yet on the client). */
-export async function sendQuery(
-  app: TestApp,
-  org: TestOrganization,
-  agentId: string,
-  body: Record<string, unknown>,
-) {
-  return app.api.inject({
-    method: "POST",
-    url: `/api/agents/${agentId}/query`,
-    headers: org.auth,
-    payload: body,
-  });
-}

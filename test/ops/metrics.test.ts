@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createAgent, createFundedOrganization, sendQuery } from "../harness/agents.ts";
+import { createAgent, createFundedOrganization } from "../harness/agents.ts";
 import { ADMIN_TOKEN, startTestApp, type TestOrganization } from "../harness/app.ts";
 import { addFile, createDatastore, waitForSync } from "../knowledge/knowledge-helpers.ts";
 import {
@@ -40,9 +40,11 @@ describe("GET /metrics on the API listener", () => {
     // A direct answer: a model call, a ledger row with credits, an HTTP request on a route with an id.
     const agent = await createAgent(t.app, org);
     knownIds.push(agent.id);
-    const answered = await sendQuery(t.app, org, agent.id, { query: "What are your hours?" });
-    expect(answered.statusCode).toBe(200);
-    knownIds.push(answered.json().conversationId, answered.json().messageId);
+    const answered = await t.app
+      .client(org.auth)
+      .agents.query(agent.id, { query: "What are your hours?" });
+    expect(answered.status).toBe(200);
+    knownIds.push(answered.body.conversationId, answered.body.messageId);
 
     // An ingestion that ends synched.
     const datastore = await createDatastore(t.app, org);
@@ -57,11 +59,13 @@ describe("GET /metrics on the API listener", () => {
     // A conversational answer delivered by webhook.
     const conversational = await createConversationalAgent(t.app, "Webhooked");
     knownIds.push(conversational.org.id, conversational.agentId);
-    const queued = await sendQuery(t.app, conversational.org, conversational.agentId, {
-      query: "Where is my order?",
-      webhookUrl: `${t.receiver.url}/hook`,
-    });
-    expect(queued.statusCode).toBe(200);
+    const queued = await t.app
+      .client(conversational.org.auth)
+      .agents.query(conversational.agentId, {
+        query: "Where is my order?",
+        webhookUrl: `${t.receiver.url}/hook`,
+      });
+    expect(queued.status).toBe(200);
     await waitForPosts(t.receiver, 1);
 
     // Leads: stored, invalid, then rate limited past the limit of 2 a minute.

@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
-import { sendQuery } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import {
   createConversationalAgent,
@@ -53,12 +52,12 @@ async function rowsWithText(text: string) {
 describe("erasing a conversation of conversational mode", () => {
   test("removes its window, deliveries and attempts; keeps the charge without the window", async () => {
     t.fake.script({ text: "Parcel 7781 leaves the depot today." });
-    const queued = await sendQuery(t.app, org, agentId, {
+    const queued = await t.app.client(org.auth).agents.query(agentId, {
       query: "Where is parcel 7781?",
       webhookUrl: `${t.receiver.url}/hook`,
     });
-    expect(queued.statusCode).toBe(200);
-    const { conversationId } = queued.json();
+    expect(queued.status).toBe(200);
+    const { conversationId } = queued.body;
     await waitForPosts(t.receiver, 1);
     const [delivery] = await eventually(async () => {
       const deliveries = await deliveriesOf(t.app, org, conversationId);

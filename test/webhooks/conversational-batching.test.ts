@@ -1,6 +1,5 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { sendQuery } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import {
   conversationOf,
@@ -32,12 +31,12 @@ const chatRequests = () =>
 describe("conversational mode batches a conversation's messages into one webhook", () => {
   test("answers queued at once, then delivers one signed answer to both messages of a window", async () => {
     t.fake.script({ text: "Your order ships tomorrow.\n\nTracking follows by email." });
-    const first = await sendQuery(t.app, org, agentId, {
+    const first = await t.app.client(org.auth).agents.query(agentId, {
       query: "Where is my order?",
       webhookUrl: `${t.receiver.url}/hook`,
     });
-    expect(first.statusCode).toBe(200);
-    const queued = first.json();
+    expect(first.status).toBe(200);
+    const queued = first.body;
     expect(queued).toEqual({
       status: "queued",
       conversationId: expect.any(String),
@@ -46,13 +45,13 @@ describe("conversational mode batches a conversation's messages into one webhook
       message: expect.stringContaining("webhookUrl"),
       webhookUrl: `${t.receiver.url}/hook`,
     });
-    const second = await sendQuery(t.app, org, agentId, {
+    const second = await t.app.client(org.auth).agents.query(agentId, {
       query: "It is order 1234.",
       conversationId: queued.conversationId,
       webhookUrl: `${t.receiver.url}/hook`,
     });
-    expect(second.statusCode).toBe(200);
-    expect(second.json()).toMatchObject({
+    expect(second.status).toBe(200);
+    expect(second.body).toMatchObject({
       status: "queued",
       conversationId: queued.conversationId,
       visitorId: queued.visitorId,
@@ -107,7 +106,7 @@ describe("conversational mode batches a conversation's messages into one webhook
           cost: expect.any(Number),
         },
         metadata: expect.objectContaining({
-          inputMessageIds: [queued.inputMessageId, second.json().inputMessageId],
+          inputMessageIds: [queued.inputMessageId, second.body.inputMessageId],
         }),
       },
       messageId: body.messages[0].id,
@@ -157,18 +156,18 @@ describe("conversational mode batches a conversation's messages into one webhook
     expect(seeded.statusCode).toBe(200);
     const webhookUrl = `${t.receiver.url}/split`;
     const [onApi, onMeta] = await Promise.all([
-      sendQuery(t.app, org, agentId, { query: "Tell me everything.", webhookUrl }),
-      sendQuery(t.app, org, agentId, {
+      t.app.client(org.auth).agents.query(agentId, { query: "Tell me everything.", webhookUrl }),
+      t.app.client(org.auth).agents.query(agentId, {
         query: "Tell me everything.",
         conversationId: metaConversation,
         webhookUrl,
       }),
     ]);
-    expect(onApi.statusCode).toBe(200);
-    expect(onMeta.statusCode).toBe(200);
+    expect(onApi.status).toBe(200);
+    expect(onMeta.status).toBe(200);
 
     const bodies = (await waitForPosts(t.receiver, 2)).map((request) => JSON.parse(request.body));
-    const apiBody = bodies.find((body) => body.conversationId === onApi.json().conversationId);
+    const apiBody = bodies.find((body) => body.conversationId === onApi.body.conversationId);
     const metaBody = bodies.find((body) => body.conversationId === metaConversation);
     expect(apiBody.messages).toHaveLength(3);
     expect(metaBody.messages).toHaveLength(10);

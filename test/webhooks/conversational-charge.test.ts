@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
-import { sendQuery } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import type { Untyped } from "../harness/client.ts";
 import {
@@ -66,12 +65,12 @@ async function reservationsHeld(): Promise<number> {
 
 /** Asks once, then waits for the window's one answer (after the job's retry, 5 s later). */
 async function answerOnce(query: string) {
-  const queued = await sendQuery(t.app, org, agentId, {
+  const queued = await t.app.client(org.auth).agents.query(agentId, {
     query,
     webhookUrl: `${t.receiver.url}/hook`,
   });
-  expect(queued.statusCode, queued.body).toBe(200);
-  const { conversationId } = queued.json();
+  expect(queued.status, queued.text).toBe(200);
+  const { conversationId } = queued.body;
   const [delivery] = await waitForPosts(t.receiver, 1, 40_000);
   // Give a wrongly scheduled second delivery the time to show up before counting.
   await new Promise((resolve) => setTimeout(resolve, 1_500));

@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { memberOf } from "../harness/accounts.ts";
-import { sendQuery } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import {
   createConversationalAgent,
@@ -51,18 +50,20 @@ describe("answers queued by conversational mode", () => {
     const webhookUrl = `${t.receiver.url}/hook`;
 
     t.fake.script({ text: "The first answer." });
-    const first = await sendQuery(t.app, keyed, agentId, { query: "First question?", webhookUrl });
-    expect(first.json().status).toBe("queued");
+    const first = await t.app
+      .client(keyed.auth)
+      .agents.query(agentId, { query: "First question?", webhookUrl });
+    expect(first.body.status).toBe("queued");
     await waitForPosts(t.receiver, 1);
     expect(await chargedTo(id)).toEqual({ events: 1, charged: 5, spent: 5 });
 
     const modelCalls = t.fake.requests.length;
-    const second = await sendQuery(t.app, keyed, agentId, {
+    const second = await t.app.client(keyed.auth).agents.query(agentId, {
       query: "Second question?",
       webhookUrl,
-      conversationId: first.json().conversationId,
+      conversationId: first.body.conversationId,
     });
-    expect(second.json().status).toBe("queued");
+    expect(second.body.status).toBe("queued");
     const [, refused] = await waitForPosts(t.receiver, 2);
     expect(JSON.parse(refused!.body)).toMatchObject({ status: "error" });
     expect(refused!.body).toContain("budget");

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { EVALUATOR_PROMPT, helperModel, QUERY_PROMPT } from "../fakes/retrieval-helper-model.ts";
-import { sendQuery } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import { addFile, createDatastore, waitForSync } from "../knowledge/knowledge-helpers.ts";
 import {
@@ -49,16 +48,16 @@ describe("super retrieval in conversational mode", () => {
           request.body?.model === "gpt-4.1" ? { status: 400 } : { text: "Within 30 days." },
       }),
     );
-    const queued = await sendQuery(t.app, org, agentId, {
+    const queued = await t.app.client(org.auth).agents.query(agentId, {
       query: "Can I get my money back?",
       webhookUrl: `${t.receiver.url}/hook`,
     });
-    expect(queued.statusCode).toBe(200);
+    expect(queued.status).toBe(200);
     const [delivery] = await waitForPosts(t.receiver, 1);
     expect(JSON.parse(delivery!.body)).toMatchObject({
       agentResponse: { answer: "Within 30 days.", metadata: { model: "gpt_4o" } },
     });
-    const { conversationId } = queued.json();
+    const { conversationId } = queued.body;
     const conversation = await conversationOf(t.app, org, conversationId);
     const answer = conversation.messages.find((message) => message.from === "agent");
     expect(answer?.metadata).toMatchObject({

@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { createAgent, sendQuery } from "../harness/agents.ts";
+import { createAgent } from "../harness/agents.ts";
 import { ADMIN_TOKEN, type TestOrganization } from "../harness/app.ts";
 import {
   createConversationalAgent,
@@ -35,9 +35,9 @@ async function closedPort(): Promise<number> {
 }
 
 async function expect400(body: Record<string, unknown>, message: RegExp) {
-  const response = await sendQuery(t.app, org, agentId, { query: "Hello", ...body });
-  expect(response.statusCode).toBe(400);
-  const error = response.json();
+  const response = await t.app.client(org.auth).agents.query(agentId, { query: "Hello", ...body });
+  expect(response.status).toBe(400);
+  const error = response.error;
   expect(error).toMatchObject({
     type: "INVALID_REQUEST",
     details: [expect.objectContaining({ path: "body.webhookUrl" })],
@@ -84,11 +84,11 @@ describe("webhookUrl of a conversational agent on the api channel", () => {
   });
 
   test("is probed with a HEAD request that a webhook receiver answers", async () => {
-    const response = await sendQuery(t.app, org, agentId, {
+    const response = await t.app.client(org.auth).agents.query(agentId, {
       query: "Hello",
       webhookUrl: `${t.receiver.url}/probe-me`,
     });
-    expect(response.statusCode).toBe(200);
+    expect(response.status).toBe(200);
     expect(t.receiver.requests[0]).toMatchObject({ method: "HEAD", path: "/probe-me" });
     // The answer follows once the window closes; let it land before the next test counts.
     const [delivered] = await waitForPosts(t.receiver, 1);
@@ -99,13 +99,13 @@ describe("webhookUrl of a conversational agent on the api channel", () => {
 describe("when conversational mode does not apply", () => {
   test("answers at once on another channel, even with a webhookUrl", async () => {
     t.fake.script({ text: "Direct answer." });
-    const response = await sendQuery(t.app, org, agentId, {
+    const response = await t.app.client(org.auth).agents.query(agentId, {
       query: "Hello",
       channel: "website",
       webhookUrl: `${t.receiver.url}/hook`,
     });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
       answer: "Direct answer.",
       messageId: expect.any(String),
     });
@@ -115,12 +115,12 @@ describe("when conversational mode does not apply", () => {
   test("answers at once for an agent without conversational mode", async () => {
     const plain = await createAgent(t.app, org, { name: "Plain" });
     t.fake.script({ text: "Plain answer." });
-    const response = await sendQuery(t.app, org, plain.id, {
+    const response = await t.app.client(org.auth).agents.query(plain.id, {
       query: "Hello",
       webhookUrl: `${t.receiver.url}/hook`,
     });
-    expect(response.statusCode).toBe(200);
-    expect(response.json().answer).toBe("Plain answer.");
+    expect(response.status).toBe(200);
+    expect(response.body.answer).toBe("Plain answer.");
     expect(posts(t.receiver)).toHaveLength(0);
   });
 });
@@ -135,12 +135,12 @@ describe("usage limits of conversational mode", () => {
       payload: { subscriptionStatus: "past_due" },
     });
     expect(patched.statusCode).toBe(200);
-    const response = await sendQuery(t.app, blocked.org, blocked.agentId, {
+    const response = await t.app.client(blocked.org.auth).agents.query(blocked.agentId, {
       query: "Hello",
       webhookUrl: `${t.receiver.url}/hook`,
     });
-    expect(response.statusCode).toBe(402);
-    expect(response.json().type).toBe("USAGE_LIMIT");
+    expect(response.status).toBe(402);
+    expect(response.error.type).toBe("USAGE_LIMIT");
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     expect(posts(t.receiver)).toHaveLength(0);
   });
@@ -151,22 +151,22 @@ describe("conversational mode across organizations", () => {
     const shared = "ticket-42";
     const other = await createConversationalAgent(t.app, "Globex");
     t.fake.script({ text: "Globex answer." });
-    const theirs = await sendQuery(t.app, other.org, other.agentId, {
+    const theirs = await t.app.client(other.org.auth).agents.query(other.agentId, {
       query: "Globex question",
       conversationId: shared,
       webhookUrl: `${t.receiver.url}/globex`,
     });
-    expect(theirs.statusCode).toBe(200);
+    expect(theirs.status).toBe(200);
     await waitForPosts(t.receiver, 1);
 
     t.fake.script({ text: "Acme answer." });
-    const mine = await sendQuery(t.app, org, agentId, {
+    const mine = await t.app.client(org.auth).agents.query(agentId, {
       query: "Acme question",
       conversationId: shared,
       webhookUrl: `${t.receiver.url}/acme`,
     });
-    expect(mine.statusCode).toBe(200);
-    expect(mine.json()).toMatchObject({ status: "queued", conversationId: shared });
+    expect(mine.status).toBe(200);
+    expect(mine.body).toMatchObject({ status: "queued", conversationId: shared });
     const received = await waitForPosts(t.receiver, 2);
 
     const payloads = Object.fromEntries(

@@ -1,7 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { sendQuery } from "../harness/agents.ts";
 import { ADMIN_TOKEN, type TestOrganization } from "../harness/app.ts";
 import {
   conversationOf,
@@ -36,9 +35,9 @@ beforeEach(() => {
 });
 
 async function queue(query: string, webhookUrl = `${t.receiver.url}/hook`) {
-  const response = await sendQuery(t.app, org, agentId, { query, webhookUrl });
-  expect(response.statusCode).toBe(200);
-  return response.json() as { conversationId: string; inputMessageId: string };
+  const response = await t.app.client(org.auth).agents.query(agentId, { query, webhookUrl });
+  expect(response.status).toBe(200);
+  return response.body as { conversationId: string; inputMessageId: string };
 }
 
 async function settledDelivery(conversationId: string) {
@@ -215,11 +214,11 @@ describe("when no answer can be generated", () => {
 
   test("delivers status error USAGE_LIMIT when the organization is blocked before the window closes", async () => {
     const blocked = await createConversationalAgent(t.app, "Soon overdue");
-    const response = await sendQuery(t.app, blocked.org, blocked.agentId, {
+    const response = await t.app.client(blocked.org.auth).agents.query(blocked.agentId, {
       query: "Hello",
       webhookUrl: `${t.receiver.url}/hook`,
     });
-    expect(response.statusCode).toBe(200);
+    expect(response.status).toBe(200);
     const patched = await t.app.api.inject({
       method: "PATCH",
       url: `/api/admin/organizations/${blocked.org.id}/billing`,
@@ -231,7 +230,7 @@ describe("when no answer can be generated", () => {
     expect(JSON.parse(request!.body)).toMatchObject({
       status: "error",
       error: { type: "USAGE_LIMIT" },
-      conversationId: response.json().conversationId,
+      conversationId: response.body.conversationId,
     });
     expect(t.fake.requests).toHaveLength(0);
   });

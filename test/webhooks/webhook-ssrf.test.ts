@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { sendQuery } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import {
   createConversationalAgent,
@@ -29,9 +28,11 @@ describe("a production server refuses webhookUrls that point inside the network"
   ])(
     "refuses %s with 400, never saying what the address is, and never connects",
     async (_, url) => {
-      const response = await sendQuery(t.app, org, agentId, { query: "Hello", webhookUrl: url() });
-      expect(response.statusCode).toBe(400);
-      const body = response.json();
+      const response = await t.app
+        .client(org.auth)
+        .agents.query(agentId, { query: "Hello", webhookUrl: url() });
+      expect(response.status).toBe(400);
+      const body = response.error;
       expect(body).toMatchObject({
         type: "INVALID_REQUEST",
         error: `webhookUrl is not allowed: ${new URL(url()).origin} refused: the address is not public`,
@@ -43,12 +44,12 @@ describe("a production server refuses webhookUrls that point inside the network"
   );
 
   test("stores nothing for a refused URL", async () => {
-    const response = await sendQuery(t.app, org, agentId, {
+    const response = await t.app.client(org.auth).agents.query(agentId, {
       query: "Hello",
       conversationId: "refused-conversation",
       webhookUrl: "http://10.0.0.1/hook",
     });
-    expect(response.statusCode).toBe(400);
+    expect(response.status).toBe(400);
     const stored = await t.app.api.inject({
       url: "/api/conversations/refused-conversation",
       headers: org.auth,

@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { sendQuery } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import {
   createConversationalAgent,
@@ -27,9 +26,11 @@ afterAll(() => t.close());
 
 async function deliveredOnce(query: string) {
   t.fake.script({ text: "An answer that was in flight." });
-  const queued = await sendQuery(t.app, org, agentId, { query, webhookUrl: `${t.receiver.url}/h` });
-  expect(queued.statusCode).toBe(200);
-  const { conversationId } = queued.json();
+  const queued = await t.app
+    .client(org.auth)
+    .agents.query(agentId, { query, webhookUrl: `${t.receiver.url}/h` });
+  expect(queued.status).toBe(200);
+  const { conversationId } = queued.body;
   const [delivery] = await eventually(async () => {
     const found = await deliveriesOf(t.app, org, conversationId);
     expect(found[0]?.state).toBe("delivered");
