@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Role } from "../../src/app/runtime.ts";
 import type { createAgentBody } from "../../src/http/routes/agents/agent-schemas.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "./app.ts";
@@ -12,13 +13,13 @@ export type AgentFields = Partial<z.input<typeof createAgentBody>>;
  */
 export async function startQueryTestApp(
   env: Record<string, string> = {},
-  { offline = false } = {},
+  { offline = false, role }: { offline?: boolean; role?: Role } = {},
 ): Promise<QueryTestApp> {
   const fake = await startFakeOpenAI({ apiKey: "sk-test" });
   const modelEnv: Record<string, string> = offline
     ? {}
     : { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: fake.url };
-  const app = await startTestApp({ env: { ...modelEnv, ...env } });
+  const app = await startTestApp({ env: { ...modelEnv, ...env }, role });
   return {
     app,
     fake,

@@ -1,4 +1,5 @@
 import { test } from "vitest";
+import type { Role } from "../../src/app/runtime.ts";
 import {
   type AgentFields,
   createAgent,
@@ -11,6 +12,8 @@ export type AppTestOptions = {
   env?: Record<string, string>;
   /** No model provider key at all, as a fresh install. */
   offline?: boolean;
+  /** The processes the app runs as (all of them unless told). */
+  role?: Role;
   /** The name of the organization of the `org` fixture. */
   orgName?: string;
   /** False for an `org` on the free plan's allowance, without the 1,000 credits. */
@@ -33,7 +36,10 @@ export function appTest(options: AppTestOptions = {}) {
   return test
     .extend("env", { scope: "file" }, options.env ?? {})
     .extend("service", { scope: "file" }, async ({ env }, { onCleanup }) => {
-      const service = await startQueryTestApp(env, { offline: options.offline });
+      const service = await startQueryTestApp(env, {
+        offline: options.offline,
+        role: options.role,
+      });
       onCleanup(() => service.close());
       return service;
     })
