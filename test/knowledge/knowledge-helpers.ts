@@ -1,11 +1,12 @@
 import type { z } from "zod";
 import type { createDatastoreBody } from "../../src/http/routes/datastores/datastore-schemas.ts";
-import { type FakeResponse, startFakeWebSite } from "../fakes/web-site.ts";
 import type { TestApp, TestOrganization } from "../harness/app.ts";
-import { type Datasource, unchecked } from "../harness/client.ts";
-import { type AppTestOptions, appTest } from "../harness/fixtures.ts";
 
 type DatastoreFields = Partial<z.input<typeof createDatastoreBody>>;
+
+import { type FakeResponse, startFakeWebSite } from "../fakes/web-site.ts";
+import { type Datasource, unchecked } from "../harness/client.ts";
+import { type AppTestOptions, appTest } from "../harness/fixtures.ts";
 
 export type { Datasource };
 
