@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Permission, ROLES, roleMay } from "../../src/domain/accounts/permissions.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 
@@ -35,7 +35,7 @@ async function rolesTable(): Promise<string> {
 }
 
 describe("docs/accounts.md", () => {
-  it("holds the roles table of every route that takes a key or a session, as declared", async () => {
+  test("holds the roles table of every route that takes a key or a session, as declared", async () => {
     const file = new URL("../../docs/accounts.md", import.meta.url);
     const text = readFileSync(file, "utf8");
     const start = text.indexOf("| endpoint | permission |");

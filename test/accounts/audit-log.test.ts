@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSeeder } from "../annotations/seed.ts";
 import { memberOf, ownOrigin, type SignedIn, TEST_PASSWORD } from "../harness/accounts.ts";
 import { ADMIN_TOKEN, startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
@@ -33,7 +33,7 @@ async function events(query = "", headers: Record<string, string> = admin.header
 }
 
 describe("the audit log", () => {
-  it("records each security action with who did it, from where, in the organization", async () => {
+  test("records each security action with who did it, from where, in the organization", async () => {
     const seeder = createSeeder(app);
     const agentId = await seeder.agent(org);
     const exchange = await seeder.exchange(org, agentId);
@@ -103,7 +103,7 @@ describe("the audit log", () => {
     expect(text).not.toContain(admin.headers.cookie.split("=")[1]);
   });
 
-  it("pages newest first and filters by action and actor", async () => {
+  test("pages newest first and filters by action and actor", async () => {
     const first = await events("?limit=2");
     expect(first.data).toHaveLength(2);
     expect(first.nextCursor).not.toBeNull();
@@ -122,7 +122,7 @@ describe("the audit log", () => {
     expect(bad.statusCode).toBe(400);
   });
 
-  it("is for owners and admins of the organization only", async () => {
+  test("is for owners and admins of the organization only", async () => {
     const member = await memberOf(app, org, "member");
     const refused = await app.api.inject({ url: "/api/audit-events", headers: member.headers });
     expect(refused.statusCode).toBe(403);

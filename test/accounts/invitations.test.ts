@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { invitations, users } from "../../src/db/schema/index.ts";
 import { sha256Hex } from "../../src/lib/secrets.ts";
 import {
@@ -57,7 +57,7 @@ const acceptAnonymously = (token: string, body: Record<string, unknown>) =>
   app.api.inject({ method: "POST", url: acceptUrl(token), payload: body });
 
 describe("POST /api/organizations/{id}/invitations", () => {
-  it("invites for 7 days with a one-time link whose token is stored hashed", async () => {
+  test("invites for 7 days with a one-time link whose token is stored hashed", async () => {
     const before = Date.now();
     const response = await call(app, "POST", invitationsUrl(org.id), admin.headers, {
       email: "  Newcomer@Example.com ",
@@ -95,7 +95,7 @@ describe("POST /api/organizations/{id}/invitations", () => {
     });
   });
 
-  it("lists pending invitations without their links, and revokes them", async () => {
+  test("lists pending invitations without their links, and revokes them", async () => {
     const pending = await invite("pending@example.com", "viewer");
     const listed = await call(app, "GET", invitationsUrl(org.id), viewer.headers);
     expect(listed.statusCode).toBe(200);
@@ -137,7 +137,7 @@ describe("POST /api/organizations/{id}/invitations", () => {
     });
   });
 
-  it("refuses a viewer or a member, storing nothing", async () => {
+  test("refuses a viewer or a member, storing nothing", async () => {
     const member = await memberOf(app, org, "member");
     const before = (await invitationsOf(app, org.id)).length;
     for (const by of [viewer, member]) {
@@ -151,7 +151,7 @@ describe("POST /api/organizations/{id}/invitations", () => {
     expect(await invitationsOf(app, org.id)).toHaveLength(before);
   });
 
-  it("lets only owners invite owners", async () => {
+  test("lets only owners invite owners", async () => {
     const byAdmin = await call(app, "POST", invitationsUrl(org.id), admin.headers, {
       email: "boss@example.com",
       role: "owner",
@@ -164,7 +164,7 @@ describe("POST /api/organizations/{id}/invitations", () => {
     expect(byOwner).toMatchObject({ role: "owner" });
   });
 
-  it("refuses a session of another organization, storing nothing there", async () => {
+  test("refuses a session of another organization, storing nothing there", async () => {
     const elsewhere = await app.createOrganization("Elsewhere");
     const response = await call(app, "POST", invitationsUrl(elsewhere.id), owner.headers, {
       email: "spy@example.com",
@@ -176,7 +176,7 @@ describe("POST /api/organizations/{id}/invitations", () => {
     expect(await invitationsOf(app, elsewhere.id)).toEqual([]);
   });
 
-  it("refuses to invite a member again, and bad e-mails and roles", async () => {
+  test("refuses to invite a member again, and bad e-mails and roles", async () => {
     const taken = await call(app, "POST", invitationsUrl(org.id), admin.headers, {
       email: viewer.email,
       role: "member",
@@ -196,7 +196,7 @@ describe("POST /api/organizations/{id}/invitations", () => {
 });
 
 describe("POST /api/auth/invitations/{token}/accept", () => {
-  it("makes a new account, which joins, is signed in, and calls the API", async () => {
+  test("makes a new account, which joins, is signed in, and calls the API", async () => {
     const { token } = await invite("ada@example.com", "member");
     const noPassword = await acceptAnonymously(token, { name: "Ada" });
     expect(noPassword.statusCode).toBe(400);
@@ -230,7 +230,7 @@ describe("POST /api/auth/invitations/{token}/accept", () => {
     });
   });
 
-  it("refuses a used, expired, revoked or forged token alike", async () => {
+  test("refuses a used, expired, revoked or forged token alike", async () => {
     const used = await invite("once@example.com");
     expect((await acceptAnonymously(used.token, { password: NEW_PASSWORD })).statusCode).toBe(200);
     const expired = await invite("late@example.com");
@@ -251,7 +251,7 @@ describe("POST /api/auth/invitations/{token}/accept", () => {
     expect(late).toEqual([]);
   });
 
-  it("lets one of two simultaneous acceptances of a link win", async () => {
+  test("lets one of two simultaneous acceptances of a link win", async () => {
     const { token } = await invite("twice@example.com");
     const answers = await Promise.all(
       [1, 2].map(() => acceptAnonymously(token, { password: NEW_PASSWORD })),
@@ -264,7 +264,7 @@ describe("POST /api/auth/invitations/{token}/accept", () => {
     expect(made).toHaveLength(1);
   });
 
-  it("lets an existing user signed in as the invited e-mail just join", async () => {
+  test("lets an existing user signed in as the invited e-mail just join", async () => {
     const elsewhere = await app.createOrganization("Home");
     const person = await memberOf(app, elsewhere, "member");
     const { token } = await invite(person.email, "admin");
@@ -285,7 +285,7 @@ describe("POST /api/auth/invitations/{token}/accept", () => {
     expect(await roleIn(app, org.id, person.userId)).toBe("admin");
   });
 
-  it("refuses a user signed in as another e-mail (403), the invitation still pending", async () => {
+  test("refuses a user signed in as another e-mail (403), the invitation still pending", async () => {
     const { token, id } = await invite("someone-else@example.com");
     const response = await app.api.inject({
       method: "POST",
@@ -301,7 +301,7 @@ describe("POST /api/auth/invitations/{token}/accept", () => {
     expect(stored!.acceptedAt).toBeNull();
   });
 
-  it("asks an existing user who is not signed in for their own password", async () => {
+  test("asks an existing user who is not signed in for their own password", async () => {
     const elsewhere = await app.createOrganization("Other home");
     const person = await memberOf(app, elsewhere, "viewer");
     const { token } = await invite(person.email, "member");
@@ -322,7 +322,7 @@ describe("POST /api/auth/invitations/{token}/accept", () => {
     await signIn(app, person.email, TEST_PASSWORD);
   });
 
-  it("writes no token or password in the audit log", async () => {
+  test("writes no token or password in the audit log", async () => {
     await expectNoSecretsInAudit(app, [...tokens, NEW_PASSWORD, TEST_PASSWORD]);
   });
 });

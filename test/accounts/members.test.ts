@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { memberOf, type SignedIn } from "../harness/accounts.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { auditOf, call, roleIn } from "./people-helpers.ts";
@@ -43,7 +43,7 @@ async function soleOwnerOrganization() {
 }
 
 describe("GET /api/organizations/{id}/members", () => {
-  it("lists every member with their role to any member, oldest first", async () => {
+  test("lists every member with their role to any member, oldest first", async () => {
     const response = await call(app, "GET", membersUrl(org.id), viewer.headers);
     expect(response.statusCode).toBe(200);
     const data = response.json().data;
@@ -64,7 +64,7 @@ describe("GET /api/organizations/{id}/members", () => {
     expect(withKey.json()).toEqual(response.json());
   });
 
-  it("never shows another organization's members to a session or a key", async () => {
+  test("never shows another organization's members to a session or a key", async () => {
     const elsewhere = await app.createOrganization("Elsewhere");
     for (const headers of [owner.headers, org.auth]) {
       const response = await call(app, "GET", membersUrl(elsewhere.id), headers);
@@ -76,7 +76,7 @@ describe("GET /api/organizations/{id}/members", () => {
 });
 
 describe("PATCH /api/organizations/{id}/members/{userId}", () => {
-  it("lets an admin change a member's role, recorded in the audit log", async () => {
+  test("lets an admin change a member's role, recorded in the audit log", async () => {
     const member = await memberOf(app, org, "member");
     const response = await call(app, "PATCH", membersUrl(org.id, member.userId), admin.headers, {
       role: "viewer",
@@ -94,7 +94,7 @@ describe("PATCH /api/organizations/{id}/members/{userId}", () => {
     });
   });
 
-  it("refuses an admin who would make an owner or change an owner, changing nothing", async () => {
+  test("refuses an admin who would make an owner or change an owner, changing nothing", async () => {
     const member = await memberOf(app, org, "member");
     const promote = await call(app, "PATCH", membersUrl(org.id, member.userId), admin.headers, {
       role: "owner",
@@ -113,7 +113,7 @@ describe("PATCH /api/organizations/{id}/members/{userId}", () => {
     expect(await roleIn(app, org.id, owner.userId)).toBe("owner");
   });
 
-  it("lets an owner, and the organization's own key, make owners", async () => {
+  test("lets an owner, and the organization's own key, make owners", async () => {
     const first = await memberOf(app, org, "member");
     const second = await memberOf(app, org, "member");
     const bySession = await call(app, "PATCH", membersUrl(org.id, first.userId), owner.headers, {
@@ -132,7 +132,7 @@ describe("PATCH /api/organizations/{id}/members/{userId}", () => {
     expect(keyEvent).toMatchObject({ actorType: "key", actorId: org.apiKeyId });
   });
 
-  it("refuses members and viewers, and roles that do not exist", async () => {
+  test("refuses members and viewers, and roles that do not exist", async () => {
     const member = await memberOf(app, org, "member");
     for (const headers of [member.headers, viewer.headers]) {
       const response = await call(app, "PATCH", membersUrl(org.id, admin.userId), headers, {
@@ -152,7 +152,7 @@ describe("PATCH /api/organizations/{id}/members/{userId}", () => {
     expect(await roleIn(app, org.id, admin.userId)).toBe("admin");
   });
 
-  it("keeps the last owner: neither demoted nor removed (409)", async () => {
+  test("keeps the last owner: neither demoted nor removed (409)", async () => {
     const { organization, only } = await soleOwnerOrganization();
     const demote = await call(
       app,
@@ -191,7 +191,7 @@ describe("PATCH /api/organizations/{id}/members/{userId}", () => {
     expect(last.statusCode).toBe(409);
   });
 
-  it("refuses a demoted user's next request at once, here and in another process", async () => {
+  test("refuses a demoted user's next request at once, here and in another process", async () => {
     const demoted = await memberOf(app, org, "admin");
     const url = membersUrl(org.id, viewer.userId);
     // Both processes have verified (and keep) the session as an admin's.
@@ -218,7 +218,7 @@ describe("PATCH /api/organizations/{id}/members/{userId}", () => {
 });
 
 describe("DELETE /api/organizations/{id}/members/{userId}", () => {
-  it("removes a member, who is refused at once, recorded in the audit log", async () => {
+  test("removes a member, who is refused at once, recorded in the audit log", async () => {
     const member = await memberOf(app, org, "member");
     expect((await call(app, "GET", membersUrl(org.id), member.headers)).statusCode).toBe(200);
     const removed = await call(app, "DELETE", membersUrl(org.id, member.userId), admin.headers);
@@ -236,7 +236,7 @@ describe("DELETE /api/organizations/{id}/members/{userId}", () => {
     expect(again.statusCode).toBe(404);
   });
 
-  it("lets an owner or admin leave; members and viewers ask an admin", async () => {
+  test("lets an owner or admin leave; members and viewers ask an admin", async () => {
     const leaving = await memberOf(app, org, "admin");
     const left = await call(app, "DELETE", membersUrl(org.id, leaving.userId), leaving.headers);
     expect(left.statusCode).toBe(204);

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parseConfig } from "../../src/config/index.ts";
 import { auditEvents, invitations, oidcLogins, users } from "../../src/db/schema/index.ts";
 import { newId } from "../../src/lib/ids.ts";
@@ -115,7 +115,7 @@ async function session(browser: Browser) {
 }
 
 describe("signing in with the OpenID provider", () => {
-  it("makes a new user of an allowed domain a member of Default, who can call the API", async () => {
+  test("makes a new user of an allowed domain a member of Default, who can call the API", async () => {
     const alice = person("alice", "example.com");
     const { browser, callback } = await signInWithSso(alice);
 
@@ -147,7 +147,7 @@ describe("signing in with the OpenID provider", () => {
     ]);
   });
 
-  it("finds the same user by the provider's subject on the next sign-in", async () => {
+  test("finds the same user by the provider's subject on the next sign-in", async () => {
     const bea = person("bea", "corp.example.com");
     await signInWithSso(bea);
     const first = await userByEmail(bea.email);
@@ -159,7 +159,7 @@ describe("signing in with the OpenID provider", () => {
     expect(joins).toHaveLength(1);
   });
 
-  it("lets an invited person of another domain join with the invitation's role", async () => {
+  test("lets an invited person of another domain join with the invitation's role", async () => {
     const acme = await app.createOrganization("Acme");
     const bob = person("bob", "partner.test");
     const invitationId = newId();
@@ -192,7 +192,7 @@ describe("signing in with the OpenID provider", () => {
     });
   });
 
-  it("links an existing user with a password to the identity on first use", async () => {
+  test("links an existing user with a password to the identity on first use", async () => {
     const org = await app.createOrganization("Linked");
     const erin = person("erin", "elsewhere.test");
     const existing = await memberOf(app, org, "viewer", erin.email);
@@ -215,7 +215,7 @@ describe("refusals, each a page that says why", () => {
     expect(callback.response.headers.getSetCookie().join()).not.toContain("agentdesk_session=");
   }
 
-  it("refuses a person of another domain who was not invited", async () => {
+  test("refuses a person of another domain who was not invited", async () => {
     const carol = person("carol", "other.test");
     const { callback } = await signInWithSso(carol);
 
@@ -225,7 +225,7 @@ describe("refusals, each a page that says why", () => {
     expect(failed!.details).toEqual({ method: "oidc", reason: "domain_not_allowed" });
   });
 
-  it("refuses an e-mail the provider has not verified, even of an allowed domain", async () => {
+  test("refuses an e-mail the provider has not verified, even of an allowed domain", async () => {
     const dave = person("dave", "example.com", { emailVerified: false });
     const { callback } = await signInWithSso(dave);
 
@@ -235,7 +235,7 @@ describe("refusals, each a page that says why", () => {
     expect(failed!.details).toEqual({ method: "oidc", reason: "email_unverified" });
   });
 
-  it("refuses a callback replayed, forged, or opened in another browser", async () => {
+  test("refuses a callback replayed, forged, or opened in another browser", async () => {
     const fay = person("fay", "example.com");
     const browser = createBrowser();
     const back = await throughProvider(browser, fay);
@@ -260,7 +260,7 @@ describe("refusals, each a page that says why", () => {
     expect(await app.database.db.select().from(oidcLogins)).toEqual([]);
   });
 
-  it("refuses when the provider answers with an error (the person cancelled there)", async () => {
+  test("refuses when the provider answers with an error (the person cancelled there)", async () => {
     const browser = createBrowser();
     const start = await browser.go(`${appUrl}/api/auth/oidc/login`);
     const authorization = new URL(start.response.headers.get("location")!);
@@ -273,7 +273,7 @@ describe("refusals, each a page that says why", () => {
     await expectRefusal(callback, /did not confirm this sign-in \(access_denied\)/);
   });
 
-  it("refuses a verified e-mail whose account is linked to another identity", async () => {
+  test("refuses a verified e-mail whose account is linked to another identity", async () => {
     const hal = person("hal", "example.com");
     await app.database.db.insert(users).values({
       id: newId(),
@@ -288,7 +288,7 @@ describe("refusals, each a page that says why", () => {
     expect(failed!.details).toEqual({ method: "oidc", reason: "identity_conflict" });
   });
 
-  it("answers a callback without any query with the page, not a 500", async () => {
+  test("answers a callback without any query with the page, not a 500", async () => {
     const response = await fetch(`${appUrl}/api/auth/oidc/callback`);
     expect(response.status).toBe(403);
     expect(await response.text()).toMatch(/Start again from the sign-in page/);
@@ -296,7 +296,7 @@ describe("refusals, each a page that says why", () => {
 });
 
 describe("the audit log of sign-ins", () => {
-  it("never holds a code, a state, a token or the client secret", async () => {
+  test("never holds a code, a state, a token or the client secret", async () => {
     const gil = person("gil", "example.com");
     const browser = createBrowser();
     const back = await throughProvider(browser, gil);
@@ -318,7 +318,7 @@ describe("the audit log of sign-ins", () => {
 });
 
 describe("without OIDC_ISSUER", () => {
-  it("says single sign-on is off, and both steps answer 404", async () => {
+  test("says single sign-on is off, and both steps answer 404", async () => {
     const plain = await startTestApp();
     try {
       const providers = await plain.api.inject({ url: "/api/auth/providers" });
@@ -338,7 +338,7 @@ describe("without OIDC_ISSUER", () => {
     expect(on.json()).toEqual({ sso: { enabled: true } });
   });
 
-  it("refuses an http issuer that is not this machine at boot", () => {
+  test("refuses an http issuer that is not this machine at boot", () => {
     expect(() =>
       parseConfig({ OIDC_ISSUER: "http://sso.example.com", OIDC_CLIENT_ID: "agentdesk" }),
     ).toThrow(/OIDC_ISSUER: must be https/);

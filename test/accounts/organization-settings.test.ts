@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { memberOf, type SignedIn } from "../harness/accounts.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { auditOf, call } from "./people-helpers.ts";
@@ -40,7 +40,7 @@ async function stored() {
 }
 
 describe("GET /api/organizations/{id}", () => {
-  it("shows any member, and a full-access key, the name and retention", async () => {
+  test("shows any member, and a full-access key, the name and retention", async () => {
     for (const headers of [viewer.headers, member.headers, org.auth]) {
       const response = await call(app, "GET", url(), headers);
       expect(response.statusCode, response.body).toBe(200);
@@ -53,7 +53,7 @@ describe("GET /api/organizations/{id}", () => {
     }
   });
 
-  it("refuses another organization's people and keys before reading it", async () => {
+  test("refuses another organization's people and keys before reading it", async () => {
     const outsider = await memberOf(app, other, "owner");
     for (const headers of [outsider.headers, other.auth]) {
       const response = await call(app, "GET", url(), headers);
@@ -66,7 +66,7 @@ describe("GET /api/organizations/{id}", () => {
 });
 
 describe("PATCH /api/organizations/{id}", () => {
-  it("lets an owner rename and an admin set the retention, each audited", async () => {
+  test("lets an owner rename and an admin set the retention, each audited", async () => {
     const renamed = await patch(owner.headers, { name: "  Settled Ltd " });
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(renamed.json()).toMatchObject({ id: org.id, name: "Settled Ltd" });
@@ -100,7 +100,7 @@ describe("PATCH /api/organizations/{id}", () => {
     expect(await auditOf(app, org.id, "retention.changed")).toHaveLength(2);
   });
 
-  it("shows the new name in every member's session at once", async () => {
+  test("shows the new name in every member's session at once", async () => {
     const before = await call(app, "GET", "/api/auth/session", viewer.headers);
     expect(before.statusCode).toBe(200);
     await patch(admin.headers, { name: "Renamed for everyone" });
@@ -110,7 +110,7 @@ describe("PATCH /api/organizations/{id}", () => {
     ]);
   });
 
-  it("takes a full-access key, never a key with scopes", async () => {
+  test("takes a full-access key, never a key with scopes", async () => {
     const viaKey = await patch(org.auth, { conversationRetentionDays: 90 });
     expect(viaKey.statusCode, viaKey.body).toBe(200);
     const [event] = (await auditOf(app, org.id, "retention.changed")).slice(-1);
@@ -129,7 +129,7 @@ describe("PATCH /api/organizations/{id}", () => {
     expect((await stored()).conversationRetentionDays).toBe(90);
   });
 
-  it("refuses members, viewers and other organizations with 403, changing nothing", async () => {
+  test("refuses members, viewers and other organizations with 403, changing nothing", async () => {
     const outsider = await memberOf(app, other, "owner");
     const before = await stored();
     for (const headers of [member.headers, viewer.headers, outsider.headers, other.auth]) {
@@ -142,7 +142,7 @@ describe("PATCH /api/organizations/{id}", () => {
     expect(await stored()).toEqual(before);
   });
 
-  it("refuses bad input with 400, changing nothing", async () => {
+  test("refuses bad input with 400, changing nothing", async () => {
     const before = await stored();
     const events = (await auditOf(app, org.id)).length;
     for (const body of [

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { organizations, users } from "../../src/db/schema/index.ts";
 import { memberOf, ownOrigin, type SignedIn, sessionCookieOf } from "../harness/accounts.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
@@ -27,7 +27,7 @@ const organizationsNamed = (target: TestApp, name: string) =>
   target.database.db.select().from(organizations).where(eq(organizations.name, name));
 
 describe("POST /api/organizations", () => {
-  it("makes the signed-in user owner of a new organization", async () => {
+  test("makes the signed-in user owner of a new organization", async () => {
     const response = await call(app, "POST", "/api/organizations", person.headers, {
       name: "  Side project ",
     });
@@ -59,7 +59,7 @@ describe("POST /api/organizations", () => {
     });
   });
 
-  it("refuses no session, a key, another site's page and a bad name, making nothing", async () => {
+  test("refuses no session, a key, another site's page and a bad name, making nothing", async () => {
     const attempts: { headers: Record<string, string>; status: number }[] = [
       { headers: {}, status: 401 },
       { headers: org.auth, status: 401 },
@@ -83,7 +83,7 @@ describe("POST /api/auth/signup", () => {
   const signup = (target: TestApp, body: Record<string, unknown>) =>
     target.api.inject({ method: "POST", url: "/api/auth/signup", payload: body });
 
-  it("is closed with SIGNUP=invite (the default), making nobody", async () => {
+  test("is closed with SIGNUP=invite (the default), making nobody", async () => {
     const response = await signup(app, {
       email: "eager@example.com",
       name: "Eager",
@@ -100,7 +100,7 @@ describe("POST /api/auth/signup", () => {
     expect(made).toEqual([]);
   });
 
-  it("with SIGNUP=open makes an account, its organization and a session", async () => {
+  test("with SIGNUP=open makes an account, its organization and a session", async () => {
     const response = await signup(open, {
       email: "Founder@Example.com",
       name: "Grace",
@@ -130,7 +130,7 @@ describe("POST /api/auth/signup", () => {
     await expectNoSecretsInAudit(open, [PASSWORD, sessionCookieOf(response).split("=")[1]!]);
   });
 
-  it("makes one account of two simultaneous sign-ups with one e-mail", async () => {
+  test("makes one account of two simultaneous sign-ups with one e-mail", async () => {
     const answers = await Promise.all(
       ["First", "Second"].map((name) =>
         signup(open, { email: "race@example.com", name, password: PASSWORD }),
@@ -144,7 +144,7 @@ describe("POST /api/auth/signup", () => {
     expect(made).toHaveLength(1);
   });
 
-  it("refuses a taken e-mail, a short password and a bad e-mail", async () => {
+  test("refuses a taken e-mail, a short password and a bad e-mail", async () => {
     const taken = await signup(open, {
       email: "founder@example.com",
       name: "Impostor",

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { accountTokens } from "../../src/db/schema/index.ts";
 import { type FakeSmtp, linkIn, startFakeSmtp } from "../fakes/smtp-server.ts";
 import { memberOf, type SignedIn, signIn, TEST_PASSWORD } from "../harness/accounts.ts";
@@ -49,7 +49,7 @@ async function mailedToken(email: string): Promise<string> {
 }
 
 describe("password reset by e-mail", () => {
-  it("mails a link that sets a new password once and ends every session", async () => {
+  test("mails a link that sets a new password once and ends every session", async () => {
     const person = await memberOf(app, org, "member");
     const otherBrowser = await signIn(app, person.email);
     const token = await mailedToken(person.email);
@@ -79,7 +79,7 @@ describe("password reset by e-mail", () => {
     expect(actions).toContain("password.reset");
   });
 
-  it("refuses an expired link, and keeps a link through a too short password", async () => {
+  test("refuses an expired link, and keeps a link through a too short password", async () => {
     const person = await memberOf(app, org, "viewer");
     const token = await mailedToken(person.email);
     const short = await reset(token, "short");
@@ -98,7 +98,7 @@ describe("password reset by e-mail", () => {
     expect(await sessionStatus(person.headers)).toBe(200);
   });
 
-  it("answers an unknown e-mail the same, and mails nothing to it", async () => {
+  test("answers an unknown e-mail the same, and mails nothing to it", async () => {
     const person = await memberOf(app, org, "member");
     const unknown = await requestReset("nobody-here@example.com");
     const known = smtp.nextMailTo(person.email);
@@ -110,7 +110,7 @@ describe("password reset by e-mail", () => {
     expect(smtp.received.filter((mail) => mail.to.includes("nobody-here@example.com"))).toEqual([]);
   });
 
-  it("refuses a forged token", async () => {
+  test("refuses a forged token", async () => {
     const forged = await reset("forged-token", NEW_PASSWORD);
     expect(forged.statusCode).toBe(400);
     expect(forged.json().error).toBe(INVALID_LINK);
@@ -118,7 +118,7 @@ describe("password reset by e-mail", () => {
 });
 
 describe("invitation mail", () => {
-  it("mails the invitation with its accept link", async () => {
+  test("mails the invitation with its accept link", async () => {
     const admin = await memberOf(app, org, "admin");
     const mail = smtp.nextMailTo("colleague@example.com");
     const response = await call(
@@ -150,7 +150,7 @@ describe("invitation mail", () => {
     expect(accepted.statusCode).toBe(200);
   });
 
-  it("keeps the invitation and says so when the mail server refuses it", async () => {
+  test("keeps the invitation and says so when the mail server refuses it", async () => {
     const admin = await memberOf(app, org, "admin");
     smtp.refuseRecipient("bounce@example.com");
     const response = await call(
@@ -172,14 +172,14 @@ describe("invitation mail", () => {
     expect(stored).toHaveLength(1);
   });
 
-  it("writes no token or password in the audit log", async () => {
+  test("writes no token or password in the audit log", async () => {
     expect(tokens.length).toBeGreaterThanOrEqual(5);
     await expectNoSecretsInAudit(app, [...tokens, NEW_PASSWORD, TEST_PASSWORD]);
   });
 });
 
 describe("without SMTP_URL", () => {
-  it("refuses a reset request with 503 naming SMTP_URL", async () => {
+  test("refuses a reset request with 503 naming SMTP_URL", async () => {
     const plain = await startTestApp();
     try {
       const response = await plain.api.inject({

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   type Permission,
   ROLES,
@@ -66,12 +66,12 @@ async function call(operation: Documented, role: Role) {
 }
 
 describe("the roles matrix", () => {
-  it("covers every route that takes a key or a session", () => {
+  test("covers every route that takes a key or a session", () => {
     expect(operations.length).toBeGreaterThan(45);
     expect(new Set(operations.map((op) => op.permission))).toContain("audit:read");
   });
 
-  it.each(ROLES)("%s: refused exactly where the permission table says", async (role) => {
+  test.each(ROLES)("%s: refused exactly where the permission table says", async (role) => {
     const wrong: string[] = [];
     for (const operation of operations) {
       const response = await call(operation, role);
@@ -92,7 +92,7 @@ describe("the roles matrix", () => {
     expect(wrong).toEqual([]);
   });
 
-  it("lets a viewer read and not write, a member work and not manage, an admin manage", () => {
+  test("lets a viewer read and not write, a member work and not manage, an admin manage", () => {
     expect(roleMay("viewer", "agents:read")).toBe(true);
     expect(roleMay("viewer", "agents:write")).toBe(false);
     expect(roleMay("viewer", "query")).toBe(false);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createLogger } from "../../src/lib/logger.ts";
 import { ownOrigin, sessionCookieOf } from "../harness/accounts.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe("the logs of the account flows", () => {
-  it("never hold a password, a setup or reset token, or a session cookie", async () => {
+  test("never hold a password, a setup or reset token, or a session cookie", async () => {
     await app.createOrganization("Default");
     const link = (await app.runtime.services.accounts.setupLink())!;
     const token = new URL(link).searchParams.get("token")!;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { memberships, users } from "../../src/db/schema/index.ts";
 import { hashPassword } from "../../src/domain/accounts/passwords.ts";
@@ -28,7 +28,7 @@ const login = (email: string, password: string, headers: Record<string, string> 
   app.api.inject({ method: "POST", url: "/api/auth/login", payload: { email, password }, headers });
 
 describe("a session", () => {
-  it("logs in, calls the API with the cookie alone, logs out and is refused at once", async () => {
+  test("logs in, calls the API with the cookie alone, logs out and is refused at once", async () => {
     const response = await login(owner.email.toUpperCase(), TEST_PASSWORD);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual({
@@ -70,7 +70,7 @@ describe("a session", () => {
     ).toBe(401);
   });
 
-  it("answers a wrong password and an unknown e-mail alike", async () => {
+  test("answers a wrong password and an unknown e-mail alike", async () => {
     const wrong = await login(owner.email, "not the password at all");
     const unknown = await login("nobody-here@example.com", "not the password at all");
     expect(wrong.statusCode).toBe(401);
@@ -81,7 +81,7 @@ describe("a session", () => {
     expect(wrong.headers["set-cookie"]).toBeUndefined();
   });
 
-  it("refuses the 11th try within 15 minutes per e-mail, and per address, with Retry-After", async () => {
+  test("refuses the 11th try within 15 minutes per e-mail, and per address, with Retry-After", async () => {
     const target = await memberOf(app, org, "member");
     const from = (address: string, email: string, password: string) =>
       app.api.inject({
@@ -108,7 +108,7 @@ describe("a session", () => {
     expect((await from("203.0.113.10", owner.email, TEST_PASSWORD)).statusCode).toBe(200);
   });
 
-  it("needs its own origin on requests that change something (CSRF)", async () => {
+  test("needs its own origin on requests that change something (CSRF)", async () => {
     const member = await memberOf(app, org, "member");
     const attempt = (headers: Record<string, string>) =>
       app.api.inject({
@@ -139,7 +139,7 @@ describe("a session", () => {
     expect(keyed.statusCode).toBe(201);
   });
 
-  it("is the spec's 'session has no organization' on the credits balance", async () => {
+  test("is the spec's 'session has no organization' on the credits balance", async () => {
     const email = `lonely-${newId().toLowerCase()}@example.com`;
     await app.database.db
       .insert(users)
@@ -154,7 +154,7 @@ describe("a session", () => {
     expect(balance.json().error).toMatch(/session has no organization/i);
   });
 
-  it("acts in the organization X-Organization-Id names, and never in one it is not a member of", async () => {
+  test("acts in the organization X-Organization-Id names, and never in one it is not a member of", async () => {
     const other = await app.createOrganization("Not mine");
     const second = await app.createOrganization("Also mine");
     await app.database.db
@@ -189,7 +189,7 @@ describe("a session", () => {
     expect(agentsThere[0]!.n).toBe(0);
   });
 
-  it("switches its active organization among its own", async () => {
+  test("switches its active organization among its own", async () => {
     const second = await app.createOrganization("Switch target");
     const user = await memberOf(app, org, "member");
     await app.database.db
@@ -214,7 +214,7 @@ describe("a session", () => {
     expect(refused.statusCode).toBe(403);
   });
 
-  it("never writes a password, token or cookie into the audit log", async () => {
+  test("never writes a password, token or cookie into the audit log", async () => {
     const rows = rowsOf<Record<string, unknown>>(
       await app.database.db.execute(sql`select * from audit_events`),
     );

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ownOrigin, sessionCookieOf } from "../harness/accounts.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 
@@ -20,7 +20,7 @@ const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
 describe("the first owner", () => {
   let link: string;
 
-  it("is made through a one-time setup link while nobody can sign in", async () => {
+  test("is made through a one-time setup link while nobody can sign in", async () => {
     await app.runtime.services.organizations.ensureDefaultOrganization();
     link = (await app.runtime.services.accounts.setupLink())!;
     expect(link).toMatch(/^http:\/\/127\.0\.0\.1:3000\/console\/setup\?token=[\w-]{40,}$/);
@@ -66,7 +66,7 @@ describe("the first owner", () => {
     expect(leads.statusCode, leads.body).toBe(200);
   });
 
-  it("cannot be made twice: the link and any other are dead once somebody can sign in", async () => {
+  test("cannot be made twice: the link and any other are dead once somebody can sign in", async () => {
     const again = await app.api.inject({
       method: "POST",
       url: "/api/auth/setup",
@@ -81,7 +81,7 @@ describe("the first owner", () => {
     expect(await app.runtime.services.accounts.setupLink()).toBeNull();
   });
 
-  it("logs out on one process and is refused on the other at once", async () => {
+  test("logs out on one process and is refused on the other at once", async () => {
     const login = await other.api.inject({
       method: "POST",
       url: "/api/auth/login",

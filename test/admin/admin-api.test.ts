@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { apiKeys, creditBuckets, organizations } from "../../src/db/schema/index.ts";
 import { sha256Hex } from "../../src/lib/secrets.ts";
 import { instanceAdminOf, memberOf } from "../harness/accounts.ts";
@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe("admin API", () => {
-  it("creates an organization with owner and a key shown once, stored only hashed", async () => {
+  test("creates an organization with owner and a key shown once, stored only hashed", async () => {
     const response = await app.admin.admin.createOrganization({
       name: "Globex",
       ownerEmail: "Owner@Globex.example",
@@ -38,7 +38,7 @@ describe("admin API", () => {
     expect(organization).toMatchObject({ plan: "pro", billingModel: "credits" });
   });
 
-  it("issues further keys that authenticate as the same organization", async () => {
+  test("issues further keys that authenticate as the same organization", async () => {
     const org = await app.createOrganization("Initech");
     const issued = await app.admin.admin.issueApiKey(org.id);
     expect(issued.status).toBe(201);
@@ -49,7 +49,7 @@ describe("admin API", () => {
     expect(me.body.organization).toEqual({ id: org.id, name: "Initech" });
   });
 
-  it("grants credit buckets in micro-credits", async () => {
+  test("grants credit buckets in micro-credits", async () => {
     const org = await app.createOrganization("Hooli");
     const response = await app.admin.admin.grantCredits(org.id, {
       amount: 12.3456789,
@@ -68,7 +68,7 @@ describe("admin API", () => {
     expect(bucket?.remainingMicro).toBe(12_345_679);
   });
 
-  it("updates billing settings", async () => {
+  test("updates billing settings", async () => {
     const org = await app.createOrganization("Umbrella");
     const response = await app.admin.admin.updateBilling(org.id, {
       billingModel: "legacy",
@@ -85,7 +85,7 @@ describe("admin API", () => {
     });
   });
 
-  it.each([
+  test.each([
     ["POST", "/api/admin/organizations", {}],
     ["POST", "/api/admin/organizations", { name: "" }],
     ["POST", "/api/admin/organizations", { name: "X", billingModel: "barter" }],
@@ -101,7 +101,7 @@ describe("admin API", () => {
     });
   });
 
-  it("rejects bad credit and billing bodies and unknown organizations", async () => {
+  test("rejects bad credit and billing bodies and unknown organizations", async () => {
     const org = await app.createOrganization("Soylent");
     const negative = await app.admin.admin.grantCredits(org.id, { amount: -5 });
     expect(negative.status).toBe(400);
@@ -112,7 +112,7 @@ describe("admin API", () => {
     expect(missing.error.type).toBe("NOT_FOUND");
   });
 
-  it.each([[undefined], ["Bearer wrong-token"], ["Basic dGVzdDp0ZXN0"]])(
+  test.each([[undefined], ["Bearer wrong-token"], ["Basic dGVzdDp0ZXN0"]])(
     "refuses authorization %j with 401",
     async (authorization) => {
       const response = await app.admin
@@ -123,13 +123,13 @@ describe("admin API", () => {
     },
   );
 
-  it("refuses an organization's API key on the admin API", async () => {
+  test("refuses an organization's API key on the admin API", async () => {
     const org = await app.createOrganization("Tyrell");
     const response = await app.client(org.auth).admin.createOrganization({ name: "Escalation" });
     expect(response.status).toBe(401);
   });
 
-  it("takes no bearer token without ADMIN_TOKEN: only instance administrators' sessions", async () => {
+  test("takes no bearer token without ADMIN_TOKEN: only instance administrators' sessions", async () => {
     const closed = await startTestApp({ env: { ADMIN_TOKEN: "" }, database: app.database });
     try {
       for (const authorization of [`Bearer ${ADMIN_TOKEN}`, "Bearer ", undefined]) {

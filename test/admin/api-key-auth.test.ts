@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 
@@ -15,7 +15,7 @@ const me = (authorization?: string) =>
   app.client(authorization === undefined ? {} : { authorization }).account.me();
 
 describe("API key authentication", () => {
-  it("accepts the right key and builds the request context", async () => {
+  test("accepts the right key and builds the request context", async () => {
     const response = await me(`Bearer ${org.apiKey}`);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
@@ -26,7 +26,7 @@ describe("API key authentication", () => {
     expect(response.headers["x-request-id"]).toEqual(expect.any(String));
   });
 
-  it("records when a key was last used, to the minute", async () => {
+  test("records when a key was last used, to the minute", async () => {
     const issued = await app.admin.admin.issueApiKey(org.id);
     const { apiKey, apiKeyId } = issued.body;
     const lastUsed = async () => {
@@ -55,11 +55,11 @@ describe("API key authentication", () => {
     }
   });
 
-  it("accepts the scheme in any case", async () => {
+  test("accepts the scheme in any case", async () => {
     expect((await me(`bearer ${org.apiKey}`)).status).toBe(200);
   });
 
-  it.each([
+  test.each([
     ["missing", undefined],
     ["empty", ""],
     ["no scheme", "RAW_KEY"],
@@ -76,7 +76,7 @@ describe("API key authentication", () => {
     });
   });
 
-  it("refuses a revoked key while other keys keep working", async () => {
+  test("refuses a revoked key while other keys keep working", async () => {
     const second = await app.admin.admin.issueApiKey(org.id);
     const { apiKey, apiKeyId } = second.body;
     expect((await me(`Bearer ${apiKey}`)).status).toBe(200);
@@ -90,7 +90,7 @@ describe("API key authentication", () => {
     expect(again.status).toBe(404);
   });
 
-  it("cannot revoke a key through another organization", async () => {
+  test("cannot revoke a key through another organization", async () => {
     const other = await app.createOrganization("Other");
     const response = await app.admin.admin.revokeApiKey(other.id, org.apiKeyId);
     expect(response.status).toBe(404);

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 import { testDatabaseKind } from "../harness/database.ts";
@@ -64,7 +64,7 @@ const revokeInSql = (apiKeyId: string) =>
   first.database.db.execute(sql`update api_keys set revoked_at = now() where id = ${apiKeyId}`);
 
 describe("revoking a key that processes have verified", () => {
-  it("is refused at once by the process that revoked it and promptly by the other", async () => {
+  test("is refused at once by the process that revoked it and promptly by the other", async () => {
     const org = await first.createOrganization("Revoked in the API");
     const { apiKey, apiKeyId } = await newKey(org.id);
     await verifiedEverywhere(apiKey);
@@ -76,21 +76,21 @@ describe("revoking a key that processes have verified", () => {
     expect(await statusWith(second, org.apiKey)).toBe(200);
   });
 
-  it("is refused when an operator revokes it in SQL", async () => {
+  test("is refused when an operator revokes it in SQL", async () => {
     const org = await first.createOrganization("Revoked in SQL");
     await verifiedEverywhere(org.apiKey);
     await revokeInSql(org.apiKeyId);
     await refusedBy([first, second], org.apiKey);
   });
 
-  it("is refused once its organization is deleted", async () => {
+  test("is refused once its organization is deleted", async () => {
     const org = await first.createOrganization("Deleted");
     await verifiedEverywhere(org.apiKey);
     await first.database.db.execute(sql`delete from organizations where id = ${org.id}`);
     await refusedBy([first, second], org.apiKey);
   });
 
-  it("keeps a verified key without reading it again (the database trigger is what revokes it)", async () => {
+  test("keeps a verified key without reading it again (the database trigger is what revokes it)", async () => {
     const org = await first.createOrganization("Kept");
     await verifiedEverywhere(org.apiKey);
     await first.database.db.execute(sql`alter table api_keys disable trigger api_keys_changed`);
@@ -106,7 +106,7 @@ describe("revoking a key that processes have verified", () => {
     await refusedBy([second], org.apiKey);
   });
 
-  it.runIf(testDatabaseKind === "postgres")(
+  test.runIf(testDatabaseKind === "postgres")(
     "forgets every kept key when the listening connection is lost, and listens again",
     async () => {
       const listeners = async () =>

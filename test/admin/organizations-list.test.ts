@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { organizations } from "../../src/db/schema/index.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 import type { Query } from "../harness/client.ts";
@@ -27,7 +27,7 @@ async function allOrganizations(query: Query = {}): Promise<{ ids: string[]; pag
 }
 
 describe("GET /api/admin/organizations", () => {
-  it("lists organizations newest first with their billing fields", async () => {
+  test("lists organizations newest first with their billing fields", async () => {
     const first = await app.createOrganization("Older", { plan: "pro", billingModel: "legacy" });
     const second = await app.createOrganization("Newer");
     const response = await app.admin.admin.listOrganizations({ limit: 2 });
@@ -47,7 +47,7 @@ describe("GET /api/admin/organizations", () => {
     ]);
   });
 
-  it("shows each organization's conversation retention", async () => {
+  test("shows each organization's conversation retention", async () => {
     const kept = await app.createOrganization("Keeps a month");
     const set = await app.admin.admin.updateOrganization(kept.id, {
       conversationRetentionDays: 30,
@@ -59,7 +59,7 @@ describe("GET /api/admin/organizations", () => {
     ]);
   });
 
-  it("pages through all of them without duplicates or gaps, also on equal times", async () => {
+  test("pages through all of them without duplicates or gaps, also on equal times", async () => {
     for (let index = 0; index < 7; index++) await app.createOrganization(`Paged ${index}`);
     // Three share one creation time, to the microsecond: the id breaks the tie.
     await app.database.db.execute(
@@ -76,7 +76,7 @@ describe("GET /api/admin/organizations", () => {
     expect(pages).toBe(Math.ceil(stored.length / 2));
   });
 
-  it.each([
+  test.each([
     ["limit 0", { limit: 0 }, "querystring.limit"],
     ["limit 1001", { limit: 1001 }, "querystring.limit"],
     ["a limit that is not a number", { limit: "all" }, "querystring.limit"],
@@ -95,7 +95,7 @@ describe("GET /api/admin/organizations", () => {
 });
 
 describe("GET /api/admin/organizations/{id}/api-keys", () => {
-  it("lists the organization's keys newest first with prefixes, never the hash or the key", async () => {
+  test("lists the organization's keys newest first with prefixes, never the hash or the key", async () => {
     const org = await app.createOrganization("Keyed");
     const other = await app.createOrganization("Other keys");
     const second = await app.admin.admin.issueApiKey(org.id, { name: "ci" });
@@ -126,7 +126,7 @@ describe("GET /api/admin/organizations/{id}/api-keys", () => {
     expect(response.text).not.toContain(other.apiKeyId);
   });
 
-  it("answers 404 for an unknown organization and 400 for an id too long", async () => {
+  test("answers 404 for an unknown organization and 400 for an id too long", async () => {
     const unknown = await app.admin.admin.listApiKeys("doesnotexist");
     expect(unknown.status).toBe(404);
     expect(unknown.error.type).toBe("NOT_FOUND");
@@ -135,7 +135,7 @@ describe("GET /api/admin/organizations/{id}/api-keys", () => {
 });
 
 describe("access to the organization lists", () => {
-  it("refuses callers without the admin token with 401, an organization's key included", async () => {
+  test("refuses callers without the admin token with 401, an organization's key included", async () => {
     const org = await app.createOrganization("Curious");
     for (const headers of [
       {},

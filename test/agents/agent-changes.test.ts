@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
 import { type AgentFields, createAgent, createFundedOrganization } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
@@ -40,7 +40,7 @@ const patch = (app: TestApp, agentId: string, fields: AgentFields) =>
   app.client(org.auth).agents.update(agentId, fields);
 
 describe("agents that API processes have read for queries", () => {
-  it("answer with an agent's new settings at once in the process that changed it, promptly in the other", async () => {
+  test("answer with an agent's new settings at once in the process that changed it, promptly in the other", async () => {
     const agent = await createAgent(first, org, { systemPrompt: "Mention the order number." });
     for (const app of [first, second]) {
       expect(await systemPromptOf(app, agent.id)).toContain("Mention the order number.");
@@ -53,7 +53,7 @@ describe("agents that API processes have read for queries", () => {
     );
   });
 
-  it("follow a change made in SQL", async () => {
+  test("follow a change made in SQL", async () => {
     const agent = await createAgent(first, org, { systemPrompt: "Be brief." });
     for (const app of [first, second]) {
       expect(await systemPromptOf(app, agent.id)).toContain("Be brief.");
@@ -69,7 +69,7 @@ describe("agents that API processes have read for queries", () => {
     }
   });
 
-  it("answer 404 once the agent is deleted", async () => {
+  test("answer 404 once the agent is deleted", async () => {
     const agent = await createAgent(first, org);
     for (const app of [first, second]) {
       expect((await app.client(org.auth).agents.query(agent.id, { query: "Hello" })).status).toBe(
@@ -90,7 +90,7 @@ describe("agents that API processes have read for queries", () => {
     );
   });
 
-  it("stay invisible to other organizations", async () => {
+  test("stay invisible to other organizations", async () => {
     const agent = await createAgent(first, org);
     expect((await first.client(org.auth).agents.query(agent.id, { query: "Hello" })).status).toBe(
       200,

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createAgent } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { unchecked } from "../harness/client.ts";
@@ -18,7 +18,7 @@ afterAll(() => app.close());
 const path = (field: string) => `body.retrievalEvaluationConfig.${field}`;
 
 describe("retrievalEvaluationConfig fields that are refused with 400", () => {
-  it.each([
+  test.each([
     ["not an object", "rounds", "body.retrievalEvaluationConfig"],
     ["unknown evaluator model", { evaluatorModelName: "gpt-4o" }, path("evaluatorModelName")],
     ["unknown retrieval model", { retrievalModelName: "gpt_5" }, path("retrievalModelName")],
@@ -52,7 +52,7 @@ describe("retrievalEvaluationConfig fields that are refused with 400", () => {
     expect(response.error.details?.map((detail) => detail.path)).toContain(field);
   });
 
-  it("names the valid model names in the message", async () => {
+  test("names the valid model names in the message", async () => {
     const response = await app
       .client(org.auth)
       .agents.update(agentId, unchecked({ retrievalEvaluationConfig: { fallbackModels: ["x"] } }));
@@ -64,7 +64,7 @@ describe("retrievalEvaluationConfig fields that are refused with 400", () => {
 });
 
 describe("retrievalEvaluationConfig that is accepted", () => {
-  it("stores every field and keeps unknown keys as sent", async () => {
+  test("stores every field and keeps unknown keys as sent", async () => {
     const retrievalEvaluationConfig = {
       evaluatorPrompt: "Judge.",
       generateQueryPrompt: "Rewrite.",
@@ -90,7 +90,7 @@ describe("retrievalEvaluationConfig that is accepted", () => {
     expect(read.body).toMatchObject({ useSuperRetrieval: true, retrievalEvaluationConfig });
   });
 
-  it("answers 404 for another organization's agent, whatever the config", async () => {
+  test("answers 404 for another organization's agent, whatever the config", async () => {
     const response = await app
       .client(stranger.auth)
       .agents.update(agentId, { retrievalEvaluationConfig: { retrievalRounds: 2 } });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createAgent } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { unchecked } from "../harness/client.ts";
@@ -16,7 +16,7 @@ afterAll(() => app.close());
 const create = (payload: unknown) => app.client(org.auth).agents.create(unchecked(payload));
 
 describe("agent bodies that are refused with 400", () => {
-  it.each([
+  test.each([
     ["no name", {}, "body.name"],
     ["blank name", { name: "   " }, "body.name"],
     ["unknown model", { name: "a", modelName: "gpt_5" }, "body.modelName"],
@@ -43,19 +43,19 @@ describe("agent bodies that are refused with 400", () => {
     expect(body.details?.map((detail) => detail.path)).toContain(path);
   });
 
-  it("refuses a datastore tool without datastoreId", async () => {
+  test("refuses a datastore tool without datastoreId", async () => {
     const response = await create({ name: "a", tools: [{ type: "datastore" }] });
     expect(response.status).toBe(400);
     expect(response.error.error).toBe("A datastore tool needs a datastoreId");
   });
 
-  it("refuses a datastore that does not exist", async () => {
+  test("refuses a datastore that does not exist", async () => {
     const response = await create({ name: "a", datastoreIds: ["missing-datastore"] });
     expect(response.status).toBe(400);
     expect(response.error.error).toBe("Unknown datastore in this organization: missing-datastore");
   });
 
-  it("refuses two tools with one id", async () => {
+  test("refuses two tools with one id", async () => {
     const response = await create({
       name: "a",
       tools: [
@@ -69,7 +69,7 @@ describe("agent bodies that are refused with 400", () => {
     ]);
   });
 
-  it("refuses a body that is not JSON", async () => {
+  test("refuses a body that is not JSON", async () => {
     const response = await app.client(org.auth).request({
       method: "POST",
       url: "/api/agents",
@@ -80,7 +80,7 @@ describe("agent bodies that are refused with 400", () => {
     expect(response.body.type).toBe("INVALID_REQUEST");
   });
 
-  it("refuses bad PATCH bodies and leaves the agent unchanged", async () => {
+  test("refuses bad PATCH bodies and leaves the agent unchanged", async () => {
     const response = await app
       .client(org.auth)
       .agents.update(agentId, unchecked({ modelName: "nope", name: "changed" }));
@@ -89,7 +89,7 @@ describe("agent bodies that are refused with 400", () => {
     expect(agent.body.name).toBe("Support");
   });
 
-  it("answers 404 for an agent id that does not exist, on every method", async () => {
+  test("answers 404 for an agent id that does not exist, on every method", async () => {
     for (const method of ["GET", "PATCH", "DELETE"] as const) {
       const response = await app.client(org.auth).request({
         method,

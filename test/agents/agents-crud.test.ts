@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { AGENT_MODEL_NAMES } from "../../src/models/model-catalog.ts";
 import { type AgentFields, createAgent } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
@@ -42,7 +42,7 @@ const fullAgent: AgentFields = {
 };
 
 describe("agents", () => {
-  it("creates an agent with every field of the spec and returns it as stored", async () => {
+  test("creates an agent with every field of the spec and returns it as stored", async () => {
     const created = await createAgent(app, org, fullAgent);
     const { tools, ...rest } = fullAgent;
     expect(created).toMatchObject(rest);
@@ -58,7 +58,7 @@ describe("agents", () => {
     expect(fetched.body).toEqual(created);
   });
 
-  it("fills defaults for a minimal agent", async () => {
+  test("fills defaults for a minimal agent", async () => {
     const response = await app.client(org.auth).agents.create({ name: "Minimal" });
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({
@@ -81,14 +81,14 @@ describe("agents", () => {
     });
   });
 
-  it("accepts every model name of the spec", async () => {
+  test("accepts every model name of the spec", async () => {
     for (const modelName of AGENT_MODEL_NAMES) {
       const agent = await createAgent(app, org, { name: `Model ${modelName}`, modelName });
       expect(agent.modelName).toBe(modelName);
     }
   });
 
-  it("lists the organization's agents as an array, oldest first", async () => {
+  test("lists the organization's agents as an array, oldest first", async () => {
     const other = await app.createOrganization("Other");
     const mine = await createAgent(app, other, { name: "Only one" });
     const response = await app.client(other.auth).agents.list();
@@ -103,7 +103,7 @@ describe("agents", () => {
     ]);
   });
 
-  it("changes only the fields sent with PATCH", async () => {
+  test("changes only the fields sent with PATCH", async () => {
     const agent = await createAgent(app, org, { name: "Patchable", systemPrompt: "old" });
     const response = await app.client(org.auth).agents.update(agent.id, {
       systemPrompt: "new",
@@ -124,7 +124,7 @@ describe("agents", () => {
     );
   });
 
-  it("deletes an agent, which then is gone", async () => {
+  test("deletes an agent, which then is gone", async () => {
     const agent = await createAgent(app, org, { name: "Short-lived" });
     const deleted = await app.client(org.auth).agents.delete(agent.id);
     expect(deleted.status).toBe(200);
@@ -136,7 +136,7 @@ describe("agents", () => {
 });
 
 describe("datastore tools", () => {
-  it("turns datastoreIds into datastore tools and keeps explicit ones", async () => {
+  test("turns datastoreIds into datastore tools and keeps explicit ones", async () => {
     const first = await createDatastore(app, org, { name: "FAQ" });
     const second = await createDatastore(app, org, { name: "Manuals" });
     const agent = await createAgent(app, org, {
@@ -165,7 +165,7 @@ describe("datastore tools", () => {
     ]);
   });
 
-  it("keeps other tools when PATCH sends only datastoreIds", async () => {
+  test("keeps other tools when PATCH sends only datastoreIds", async () => {
     const store = await createDatastore(app, org, { name: "Policies" });
     const agent = await createAgent(app, org, {
       name: "Mixed",

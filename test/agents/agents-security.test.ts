@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createAgent } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { createDatastore } from "../knowledge/knowledge-helpers.ts";
@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe("agent endpoints without a valid key", () => {
-  it.each([
+  test.each([
     ["GET", "/api/agents"],
     ["POST", "/api/agents"],
     ["GET", "/api/agents/AGENT"],
@@ -43,7 +43,7 @@ describe("agent endpoints without a valid key", () => {
 });
 
 describe("another organization's agent", () => {
-  it("is invisible: 404 on read, change and delete, and absent from the list", async () => {
+  test("is invisible: 404 on read, change and delete, and absent from the list", async () => {
     const read = await app.client(stranger.auth).agents.get(agentId);
     expect(read.status).toBe(404);
     const patch = await app.client(stranger.auth).agents.update(agentId, { name: "hijacked" });
@@ -56,7 +56,7 @@ describe("another organization's agent", () => {
     expect(still.body.name).toBe("Private one");
   });
 
-  it("cannot be given another organization's datastore", async () => {
+  test("cannot be given another organization's datastore", async () => {
     const foreign = await createDatastore(app, owner, { name: "Owner's secrets" });
     const response = await app
       .client(stranger.auth)

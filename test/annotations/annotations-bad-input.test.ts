@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { unchecked } from "../harness/client.ts";
 import { annotationClient, createSeeder, type SeededExchange, type Seeder } from "./seed.ts";
@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe("POST /api/annotations: the spec's 400s", () => {
-  it.each([
+  test.each([
     ["an empty comment", { comment: "" }],
     ["a whitespace-only comment", { comment: " \n\t  " }],
     ["a missing comment", { comment: undefined }],
@@ -65,7 +65,7 @@ describe("POST /api/annotations: the spec's 400s", () => {
     expect(stored).toMatchObject({ comment: "baseline", sentiment: "good" });
   });
 
-  it("a human message is 400", async () => {
+  test("a human message is 400", async () => {
     const response = await client.create(
       { messageId: exchange.humanMessageId, sentiment: "good", comment: "x" },
       org,
@@ -75,7 +75,7 @@ describe("POST /api/annotations: the spec's 400s", () => {
     expect(response.error.error).toMatch(/agent/i);
   });
 
-  it("an agent message without an agent id is 400 INVALID_REQUEST", async () => {
+  test("an agent message without an agent id is 400 INVALID_REQUEST", async () => {
     const orphan = await seed.orphanAgentMessage(org, exchange.conversationId);
     for (const credentials of [org, undefined]) {
       const response = await client.create(
@@ -88,7 +88,7 @@ describe("POST /api/annotations: the spec's 400s", () => {
     }
   });
 
-  it("an unknown message is 404 NOT_FOUND", async () => {
+  test("an unknown message is 404 NOT_FOUND", async () => {
     const response = await client.create(
       { messageId: "ckunknownmessage0000000000", sentiment: "good", comment: "x" },
       org,
@@ -97,7 +97,7 @@ describe("POST /api/annotations: the spec's 400s", () => {
     expect(response.body).toMatchObject({ type: "NOT_FOUND" });
   });
 
-  it("malformed bodies are 4xx with the error envelope, never 500", async () => {
+  test("malformed bodies are 4xx with the error envelope, never 500", async () => {
     const attempts = [
       { payload: "{not json", contentType: "application/json" },
       { payload: "[]", contentType: "application/json" },
@@ -137,7 +137,7 @@ describe("POST /api/annotations: the spec's 400s", () => {
 });
 
 describe("GET /api/annotations: filters", () => {
-  it("sentiment is case-insensitive", async () => {
+  test("sentiment is case-insensitive", async () => {
     for (const sentiment of ["good", "GOOD", "Good"]) {
       const response = await client.list({ sentiment }, org);
       expect(response.status).toBe(200);
@@ -147,7 +147,7 @@ describe("GET /api/annotations: filters", () => {
     expect(bad.body.map((item: { id: string }) => item.id)).not.toContain(annotationId);
   });
 
-  it.each([
+  test.each([
     ["an unknown sentiment", "sentiment=neutral"],
     ["an empty sentiment", "sentiment="],
     ["an empty agentId", "agentId="],
@@ -167,7 +167,7 @@ describe("GET /api/annotations: filters", () => {
     expect(response.body).toMatchObject(invalidBody);
   });
 
-  it("filters by status, conversation, message and agent", async () => {
+  test("filters by status, conversation, message and agent", async () => {
     const second = await seed.exchange(org, exchange.agentId, {
       conversationId: exchange.conversationId,
     });
@@ -194,7 +194,7 @@ describe("GET /api/annotations: filters", () => {
 });
 
 describe("PATCH /api/annotations/{id}: the spec's 400s", () => {
-  it.each([
+  test.each([
     ["a missing status", {}],
     ["an empty status", { status: "" }],
     ["a whitespace status", { status: "   " }],
@@ -209,14 +209,14 @@ describe("PATCH /api/annotations/{id}: the spec's 400s", () => {
     expect((await seed.storedAnnotation(annotationId))?.status).toBe("pending");
   });
 
-  it("no body at all is 400", async () => {
+  test("no body at all is 400", async () => {
     const response = await client.patch(annotationId, undefined, org);
     expect(response.status).toBe(400);
   });
 });
 
 describe("ids in paths and tag names", () => {
-  it("odd ids are 404 with the envelope, never 500", async () => {
+  test("odd ids are 404 with the envelope, never 500", async () => {
     for (const id of ["' or 1=1 --", "../../etc/passwd", "x".repeat(100)]) {
       const response = await app.client(org.auth).annotations.get(encodeURIComponent(id));
       expect(response.status).toBe(404);
@@ -224,7 +224,7 @@ describe("ids in paths and tag names", () => {
     }
   });
 
-  it("an id with a NUL character is 400 on every method", async () => {
+  test("an id with a NUL character is 400 on every method", async () => {
     const responses = await Promise.all([
       client.get("a\u0000b", org),
       client.patch("a\u0000b", { status: "completed" }, org),
@@ -236,7 +236,7 @@ describe("ids in paths and tag names", () => {
     }
   });
 
-  it("an id over the router's 200-character limit is refused before the route (414)", async () => {
+  test("an id over the router's 200-character limit is refused before the route (414)", async () => {
     const response = await client.get("x".repeat(201), org);
     expect(response.status).toBe(414);
     expect(response.body).toMatchObject({
@@ -245,7 +245,7 @@ describe("ids in paths and tag names", () => {
     });
   });
 
-  it.each([
+  test.each([
     ["an empty name", { name: "" }],
     ["a whitespace name", { name: "   " }],
     ["a missing name", {}],
@@ -258,7 +258,7 @@ describe("ids in paths and tag names", () => {
     expect(response.body).toMatchObject(invalidBody);
   });
 
-  it.each([
+  test.each([
     ["an empty list", { statuses: [] }],
     ["a bad status name", { statuses: ["pending", "has space"] }],
     ["not a list", { statuses: "pending" }],

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { annotationClient, createSeeder, type Seeder } from "./seed.ts";
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe("POST /api/annotations (create)", () => {
-  it("creates a pending annotation resolved from the message, with its tags", async () => {
+  test("creates a pending annotation resolved from the message, with its tags", async () => {
     const exchange = await seed.exchange(org, agentId);
     const urgent = await client.createTag("urgent", org);
     const tone = await client.createTag("tone", org);
@@ -59,7 +59,7 @@ describe("POST /api/annotations (create)", () => {
     });
   });
 
-  it("upserts by messageId: one annotation per message, status kept, comment and sentiment updated", async () => {
+  test("upserts by messageId: one annotation per message, status kept, comment and sentiment updated", async () => {
     const exchange = await seed.exchange(org, agentId);
     const tag = await client.createTag("kept-then-dropped", org);
     const first = (
@@ -95,7 +95,7 @@ describe("POST /api/annotations (create)", () => {
     expect(listed.body).toHaveLength(1);
   });
 
-  it("keeps one annotation when the same message is annotated concurrently", async () => {
+  test("keeps one annotation when the same message is annotated concurrently", async () => {
     const exchange = await seed.exchange(org, agentId);
     const tags = await Promise.all(
       ["c1", "c2", "c3", "c4"].map((name) => client.createTag(`concurrent-${name}`, org)),
@@ -122,7 +122,7 @@ describe("POST /api/annotations (create)", () => {
     expect(stored.tags).toEqual([{ tag: { id: tags[writer]!.id, name: tags[writer]!.name } }]);
   });
 
-  it("replaces tags when tagIds is present and removes them all when it is empty or null", async () => {
+  test("replaces tags when tagIds is present and removes them all when it is empty or null", async () => {
     const exchange = await seed.exchange(org, agentId);
     const [a, b, c] = await Promise.all(
       ["alpha", "beta", "gamma"].map((name) => client.createTag(name, org)),
@@ -142,7 +142,7 @@ describe("POST /api/annotations (create)", () => {
 });
 
 describe("GET /api/annotations/{id}", () => {
-  it("returns the annotation with its message and the whole conversation in order", async () => {
+  test("returns the annotation with its message and the whole conversation in order", async () => {
     const contactAgent = await seed.agent(org, { name: "Grace", iconUrl: null });
     const first = await seed.exchange(org, contactAgent, {
       contact: { email: "customer@example.com", phoneNumber: "+15550100" },
@@ -201,7 +201,7 @@ describe("GET /api/annotations/{id}", () => {
     });
   });
 
-  it("shows null agent and contact when the message has none", async () => {
+  test("shows null agent and contact when the message has none", async () => {
     const exchange = await seed.exchange(org, agentId);
     const created = (
       await client.create(
@@ -221,7 +221,7 @@ describe("GET /api/annotations/{id}", () => {
 });
 
 describe("PATCH and DELETE /api/annotations/{id}", () => {
-  it("changes the status, moves updatedAt and returns createdBy and tags", async () => {
+  test("changes the status, moves updatedAt and returns createdBy and tags", async () => {
     const exchange = await seed.exchange(org, agentId);
     const tag = await client.createTag("patched", org);
     const created = (
@@ -248,7 +248,7 @@ describe("PATCH and DELETE /api/annotations/{id}", () => {
     expect(Date.parse(back.body.updatedAt)).toBeGreaterThan(Date.parse(body.updatedAt));
   });
 
-  it("deletes and then answers 404", async () => {
+  test("deletes and then answers 404", async () => {
     const exchange = await seed.exchange(org, agentId);
     const created = (
       await client.create(
@@ -274,7 +274,7 @@ describe("PATCH and DELETE /api/annotations/{id}", () => {
 });
 
 describe("accepted statuses (extension)", () => {
-  it("defaults to pending and completed, and can be replaced per organization", async () => {
+  test("defaults to pending and completed, and can be replaced per organization", async () => {
     const other = await app.createOrganization("Statuses");
     const otherAgent = await seed.agent(other);
     const exchange = await seed.exchange(other, otherAgent);
@@ -312,7 +312,7 @@ describe("accepted statuses (extension)", () => {
     expect((await client.patch(minesAnnotation.id, { status: "completed" }, org)).status).toBe(200);
   });
 
-  it("refuses a list without pending, since new annotations start there", async () => {
+  test("refuses a list without pending, since new annotations start there", async () => {
     const response = await app
       .client(org.auth)
       .annotations.setStatuses({ statuses: ["completed"] });
@@ -323,7 +323,7 @@ describe("accepted statuses (extension)", () => {
 });
 
 describe("annotation tags (extension)", () => {
-  it("creates and lists the organization's tags by name; duplicates in any case are 400", async () => {
+  test("creates and lists the organization's tags by name; duplicates in any case are 400", async () => {
     const tagOrg = await app.createOrganization("Tags");
     const created = await app.client(tagOrg.auth).annotationTags.create({ name: "  Billing " });
     expect(created.status).toBe(201);
@@ -348,7 +348,7 @@ describe("annotation tags (extension)", () => {
     expect(listed.body.map((tag: { name: string }) => tag.name)).toEqual(["accuracy", "Billing"]);
   });
 
-  it("keeps one tag when the same name is created concurrently", async () => {
+  test("keeps one tag when the same name is created concurrently", async () => {
     const tagOrg = await app.createOrganization("Racing tags");
     const responses = await Promise.all(
       Array.from({ length: 6 }, () =>
@@ -362,7 +362,7 @@ describe("annotation tags (extension)", () => {
 });
 
 describe("OpenAPI document", () => {
-  it("lists every annotation endpoint under annotations and marks tags and statuses as extensions", async () => {
+  test("lists every annotation endpoint under annotations and marks tags and statuses as extensions", async () => {
     const response = await app.client().request({ method: "GET", url: "/api/openapi.json" });
     expect(response.status).toBe(200);
     const paths = response.body.paths;

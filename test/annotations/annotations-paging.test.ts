@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { annotationClient, createSeeder, type Seeder } from "./seed.ts";
 
@@ -53,7 +53,7 @@ async function allPages(
 }
 
 describe("cursor pagination", () => {
-  it("pages through 45 annotations while others are created: none repeated, none missed", async () => {
+  test("pages through 45 annotations while others are created: none repeated, none missed", async () => {
     const org = await app.createOrganization("Pager");
     const agentId = await seed.agent(org);
     const initialMessages = await seed.agentMessages(org, agentId, 45);
@@ -89,7 +89,7 @@ describe("cursor pagination", () => {
     expect(seen.filter((id) => initial.includes(id))).toEqual([...initial].reverse());
   });
 
-  it("serves exactly 20 per page with x-next-cursor only when another page exists", async () => {
+  test("serves exactly 20 per page with x-next-cursor only when another page exists", async () => {
     const org = await app.createOrganization("Exact pages");
     const agentId = await seed.agent(org);
     const created = await annotate(org, await seed.agentMessages(org, agentId, 40));
@@ -102,7 +102,7 @@ describe("cursor pagination", () => {
     }
   });
 
-  it("breaks ties on creation time by id, descending, across page boundaries", async () => {
+  test("breaks ties on creation time by id, descending, across page boundaries", async () => {
     const org = await app.createOrganization("Ties");
     const agentId = await seed.agent(org);
     const created = await annotate(org, await seed.agentMessages(org, agentId, 25));
@@ -112,7 +112,7 @@ describe("cursor pagination", () => {
     expect(pages.flat().map((item) => item.id)).toEqual([...created].sort().reverse());
   });
 
-  it("keeps microsecond order inside one millisecond (the cursor is resolved in the database)", async () => {
+  test("keeps microsecond order inside one millisecond (the cursor is resolved in the database)", async () => {
     const org = await app.createOrganization("Microseconds");
     const agentId = await seed.agent(org);
     const created = await annotate(org, await seed.agentMessages(org, agentId, 22));
@@ -130,7 +130,7 @@ describe("cursor pagination", () => {
     );
   });
 
-  it("pages with filters, and anonymously through a public agent", async () => {
+  test("pages with filters, and anonymously through a public agent", async () => {
     const org = await app.createOrganization("Filtered pages");
     const publicAgent = await seed.agent(org, { visibility: "public" });
     const privateAgent = await seed.agent(org);

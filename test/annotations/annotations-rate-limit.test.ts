@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { annotationClient, createSeeder } from "./seed.ts";
 
@@ -36,7 +36,7 @@ describe("anonymous annotation rate limit (in memory)", () => {
 
   const body = () => ({ messageId, sentiment: "good", comment: "anonymous" });
 
-  it("lets the configured number through per IP and answers 429 RATE_LIMITED after", async () => {
+  test("lets the configured number through per IP and answers 429 RATE_LIMITED after", async () => {
     const ip = randomIp();
     const responses = await Promise.all(
       Array.from({ length: 7 }, () => client.create(body(), undefined, ip)),
@@ -54,7 +54,7 @@ describe("anonymous annotation rate limit (in memory)", () => {
     expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
   });
 
-  it("counts each IP separately and never limits keyed requests", async () => {
+  test("counts each IP separately and never limits keyed requests", async () => {
     const ip = randomIp();
     for (let index = 0; index < 3; index += 1) {
       expect((await client.create(body(), undefined, ip)).status).toBe(200);
@@ -67,7 +67,7 @@ describe("anonymous annotation rate limit (in memory)", () => {
     expect((await client.create(body(), undefined, randomIp())).status).toBe(200);
   });
 
-  it("limits only creation: anonymous listing is not counted", async () => {
+  test("limits only creation: anonymous listing is not counted", async () => {
     const ip = randomIp();
     for (let index = 0; index < 5; index += 1) {
       const listed = await app.client().request({
@@ -80,7 +80,7 @@ describe("anonymous annotation rate limit (in memory)", () => {
     expect((await client.create(body(), undefined, ip)).status).toBe(200);
   });
 
-  it("rejects a bad value of the setting at boot, naming it", async () => {
+  test("rejects a bad value of the setting at boot, naming it", async () => {
     await expect(
       startTestApp({ env: { ANNOTATION_ANONYMOUS_RATE_LIMIT_PER_MINUTE: "0" } }),
     ).rejects.toThrow(/ANNOTATION_ANONYMOUS_RATE_LIMIT_PER_MINUTE/);
@@ -102,7 +102,7 @@ describe.skipIf(!redisUrl)("anonymous annotation rate limit shared through Redis
     await first?.close();
   });
 
-  it("two API instances share one limit per IP", async () => {
+  test("two API instances share one limit per IP", async () => {
     const ip = randomIp();
     const responses = await Promise.all(
       Array.from({ length: 8 }, (_, index) =>

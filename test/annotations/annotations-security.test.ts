@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { annotationClient, createSeeder, type SeededExchange, type Seeder } from "./seed.ts";
 
@@ -39,7 +39,7 @@ const review = (messageId: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe("create without credentials", () => {
-  it("works for a public agent's message and records no author", async () => {
+  test("works for a public agent's message and records no author", async () => {
     const message = await seed.exchange(orgA, publicA.agentId);
     const response = await client.create(review(message.agentMessageId));
     expect(response.status).toBe(200);
@@ -52,7 +52,7 @@ describe("create without credentials", () => {
     });
   });
 
-  it("is refused with 401 for a private agent's message, and nothing is stored", async () => {
+  test("is refused with 401 for a private agent's message, and nothing is stored", async () => {
     const response = await client.create(review(privateA.agentMessageId));
     expect(response.status).toBe(401);
     expect(response.body).toEqual(unauthorizedBody);
@@ -60,18 +60,18 @@ describe("create without credentials", () => {
     expect(listed.body).toEqual([]);
   });
 
-  it("answers 404 for an unknown message", async () => {
+  test("answers 404 for an unknown message", async () => {
     const response = await client.create(review("does-not-exist"));
     expect(response.status).toBe(404);
     expect(response.body).toMatchObject({ type: "NOT_FOUND" });
   });
 
-  it("checks access before the message kind: a private human message is 401, a public one 400", async () => {
+  test("checks access before the message kind: a private human message is 401, a public one 400", async () => {
     expect((await client.create(review(privateA.humanMessageId))).status).toBe(401);
     expect((await client.create(review(publicA.humanMessageId))).status).toBe(400);
   });
 
-  it.each([
+  test.each([
     ["an invalid key", INVALID_KEY],
     ["a key without its scheme", { authorization: "adk_nothing" }],
     ["basic credentials", { authorization: "Basic dXNlcjpwYXNz" }],
@@ -82,7 +82,7 @@ describe("create without credentials", () => {
     expect(response.body).toEqual(unauthorizedBody);
   });
 
-  it("an anonymous upsert records that nobody known last updated it", async () => {
+  test("an anonymous upsert records that nobody known last updated it", async () => {
     const message = await seed.exchange(orgA, publicA.agentId);
     const keyed = await client.create(review(message.agentMessageId), orgA);
     expect(keyed.body.createdById).toBe(orgA.userId);
@@ -92,13 +92,13 @@ describe("create without credentials", () => {
 });
 
 describe("create with a key", () => {
-  it("works on its own organization's private agent", async () => {
+  test("works on its own organization's private agent", async () => {
     const response = await client.create(review(privateA.agentMessageId), orgA);
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ organizationId: orgA.id, createdById: orgA.userId });
   });
 
-  it("is 401 on another organization's message, public or private, and changes nothing", async () => {
+  test("is 401 on another organization's message, public or private, and changes nothing", async () => {
     const before = (await client.create(review(privateA.agentMessageId), orgA)).body;
     for (const messageId of [privateA.agentMessageId, publicA.agentMessageId]) {
       const response = await client.create(review(messageId, { comment: "intruder" }), orgB);
@@ -110,7 +110,7 @@ describe("create with a key", () => {
     expect(after?.createdById).toBe(orgA.userId);
   });
 
-  it("refuses tag ids of another organization with 400 and keeps the old tags", async () => {
+  test("refuses tag ids of another organization with 400 and keeps the old tags", async () => {
     const ownTag = await client.createTag("own", orgA);
     const foreignTag = await client.createTag("foreign", orgB);
     const message = await seed.exchange(orgA, privateA.agentId);
@@ -134,7 +134,7 @@ describe("create with a key", () => {
     expect(stored.tags).toEqual([{ tag: { id: ownTag.id, name: "own" } }]);
   });
 
-  it("an anonymous reviewer of a public agent can only use that organization's tags", async () => {
+  test("an anonymous reviewer of a public agent can only use that organization's tags", async () => {
     const ownTag = await client.createTag("public-own", orgA);
     const foreignTag = await client.createTag("public-foreign", orgB);
     const message = await seed.exchange(orgA, publicA.agentId);
@@ -160,7 +160,7 @@ describe("list authentication", () => {
 
   const idsOf = (body: Array<{ id: string }>) => body.map((item) => item.id);
 
-  it("without credentials needs an agentId or messageId of a public agent", async () => {
+  test("without credentials needs an agentId or messageId of a public agent", async () => {
     const byAgent = await client.list({ agentId: publicA.agentId });
     expect(byAgent.status).toBe(200);
     expect(idsOf(byAgent.body)).toContain(annotationOfPublicA);
@@ -179,7 +179,7 @@ describe("list authentication", () => {
     expect(keyed.body[0]!.createdBy).toEqual({ email: "a@example.com" });
   });
 
-  it.each([
+  test.each([
     ["no filter", {}],
     ["a private agent", "privateAgent"],
     ["a private message", "privateMessage"],
@@ -204,7 +204,7 @@ describe("list authentication", () => {
     expect(response.body).toEqual(unauthorizedBody);
   });
 
-  it("with a key lists only its organization", async () => {
+  test("with a key lists only its organization", async () => {
     const ids = idsOf((await client.list({}, orgA)).body);
     expect(ids).toEqual(expect.arrayContaining([annotationOfPublicA, annotationOfPrivateA]));
     expect(ids).not.toContain(annotationOfPublicB);
@@ -213,7 +213,7 @@ describe("list authentication", () => {
     expect(idsOfB).not.toContain(annotationOfPublicA);
   });
 
-  it("with a key, a filter naming another organization's agent or message is 401", async () => {
+  test("with a key, a filter naming another organization's agent or message is 401", async () => {
     const queries: Array<Record<string, string>> = [
       { agentId: publicA.agentId },
       { agentId: privateA.agentId },
@@ -225,7 +225,7 @@ describe("list authentication", () => {
     }
   });
 
-  it("with a key, another organization's conversation id matches nothing, as an unknown one", async () => {
+  test("with a key, another organization's conversation id matches nothing, as an unknown one", async () => {
     const foreign = await client.list({ conversationId: privateA.conversationId }, orgB);
     const unknown = await client.list({ conversationId: "unknown-conversation" }, orgB);
     expect(foreign.status).toBe(200);
@@ -235,17 +235,17 @@ describe("list authentication", () => {
     expect(idsOf(own.body)).toEqual([annotationOfPrivateA]);
   });
 
-  it("with a key, an unknown filter id simply matches nothing", async () => {
+  test("with a key, an unknown filter id simply matches nothing", async () => {
     const response = await client.list({ agentId: "unknown-agent" }, orgA);
     expect(response.status).toBe(200);
     expect(response.body).toEqual([]);
   });
 
-  it("an invalid key is 401 even with a public agent filter", async () => {
+  test("an invalid key is 401 even with a public agent filter", async () => {
     expect((await client.list({ agentId: publicA.agentId }, INVALID_KEY)).status).toBe(401);
   });
 
-  it("a cursor of another organization is refused", async () => {
+  test("a cursor of another organization is refused", async () => {
     const response = await client.list({ cursor: annotationOfPublicB }, orgA);
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ type: "INVALID_REQUEST" });
@@ -265,14 +265,14 @@ describe("get, update and delete need a key of the owning organization", () => {
     client.remove(annotationId),
   ];
 
-  it("without credentials: 401, even for a public agent", async () => {
+  test("without credentials: 401, even for a public agent", async () => {
     for (const response of await Promise.all(attempts())) {
       expect(response.status).toBe(401);
       expect(response.body).toEqual(unauthorizedBody);
     }
   });
 
-  it("with an invalid key: 401", async () => {
+  test("with an invalid key: 401", async () => {
     const responses = await Promise.all([
       client.get(annotationId, INVALID_KEY),
       client.patch(annotationId, { status: "completed" }, INVALID_KEY),
@@ -281,7 +281,7 @@ describe("get, update and delete need a key of the owning organization", () => {
     expect(responses.map((response) => response.status)).toEqual([401, 401, 401]);
   });
 
-  it("with another organization's key: 401 and the annotation is untouched", async () => {
+  test("with another organization's key: 401 and the annotation is untouched", async () => {
     const responses = await Promise.all([
       client.get(annotationId, orgB),
       client.patch(annotationId, { status: "completed" }, orgB),
@@ -294,7 +294,7 @@ describe("get, update and delete need a key of the owning organization", () => {
     expect((await client.get(annotationId, orgA)).status).toBe(200);
   });
 
-  it("absent: 404 with a key, 401 without (authentication comes first)", async () => {
+  test("absent: 404 with a key, 401 without (authentication comes first)", async () => {
     expect((await client.get("missing", orgA)).status).toBe(404);
     expect((await client.patch("missing", { status: "completed" }, orgA)).status).toBe(404);
     expect((await client.remove("missing", orgA)).status).toBe(404);
@@ -304,7 +304,7 @@ describe("get, update and delete need a key of the owning organization", () => {
 });
 
 describe("tags and statuses are private to their organization", () => {
-  it("needs a key and never shows another organization's tags", async () => {
+  test("needs a key and never shows another organization's tags", async () => {
     await client.createTag("only-a", orgA);
     const anonymous = await app.client().annotationTags.list();
     expect(anonymous.status).toBe(401);
@@ -314,7 +314,7 @@ describe("tags and statuses are private to their organization", () => {
     expect(ofB.body.map((tag: { name: string }) => tag.name)).not.toContain("only-a");
   });
 
-  it("statuses need a key", async () => {
+  test("statuses need a key", async () => {
     const get = await app.client().annotations.statuses();
     const put = await app.client().annotations.setStatuses({ statuses: ["pending"] });
     expect([get.status, put.status]).toEqual([401, 401]);

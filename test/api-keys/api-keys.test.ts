@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { apiKeys, auditEvents } from "../../src/db/schema/index.ts";
 import { memberOf, type SignedIn } from "../harness/accounts.ts";
 import { createAgent } from "../harness/agents.ts";
@@ -33,7 +33,7 @@ const me = (key: string) =>
   app.api.inject({ method: "GET", url: "/api/me", headers: bearer(key) }).then((r) => r.statusCode);
 
 describe("making keys", () => {
-  it("shows the key once, then lists it without the key, and audits both changes", async () => {
+  test("shows the key once, then lists it without the key, and audits both changes", async () => {
     const created = await createKey(owner.headers, {
       name: "Reporting",
       scopes: ["usage:read", "agents:read"],
@@ -91,7 +91,7 @@ describe("making keys", () => {
     expect(JSON.stringify(audited)).not.toContain(body.key);
   });
 
-  it("lets a full-access key make keys, owned by that key's user and audited as the key", async () => {
+  test("lets a full-access key make keys, owned by that key's user and audited as the key", async () => {
     const created = await createKey(org.auth, { name: "Made by a key" });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toMatchObject({
@@ -111,7 +111,7 @@ describe("making keys", () => {
     expect(event).toMatchObject({ action: "key.created", actorType: "key", actorId: org.apiKeyId });
   });
 
-  it("refuses an expired key at once", async () => {
+  test("refuses an expired key at once", async () => {
     const created = await createKey(owner.headers, {
       name: "Short-lived",
       expiresAt: new Date(Date.now() + 1_500).toISOString(),
@@ -133,14 +133,14 @@ describe("bad input", () => {
     ["a past expiry", { name: "k", expiresAt: "2020-01-01T00:00:00Z" }, "expiresAt"],
     ["an expiry without offset", { name: "k", expiresAt: "2099-01-01" }, "expiresAt"],
   ];
-  it.each(cases)("refuses %s with 400", async (_name, payload, field) => {
+  test.each(cases)("refuses %s with 400", async (_name, payload, field) => {
     const response = await createKey(owner.headers, payload);
     expect(response.statusCode).toBe(400);
     expect(response.json().type).toBe("INVALID_REQUEST");
     expect(JSON.stringify(response.json().details)).toContain(field);
   });
 
-  it("names an agent that is not the organization's", async () => {
+  test("names an agent that is not the organization's", async () => {
     const theirs = (await createAgent(app, other)).id;
     const response = await createKey(owner.headers, { name: "k", agentIds: [agentId, theirs] });
     expect(response.statusCode).toBe(400);
@@ -149,7 +149,7 @@ describe("bad input", () => {
 });
 
 describe("who may manage keys", () => {
-  it("refuses members, viewers and scoped keys with 403", async () => {
+  test("refuses members, viewers and scoped keys with 403", async () => {
     const scoped = (await createKey(owner.headers, { name: "s", scopes: ["query"] })).json().key;
     for (const headers of [
       (await memberOf(app, org, "member")).headers,
@@ -163,7 +163,7 @@ describe("who may manage keys", () => {
     expect(await me(org.apiKey)).toBe(200);
   });
 
-  it("lets an admin manage keys but not another organization's", async () => {
+  test("lets an admin manage keys but not another organization's", async () => {
     const admin = await memberOf(app, org, "admin");
     expect((await createKey(admin.headers, { name: "by admin" })).statusCode).toBe(201);
     const listed = (await listKeys(admin.headers)).json() as Array<{ id: string }>;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { grantCredits } from "../billing/billing-helpers.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
@@ -117,7 +117,7 @@ async function spendAll(key: string, count: number) {
 }
 
 describe("a key's monthly credit budget", () => {
-  it("pays for exactly its credits under 30 parallel questions from two processes", async () => {
+  test("pays for exactly its credits under 30 parallel questions from two processes", async () => {
     const { id, key } = await keyWithBudget(5);
     const spent = await spendAll(key, 30);
 
@@ -136,14 +136,14 @@ describe("a key's monthly credit budget", () => {
     expect(fake.requests.length).toBe(calls);
   }, 60_000);
 
-  it("caps the last answer at what is left, never spending past the budget", async () => {
+  test("caps the last answer at what is left, never spending past the budget", async () => {
     const { id, key } = await keyWithBudget(2.5);
     const spent = await spendAll(key, 10);
     expect(spent.answered).toBe(3);
     expect(await spentWith(id)).toEqual({ events: 3, charged: 2.5 });
   }, 60_000);
 
-  it("leaves sessions and other keys of the organization alone", async () => {
+  test("leaves sessions and other keys of the organization alone", async () => {
     const { key } = await keyWithBudget(0);
     const refused = await ask({ authorization: `Bearer ${key}` });
     expect(refused.statusCode).toBe(402);
@@ -164,7 +164,7 @@ describe("a key's monthly credit budget", () => {
     expect((await ask(org.auth)).statusCode).toBe(200);
   }, 60_000);
 
-  it("holds reported usage (increment-agent-queries) within the budget too", async () => {
+  test("holds reported usage (increment-agent-queries) within the budget too", async () => {
     const report = (headers: Record<string, string>) =>
       app.api.inject({
         method: "POST",

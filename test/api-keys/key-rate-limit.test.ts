@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { memberOf, type SignedIn } from "../harness/accounts.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { testDatabaseKind } from "../harness/database.ts";
@@ -41,7 +41,7 @@ const me = (app: TestApp, headers: Record<string, string>) =>
   app.api.inject({ method: "GET", url: "/api/me", headers });
 
 describe("a key's rate limit", () => {
-  it(`accepts exactly 60 of 200 parallel requests${shared ? " across two instances" : ""}`, async () => {
+  test(`accepts exactly 60 of 200 parallel requests${shared ? " across two instances" : ""}`, async () => {
     const key = await limitedKey(60);
     const apps = second ? [first, second] : [first];
     const outcomes = await Promise.all(
@@ -67,7 +67,7 @@ describe("a key's rate limit", () => {
     }
   }, 60_000);
 
-  it("counts each key apart and leaves sessions and unlimited keys alone", async () => {
+  test("counts each key apart and leaves sessions and unlimited keys alone", async () => {
     const key = await limitedKey(2);
     const other = await limitedKey(2);
     const bearer = (value: string) => ({ authorization: `Bearer ${value}` });

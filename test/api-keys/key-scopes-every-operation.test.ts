@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { KEY_SCOPES, keyMay, type Permission } from "../../src/domain/accounts/permissions.ts";
 import { createSeeder } from "../annotations/seed.ts";
 import { memberOf, type SignedIn } from "../harness/accounts.ts";
@@ -117,7 +117,7 @@ async function send(operation: Documented, key: string, agentId?: string) {
 }
 
 describe("a key made with scopes", () => {
-  it("is refused on every operation its scopes do not grant", async () => {
+  test("is refused on every operation its scopes do not grant", async () => {
     const keyed = operations.filter((op) => op.permission !== "identity");
     expect(keyed.length).toBeGreaterThan(30);
     const keys = new Map<Permission, string>();
@@ -140,7 +140,7 @@ describe("a key made with scopes", () => {
     expect(wrong).toEqual([]);
   }, 120_000);
 
-  it("is let in where its scopes grant the operation", async () => {
+  test("is let in where its scopes grant the operation", async () => {
     const key = await makeKey({ scopes: ["agents:read", "conversations:read"] });
     const agents = await app.api.inject({
       url: "/api/agents",
@@ -163,7 +163,7 @@ describe("a key made for some agents", () => {
     bearer = { authorization: `Bearer ${key}` };
   });
 
-  it("is refused on every operation that names another agent in its path", async () => {
+  test("is refused on every operation that names another agent in its path", async () => {
     const naming = operations.filter((op) =>
       /^\/(api\/agents\/\{id\}|v1\/models\/\{model\})/.test(op.path),
     );
@@ -179,7 +179,7 @@ describe("a key made for some agents", () => {
     expect(wrong).toEqual([]);
   }, 120_000);
 
-  it("lists only its agents, their conversations and annotations", async () => {
+  test("lists only its agents, their conversations and annotations", async () => {
     const agents = await app.api.inject({ url: "/api/agents", headers: bearer });
     expect(agents.json().map((agent: { id: string }) => agent.id)).toEqual([ownIds["agents.id"]]);
     const models = await app.api.inject({ url: "/v1/models", headers: bearer });
@@ -198,7 +198,7 @@ describe("a key made for some agents", () => {
     }
   });
 
-  it("reads the usage of its agents only", async () => {
+  test("reads the usage of its agents only", async () => {
     const events = await app.api.inject({ url: "/api/consumption-events", headers: bearer });
     expect(events.statusCode).toBe(200);
     const agents = (events.json().data as Array<{ agentId: string | null }>).map((e) => e.agentId);
@@ -211,7 +211,7 @@ describe("a key made for some agents", () => {
     expect((await summary(`&agentId=${ownIds["agents.id"]}`)).statusCode).toBe(200);
   });
 
-  it("cannot read, filter by or answer with another agent", async () => {
+  test("cannot read, filter by or answer with another agent", async () => {
     const read = await app.api.inject({
       url: `/api/conversations/${otherConversationId}`,
       headers: bearer,
@@ -250,7 +250,7 @@ describe("a key made for some agents", () => {
     expect(stillThere.statusCode).toBe(200);
   });
 
-  it("lists and asks only its agents over MCP", async () => {
+  test("lists and asks only its agents over MCP", async () => {
     const call = (id: number, name: string, args: Record<string, unknown>) =>
       app.api.inject({
         method: "POST",

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { balanceOf, bucketsOf, grantCredits, MINI } from "./billing-helpers.ts";
 
@@ -39,7 +39,7 @@ describe("50 parallel charges against a balance that covers 20", () => {
     ["exactly 20", 30, 0],
     ["20 and a half", 30.75, 1],
   ] as const) {
-    it(`${label}: 20 full charges, ${partials} partial, the rest 402, exactly 0 left`, async () => {
+    test(`${label}: 20 full charges, ${partials} partial, the rest 402, exactly 0 left`, async () => {
       const org = await app.createOrganization(`Race ${label}`);
       await grantCredits(app, org.id, granted * 0.6);
       await grantCredits(app, org.id, granted * 0.4);
@@ -65,7 +65,7 @@ describe("50 parallel charges against a balance that covers 20", () => {
     });
   }
 
-  it("the Billing port records every charge, capped so the balance never goes negative", async () => {
+  test("the Billing port records every charge, capped so the balance never goes negative", async () => {
     const org = await app.createOrganization("Port race");
     await grantCredits(app, org.id, 30);
     const { billing } = app.runtime.services;
@@ -90,7 +90,7 @@ describe("50 parallel charges against a balance that covers 20", () => {
 });
 
 describe("Idempotency-Key", () => {
-  it("the same key sent twice concurrently charges once and both answers are equal", async () => {
+  test("the same key sent twice concurrently charges once and both answers are equal", async () => {
     const org = await app.createOrganization("Idempotent");
     await grantCredits(app, org.id, 100);
     const headers = { "idempotency-key": "order-42" };
@@ -102,7 +102,7 @@ describe("Idempotency-Key", () => {
     expect((await balanceOf(app, org)).credits?.remaining).toBe(98.5);
   });
 
-  it("many concurrent retries of one key still charge once", async () => {
+  test("many concurrent retries of one key still charge once", async () => {
     const org = await app.createOrganization("Retry storm");
     await grantCredits(app, org.id, 100);
     const responses = await Promise.all(
@@ -112,7 +112,7 @@ describe("Idempotency-Key", () => {
     expect(await eventCount(org)).toBe(1);
   });
 
-  it("a later retry gets the first answer, even after the balance changed", async () => {
+  test("a later retry gets the first answer, even after the balance changed", async () => {
     const org = await app.createOrganization("Replay");
     await grantCredits(app, org.id, 2);
     const first = await post(org, CHARGE, { "idempotency-key": "k1" });
@@ -123,7 +123,7 @@ describe("Idempotency-Key", () => {
     expect(await eventCount(org)).toBe(2);
   });
 
-  it("same body with keys in another order is the same request", async () => {
+  test("same body with keys in another order is the same request", async () => {
     const org = await app.createOrganization("Key order");
     await grantCredits(app, org.id, 10);
     const first = await post(
@@ -139,7 +139,7 @@ describe("Idempotency-Key", () => {
     expect(second).toEqual(first);
   });
 
-  it("409 when the key is reused with a different body; keys are per organization", async () => {
+  test("409 when the key is reused with a different body; keys are per organization", async () => {
     const org = await app.createOrganization("Conflict");
     const other = await app.createOrganization("Conflict other");
     await grantCredits(app, org.id, 10);
@@ -159,7 +159,7 @@ describe("Idempotency-Key", () => {
     expect(await eventCount(other)).toBe(1);
   });
 
-  it("a refused (402) request is not remembered: the retry is evaluated again", async () => {
+  test("a refused (402) request is not remembered: the retry is evaluated again", async () => {
     const org = await app.createOrganization("Refused first");
     await grantCredits(app, org.id, 5, new Date(Date.now() - 60_000).toISOString());
     expect((await post(org, CHARGE, { "idempotency-key": "later" })).status).toBe(402);

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { parseConfig } from "../../src/config/index.ts";
 import { INCREMENT_MODELS } from "../../src/domain/billing/usage-models.ts";
 import { createModelRegistry } from "../../src/models/model-registry.ts";
 
 describe("docs/billing.md", () => {
-  it("lists every usage-endpoint pair with the price the registry charges", () => {
+  test("lists every usage-endpoint pair with the price the registry charges", () => {
     const markdown = readFileSync(new URL("../../docs/billing.md", import.meta.url), "utf8");
     const documented = [
       ...markdown.matchAll(/^\| ([\w-]+)\s+\| (\S+)\s+\|\s+([\d.]+) \|\s+([\d.]+) \|$/gm),

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { AppError } from "../../src/lib/errors.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 import type { Untyped } from "../harness/client.ts";
@@ -20,7 +20,7 @@ async function eventById(organizationAuth: { authorization: string }, eventId: s
 }
 
 describe("the Billing port metered features call", () => {
-  it("charge prices a chat answer with the registry's price and links it to the conversation", async () => {
+  test("charge prices a chat answer with the registry's price and links it to the conversation", async () => {
     const org = await app.createOrganization("Chat");
     await grantCredits(app, org.id, 10);
     const agentId = await insertAgent(app, org.id, "Chatty");
@@ -55,7 +55,7 @@ describe("the Billing port metered features call", () => {
     expect((await balanceOf(app, org)).credits?.remaining).toBe(9.994);
   });
 
-  it("prices transcription per second of audio and embeddings per million tokens", async () => {
+  test("prices transcription per second of audio and embeddings per million tokens", async () => {
     const org = await app.createOrganization("Media");
     await grantCredits(app, org.id, 10);
     const audio = await billing().charge({
@@ -80,7 +80,7 @@ describe("the Billing port metered features call", () => {
     expect(embeddings.creditsCharged).toBe(0.04);
   });
 
-  it("the offline responder and unknown models are recorded at 0 credits", async () => {
+  test("the offline responder and unknown models are recorded at 0 credits", async () => {
     const org = await app.createOrganization("Free models");
     await grantCredits(app, org.id, 1);
     for (const [provider, modelName] of [
@@ -100,7 +100,7 @@ describe("the Billing port metered features call", () => {
     }
   });
 
-  it("applies a coefficient: raw before it, charged after it", async () => {
+  test("applies a coefficient: raw before it, charged after it", async () => {
     const org = await app.createOrganization("Coefficient");
     await grantCredits(app, org.id, 1);
     const result = await billing().charge({
@@ -120,7 +120,7 @@ describe("the Billing port metered features call", () => {
     });
   });
 
-  it("assertCanRun and access agree with the balance endpoint", async () => {
+  test("assertCanRun and access agree with the balance endpoint", async () => {
     const org = await app.createOrganization("Gate");
     await expect(billing().assertCanRun(org.id)).resolves.toBeUndefined();
     for (let message = 0; message < 5; message += 1) {
@@ -153,7 +153,7 @@ describe("the Billing port metered features call", () => {
     });
   });
 
-  it("charge never refuses: usage after the fact is recorded even when nothing is left", async () => {
+  test("charge never refuses: usage after the fact is recorded even when nothing is left", async () => {
     const org = await app.createOrganization("After the fact");
     await grantCredits(app, org.id, 0.1);
     const first = await billing().charge({
@@ -176,7 +176,7 @@ describe("the Billing port metered features call", () => {
     expect(second).toMatchObject({ creditsCharged: 0, creditsRequested: 0.15 });
     expect((await balanceOf(app, org)).credits).toEqual({ total: 0.1, used: 0.1, remaining: 0 });
   });
-  it("charges the metered cost without a debit unless credit buckets fund the organization", async () => {
+  test("charges the metered cost without a debit unless credit buckets fund the organization", async () => {
     const usage = (organizationId: string) =>
       billing().charge({
         organizationId,
@@ -203,7 +203,7 @@ describe("the Billing port metered features call", () => {
     expect((await bucketsOf(app, expired.id))[0]?.remainingMicro).toBe(1_000_000);
   });
 
-  it("charge refuses an organization that does not exist and writes nothing", async () => {
+  test("charge refuses an organization that does not exist and writes nothing", async () => {
     await expect(
       billing().charge({
         organizationId: "no-such-organization",

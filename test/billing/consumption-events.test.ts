@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { type Reply, type Untyped, unchecked } from "../harness/client.ts";
 import { insertAgent, seedEvents } from "./billing-helpers.ts";
@@ -65,7 +65,7 @@ async function idsOf(query: Record<string, string>) {
 }
 
 describe("GET /api/consumption-events", () => {
-  it("lists newest first with 50 per page by default, with the spec's fields", async () => {
+  test("lists newest first with 50 per page by default, with the spec's fields", async () => {
     const response = await list();
     expect(response.status).toBe(200);
     const body = response.body;
@@ -96,7 +96,7 @@ describe("GET /api/consumption-events", () => {
     });
   });
 
-  it("orders by each of the four orderBy values", async () => {
+  test("orders by each of the four orderBy values", async () => {
     expect(await idsOf({ orderBy: "occurredAt_asc" })).toEqual(ids);
     expect(await idsOf({ orderBy: "occurredAt_desc" })).toEqual([...ids].reverse());
     const byCredits = [ids[6], ids[4], ids[0], ids[2], ids[1], ids[5], ids[3]];
@@ -104,7 +104,7 @@ describe("GET /api/consumption-events", () => {
     expect(await idsOf({ orderBy: "creditsCharged_desc" })).toEqual([...byCredits].reverse());
   });
 
-  it("paginates with page and limit", async () => {
+  test("paginates with page and limit", async () => {
     const pages = [];
     for (const page of [1, 2, 3]) {
       const body = (await list({ page: String(page), limit: "3", orderBy: "occurredAt_asc" })).body;
@@ -118,7 +118,7 @@ describe("GET /api/consumption-events", () => {
     expect((await list({ limit: "100" })).body.pagination.limit).toBe(100);
   });
 
-  it("filters by agentId, feature, provider, model and conversationId", async () => {
+  test("filters by agentId, feature, provider, model and conversationId", async () => {
     expect(await idsOf({ agentId, orderBy: "occurredAt_asc" })).toEqual([ids[1], ids[2]]);
     expect(await idsOf({ feature: "transcription" })).toEqual([ids[2]]);
     expect(await idsOf({ provider: "azure" })).toEqual([ids[3]]);
@@ -131,7 +131,7 @@ describe("GET /api/consumption-events", () => {
     expect(await idsOf({ agentId: "unknown" })).toEqual([]);
   });
 
-  it("startDate and endDate are inclusive; a date-only endDate covers its whole UTC day", async () => {
+  test("startDate and endDate are inclusive; a date-only endDate covers its whole UTC day", async () => {
     const asc = { orderBy: "occurredAt_asc" };
     expect(
       await idsOf({
@@ -166,14 +166,14 @@ describe("GET /api/consumption-events: bad input and security", () => {
     ["bad date", { startDate: "2025-13-45" }],
   ];
   for (const [name, query] of cases) {
-    it(`400 INVALID_REQUEST for ${name}`, async () => {
+    test(`400 INVALID_REQUEST for ${name}`, async () => {
       const response = await list(query);
       expect(response.status).toBe(400);
       expect(response.error.type).toBe("INVALID_REQUEST");
     });
   }
 
-  it("401 without a valid key", async () => {
+  test("401 without a valid key", async () => {
     for (const headers of [{}, { authorization: "Bearer adk_nope" }]) {
       const response = await app.client(headers).consumptionEvents.list();
       expect(response.status).toBe(401);
@@ -181,7 +181,7 @@ describe("GET /api/consumption-events: bad input and security", () => {
     }
   });
 
-  it("shows only the caller's organization", async () => {
+  test("shows only the caller's organization", async () => {
     const body = (await list({}, other)).body;
     expect(body.pagination.total).toBe(1);
     expect(body.data[0].organizationId).toBe(other.id);

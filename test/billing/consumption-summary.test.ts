@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { unchecked } from "../harness/client.ts";
 import { insertAgent, type SeedEvent, seedEvents } from "./billing-helpers.ts";
@@ -173,14 +173,14 @@ describe("GET /api/consumption-events/summary against sums computed here", () =>
   const to = Date.parse(endDate) + 1;
 
   for (const groupBy of GROUPS) {
-    it(`groupBy=${groupBy}`, async () => {
+    test(`groupBy=${groupBy}`, async () => {
       const body = await summary({ startDate, endDate, groupBy });
       expect(body).toMatchObject({ groupBy, startDate, endDate });
       checkAgainst(body.data, expectedGroups(groupBy, from, to), groupBy);
     });
   }
 
-  it("temporal keys are UTC period starts; weeks start on Monday", async () => {
+  test("temporal keys are UTC period starts; weeks start on Monday", async () => {
     const weeks = await summary({ startDate, endDate, groupBy: "week" });
     for (const row of weeks.data as Row[]) {
       expect(row.groupKey).toMatch(/^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/);
@@ -195,7 +195,7 @@ describe("GET /api/consumption-events/summary against sums computed here", () =>
     ]);
   });
 
-  it("agent groups carry the agent's name; events without an agent form a null group", async () => {
+  test("agent groups carry the agent's name; events without an agent form a null group", async () => {
     const body = await summary({ startDate, endDate, groupBy: "agent" });
     const names = Object.fromEntries(
       (body.data as Row[]).map((row) => [row.groupKey ?? "none", row.agentName]),
@@ -208,7 +208,7 @@ describe("GET /api/consumption-events/summary against sums computed here", () =>
     });
   });
 
-  it("date-only bounds cover whole UTC days", async () => {
+  test("date-only bounds cover whole UTC days", async () => {
     const body = await summary({ startDate: "2024-12-31", endDate: "2025-01-06", groupBy: "day" });
     const expected = expectedGroups(
       "day",
@@ -218,7 +218,7 @@ describe("GET /api/consumption-events/summary against sums computed here", () =>
     checkAgainst(body.data, expected, "day");
   });
 
-  it("a range inside one day reads events only", async () => {
+  test("a range inside one day reads events only", async () => {
     const body = await summary({
       startDate: "2025-01-05T23:00:00Z",
       endDate: "2025-01-05T23:59:59.999Z",
@@ -232,7 +232,7 @@ describe("GET /api/consumption-events/summary against sums computed here", () =>
     checkAgainst(body.data, expected, "feature");
   });
 
-  it("filters apply before aggregation", async () => {
+  test("filters apply before aggregation", async () => {
     const [agentId] = agentIds;
     for (const groupBy of ["model", "week"] as const) {
       const body = await summary({
@@ -255,7 +255,7 @@ describe("GET /api/consumption-events/summary against sums computed here", () =>
     }
   });
 
-  it("an empty range gives no groups", async () => {
+  test("an empty range gives no groups", async () => {
     const body = await summary({ startDate: "2020-01-01", endDate: "2020-02-01", groupBy: "day" });
     expect(body.data).toEqual([]);
   });
@@ -275,7 +275,7 @@ describe("GET /api/consumption-events/summary?stackBy: periods split by a second
     ["week", "feature"],
     ["month", "provider"],
   ] as const) {
-    it(`groupBy=${groupBy}&stackBy=${stackBy}: each stack as computed here, adding up to its period`, async () => {
+    test(`groupBy=${groupBy}&stackBy=${stackBy}: each stack as computed here, adding up to its period`, async () => {
       const body = await summary({ startDate, endDate, groupBy, stackBy });
       expect(body.stackBy).toBe(stackBy);
       // The periods are those of the summary without stackBy, with the same amounts.
@@ -302,7 +302,7 @@ describe("GET /api/consumption-events/summary?stackBy: periods split by a second
     });
   }
 
-  it("stacks by agent carry the agent's name", async () => {
+  test("stacks by agent carry the agent's name", async () => {
     const body = await summary({ startDate, endDate, groupBy: "month", stackBy: "agent" });
     const names = new Set(
       (body.data as StackedRow[]).flatMap((row) => row.stacks.map((stack) => stack.agentName)),
@@ -310,7 +310,7 @@ describe("GET /api/consumption-events/summary?stackBy: periods split by a second
     expect(names).toEqual(new Set(["Alpha", "Beta", "Gamma", null]));
   });
 
-  it("without stackBy, no row has stacks", async () => {
+  test("without stackBy, no row has stacks", async () => {
     const body = await summary({ startDate, endDate, groupBy: "day" });
     expect(body).not.toHaveProperty("stackBy");
     for (const row of body.data as Row[]) expect(row).not.toHaveProperty("stacks");
@@ -330,14 +330,14 @@ describe("GET /api/consumption-events/summary: bad input and auth", () => {
     ["stackBy with an entity groupBy", { ...valid, groupBy: "agent", stackBy: "model" }],
   ];
   for (const [name, query] of cases) {
-    it(`400 INVALID_REQUEST for ${name}`, async () => {
+    test(`400 INVALID_REQUEST for ${name}`, async () => {
       const response = await app.client(org.auth).consumptionEvents.summary(unchecked(query));
       expect(response.status).toBe(400);
       expect(response.error.type).toBe("INVALID_REQUEST");
     });
   }
 
-  it("401 without a valid key", async () => {
+  test("401 without a valid key", async () => {
     for (const headers of [{}, { authorization: "Bearer adk_nope" }]) {
       const response = await app.client(headers).consumptionEvents.summary(unchecked(valid));
       expect(response.status).toBe(401);

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { appendAgentMessage, sendFollowUp } from "../follow-ups/follow-up-helpers.ts";
-import { createAgent, type QueryTestApp, sendQuery, startQueryTestApp } from "../harness/agents.ts";
+import { createAgent, type QueryTestApp, startQueryTestApp } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import { wavFile } from "../transcription/audio-builders.ts";
 import { insertAgent, transcribe } from "../transcription/transcription-helpers.ts";
@@ -36,14 +36,14 @@ async function leaveReservation(org: TestOrganization, credits: number, expiresI
 }
 
 describe("credits reserved for an answer", () => {
-  it("are held while the model runs and settled by the charge", async () => {
+  test("are held while the model runs and settled by the charge", async () => {
     const { app, fake } = harness;
     const org = await app.createOrganization("Held while answering");
     await grantCredits(app, org.id, 0.01);
     const agent = await createAgent(app, org);
     fake.script({ text: "Slowly.", delayMs: 500 });
 
-    const answering = sendQuery(app, org, agent.id, { query: "take your time" });
+    const answering = app.client(org.auth).agents.query(agent.id, { query: "take your time" });
     await fake.waitFor((request) => request.path.endsWith("/chat/completions"));
     // The answer may cost up to its reservation, which holds everything left.
     const [held] = await reservationsOf(org);
@@ -54,19 +54,19 @@ describe("credits reserved for an answer", () => {
       blockReason: "no_credits",
       credits: { remaining: 0.01 },
     });
-    const refused = await sendQuery(app, org, agent.id, { query: "and me?" });
-    expect(refused.statusCode).toBe(402);
-    expect(refused.json().type).toBe("USAGE_LIMIT");
+    const refused = await app.client(org.auth).agents.query(agent.id, { query: "and me?" });
+    expect(refused.status).toBe(402);
+    expect(refused.error.type).toBe("USAGE_LIMIT");
 
     const answered = await answering;
-    expect(answered.statusCode, answered.body).toBe(200);
+    expect(answered.status, answered.text).toBe(200);
     expect(await reservationsOf(org)).toEqual([]);
     const balance = await balanceOf(app, org);
     expect(balance.canRun).toBe(true);
-    expect(balance.credits?.used).toBe(answered.json().usage.cost);
+    expect(balance.credits?.used).toBe(answered.body.usage.cost);
   });
 
-  it("are released when the provider fails before answering", async () => {
+  test("are released when the provider fails before answering", async () => {
     const { app, fake } = harness;
     const org = await app.createOrganization("Provider down");
     await grantCredits(app, org.id, 1);
@@ -76,35 +76,35 @@ describe("credits reserved for an answer", () => {
       { status: 500, errorMessage: "boom" },
       { status: 500, errorMessage: "boom" },
     );
-    const failed = await sendQuery(app, org, agent.id, { query: "hello?" });
-    expect(failed.statusCode).toBe(500);
+    const failed = await app.client(org.auth).agents.query(agent.id, { query: "hello?" });
+    expect(failed.status).toBe(500);
     expect(await reservationsOf(org)).toEqual([]);
     expect(await balanceOf(app, org)).toMatchObject({ canRun: true, credits: { used: 0 } });
   });
 
-  it("are released when an attachment is refused after the reservation", async () => {
+  test("are released when an attachment is refused after the reservation", async () => {
     const { app } = harness;
     const org = await app.createOrganization("Unreachable attachment");
     await grantCredits(app, org.id, 1);
     const agent = await createAgent(app, org);
-    const refused = await sendQuery(app, org, agent.id, {
+    const refused = await app.client(org.auth).agents.query(agent.id, {
       query: "read this",
       attachments: [{ url: "http://127.0.0.1:9/file.txt" }],
     });
-    expect(refused.statusCode).toBe(400);
+    expect(refused.status).toBe(400);
     expect(await reservationsOf(org)).toEqual([]);
     expect(await balanceOf(app, org)).toMatchObject({ canRun: true, credits: { used: 0 } });
   });
 
-  it("left by a process that died stop counting when they expire", async () => {
+  test("left by a process that died stop counting when they expire", async () => {
     const { app } = harness;
     const org = await app.createOrganization("Crashed holder");
     await grantCredits(app, org.id, 2);
     const agent = await createAgent(app, org);
     const stale = await leaveReservation(org, 2, 60_000);
 
-    const refused = await sendQuery(app, org, agent.id, { query: "anything left?" });
-    expect(refused.statusCode).toBe(402);
+    const refused = await app.client(org.auth).agents.query(agent.id, { query: "anything left?" });
+    expect(refused.status).toBe(402);
     expect(await balanceOf(app, org)).toMatchObject({ canRun: false, blockReason: "no_credits" });
 
     await app.database.db.execute(
@@ -112,21 +112,25 @@ describe("credits reserved for an answer", () => {
         where id = ${stale}`,
     );
     expect((await balanceOf(app, org)).canRun).toBe(true);
-    const answered = await sendQuery(app, org, agent.id, { query: "anything left now?" });
-    expect(answered.statusCode, answered.body).toBe(200);
+    const answered = await app
+      .client(org.auth)
+      .agents.query(agent.id, { query: "anything left now?" });
+    expect(answered.status, answered.text).toBe(200);
     // The next reservation deleted the expired row; the answer's own was settled.
     expect(await reservationsOf(org)).toEqual([]);
   });
 
-  it("once settled are not read again by the next reservations", async () => {
+  test("once settled are not read again by the next reservations", async () => {
     const { app } = harness;
     const { db } = app.database;
     const org = await app.createOrganization("Many settled");
     await grantCredits(app, org.id, 100);
     const agent = await createAgent(app, org);
     for (let turn = 0; turn < 60; turn += 1) {
-      const answered = await sendQuery(app, org, agent.id, { query: `question ${turn}` });
-      expect(answered.statusCode, answered.body).toBe(200);
+      const answered = await app
+        .client(org.auth)
+        .agents.query(agent.id, { query: `question ${turn}` });
+      expect(answered.status, answered.text).toBe(200);
     }
     // Index entries read by this transaction alone, every scan kind counted: the pool's
     // other backends flush their statistics late, so the database-wide counters would let
@@ -175,7 +179,7 @@ describe("credits reserved for an answer", () => {
     await db.execute(sql`delete from credit_reservations where organization_id = ${org.id}`);
   });
 
-  it("are made by a statement that keeps its generic plan", async () => {
+  test("are made by a statement that keeps its generic plan", async () => {
     const { app } = harness;
     const { db } = app.database;
     const org = await app.createOrganization("Planned once");
@@ -202,20 +206,20 @@ describe("credits reserved for an answer", () => {
     await db.execute(sql`delete from credit_reservations where organization_id = ${org.id}`);
   });
 
-  it("count as used messages on the free plan", async () => {
+  test("count as used messages on the free plan", async () => {
     const { app } = harness;
     const org = await app.createOrganization("Free, all held");
     const agent = await createAgent(app, org);
     for (let held = 0; held < 5; held += 1) await leaveReservation(org, 0, 60_000);
-    const refused = await sendQuery(app, org, agent.id, { query: "one more?" });
-    expect(refused.statusCode).toBe(402);
-    expect(refused.json().details).toEqual([{ path: "blockReason", message: "free_plan_limit" }]);
+    const refused = await app.client(org.auth).agents.query(agent.id, { query: "one more?" });
+    expect(refused.status).toBe(402);
+    expect(refused.error.details).toEqual([{ path: "blockReason", message: "free_plan_limit" }]);
     expect(await reservationsOf(org)).toHaveLength(5);
   });
 });
 
 describe("follow-ups and transcriptions reserve too", () => {
-  it("a follow-up settles its reservation, or releases it when the model fails", async () => {
+  test("a follow-up settles its reservation, or releases it when the model fails", async () => {
     const { app, fake } = harness;
     const org = await app.createOrganization("Follow-ups held");
     await grantCredits(app, org.id, 1);
@@ -246,7 +250,7 @@ describe("follow-ups and transcriptions reserve too", () => {
     expect(await reservationsOf(org)).toEqual([]);
   });
 
-  it("a transcription is refused while its price is held by others", async () => {
+  test("a transcription is refused while its price is held by others", async () => {
     const { app, fake } = harness;
     const org = await app.createOrganization("Transcriptions held");
     await grantCredits(app, org.id, 1);

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 import {
   balanceOf,
@@ -22,7 +22,7 @@ const ONE_AND_A_HALF = { ...MINI, inputTokens: 10_000_000 };
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
 describe("GET /api/credits/balance", () => {
-  it("a new organization is on the free plan with zero credits and can run", async () => {
+  test("a new organization is on the free plan with zero credits and can run", async () => {
     const org = await app.createOrganization("Fresh");
     expect(await balanceOf(app, org)).toEqual({
       billingModel: "credits",
@@ -33,7 +33,7 @@ describe("GET /api/credits/balance", () => {
     });
   });
 
-  it("reports total, used and remaining of live buckets, rounded to 6 decimals", async () => {
+  test("reports total, used and remaining of live buckets, rounded to 6 decimals", async () => {
     const org = await app.createOrganization("Buckets");
     await grantCredits(app, org.id, 10);
     await grantCredits(app, org.id, 0.1234567);
@@ -51,7 +51,7 @@ describe("GET /api/credits/balance", () => {
 });
 
 describe("credit rules", () => {
-  it("spends the oldest-expiring bucket first, never-expiring last, ignoring expired ones", async () => {
+  test("spends the oldest-expiring bucket first, never-expiring last, ignoring expired ones", async () => {
     const org = await app.createOrganization("Order");
     const never = await grantCredits(app, org.id, 1);
     const later = await grantCredits(app, org.id, 1, inDays(2));
@@ -70,7 +70,7 @@ describe("credit rules", () => {
     });
   });
 
-  it("allows a message while any fraction remains and charges only the remainder", async () => {
+  test("allows a message while any fraction remains and charges only the remainder", async () => {
     const org = await app.createOrganization("Fraction");
     await grantCredits(app, org.id, 2);
     const first = await increment(app, org, ONE_AND_A_HALF);
@@ -91,7 +91,7 @@ describe("credit rules", () => {
     expect((await bucketsOf(app, org.id))[0]!.remainingMicro).toBe(0);
   });
 
-  it("only expired buckets left means no_credits, not the free plan", async () => {
+  test("only expired buckets left means no_credits, not the free plan", async () => {
     const org = await app.createOrganization("Expired");
     await grantCredits(app, org.id, 5, inDays(-2));
     const balance = await balanceOf(app, org);
@@ -102,7 +102,7 @@ describe("credit rules", () => {
 });
 
 describe("block reasons, in the spec's order", () => {
-  it("free plan: 5 agent messages, then free_plan_limit; other features do not count", async () => {
+  test("free plan: 5 agent messages, then free_plan_limit; other features do not count", async () => {
     const org = await app.createOrganization("Free");
     for (let index = 0; index < 3; index += 1) {
       expect((await increment(app, org, { ...MINI, feature: "transcription" })).status).toBe(200);
@@ -140,7 +140,7 @@ describe("block reasons, in the spec's order", () => {
     });
   });
 
-  it("an active subscription without buckets lifts the free plan", async () => {
+  test("an active subscription without buckets lifts the free plan", async () => {
     const org = await app.createOrganization("Subscribed");
     await setBilling(app, org.id, { subscriptionStatus: "active" });
     for (let message = 1; message <= 7; message += 1) {
@@ -149,7 +149,7 @@ describe("block reasons, in the spec's order", () => {
     expect(await balanceOf(app, org)).toMatchObject({ canRun: true, blockReason: null });
   });
 
-  it("payment_overdue comes before no_credits", async () => {
+  test("payment_overdue comes before no_credits", async () => {
     const org = await app.createOrganization("Overdue credits");
     await grantCredits(app, org.id, 1);
     await increment(app, org, ONE_AND_A_HALF);
@@ -159,7 +159,7 @@ describe("block reasons, in the spec's order", () => {
     expect(await balanceOf(app, org)).toMatchObject({ blockReason: "no_credits" });
   });
 
-  it("payment_overdue blocks even with credits left", async () => {
+  test("payment_overdue blocks even with credits left", async () => {
     const org = await app.createOrganization("Overdue rich");
     await grantCredits(app, org.id, 100);
     await setBilling(app, org.id, { subscriptionStatus: "past_due" });
@@ -172,7 +172,7 @@ describe("block reasons, in the spec's order", () => {
     expect(refused.body.details[0].message).toBe("payment_overdue");
   });
 
-  it("legacy: credits null, monthly query limit, payment_overdue before query_limit", async () => {
+  test("legacy: credits null, monthly query limit, payment_overdue before query_limit", async () => {
     const org = await app.createOrganization("Legacy", { billingModel: "legacy" });
     await setBilling(app, org.id, { queryLimit: 2 });
     expect(await balanceOf(app, org)).toEqual({
@@ -196,7 +196,7 @@ describe("block reasons, in the spec's order", () => {
     expect(await balanceOf(app, org)).toMatchObject({ blockReason: "query_limit" });
   });
 
-  it("legacy without a query limit and without a subscription is on the free plan", async () => {
+  test("legacy without a query limit and without a subscription is on the free plan", async () => {
     const org = await app.createOrganization("Legacy free", { billingModel: "legacy" });
     for (let message = 1; message <= 5; message += 1) await increment(app, org, MINI);
     expect(await balanceOf(app, org)).toMatchObject({
@@ -208,7 +208,7 @@ describe("block reasons, in the spec's order", () => {
 });
 
 describe("GET /api/credits/balance: the spec's quirks", () => {
-  it("403 with a plain-text Forbidden body for a missing, malformed or invalid key", async () => {
+  test("403 with a plain-text Forbidden body for a missing, malformed or invalid key", async () => {
     for (const headers of [
       {},
       { authorization: "Basic abc" },
@@ -221,7 +221,7 @@ describe("GET /api/credits/balance: the spec's quirks", () => {
     }
   });
 
-  it("404 for every other method, with no CORS headers even for a browser preflight", async () => {
+  test("404 for every other method, with no CORS headers even for a browser preflight", async () => {
     const org = await app.createOrganization("Methods");
     for (const method of ["POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const) {
       const response = await app.client(org.auth).request({
@@ -241,7 +241,7 @@ describe("GET /api/credits/balance: the spec's quirks", () => {
     expect(get.headers["access-control-allow-origin"]).toBeUndefined();
   });
 
-  it("401 when the key's organization no longer exists", async () => {
+  test("401 when the key's organization no longer exists", async () => {
     const org = await app.createOrganization("Vanished");
     // Delete the organization row alone, leaving its key behind (foreign-key triggers off).
     await app.database.db.transaction(async (tx) => {

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAgent, type QueryTestApp, sendQuery, startQueryTestApp } from "../harness/agents.ts";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createAgent, type QueryTestApp, startQueryTestApp } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import type { Untyped } from "../harness/client.ts";
 import { createDatastore } from "../knowledge/knowledge-helpers.ts";
@@ -27,14 +27,16 @@ async function onlyChatEvent(org: TestOrganization) {
 }
 
 describe("agent queries are metered through billing", () => {
-  it("writes a chat event with the answer's token counts, priced by the registry", async () => {
+  test("writes a chat event with the answer's token counts, priced by the registry", async () => {
     const { app } = harness;
     const org = await app.createOrganization("Metered chat");
     await grantCredits(app, org.id, 5);
     const agent = await createAgent(app, org, { name: "Pricing bot" });
-    const response = await sendQuery(app, org, agent.id, { query: "how much does shipping cost" });
-    expect(response.statusCode, response.body).toBe(200);
-    const answer = response.json();
+    const response = await app
+      .client(org.auth)
+      .agents.query(agent.id, { query: "how much does shipping cost" });
+    expect(response.status, response.text).toBe(200);
+    const answer = response.body;
 
     const event = await onlyChatEvent(org);
     const { promptTokens, completionTokens } = answer.usage;
@@ -54,18 +56,20 @@ describe("agent queries are metered through billing", () => {
     expect((await balanceOf(app, org)).credits?.used).toBe(expected);
   });
 
-  it("the free plan answers 5 messages, then 402 before any model call", async () => {
+  test("the free plan answers 5 messages, then 402 before any model call", async () => {
     const { app } = harness;
     const org = await app.createOrganization("Free chat");
     const agent = await createAgent(app, org);
     const before = chatRequests();
     for (let message = 1; message <= 5; message += 1) {
-      const response = await sendQuery(app, org, agent.id, { query: `question ${message}` });
-      expect(response.statusCode, response.body).toBe(200);
+      const response = await app
+        .client(org.auth)
+        .agents.query(agent.id, { query: `question ${message}` });
+      expect(response.status, response.text).toBe(200);
     }
-    const refused = await sendQuery(app, org, agent.id, { query: "one more" });
-    expect(refused.statusCode).toBe(402);
-    expect(refused.json().type).toBe("USAGE_LIMIT");
+    const refused = await app.client(org.auth).agents.query(agent.id, { query: "one more" });
+    expect(refused.status).toBe(402);
+    expect(refused.error.type).toBe("USAGE_LIMIT");
     expect(chatRequests() - before).toBe(5);
     expect(await balanceOf(app, org)).toMatchObject({
       canRun: false,
@@ -73,49 +77,58 @@ describe("agent queries are metered through billing", () => {
     });
   });
 
-  it("an organization out of credits gets 402 on the query path too", async () => {
+  test("an organization out of credits gets 402 on the query path too", async () => {
     const { app } = harness;
     const org = await app.createOrganization("Spent");
     await grantCredits(app, org.id, 0.000001);
     const agent = await createAgent(app, org);
-    expect((await sendQuery(app, org, agent.id, { query: "first" })).statusCode).toBe(200);
+    expect((await app.client(org.auth).agents.query(agent.id, { query: "first" })).status).toBe(
+      200,
+    );
     expect(await balanceOf(app, org)).toMatchObject({ blockReason: "no_credits" });
     const before = chatRequests();
-    expect((await sendQuery(app, org, agent.id, { query: "second" })).statusCode).toBe(402);
+    expect((await app.client(org.auth).agents.query(agent.id, { query: "second" })).status).toBe(
+      402,
+    );
     expect(chatRequests()).toBe(before);
   });
 
-  it("an agent with a datastore gets 402 before any model call too, ahead of a bad conversation", async () => {
+  test("an agent with a datastore gets 402 before any model call too, ahead of a bad conversation", async () => {
     const { app } = harness;
     const org = await app.createOrganization("Spent with knowledge");
     const datastore = await createDatastore(app, org, { name: "Manuals" });
     const agent = await createAgent(app, org, { datastoreIds: [datastore.id] });
     const other = await createAgent(app, org, { name: "Other" });
-    const theirs = (await sendQuery(app, org, other.id, { query: "hello" })).json().conversationId;
+    const theirs = (await app.client(org.auth).agents.query(other.id, { query: "hello" })).body
+      .conversationId;
     for (let message = 2; message <= 5; message += 1) {
-      const response = await sendQuery(app, org, agent.id, { query: `question ${message}` });
-      expect(response.statusCode, response.body).toBe(200);
+      const response = await app
+        .client(org.auth)
+        .agents.query(agent.id, { query: `question ${message}` });
+      expect(response.status, response.text).toBe(200);
     }
     const before = chatRequests();
 
-    const refused = await sendQuery(app, org, agent.id, { query: "one more" });
-    expect(refused.statusCode).toBe(402);
-    expect(refused.json()).toMatchObject({ type: "USAGE_LIMIT" });
-    const refusedFirst = await sendQuery(app, org, agent.id, {
+    const refused = await app.client(org.auth).agents.query(agent.id, { query: "one more" });
+    expect(refused.status).toBe(402);
+    expect(refused.error).toMatchObject({ type: "USAGE_LIMIT" });
+    const refusedFirst = await app.client(org.auth).agents.query(agent.id, {
       query: "one more",
       conversationId: theirs,
     });
-    expect(refusedFirst.statusCode).toBe(402);
+    expect(refusedFirst.status).toBe(402);
     expect(chatRequests()).toBe(before);
 
     await grantCredits(app, org.id, 0.000001);
-    expect((await sendQuery(app, org, agent.id, { query: "paid" })).statusCode).toBe(200);
+    expect((await app.client(org.auth).agents.query(agent.id, { query: "paid" })).status).toBe(200);
     expect(await balanceOf(app, org)).toMatchObject({ blockReason: "no_credits" });
-    expect((await sendQuery(app, org, agent.id, { query: "spent" })).statusCode).toBe(402);
+    expect((await app.client(org.auth).agents.query(agent.id, { query: "spent" })).status).toBe(
+      402,
+    );
     expect(chatRequests()).toBe(before + 1);
   });
 
-  it("charges a turn the database refused, and stores nothing of it", async () => {
+  test("charges a turn the database refused, and stores nothing of it", async () => {
     const { app } = harness;
     const org = await app.createOrganization("Refused turn");
     await grantCredits(app, org.id, 5);
@@ -131,9 +144,11 @@ describe("agent queries are metered through billing", () => {
       create trigger refuse_marked_message before insert on messages
       for each row execute function refuse_marked_message()`);
     try {
-      const refused = await sendQuery(app, org, agent.id, { query: "refuse this turn" });
-      expect(refused.statusCode).toBe(500);
-      expect(refused.json().type).toBe("INTERNAL");
+      const refused = await app
+        .client(org.auth)
+        .agents.query(agent.id, { query: "refuse this turn" });
+      expect(refused.status).toBe(500);
+      expect(refused.error.type).toBe("INTERNAL");
     } finally {
       await db.execute(sql`drop trigger refuse_marked_message on messages`);
       await db.execute(sql`drop function refuse_marked_message()`);

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
 import { createAgent } from "../harness/agents.ts";
@@ -152,7 +152,7 @@ async function heldReservations(organizationId: string): Promise<number> {
 
 describe("two API processes never answer past the credits", () => {
   for (const credits of [1, 4]) {
-    it(`${credits} credit(s), ${5 * credits} parallel one-credit questions: at most ${credits + 1} answered, each paid`, async () => {
+    test(`${credits} credit(s), ${5 * credits} parallel one-credit questions: at most ${credits + 1} answered, each paid`, async () => {
       const org = await first.createOrganization(`Burst of ${credits}`);
       await grantCredits(first, org.id, credits);
       const agent = await createAgent(first, org, { name: "Priced" });
@@ -176,7 +176,7 @@ describe("two API processes never answer past the credits", () => {
     }, 60_000);
   }
 
-  it("the free plan answers at most its 5 messages under 50 parallel questions", async () => {
+  test("the free plan answers at most its 5 messages under 50 parallel questions", async () => {
     const org = await first.createOrganization("Free burst");
     const agent = await createAgent(first, org, { name: "Free" });
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { INCREMENT_MODELS } from "../../src/domain/billing/usage-models.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { grantCredits, increment, insertAgent, MINI } from "./billing-helpers.ts";
@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe("POST /api/usage/increment-agent-queries: happy path", () => {
-  it("charges tokens at the registry price times the coefficient and answers the spec's shape", async () => {
+  test("charges tokens at the registry price times the coefficient and answers the spec's shape", async () => {
     const agentId = await insertAgent(app, org.id, "Support bot");
     const response = await increment(app, org, {
       ...MINI,
@@ -54,7 +54,7 @@ describe("POST /api/usage/increment-agent-queries: happy path", () => {
     });
   });
 
-  it("defaults tokens to 0, coefficient to 1 and feature to agent_run", async () => {
+  test("defaults tokens to 0, coefficient to 1 and feature to agent_run", async () => {
     const response = await increment(app, org, { provider: "openai", modelName: "gpt-4.1" });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
@@ -63,7 +63,7 @@ describe("POST /api/usage/increment-agent-queries: happy path", () => {
     });
   });
 
-  it("keeps a custom feature", async () => {
+  test("keeps a custom feature", async () => {
     const response = await increment(app, org, {
       ...MINI,
       feature: "crm_summary",
@@ -76,7 +76,7 @@ describe("POST /api/usage/increment-agent-queries: happy path", () => {
     ]);
   });
 
-  it("accepts every provider/model pair of the spec, each with a price", async () => {
+  test("accepts every provider/model pair of the spec, each with a price", async () => {
     for (const [provider, models] of Object.entries(INCREMENT_MODELS)) {
       for (const modelName of models) {
         const response = await increment(app, org, {
@@ -109,7 +109,7 @@ describe("POST /api/usage/increment-agent-queries: bad input", () => {
     ["empty feature", { ...MINI, feature: "" }, "body.feature"],
   ];
   for (const [name, body, path] of cases) {
-    it(`400 for ${name}`, async () => {
+    test(`400 for ${name}`, async () => {
       const response = await increment(app, org, body);
       expect(response.status).toBe(400);
       expect(response.error.type).toBe("INVALID_REQUEST");
@@ -117,7 +117,7 @@ describe("POST /api/usage/increment-agent-queries: bad input", () => {
     });
   }
 
-  it("400 for an agent of another organization, and nothing is charged", async () => {
+  test("400 for an agent of another organization, and nothing is charged", async () => {
     const foreignAgent = await insertAgent(app, other.id, "Not yours");
     const response = await increment(app, org, { ...MINI, inputTokens: 5, agentId: foreignAgent });
     expect(response.status).toBe(400);
@@ -126,7 +126,7 @@ describe("POST /api/usage/increment-agent-queries: bad input", () => {
     expect(listed.body.pagination.total).toBe(0);
   });
 
-  it("400 for a body that is not JSON", async () => {
+  test("400 for a body that is not JSON", async () => {
     const response = await app.client(org.auth).request({
       method: "POST",
       url: "/api/usage/increment-agent-queries",
@@ -138,7 +138,7 @@ describe("POST /api/usage/increment-agent-queries: bad input", () => {
 });
 
 describe("POST /api/usage/increment-agent-queries: security", () => {
-  it("401 without a key and with an invalid key", async () => {
+  test("401 without a key and with an invalid key", async () => {
     for (const headers of [{}, { authorization: "Bearer adk_not-a-key" }]) {
       const response = await app.client(headers).usage.increment(MINI);
       expect(response.status).toBe(401);
@@ -146,7 +146,7 @@ describe("POST /api/usage/increment-agent-queries: security", () => {
     }
   });
 
-  it("charges the caller's organization only", async () => {
+  test("charges the caller's organization only", async () => {
     const response = await increment(app, other, { ...MINI, inputTokens: 100 });
     expect(response.body.organizationId).toBe(other.id);
     const mine = await app.client(org.auth).consumptionEvents.list({ limit: 100 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { telegramTextUpdate, telegramVoiceUpdate } from "../fakes/telegram-api.ts";
 import { createAgent } from "../harness/agents.ts";
 import { oggOpusFile } from "../transcription/audio-builders.ts";
@@ -45,7 +45,7 @@ const sendsTo = (chatId: number) => telegramSendsTo(t.telegram, chatId);
 const modelCalls = () => chatRequests(t.fake);
 
 describe("answers on a channel", () => {
-  it("transcribes a voice note, answers it, and charges the transcription", async () => {
+  test("transcribes a voice note, answers it, and charges the transcription", async () => {
     const fileId = t.telegram.addFile(BOT_TOKEN, oggOpusFile({ packets: 150 }));
     t.fake.scriptTranscription({ text: "Do you deliver to Oslo?" });
     t.fake.script({ text: "Yes, we deliver to Oslo." });
@@ -75,7 +75,7 @@ describe("answers on a channel", () => {
     expect(events.body.data[0]).toMatchObject({ feature: "transcription", units: 3 });
   });
 
-  it("answers each of two interleaved conversations in the order it was written", async () => {
+  test("answers each of two interleaved conversations in the order it was written", async () => {
     for (let round = 1; round <= 3; round += 1) {
       expect((await deliver(textUpdate(701, `first chat, message ${round}`))).statusCode).toBe(200);
       expect((await deliver(textUpdate(702, `second chat, message ${round}`))).statusCode).toBe(
@@ -114,7 +114,7 @@ describe("answers on a channel", () => {
     }
   });
 
-  it("sends the agent's unavailableMessage when the model fails after its retries", async () => {
+  test("sends the agent's unavailableMessage when the model fails after its retries", async () => {
     t.fake.script({ status: 500 }, { status: 500 }, { status: 500 });
     expect((await deliver(textUpdate(801, "Hello?"))).statusCode).toBe(200);
     await eventually(() =>
@@ -132,7 +132,7 @@ describe("answers on a channel", () => {
     });
   });
 
-  it("never calls the model without credits: unavailableMessage, or nothing without one", async () => {
+  test("never calls the model without credits: unavailableMessage, or nothing without one", async () => {
     const broke = await t.app.createOrganization("Broke");
     await t.app.admin.admin.grantCredits(broke.id, { amount: 0.000001 });
     const withMessage = await createAgent(t.app, broke, { unavailableMessage: "Back tomorrow." });
@@ -171,7 +171,7 @@ describe("answers on a channel", () => {
     expect(modelCalls().length).toBe(before);
   });
 
-  it("erases the lane with the conversation, and starts a new one with the next message", async () => {
+  test("erases the lane with the conversation, and starts a new one with the next message", async () => {
     const before = await conversationOfChat(t, 701);
     const erased = await t.app.api.inject({
       method: "DELETE",
@@ -192,7 +192,7 @@ describe("answers on a channel", () => {
     );
   });
 
-  it("shows channel conversations in the CSV export filtered by channel", async () => {
+  test("shows channel conversations in the CSV export filtered by channel", async () => {
     const csv = await t.app
       .client(t.org.auth)
       .agents.exportConversations(t.agentId, { channel: "telegram" });

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { telegramTextUpdate } from "../fakes/telegram-api.ts";
 import type { Untyped } from "../harness/client.ts";
@@ -32,7 +32,7 @@ afterAll(() => t.close());
 const execute = (query: ReturnType<typeof sql>) => t.app.database.db.execute(query);
 
 describe("a channel answer's charge", () => {
-  it("fails the turn when it fails: nothing is sent, and the retry answers and charges once", async () => {
+  test("fails the turn when it fails: nothing is sent, and the retry answers and charges once", async () => {
     // A sequence counts the refusals: it keeps its count when their transaction rolls back.
     await execute(sql`create sequence refused_channel_charges`);
     await execute(sql`

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createLogger } from "../../src/lib/logger.ts";
 import { telegramTextUpdate } from "../fakes/telegram-api.ts";
 import { memberOf, type SignedIn } from "../harness/accounts.ts";
@@ -47,7 +47,7 @@ const request = (
 ) => t.app.api.inject({ method, url, headers, ...(payload === undefined ? {} : { payload }) });
 
 describe("channel management refuses bad input with a clear 400", () => {
-  it.each([
+  test.each([
     ["no type", { config: { botToken: BOT_TOKEN } }, "body.type"],
     ["an unknown type", { type: "fax", config: {} }, "body.type"],
     ["no config", { type: "telegram" }, "body.config"],
@@ -74,7 +74,7 @@ describe("channel management refuses bad input with a clear 400", () => {
     expect(response.json().details.map((detail: { path: string }) => detail.path)).toContain(path);
   });
 
-  it("refuses a PATCH with a wrong field type or a token Telegram refuses, and changes nothing", async () => {
+  test("refuses a PATCH with a wrong field type or a token Telegram refuses, and changes nothing", async () => {
     const wrongType = await request("PATCH", `/api/channels/${channel.id}`, t.org.auth, {
       enabled: "yes",
     });
@@ -92,7 +92,7 @@ describe("channel management refuses bad input with a clear 400", () => {
     });
   });
 
-  it("keeps a credential sent back masked, as a GET showed it", async () => {
+  test("keeps a credential sent back masked, as a GET showed it", async () => {
     const shown = await request("GET", `/api/channels/${channel.id}`, t.org.auth);
     const patched = await request("PATCH", `/api/channels/${channel.id}`, t.org.auth, {
       config: shown.json().config,
@@ -103,7 +103,7 @@ describe("channel management refuses bad input with a clear 400", () => {
     expect(patched.json().config).toEqual(channel.config);
   });
 
-  it("answers a body that is not a Telegram update with 400, never 500", async () => {
+  test("answers a body that is not a Telegram update with 400, never 500", async () => {
     for (const body of ["not json", "[]", '{"update_id":"x"}']) {
       const response = await postInbound(t.app, channel, body, {
         "x-telegram-bot-api-secret-token": secret,
@@ -112,7 +112,7 @@ describe("channel management refuses bad input with a clear 400", () => {
     }
   });
 
-  it("refuses an inbound body over 1 MB with 413", async () => {
+  test("refuses an inbound body over 1 MB with 413", async () => {
     const huge = JSON.stringify(
       telegramTextUpdate({
         updateId: 1,
@@ -130,7 +130,7 @@ describe("channel management refuses bad input with a clear 400", () => {
 });
 
 describe("channels belong to their organization", () => {
-  it("answers 404 for another organization's channel and agent, and changes nothing", async () => {
+  test("answers 404 for another organization's channel and agent, and changes nothing", async () => {
     for (const [method, payload] of [
       ["GET"],
       ["PATCH", { name: "Mine now" }],
@@ -150,14 +150,14 @@ describe("channels belong to their organization", () => {
     expect(mine.json().name).toBe(channel.name);
   });
 
-  it("needs a key or a session", async () => {
+  test("needs a key or a session", async () => {
     expect((await request("GET", `/api/channels/${channel.id}`, {})).statusCode).toBe(401);
     expect((await request("POST", `/api/agents/${t.agentId}/channels`, {}, {})).statusCode).toBe(
       401,
     );
   });
 
-  it("lets admins manage channels, members and viewers read them", async () => {
+  test("lets admins manage channels, members and viewers read them", async () => {
     const body = { type: "telegram", config: { botToken: BOT_TOKEN } };
     const url = `/api/agents/${t.agentId}/channels`;
     expect((await request("POST", url, member.headers, body)).statusCode).toBe(403);
@@ -169,7 +169,7 @@ describe("channels belong to their organization", () => {
     expect(removed.statusCode).toBe(204);
   });
 
-  it("takes the scopes and agents of a key into account", async () => {
+  test("takes the scopes and agents of a key into account", async () => {
     const makeKey = async (payload: Record<string, unknown>) => {
       const response = await request("POST", "/api/api-keys", admin.headers, {
         name: "k",
@@ -193,7 +193,7 @@ describe("channels belong to their organization", () => {
     );
   });
 
-  it("records creation, changes and deletion in the audit log, without credentials", async () => {
+  test("records creation, changes and deletion in the audit log, without credentials", async () => {
     const created = await createChannel(t, { type: "telegram", config: { botToken: BOT_TOKEN } });
     await request("PATCH", `/api/channels/${created.id}`, t.org.auth, { name: "Night shift" });
     await request("DELETE", `/api/channels/${created.id}`, t.org.auth);
@@ -212,7 +212,7 @@ describe("channels belong to their organization", () => {
 });
 
 describe("credentials stay secret", () => {
-  it("never logs the bot token or the webhook secret", async () => {
+  test("never logs the bot token or the webhook secret", async () => {
     await postInbound(t.app, channel, JSON.stringify({ update_id: 5 }), {
       "x-telegram-bot-api-secret-token": "wrong",
     });
@@ -238,7 +238,7 @@ describe("credentials stay secret", () => {
     expect(log).not.toContain(secret);
   });
 
-  it("stores the token sealed, not in clear", async () => {
+  test("stores the token sealed, not in clear", async () => {
     const rows = await t.app.database.db.execute(
       `select config::text as config, credentials from channels where id = '${channel.id}'`,
     );
@@ -249,7 +249,7 @@ describe("credentials stay secret", () => {
     expect(row.credentials).not.toContain(BOT_TOKEN);
   });
 
-  it("counts inbound requests by outcome in /metrics", async () => {
+  test("counts inbound requests by outcome in /metrics", async () => {
     // The send is counted once the platform's answer is recorded, a moment after it arrived.
     await eventually(async () => {
       const metrics = await request("GET", "/metrics", {
@@ -269,7 +269,7 @@ describe("credentials stay secret", () => {
 });
 
 describe("without SECRETS_KEY", () => {
-  it("refuses to create a channel, naming SECRETS_KEY", async () => {
+  test("refuses to create a channel, naming SECRETS_KEY", async () => {
     const app = await startTestApp({ env: { SECRETS_KEY: "" } });
     try {
       const org = await app.createOrganization("Keyless");

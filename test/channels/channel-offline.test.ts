@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { telegramTextUpdate } from "../fakes/telegram-api.ts";
 import {
   BOT_TOKEN,
@@ -24,7 +24,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe("an offline answer to a Telegram customer", () => {
-  it("says only that the knowledge base can be quoted, without the operator's hint", async () => {
+  test("says only that the knowledge base can be quoted, without the operator's hint", async () => {
     const secret = t.telegram.webhookOf(BOT_TOKEN)!.secret_token!;
     const update = telegramTextUpdate({
       updateId: 7_001,

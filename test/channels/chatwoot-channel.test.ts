@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import {
   type ChatwootApi,
   chatwootConversationEvent,
@@ -114,7 +114,7 @@ const createBody = (config: Record<string, unknown>) =>
   });
 
 describe("a chatwoot channel", () => {
-  it("is created after Chatwoot answers at its URL, its token masked", async () => {
+  test("is created after Chatwoot answers at its URL, its token masked", async () => {
     expect(channel).toMatchObject({
       type: "chatwoot",
       name: "Support inbox",
@@ -129,7 +129,7 @@ describe("a chatwoot channel", () => {
     expect(JSON.stringify(channel)).not.toContain(BOT_TOKEN);
   });
 
-  it.each([
+  test.each([
     ["no baseUrl", { accountId: 1, apiAccessToken: "x" }, "body.config.baseUrl"],
     [
       "a baseUrl that is not a URL",
@@ -163,7 +163,7 @@ describe("a chatwoot channel", () => {
     },
   );
 
-  it("refuses a URL where Chatwoot does not answer as Chatwoot (400), or nothing answers (502)", async () => {
+  test("refuses a URL where Chatwoot does not answer as Chatwoot (400), or nothing answers (502)", async () => {
     const notChatwoot = await createBody({
       baseUrl: `${chatwoot.baseUrl}/not-here`,
       accountId: ACCOUNT_ID,
@@ -182,7 +182,7 @@ describe("a chatwoot channel", () => {
     expect(closed.json().type).toBe("BAD_GATEWAY");
   });
 
-  it("answers an incoming message once through Chatwoot's API, however often it is delivered", async () => {
+  test("answers an incoming message once through Chatwoot's API, however often it is delivered", async () => {
     t.fake.script({ text: "Your order left our warehouse today." });
     const event = incoming(301, "Where is my order?");
     for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -213,7 +213,7 @@ describe("a chatwoot channel", () => {
     });
   });
 
-  it("never answers the bot's own or agents' messages, private notes, activities or other events", async () => {
+  test("never answers the bot's own or agents' messages, private notes, activities or other events", async () => {
     const events = [
       // What the bot posted comes back as an outgoing message.
       incoming(302, "Your order left our warehouse today.", { messageType: "outgoing" }),
@@ -239,7 +239,7 @@ describe("a chatwoot channel", () => {
     expect(await conversationOf(302)).toBeUndefined();
   });
 
-  it("keeps quiet while a person of the account is assigned the conversation", async () => {
+  test("keeps quiet while a person of the account is assigned the conversation", async () => {
     const assignee = { id: 1, name: "John" };
     const event = incoming(303, "Are you still there?", { assignee, status: "open" });
     expect((await deliver(event)).statusCode).toBe(200);
@@ -251,7 +251,7 @@ describe("a chatwoot channel", () => {
     await eventually(() => expect(textsTo(303)).toEqual(["Answer: Hello?"]));
   });
 
-  it("hands a conversation to Chatwoot's agents when the customer asks for a person, then keeps quiet", async () => {
+  test("hands a conversation to Chatwoot's agents when the customer asks for a person, then keeps quiet", async () => {
     expect((await deliver(incoming(304, "I want to talk to a human"))).statusCode).toBe(200);
     await eventually(() => expect(textsTo(304)).toHaveLength(1));
     const toggles = chatwoot.callsTo("toggle_status");
@@ -272,7 +272,7 @@ describe("a chatwoot channel", () => {
     expect(textsTo(304)).toHaveLength(1);
   });
 
-  it("hands over when the model calls request_human", async () => {
+  test("hands over when the model calls request_human", async () => {
     t.fake.script(
       { toolCalls: [{ name: "request_human", arguments: { reason: "damaged goods" } }] },
       { text: "A colleague will take it from here." },
@@ -286,7 +286,7 @@ describe("a chatwoot channel", () => {
     });
   });
 
-  it("sends an operator's reply written in agentdesk through Chatwoot", async () => {
+  test("sends an operator's reply written in agentdesk through Chatwoot", async () => {
     expect((await deliver(incoming(306, "Hi"))).statusCode).toBe(200);
     await eventually(() => expect(textsTo(306)).toHaveLength(1));
     const conversation = (await conversationOf(306))!;
@@ -305,7 +305,7 @@ describe("a chatwoot channel", () => {
     );
   });
 
-  it("answers 404 to a disabled channel and to an unknown one", async () => {
+  test("answers 404 to a disabled channel and to an unknown one", async () => {
     const other = await createChannel(t, {
       type: "chatwoot",
       config: { baseUrl: chatwoot.baseUrl, accountId: ACCOUNT_ID, apiAccessToken: BOT_TOKEN },
@@ -337,11 +337,11 @@ describe("a chatwoot channel with the Agent Bot's secret", () => {
     });
   });
 
-  it("shows the secret masked", () => {
+  test("shows the secret masked", () => {
     expect(signed.config.webhookSecret).toBe(`••••${BOT_SECRET.slice(-4)}`);
   });
 
-  it("refuses an unsigned, wrongly signed, stale or other secret's event with 401 and stores nothing", async () => {
+  test("refuses an unsigned, wrongly signed, stale or other secret's event with 401 and stores nothing", async () => {
     const event = incoming(401, "Is <this> & that signed?");
     const now = Math.floor(Date.now() / 1000);
     const body = chatwootWebhookBody(event);
@@ -361,7 +361,7 @@ describe("a chatwoot channel with the Agent Bot's secret", () => {
     expect(await conversationOf(401)).toBeUndefined();
   });
 
-  it("answers a correctly signed event, even with characters Rails escapes", async () => {
+  test("answers a correctly signed event, even with characters Rails escapes", async () => {
     const event = incoming(402, "Is <b>this</b> & that signed?");
     expect((await deliver(event, { to: signed, secret: BOT_SECRET })).statusCode).toBe(200);
     await eventually(() => expect(textsTo(402)).toEqual(["Answer: Is <b>this</b> & that signed?"]));
@@ -375,7 +375,7 @@ describe("a production server", () => {
   });
   afterAll(() => production.close());
 
-  it("refuses a Chatwoot baseUrl on a private address with 400, and never calls it", async () => {
+  test("refuses a Chatwoot baseUrl on a private address with 400, and never calls it", async () => {
     const org = await createFundedOrganization(production, "Prod");
     const agent = await createAgent(production, org);
     for (const baseUrl of [chatwoot.baseUrl, "http://10.0.0.1", "http://169.254.169.254"]) {

@@ -1,5 +1,5 @@
 import { simpleParser } from "mailparser";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { type FakeSmtp, type ReceivedMail, startFakeSmtp } from "../fakes/smtp-server.ts";
 import { createAgent } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
@@ -70,7 +70,7 @@ async function detailOfThread(threadKey: string) {
 }
 
 describe("a mail channel", () => {
-  it("is created with its inbound token shown once, and never again", async () => {
+  test("is created with its inbound token shown once, and never again", async () => {
     expect(channel).toMatchObject({
       type: "mail",
       name: "Support inbox",
@@ -94,7 +94,7 @@ describe("a mail channel", () => {
     expect(listed.body).not.toContain(token);
   });
 
-  it.each([
+  test.each([
     ["no address", {}, "body.config.address"],
     ["an address that is not one", { address: "support" }, "body.config.address"],
     [
@@ -120,7 +120,7 @@ describe("a mail channel", () => {
     );
   });
 
-  it("refuses a bad, missing or other channel's token with 401 and stores nothing", async () => {
+  test("refuses a bad, missing or other channel's token with 401 and stores nothing", async () => {
     const other = (await createChannel(t, {
       type: "mail",
       config: { address: "sales@shop.example" },
@@ -141,7 +141,7 @@ describe("a mail channel", () => {
     expect(chatRequests(t.fake)).toHaveLength(0);
   });
 
-  it("answers 404 for an unknown or disabled channel, 400 for what is not a mail, 413 past 1 MB", async () => {
+  test("answers 404 for an unknown or disabled channel, 400 for what is not a mail, 413 past 1 MB", async () => {
     const raw = await composeMail({ messageId: newId(), text: "Hello?" });
     const unknown = await t.app.api.inject({
       method: "POST",
@@ -168,7 +168,7 @@ describe("a mail channel", () => {
     expect((await postMail(t.app, disabled, raw, disabled.inboundToken)).statusCode).toBe(404);
   });
 
-  it("answers a mail once by SMTP, threaded, with a Re: subject, text and HTML", async () => {
+  test("answers a mail once by SMTP, threaded, with a Re: subject, text and HTML", async () => {
     t.fake.script({ text: "Your lamp left our warehouse today.\n\nIt arrives on Friday." });
     const messageId = newId();
     const raw = await composeMail({
@@ -214,7 +214,7 @@ describe("a mail channel", () => {
     });
   });
 
-  it("keeps one conversation across three replies, each answer threaded on the latest mail", async () => {
+  test("keeps one conversation across three replies, each answer threaded on the latest mail", async () => {
     const first = newId("thread");
     await postMail(
       t.app,
@@ -255,7 +255,7 @@ describe("a mail channel", () => {
     expect(detail!.messages.filter((message) => message.from === "agent")).toHaveLength(4);
   });
 
-  it("answers a burst of one thread as one turn, in the order written", async () => {
+  test("answers a burst of one thread as one turn, in the order written", async () => {
     const first = newId("burst");
     const base = Date.now();
     const mails = await Promise.all(
@@ -284,7 +284,7 @@ describe("a mail channel", () => {
     ]);
   });
 
-  it("reads a reply written below the quoted mail", async () => {
+  test("reads a reply written below the quoted mail", async () => {
     const first = newId("bottom");
     const id = newId("bottom");
     const raw = await composeMail({
@@ -300,7 +300,7 @@ describe("a mail channel", () => {
     expect(detail!.messages[0]!.text).toBe("The large one, please.");
   });
 
-  it("stores a mail with unstorable text and an oversized id in its headers (no 5xx)", async () => {
+  test("stores a mail with unstorable text and an oversized id in its headers (no 5xx)", async () => {
     const messageId = newId("hostile");
     const raw = await composeMail({
       messageId,
@@ -317,7 +317,7 @@ describe("a mail channel", () => {
     expect(detail!.messages[0]!.text).toBe("Hello there\n\nIs a NUL a problem?");
   });
 
-  it("reads an HTML-only mail as text", async () => {
+  test("reads an HTML-only mail as text", async () => {
     const messageId = newId("html");
     const raw = await composeMail({
       messageId,
@@ -330,7 +330,7 @@ describe("a mail channel", () => {
     expect(detail!.messages[0]!.text).toBe("Opening hours\n\nWhen do you open on Sunday?");
   });
 
-  it("keeps a PDF attachment with the message and gives its text to the model", async () => {
+  test("keeps a PDF attachment with the message and gives its text to the model", async () => {
     const messageId = newId("pdf");
     const pdf = Buffer.from(buildPdf([["Invoice 2026-117", "Total due: 89 euros"]]));
     const raw = await composeMail({
@@ -360,7 +360,7 @@ describe("a mail channel", () => {
     expect(customer!.text).toContain("[Attachments not read: tool.exe");
   });
 
-  it("sends an operator's reply by mail in the thread, not marked as automatic", async () => {
+  test("sends an operator's reply by mail in the thread, not marked as automatic", async () => {
     const messageId = newId("operator");
     await postMail(
       t.app,
@@ -393,7 +393,7 @@ describe("a mail channel", () => {
 });
 
 describe("mail channels without SMTP_URL", () => {
-  it("are refused with an error naming SMTP_URL", async () => {
+  test("are refused with an error naming SMTP_URL", async () => {
     const bare = await startChannelTestApp();
     try {
       const response = await bare.app.api.inject({
@@ -421,7 +421,7 @@ describe("mail channels in production", () => {
   });
   afterAll(() => production.close());
 
-  it.each([["127.0.0.1"], ["10.1.2.3"], ["localhost"], ["169.254.169.254"], ["[::1]"]])(
+  test.each([["127.0.0.1"], ["10.1.2.3"], ["localhost"], ["169.254.169.254"], ["[::1]"]])(
     "refuse an IMAP server at %s (400, never dialled)",
     async (host) => {
       const response = await production.api.inject({

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { dovecotInstalled, type ImapServer, startImapServer } from "../fakes/imap-server.ts";
 import { type FakeSmtp, startFakeSmtp } from "../fakes/smtp-server.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
@@ -55,7 +55,7 @@ async function mailboxState(app: TestApp, channelId: string) {
 }
 
 describe.skipIf(!runs)("a mail channel reading an IMAP mailbox (Dovecot)", () => {
-  it("refuses a login the server refuses (400, nothing stored)", async () => {
+  test("refuses a login the server refuses (400, nothing stored)", async () => {
     const response = await t.app.api.inject({
       method: "POST",
       url: `/api/agents/${t.agentId}/channels`,
@@ -75,7 +75,7 @@ describe.skipIf(!runs)("a mail channel reading an IMAP mailbox (Dovecot)", () =>
     expect(listed.json().data).toEqual([]);
   });
 
-  it("is created with the IMAP URL masked, and answers what arrives in the mailbox", async () => {
+  test("is created with the IMAP URL masked, and answers what arrives in the mailbox", async () => {
     channel = await createChannel(t, {
       type: "mail",
       config: { address: SUPPORT, imap: { url: imap.urlOf(MAILBOX_USER) } },
@@ -91,7 +91,7 @@ describe.skipIf(!runs)("a mail channel reading an IMAP mailbox (Dovecot)", () =>
     expect(answer.from).toBe(SUPPORT);
   });
 
-  it("records the mailbox's UIDVALIDITY and last UID, and reads each message once", async () => {
+  test("records the mailbox's UIDVALIDITY and last UID, and reads each message once", async () => {
     await deliver("Second question", "joan@customer.example");
     await smtp.nextMailTo("joan@customer.example");
     await eventually(async () =>
@@ -105,7 +105,7 @@ describe.skipIf(!runs)("a mail channel reading an IMAP mailbox (Dovecot)", () =>
     expect(chatRequests(t.fake)).toHaveLength(2);
   });
 
-  it("stops reading a disabled channel's mailbox, and reads what waited once enabled", async () => {
+  test("stops reading a disabled channel's mailbox, and reads what waited once enabled", async () => {
     const patch = (enabled: boolean) =>
       t.app.api.inject({
         method: "PATCH",
@@ -125,7 +125,7 @@ describe.skipIf(!runs)("a mail channel reading an IMAP mailbox (Dovecot)", () =>
     expect(answer.subject).toBe("Re: Written while the channel was off");
   });
 
-  it("goes on from the last UID in another process, answering nothing twice", async () => {
+  test("goes on from the last UID in another process, answering nothing twice", async () => {
     const database = t.app.database;
     const conversationsBefore = (await conversationsOf(t)).data.length;
     // This process stops reading mailboxes (as when it shuts down): its lease is let go.

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type FakeSmtp, type ReceivedMail, startFakeSmtp } from "../fakes/smtp-server.ts";
 import { createAgent } from "../harness/agents.ts";
 import {
@@ -38,7 +38,7 @@ const newId = () => {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 1_200));
 
 describe("mail that is never answered", () => {
-  it.each([
+  test.each([
     ["Auto-Submitted: auto-replied", { "Auto-Submitted": "auto-replied" }],
     ["Auto-Submitted: auto-generated", { "Auto-Submitted": "auto-generated" }],
     ["Precedence: bulk", { Precedence: "bulk" }],
@@ -57,7 +57,7 @@ describe("mail that is never answered", () => {
     expect((await conversationsOf(t)).data).toHaveLength(0);
   });
 
-  it.each([
+  test.each([
     ["from the channel's own address", { from: `"Support" <${SUPPORT.toUpperCase()}>` }],
     ["from MAILER-DAEMON", { from: "MAILER-DAEMON@mx.elsewhere.example" }],
     ["from postmaster", { from: "postmaster@elsewhere.example" }],
@@ -77,7 +77,7 @@ describe("mail that is never answered", () => {
     expect((await conversationsOf(t)).data).toHaveLength(0);
   });
 
-  it("but Auto-Submitted: no is a person writing, and is answered", async () => {
+  test("but Auto-Submitted: no is a person writing, and is answered", async () => {
     const from = "person@elsewhere.example";
     const raw = await composeMail({
       messageId: newId(),
@@ -92,7 +92,7 @@ describe("mail that is never answered", () => {
 });
 
 describe("two agentdesk agents whose addresses mail each other", () => {
-  it("answer each other's first mail once, and never the answers: no loop", async () => {
+  test("answer each other's first mail once, and never the answers: no loop", async () => {
     const otherAgent = await createAgent(t.app, t.org, { name: "Sales" });
     const alpha = (await createChannel(t, {
       type: "mail",

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { channels } from "../../src/db/schema/index.ts";
 import {
   messengerDeliveryWebhook,
@@ -100,7 +100,7 @@ const channelCount = async () =>
   ).json().data.length as number;
 
 describe("a meta channel", () => {
-  it("checks the page token, subscribes the page, and shows the page with a generated verify token", async () => {
+  test("checks the page token, subscribes the page, and shows the page with a generated verify token", async () => {
     expect(channel).toMatchObject({
       type: "meta",
       name: "Acme on Messenger",
@@ -121,7 +121,7 @@ describe("a meta channel", () => {
     expect(shown).not.toContain(APP_SECRET);
   });
 
-  it("refuses a token Meta does not take with 400, and stores nothing", async () => {
+  test("refuses a token Meta does not take with 400, and stores nothing", async () => {
     const before = await channelCount();
     const response = await t.app.api.inject({
       method: "POST",
@@ -148,7 +148,7 @@ describe("a meta channel", () => {
     expect(await channelCount()).toBe(before);
   });
 
-  it.each([
+  test.each([
     ["no page id", { pageAccessToken: "x", appSecret: "y" }, "body.config.pageId"],
     [
       "a page id that is not digits",
@@ -171,7 +171,7 @@ describe("a meta channel", () => {
     expect(t.graph.calls).toHaveLength(0);
   });
 
-  it("answers Meta's verification with the challenge as text, and a wrong verify token with 403", async () => {
+  test("answers Meta's verification with the challenge as text, and a wrong verify token with 403", async () => {
     const verify = (token: string) =>
       t.app.api.inject({
         method: "GET",
@@ -190,7 +190,7 @@ describe("a meta channel", () => {
     expect(wrong.body).not.toContain("1523847601");
   });
 
-  it("refuses a bad, missing or other app's signature with 401 and stores nothing", async () => {
+  test("refuses a bad, missing or other app's signature with 401 and stores nothing", async () => {
     const payload = textFrom("6100000000000001", "Is this stored?");
     const body = metaWebhookBody(payload);
     for (const headers of [
@@ -204,7 +204,7 @@ describe("a meta channel", () => {
     expect((await getChannel(channel.id)).json().lastEventAt).toBeNull();
   });
 
-  it("answers a Messenger text once through the Send API, however often Meta delivers it", async () => {
+  test("answers a Messenger text once through the Send API, however often Meta delivers it", async () => {
     const psid = "6100000000000002";
     t.fake.script({ text: "Our lamps ship within two days." });
     const payload = textFrom(psid, "When do you ship?");
@@ -243,7 +243,7 @@ describe("a meta channel", () => {
     expect(conversation.contact).toMatchObject({ userId: `meta:messenger:${psid}` });
   });
 
-  it("never answers echoes of the page's own messages, deliveries, reads or another page's messages", async () => {
+  test("never answers echoes of the page's own messages, deliveries, reads or another page's messages", async () => {
     const psid = "6100000000000003";
     const bodies = [
       messengerEchoWebhook({
@@ -269,7 +269,7 @@ describe("a meta channel", () => {
     expect(await conversationOf(`messenger:${psid}`)).toBeUndefined();
   });
 
-  it("answers an Instagram message to the page's Instagram account, in parts of at most 1,000 characters", async () => {
+  test("answers an Instagram message to the page's Instagram account, in parts of at most 1,000 characters", async () => {
     const igsid = "17841400000000004";
     const sentence = "Our lamps are made of recycled brass and hand-blown glass.";
     const long = Array.from({ length: 30 }, () => sentence).join(" ");
@@ -286,7 +286,7 @@ describe("a meta channel", () => {
     expect(conversation.channel).toBe("meta");
   });
 
-  it("answers a burst as one turn, in the order the messages were written", async () => {
+  test("answers a burst as one turn, in the order the messages were written", async () => {
     const psid = "6100000000000005";
     const now = Date.now();
     t.fake.script({ text: "Let me look for your lamp." });
@@ -310,7 +310,7 @@ describe("a meta channel", () => {
     ]);
   });
 
-  it("splits a long answer into at most 10 messages of at most 2,000 characters, nothing cut off", async () => {
+  test("splits a long answer into at most 10 messages of at most 2,000 characters, nothing cut off", async () => {
     const psid = "6100000000000006";
     const paragraph = (n: number) =>
       `${"Brass lamps need a soft cloth. ".repeat(29).trim()} (${n})`;
@@ -325,7 +325,7 @@ describe("a meta channel", () => {
     expect(parts.join(" ").replace(/\s+/g, " ")).toBe(long.replace(/\s+/g, " "));
   });
 
-  it("fails an answer, saying why, when the customer's message is over 24 hours old", async () => {
+  test("fails an answer, saying why, when the customer's message is over 24 hours old", async () => {
     const late = await createChannel(t, {
       type: "meta",
       config: {
@@ -353,7 +353,7 @@ describe("a meta channel", () => {
     expect(sentTo(psid)).toEqual([]);
   });
 
-  it("answers 404 to a disabled channel and to an unknown one, storing nothing", async () => {
+  test("answers 404 to a disabled channel and to an unknown one, storing nothing", async () => {
     const other = await createChannel(t, {
       type: "meta",
       config: {
@@ -376,7 +376,7 @@ describe("a meta channel", () => {
     expect(await conversationOf("messenger:6100000000000008")).toBeUndefined();
   });
 
-  it("unsubscribes the page when deleted", async () => {
+  test("unsubscribes the page when deleted", async () => {
     const other = await createChannel(t, {
       type: "meta",
       config: {
@@ -408,7 +408,7 @@ describe("a meta channel", () => {
 });
 
 describe("an operator's reply on Messenger", () => {
-  it("goes out through the Send API, is refused over 2,000 characters, and with 409 after 24 hours", async () => {
+  test("goes out through the Send API, is refused over 2,000 characters, and with 409 after 24 hours", async () => {
     const psid = "6100000000000009";
     expect((await send(textFrom(psid, "Hello there"))).statusCode).toBe(200);
     await eventually(() => expect(sentTo(psid)).toHaveLength(1));

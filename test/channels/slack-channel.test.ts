@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { slackSignature } from "../fakes/platform-signatures.ts";
 import {
   slackAppMention,
@@ -97,7 +97,7 @@ async function messagesOf(conversationId: string) {
 }
 
 describe("a Slack channel", () => {
-  it("is created by checking the token with auth.test, its credentials masked", async () => {
+  test("is created by checking the token with auth.test, its credentials masked", async () => {
     expect(channel).toMatchObject({
       agentId: t.agentId,
       type: "slack",
@@ -116,7 +116,7 @@ describe("a Slack channel", () => {
     expect(shown).not.toContain(SIGNING_SECRET);
   });
 
-  it("refuses a token Slack does not know with 400, and stores nothing", async () => {
+  test("refuses a token Slack does not know with 400, and stores nothing", async () => {
     const response = await t.app.api.inject({
       method: "POST",
       url: `/api/agents/${t.agentId}/channels`,
@@ -138,7 +138,7 @@ describe("a Slack channel", () => {
     expect(list.json().data.map((row: ChannelBody) => row.id)).toEqual([channel.id]);
   });
 
-  it("answers the signed url_verification with its challenge", async () => {
+  test("answers the signed url_verification with its challenge", async () => {
     const challenge = "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P";
     const response = await send(slackUrlVerification(challenge));
     expect(response.statusCode).toBe(200);
@@ -146,7 +146,7 @@ describe("a Slack channel", () => {
     expect(response.json()).toEqual({ challenge });
   });
 
-  it("refuses a bad or missing signature, and a correctly signed old request, with 401", async () => {
+  test("refuses a bad or missing signature, and a correctly signed old request, with 401", async () => {
     const body = mention("Is this stored?");
     const raw = JSON.stringify(body);
     const now = nowSeconds();
@@ -176,7 +176,7 @@ describe("a Slack channel", () => {
     expect((await getChannel(channel.id)).json().lastEventAt).toBeNull();
   });
 
-  it("answers a mention once in its thread, without the mention, whatever Slack retries", async () => {
+  test("answers a mention once in its thread, without the mention, whatever Slack retries", async () => {
     t.fake.script({ text: "We open at nine." });
     const ts = nextTs();
     const body = mention("When do you open?", { ts });
@@ -202,7 +202,7 @@ describe("a Slack channel", () => {
     });
   });
 
-  it("keeps two mentions in one thread in one conversation", async () => {
+  test("keeps two mentions in one thread in one conversation", async () => {
     const [thread] = await slackConversations();
     const rootTs = thread!.channelExternalId!.split(":")[1]!;
     t.fake.script({ text: "And on Sundays at ten." });
@@ -222,7 +222,7 @@ describe("a Slack channel", () => {
     ]);
   });
 
-  it("answers a direct message in its DM", async () => {
+  test("answers a direct message in its DM", async () => {
     t.fake.script({ text: "Hello Ada." });
     const body = slackDirectMessage({
       ...envelope(),
@@ -240,7 +240,7 @@ describe("a Slack channel", () => {
     expect(direct).toBeDefined();
   });
 
-  it("reads Slack's escaped &, < and > as text, and escapes them in the answer", async () => {
+  test("reads Slack's escaped &, < and > as text, and escapes them in the answer", async () => {
     // Slack escapes its control characters in what it sends, and reads them unescaped in what
     // it receives: an answer's "<!channel>" would notify everyone in the channel.
     t.fake.script({ text: "Yes <!channel> & all: 1 < 2 > 0" });
@@ -268,7 +268,7 @@ describe("a Slack channel", () => {
     ]);
   });
 
-  it("never answers bots, its own messages, edits or other subtypes", async () => {
+  test("never answers bots, its own messages, edits or other subtypes", async () => {
     const inDirect = { ...envelope(), channel: "D0DIRECT1", text: "beep" };
     const own = slackBotMessage({ ...inDirect, botId: bot.botId, ts: nextTs(), subtype: false });
     const otherBot = slackBotMessage({ ...inDirect, botId: "B0OTHERBOT", ts: nextTs() });
@@ -296,7 +296,7 @@ describe("a Slack channel", () => {
     expect(chatRequests()).toHaveLength(0);
   });
 
-  it("retries a post answered 429 after Retry-After and delivers it once", async () => {
+  test("retries a post answered 429 after Retry-After and delivers it once", async () => {
     t.slack.failNext("chat.postMessage", { status: 429, retryAfterSeconds: 1 });
     t.fake.script({ text: "Sorry for the wait." });
     await send(mention("Are you there?"));
@@ -318,13 +318,13 @@ describe("a Slack channel", () => {
     expect(t.slack.callsTo("chat.postMessage")).toHaveLength(2);
   });
 
-  it("shows when Slack last reached the channel", async () => {
+  test("shows when Slack last reached the channel", async () => {
     const response = await getChannel(channel.id);
     expect(response.statusCode).toBe(200);
     expect(response.json().lastEventAt).toEqual(expect.any(String));
   });
 
-  it("goes to status error when Slack refuses the token at send time, and back with a working one", async () => {
+  test("goes to status error when Slack refuses the token at send time, and back with a working one", async () => {
     t.slack.failNext("chat.postMessage", {
       status: 200,
       body: { ok: false, error: "invalid_auth" },

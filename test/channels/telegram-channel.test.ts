@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import {
   telegramBotMessageUpdate,
   telegramEditedUpdate,
@@ -48,7 +48,7 @@ const chatRequests = () =>
   t.fake.requests.filter((request) => request.path === "/v1/chat/completions");
 
 describe("a Telegram channel", () => {
-  it("is created by checking the bot with getMe and registering the webhook with a secret", async () => {
+  test("is created by checking the bot with getMe and registering the webhook with a secret", async () => {
     expect(channel).toMatchObject({
       agentId: t.agentId,
       type: "telegram",
@@ -66,7 +66,7 @@ describe("a Telegram channel", () => {
     expect(secret).toMatch(/^[A-Za-z0-9_-]{32,256}$/);
   });
 
-  it("refuses a token Telegram does not know with 400, and stores nothing", async () => {
+  test("refuses a token Telegram does not know with 400, and stores nothing", async () => {
     const response = await t.app.api.inject({
       method: "POST",
       url: `/api/agents/${t.agentId}/channels`,
@@ -83,7 +83,7 @@ describe("a Telegram channel", () => {
     expect(list.json().data.map((row: ChannelBody) => row.id)).toEqual([channel.id]);
   });
 
-  it("answers a message once, through sendMessage to the same chat, whatever the retries", async () => {
+  test("answers a message once, through sendMessage to the same chat, whatever the retries", async () => {
     t.fake.script({ text: "We open at nine." });
     const body = update("When do you open?");
     for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -118,7 +118,7 @@ describe("a Telegram channel", () => {
     expect(full.json().contact).toMatchObject({ firstName: "Ada", lastName: "Lovelace" });
   });
 
-  it("refuses a wrong or missing secret with 401 and stores nothing", async () => {
+  test("refuses a wrong or missing secret with 401 and stores nothing", async () => {
     const body = update("Ignore me");
     expect((await send(body, "wrong-secret")).statusCode).toBe(401);
     const missing = await postInbound(t.app, channel, JSON.stringify(body), {});
@@ -130,7 +130,7 @@ describe("a Telegram channel", () => {
     expect(sentTexts()).toEqual(["Now I see it."]);
   });
 
-  it("answers a burst of three messages as one turn", async () => {
+  test("answers a burst of three messages as one turn", async () => {
     t.fake.script({ text: "One answer to all three." });
     for (const text of ["Hi", "I ordered a lamp", "It has not arrived"]) {
       expect((await send(update(text, 77, { id: 77, first_name: "Bo" }))).statusCode).toBe(200);
@@ -144,7 +144,7 @@ describe("a Telegram channel", () => {
     expect(sentTexts()).toEqual(["One answer to all three."]);
   });
 
-  it("never answers bots, edits or messages older than the channel", async () => {
+  test("never answers bots, edits or messages older than the channel", async () => {
     const old = telegramTextUpdate({
       updateId: 9_001,
       messageId: 9_001,
@@ -173,7 +173,7 @@ describe("a Telegram channel", () => {
     expect(chatRequests()).toHaveLength(0);
   });
 
-  it("splits a long answer into at most 3 messages within 4,096 characters, nothing cut off", async () => {
+  test("splits a long answer into at most 3 messages within 4,096 characters, nothing cut off", async () => {
     const paragraph = (n: number) => `${"Lorem ipsum dolor sit amet. ".repeat(70).trim()} (${n})`;
     const long = [1, 2, 3, 4, 5].map(paragraph).join("\n\n");
     t.fake.script({ text: long });
@@ -186,7 +186,7 @@ describe("a Telegram channel", () => {
     expect(parts.join(" ").replace(/\s+/g, " ")).toBe(long.replace(/\s+/g, " "));
   });
 
-  it("retries a send answered 429 after Retry-After and delivers it once", async () => {
+  test("retries a send answered 429 after Retry-After and delivers it once", async () => {
     t.telegram.failNext("sendMessage", { status: 429, retryAfterSeconds: 1 });
     t.fake.script({ text: "Sorry for the wait." });
     await send(update("Are you there?", 99, { id: 99, first_name: "Di" }));
@@ -197,7 +197,7 @@ describe("a Telegram channel", () => {
     expect(sentTexts()).toEqual(["Sorry for the wait.", "Sorry for the wait."]);
   });
 
-  it("shows when the platform last reached the channel", async () => {
+  test("shows when the platform last reached the channel", async () => {
     const response = await t.app.api.inject({
       method: "GET",
       url: `/api/channels/${channel.id}`,
@@ -208,7 +208,7 @@ describe("a Telegram channel", () => {
     expect(JSON.stringify(response.json())).not.toContain(BOT_TOKEN);
   });
 
-  it("answers 404 to a disabled channel, and to an unknown one", async () => {
+  test("answers 404 to a disabled channel, and to an unknown one", async () => {
     const patched = await t.app.api.inject({
       method: "PATCH",
       url: `/api/channels/${channel.id}`,
@@ -233,7 +233,7 @@ describe("a Telegram channel", () => {
     });
   });
 
-  it("removes the webhook from Telegram when deleted", async () => {
+  test("removes the webhook from Telegram when deleted", async () => {
     const other = await createChannel(t, { type: "telegram", config: { botToken: BOT_TOKEN } });
     const deleted = await t.app.api.inject({
       method: "DELETE",

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { channels } from "../../src/db/schema/index.ts";
 import {
   whatsappAudioWebhook,
@@ -109,7 +109,7 @@ const getChannel = (id: string) =>
   t.app.api.inject({ method: "GET", url: `/api/channels/${id}`, headers: t.org.auth });
 
 describe("a WhatsApp channel", () => {
-  it("is created with a generated verify token and its credentials masked", async () => {
+  test("is created with a generated verify token and its credentials masked", async () => {
     expect(channel).toMatchObject({
       agentId: t.agentId,
       type: "whatsapp",
@@ -143,7 +143,7 @@ describe("a WhatsApp channel", () => {
     }
   });
 
-  it("answers Meta's verification with the challenge as text, and a wrong verify token with 403", async () => {
+  test("answers Meta's verification with the challenge as text, and a wrong verify token with 403", async () => {
     const verify = (query: Record<string, string>) =>
       t.app.api.inject({
         method: "GET",
@@ -166,7 +166,7 @@ describe("a WhatsApp channel", () => {
     expect(wrong.body).not.toContain("1158201444");
   });
 
-  it("refuses a bad, missing or other app's signature with 401 and stores nothing", async () => {
+  test("refuses a bad, missing or other app's signature with 401 and stores nothing", async () => {
     const payload = textFrom("Is this stored?", "34600999000");
     const body = metaWebhookBody(payload);
     const refused: Array<Record<string, string>> = [
@@ -183,7 +183,7 @@ describe("a WhatsApp channel", () => {
     expect((await getChannel(channel.id)).json().lastEventAt).toBeNull();
   });
 
-  it("answers a text once through the Cloud API, however often Meta delivers it", async () => {
+  test("answers a text once through the Cloud API, however often Meta delivers it", async () => {
     t.fake.script({ text: "We open at nine." });
     const payload = textFrom("When do you open?");
     for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -222,7 +222,7 @@ describe("a WhatsApp channel", () => {
     });
   });
 
-  it("shares the conversation with the query-agent API under the spec's channelExternalId", async () => {
+  test("shares the conversation with the query-agent API under the spec's channelExternalId", async () => {
     const answered = (await conversationWith(CUSTOMER))!;
     const response = await t.app.api.inject({
       method: "POST",
@@ -238,7 +238,7 @@ describe("a WhatsApp channel", () => {
     expect(response.json().conversationId).toBe(answered.id);
   });
 
-  it("moves a message's delivery forward with status callbacks, never back, and never answers them", async () => {
+  test("moves a message's delivery forward with status callbacks, never back, and never answers them", async () => {
     const answer = await lastAnswerTo(CUSTOMER);
     const wamid = answer.delivery!.platformMessageId!;
     const status = (value: "sent" | "delivered" | "read") =>
@@ -263,7 +263,7 @@ describe("a WhatsApp channel", () => {
     expect(chatRequests()).toHaveLength(0);
   });
 
-  it("records a failed delivery with Meta's reason", async () => {
+  test("records a failed delivery with Meta's reason", async () => {
     const number = "34600222333";
     t.fake.script({ text: "Here is your receipt." });
     await send(textFrom("Send me the receipt", number, "Bo"));
@@ -294,7 +294,7 @@ describe("a WhatsApp channel", () => {
     });
   });
 
-  it("transcribes a voice note, answers it and charges the transcription, storing no media URL or token", async () => {
+  test("transcribes a voice note, answers it and charges the transcription, storing no media URL or token", async () => {
     const number = "34600333444";
     const audio = oggOpusFile({ packets: 150 });
     const mediaId = t.graph.addMedia(audio, { mimeType: "audio/ogg; codecs=opus" });
@@ -329,7 +329,7 @@ describe("a WhatsApp channel", () => {
     expect(JSON.stringify(charge)).not.toContain(t.graph.baseUrl);
   });
 
-  it("fails a free-text answer, saying why, when the customer's last message is over 24 hours old", async () => {
+  test("fails a free-text answer, saying why, when the customer's last message is over 24 hours old", async () => {
     const late = await createChannel(t, {
       type: "whatsapp",
       config: {
@@ -371,7 +371,7 @@ describe("a WhatsApp channel", () => {
     expect(sends()).toHaveLength(0);
   });
 
-  it("ignores messages to another phone number of the same app", async () => {
+  test("ignores messages to another phone number of the same app", async () => {
     const number = "34600555666";
     const payload = whatsappTextWebhook({
       phoneNumberId: "106540352299999",
@@ -387,13 +387,13 @@ describe("a WhatsApp channel", () => {
     expect(await conversationWith(number)).toBeUndefined();
   });
 
-  it("shows when Meta last reached the channel", async () => {
+  test("shows when Meta last reached the channel", async () => {
     const response = await getChannel(channel.id);
     expect(response.statusCode).toBe(200);
     expect(response.json().lastEventAt).toEqual(expect.any(String));
   });
 
-  it("goes to status error when Meta refuses the token at send time, and back with a working one", async () => {
+  test("goes to status error when Meta refuses the token at send time, and back with a working one", async () => {
     const revoked = "EAAG-revoked-whatsapp-access-token";
     const other = await createChannel(t, {
       type: "whatsapp",
@@ -434,7 +434,7 @@ describe("a WhatsApp channel", () => {
 });
 
 describe("an operator's reply on WhatsApp", () => {
-  it("goes out through the Cloud API, and is refused with 409 after the 24-hour window", async () => {
+  test("goes out through the Cloud API, and is refused with 409 after the 24-hour window", async () => {
     const customer = "34611222333";
     expect((await send(textFrom("Hello there", customer))).statusCode).toBe(200);
     await eventually(() => expect(sends()).toHaveLength(1));

@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { parse } from "csv-parse/sync";
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { type Database, openDatabase } from "../../src/db/client.ts";
 import { leads } from "../../src/db/schema/index.ts";
 import { newId } from "../../src/lib/ids.ts";
@@ -62,7 +62,7 @@ async function insertLeads(database: Database): Promise<string[]> {
 }
 
 describe.skipIf(testDatabaseKind !== "pglite")("agentdesk admin commands: usage", () => {
-  it("prints each command's usage for --help, exit code 0, opening no database", async () => {
+  test("prints each command's usage for --help, exit code 0, opening no database", async () => {
     const dataDir = join(scratch, "help");
     for (const words of COMMANDS) {
       const { code, stdout, stderr } = await agentdesk({ DATA_DIR: dataDir }, ...words, "--help");
@@ -78,7 +78,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk admin commands: usage"
     expect(existsSync(dataDir)).toBe(false);
   });
 
-  it("answers an unknown command with exit code 2 and the usage", async () => {
+  test("answers an unknown command with exit code 2 and the usage", async () => {
     for (const words of [["leads", "delete"], ["org"], ["credits"]]) {
       const { code, stdout, stderr } = await agentdesk({ DATA_DIR: scratch }, ...words);
       expect(code).toBe(2);
@@ -88,7 +88,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk admin commands: usage"
     }
   });
 
-  it.each([
+  test.each([
     [["key", "list"], "--org is required"],
     [["key", "revoke", "--org", "o1"], "--key is required"],
     [["key", "revoke", "--key", "k1"], "--org is required"],
@@ -125,7 +125,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk admin commands: usage"
     expect(existsSync(join(scratch, "usage"))).toBe(false);
   });
 
-  it("refuses every command but serve without a database in DATA_DIR, creating nothing", {
+  test("refuses every command but serve without a database in DATA_DIR, creating nothing", {
     timeout: 3 * TEST_TIMEOUT_MS,
   }, async () => {
     const missing = join(scratch, "missing");
@@ -160,7 +160,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk admin commands: usage"
     expect(existsSync(join(scratch, "never.csv"))).toBe(false);
   });
 
-  it("names DATABASE_URL in one line when it cannot connect, never its password", async () => {
+  test("names DATABASE_URL in one line when it cannot connect, never its password", async () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as { port: number };
@@ -207,7 +207,7 @@ describe.skipIf(testDatabaseKind !== "pglite")(
     let orgId = "";
     let firstKeyId = "";
 
-    it("creates organizations and finds them again", async () => {
+    test("creates organizations and finds them again", async () => {
       const created = JSON.parse(
         (await agentdesk(env, "org", "create", "--name", "Lost & Found", "--json")).stdout,
       );
@@ -237,7 +237,7 @@ describe.skipIf(testDatabaseKind !== "pglite")(
       );
     });
 
-    it("issues, lists and revokes keys and grants credits", async () => {
+    test("issues, lists and revokes keys and grants credits", async () => {
       const issued = JSON.parse(
         (await agentdesk(env, "key", "create", "--org", orgId, "--json")).stdout,
       );
@@ -274,7 +274,7 @@ describe.skipIf(testDatabaseKind !== "pglite")(
       });
     });
 
-    it("lists leads newest first, filtered, a page at a time", async () => {
+    test("lists leads newest first, filtered, a page at a time", async () => {
       const [ada, bob, cy] = leadIds;
       const all = JSON.parse((await agentdesk(env, "leads", "list", "--json")).stdout);
       expect(all.data.map((lead: { id: string }) => lead.id)).toEqual([cy, bob, ada]);
@@ -309,7 +309,7 @@ describe.skipIf(testDatabaseKind !== "pglite")(
       expect(day.data.map((lead: { id: string }) => lead.id)).toEqual([bob]);
     });
 
-    it("exports leads as CSV to stdout or to a file", async () => {
+    test("exports leads as CSV to stdout or to a file", async () => {
       const [ada, bob, cy] = leadIds;
       const exported = await agentdesk(env, "leads", "export");
       expect(exported.code).toBe(0);
@@ -364,7 +364,7 @@ describe.skipIf(testDatabaseKind !== "postgres")(
   "agentdesk admin commands with DATABASE_URL",
   OPENS_DATABASE,
   () => {
-    it("creates and lists organizations and exports leads, migrating the database", async () => {
+    test("creates and lists organizations and exports leads, migrating the database", async () => {
       await withPostgresDatabase(async (url) => {
         const env = { DATABASE_URL: url, DATA_DIR: join(scratch, "unused") };
         const created = await agentdesk(env, "org", "create", "--name", "Remote", "--json");

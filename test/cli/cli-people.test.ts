@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { openDatabase } from "../../src/db/client.ts";
 import { auditEvents, invitations, users } from "../../src/db/schema/index.ts";
 import { sha256Hex } from "../../src/lib/secrets.ts";
@@ -34,7 +34,7 @@ const OPENS_DATABASE = { timeout: 6 * TEST_TIMEOUT_MS };
 
 // One database kind is enough: the CLI shares its code with the server.
 describe.skipIf(testDatabaseKind !== "pglite")("agentdesk people commands: usage", () => {
-  it.each([
+  test.each([
     [["user", "create", "--email", "a@example.com", "--org", "o1"], "--role is required"],
     [
       ["user", "create", "--email", "a@example.com", "--org", "o1", "--role", "king"],
@@ -88,13 +88,13 @@ describe.skipIf(testDatabaseKind !== "pglite")(
 
     let organizationId = "";
 
-    it("prints a setup link while nobody can sign in", async () => {
+    test("prints a setup link while nobody can sign in", async () => {
       const { code, stdout, stderr } = await agentdesk(env, "setup-link");
       expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
       expect(stdout).toMatch(/^https:\/\/desk\.example\.com\/console\/setup\?token=[\w-]{40,}\n$/);
     });
 
-    it("invites a person and prints the link, storing only its hash", async () => {
+    test("invites a person and prints the link, storing only its hash", async () => {
       const created = await agentdesk(
         env,
         "org",
@@ -163,7 +163,7 @@ describe.skipIf(testDatabaseKind !== "pglite")(
       expect(JSON.stringify(events)).not.toContain(token);
     });
 
-    it("refuses an organization that does not exist, exit code 1", async () => {
+    test("refuses an organization that does not exist, exit code 1", async () => {
       const run = await agentdesk(
         env,
         "user",
@@ -178,7 +178,7 @@ describe.skipIf(testDatabaseKind !== "pglite")(
       expect(run).toEqual({ code: 1, stdout: "", stderr: "error: Organization nope not found\n" });
     });
 
-    it("makes a user an instance administrator, once", async () => {
+    test("makes a user an instance administrator, once", async () => {
       const first = await agentdesk(env, "admin", "grant", "--email", "LEAD@example.com");
       expect(first).toEqual({
         code: 0,
@@ -206,7 +206,7 @@ describe.skipIf(testDatabaseKind !== "pglite")(
       ]);
     });
 
-    it("says no setup link is needed once somebody can sign in, exit code 1", async () => {
+    test("says no setup link is needed once somebody can sign in, exit code 1", async () => {
       await inDatabase((db) =>
         db
           .update(users)

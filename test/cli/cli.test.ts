@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { acquireDataDirLock, DataDirLockedError } from "../../src/db/data-dir-lock.ts";
 import { testDatabaseKind } from "../harness/database.ts";
 import { TEST_TIMEOUT_MS } from "../harness/timeouts.ts";
@@ -62,7 +62,7 @@ function seedDataDir(dir: string): void {
 
 // One database kind is enough: the CLI shares its code with the server.
 describe.skipIf(testDatabaseKind !== "pglite")("agentdesk help", () => {
-  it("prints the usage of every command on stdout for --help, -h and help", async () => {
+  test("prints the usage of every command on stdout for --help, -h and help", async () => {
     for (const flag of ["--help", "-h", "help"]) {
       const { stdout, stderr } = await cli(flag);
       expect(stdout).toMatch(/^Usage:\n/);
@@ -71,7 +71,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk help", () => {
     }
   });
 
-  it("prints one command's usage for <command> --help, without running it", async () => {
+  test("prints one command's usage for <command> --help, without running it", async () => {
     const helpDir = mkdtempSync(join(tmpdir(), "agentdesk-help-"));
     try {
       for (const [args, line] of [
@@ -93,12 +93,12 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk help", () => {
     }
   });
 
-  it("prints the version of package.json", async () => {
+  test("prints the version of package.json", async () => {
     const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
     expect((await cli("--version")).stdout).toBe(`${version}\n`);
   });
 
-  it("answers an unknown command with one line and the usage on stderr, exit code 2", async () => {
+  test("answers an unknown command with one line and the usage on stderr, exit code 2", async () => {
     const { code, stdout, stderr } = await failure("frobnicate", "--now");
     expect(code).toBe(2);
     expect(stdout).toBe("");
@@ -108,14 +108,14 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk help", () => {
     expect(usage.join("\n")).toContain(COMMAND_LINES[1]);
   });
 
-  it("answers an unknown option with the command's usage, exit code 2", async () => {
+  test("answers an unknown option with the command's usage, exit code 2", async () => {
     const { code, stderr } = await failure("serve", "--rol", "api");
     expect(code).toBe(2);
     expect(stderr).toContain("--rol");
     expect(stderr).toContain(`\nUsage: ${COMMAND_LINES[0]}\n`);
   });
 
-  it("lists in the README the commands it lists", async () => {
+  test("lists in the README the commands it lists", async () => {
     const readme = readFileSync("README.md", "utf8");
     // The block may be preceded by the README script test's marker (<!-- readme-test: … -->).
     const block = /\nCLI:\n\n(?:<!--[^\n]*-->\n)?```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
@@ -135,7 +135,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk help", () => {
 describe.skipIf(testDatabaseKind !== "pglite")("agentdesk CLI", OPENS_DATABASE, () => {
   beforeAll(() => seedDataDir(dataDir));
 
-  it("creates an organization and another key, printing JSON", async () => {
+  test("creates an organization and another key, printing JSON", async () => {
     const created = JSON.parse((await cli("org", "create", "--name", "Acme", "--json")).stdout);
     expect(created).toMatchObject({
       organization: { id: expect.any(String), name: "Acme" },
@@ -148,7 +148,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk CLI", OPENS_DATABASE, 
     expect(key.apiKey).not.toBe(created.apiKey);
   });
 
-  it("explains usage errors with exit code 2", async () => {
+  test("explains usage errors with exit code 2", async () => {
     await expect(cli("org", "create")).rejects.toMatchObject({
       code: 2,
       stderr: expect.stringContaining("--name is required"),
@@ -156,14 +156,14 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk CLI", OPENS_DATABASE, 
     await expect(cli("frobnicate")).rejects.toMatchObject({ code: 2 });
   });
 
-  it("reports a failure in one line, without a stack trace, exit code 1", async () => {
+  test("reports a failure in one line, without a stack trace, exit code 1", async () => {
     const { code, stdout, stderr } = await failure("key", "create", "--org", "doesnotexist");
     expect(code).toBe(1);
     expect(stdout).toBe("");
     expect(stderr).toBe("error: Organization doesnotexist not found\n");
   });
 
-  it("stops on a bad variable, naming it", async () => {
+  test("stops on a bad variable, naming it", async () => {
     await expect(
       run(process.execPath, ["bin/agentdesk.js", "serve"], {
         env: { PATH: process.env.PATH, PORT: "eighty" },
@@ -187,7 +187,7 @@ const serve = (env: Record<string, string>) =>
   });
 
 describe.skipIf(testDatabaseKind !== "pglite")("servers that cannot be reached at boot", () => {
-  it("stops with exit code 1, naming DATABASE_URL and where, never its password", async () => {
+  test("stops with exit code 1, naming DATABASE_URL and where, never its password", async () => {
     const port = await closedPort();
     const failure = await serve({
       DATABASE_URL: `postgres://agentdesk:pa55-w0rd@127.0.0.1:${port}/agentdesk`,
@@ -199,7 +199,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("servers that cannot be reached a
     expect(`${failure.stdout}${failure.stderr}`).not.toContain("pa55-w0rd");
   });
 
-  it.skipIf(!process.env.TEST_DATABASE_URL)(
+  test.skipIf(!process.env.TEST_DATABASE_URL)(
     "says which database does not exist on a server that answers",
     async () => {
       const url = new URL(process.env.TEST_DATABASE_URL!);
@@ -213,7 +213,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("servers that cannot be reached a
     },
   );
 
-  it("stops with exit code 1, naming REDIS_URL, never its password", async () => {
+  test("stops with exit code 1, naming REDIS_URL, never its password", async () => {
     const port = await closedPort();
     const failure = await serve({ REDIS_URL: `redis://:r3d1s-pw@127.0.0.1:${port}` }).catch(
       (error: unknown) => error as { code: number; stdout: string; stderr: string },
@@ -227,7 +227,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("servers that cannot be reached a
 });
 
 describe.skipIf(testDatabaseKind !== "pglite")("agentdesk serve", OPENS_DATABASE, () => {
-  it("prints both URLs and the Default key, serves, and exits cleanly on SIGTERM", async ({
+  test("prints both URLs and the Default key, serves, and exits cleanly on SIGTERM", async ({
     task,
   }) => {
     const serveDir = mkdtempSync(join(tmpdir(), "agentdesk-serve-"));
@@ -276,7 +276,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk serve", OPENS_DATABASE
 });
 
 describe("embedded database lock", () => {
-  it("refuses a second live owner and takes over a stale lock", () => {
+  test("refuses a second live owner and takes over a stale lock", () => {
     const dir = mkdtempSync(join(tmpdir(), "agentdesk-lock-"));
     try {
       writeFileSync(join(dir, "agentdesk.pid"), "1");

@@ -1,8 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { ConfigError, parseConfig } from "../../src/config/index.ts";
 
 describe("configuration", () => {
-  it("works with zero configuration", () => {
+  test("works with zero configuration", () => {
     const config = parseConfig({});
     expect(config.server).toMatchObject({ port: 3000, sitePort: 3001, host: "127.0.0.1" });
     expect(config.database).toMatchObject({ dataDir: "./data", databaseUrl: undefined });
@@ -10,7 +10,7 @@ describe("configuration", () => {
     expect(config.server.production).toBe(false);
   });
 
-  it("reads every documented variable", () => {
+  test("reads every documented variable", () => {
     const config = parseConfig({
       PORT: "8080",
       SITE_PORT: "8081",
@@ -37,7 +37,7 @@ describe("configuration", () => {
     expect(config.leads.allowedOrigins).toEqual(["https://a.example", "https://b.example"]);
   });
 
-  it.each([
+  test.each([
     ["PORT", "eighty"],
     ["PORT", "70000"],
     ["SITE_PORT", "-1"],
@@ -57,14 +57,14 @@ describe("configuration", () => {
 });
 
 describe("LOG_FORMAT", () => {
-  it("is json or pretty, and unset (or empty) leaves the choice to whether stdout is a terminal", () => {
+  test("is json or pretty, and unset (or empty) leaves the choice to whether stdout is a terminal", () => {
     expect(parseConfig({ LOG_FORMAT: "json" }).server.logFormat).toBe("json");
     expect(parseConfig({ LOG_FORMAT: "pretty" }).server.logFormat).toBe("pretty");
     expect(parseConfig({}).server.logFormat).toBeUndefined();
     expect(parseConfig({ LOG_FORMAT: " " }).server.logFormat).toBeUndefined();
   });
 
-  it.each(["text", "JSON", "pretty,json"])("refuses %s, naming the variable", (value) => {
+  test.each(["text", "JSON", "pretty,json"])("refuses %s, naming the variable", (value) => {
     expect(() => parseConfig({ LOG_FORMAT: value })).toThrow(ConfigError);
     expect(() => parseConfig({ LOG_FORMAT: value })).toThrow(
       `LOG_FORMAT: Invalid option: expected one of "json"|"pretty" (got ${JSON.stringify(value)})`,
@@ -73,14 +73,14 @@ describe("LOG_FORMAT", () => {
 });
 
 describe("KNOWLEDGE_EXACT_CACHE_MB", () => {
-  it("gives 256 MiB by default and 0 turns the in-application scorer off", () => {
+  test("gives 256 MiB by default and 0 turns the in-application scorer off", () => {
     expect(parseConfig({}).knowledge.exactCacheBytes).toBe(256 * 1024 * 1024);
     expect(parseConfig({ KNOWLEDGE_EXACT_CACHE_MB: "0" }).knowledge.exactCacheBytes).toBe(0);
   });
 });
 
 describe("FETCH_ALLOWED_HOSTS", () => {
-  it("is empty by default and lists host names and IP addresses as URLs spell them", () => {
+  test("is empty by default and lists host names and IP addresses as URLs spell them", () => {
     expect(parseConfig({}).knowledge.fetchAllowedHosts).toEqual([]);
     const config = parseConfig({
       FETCH_ALLOWED_HOSTS: " Wiki.Intranet, 10.0.0.5,,[::1],0x7f000001 ",
@@ -93,7 +93,7 @@ describe("FETCH_ALLOWED_HOSTS", () => {
     ]);
   });
 
-  it.each(["https://wiki.intranet", "wiki.intranet:8080", "wiki.intranet/docs", "a b"])(
+  test.each(["https://wiki.intranet", "wiki.intranet:8080", "wiki.intranet/docs", "a b"])(
     "refuses %s, naming the variable and the entry",
     (value) => {
       expect(() => parseConfig({ FETCH_ALLOWED_HOSTS: value })).toThrow(ConfigError);
@@ -105,7 +105,7 @@ describe("FETCH_ALLOWED_HOSTS", () => {
 });
 
 describe("model configuration", () => {
-  it("maps provider keys and endpoints", () => {
+  test("maps provider keys and endpoints", () => {
     const config = parseConfig({
       OPENAI_API_KEY: "sk-test",
       GROQ_API_KEY: "gq-test",
@@ -117,7 +117,7 @@ describe("model configuration", () => {
     expect(config.models.transcriptionModel).toBe("openai:whisper-1");
   });
 
-  it.each([
+  test.each([
     ["FOLLOW_UP_MODEL", "gpt-4o-mini"],
     ["LLM_BASE_URL", "localhost:11434"],
     ["MODELS_FILE", "/nonexistent/models.json"],
@@ -126,7 +126,7 @@ describe("model configuration", () => {
     expect(() => parseConfig({ [name]: value })).toThrow(new RegExp(name));
   });
 
-  it("never prints the value of a secret variable", () => {
+  test("never prints the value of a secret variable", () => {
     expect(() => parseConfig({ ADMIN_TOKEN: "x", PORT: "nope" })).not.toThrow(/"x"/);
   });
 });

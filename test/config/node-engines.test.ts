@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 
 type LockedPackage = { engines?: { node?: string }; dev?: boolean };
 
@@ -23,7 +23,7 @@ function askingNewerNode(): string[] {
 // test/accounts (through @fastify/cookie and light-my-request), the openai client is the real
 // client of test/openai. A new one must be looked at, not shipped unnoticed.
 describe("packages that ask for a newer Node than this one", () => {
-  it("are only cookie (through fastify) and the openai client of the tests", () => {
+  test("are only cookie (through fastify) and the openai client of the tests", () => {
     const warned = askingNewerNode();
     if (Number(process.versions.node.split(".")[0]) >= 22) expect(warned).toEqual([]);
     else expect(warned.sort()).toEqual(["cookie", "openai"]);

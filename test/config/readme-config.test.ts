@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { envSchema } from "../../src/config/index.ts";
 
 type Row = { names: string[]; defaults: string[] };
@@ -43,24 +43,24 @@ function codeDefault(name: string): string | null {
 describe("README configuration table", () => {
   const read = Object.keys(envSchema.shape);
 
-  it("names at least one variable in each row, and each variable once", () => {
+  test("names at least one variable in each row, and each variable once", () => {
     const rows = documentedRows();
     expect(rows.filter((row) => row.names.length === 0)).toEqual([]);
     const documented = rows.flatMap((row) => row.names);
     expect(documented.filter((name, index) => documented.indexOf(name) !== index)).toEqual([]);
   });
 
-  it("lists every variable the configuration reads", () => {
+  test("lists every variable the configuration reads", () => {
     const documented = new Set(documentedRows().flatMap((row) => row.names));
     expect(read.filter((name) => !documented.has(name))).toEqual([]);
   });
 
-  it("lists no variable the configuration does not read", () => {
+  test("lists no variable the configuration does not read", () => {
     const documented = documentedRows().flatMap((row) => row.names);
     expect(documented.filter((name) => !read.includes(name))).toEqual([]);
   });
 
-  it("has every variable read through the configuration schema (src/config/)", () => {
+  test("has every variable read through the configuration schema (src/config/)", () => {
     // src/main.ts hands process.env to parseConfig; any other reader would escape this table.
     const readers = sourceFiles().filter((file) =>
       readFileSync(new URL(`../../src/${file}`, import.meta.url), "utf8")
@@ -70,7 +70,7 @@ describe("README configuration table", () => {
     expect(readers).toEqual(["main.ts"]);
   });
 
-  it("gives the default the code uses, for each variable whose default it spells out", () => {
+  test("gives the default the code uses, for each variable whose default it spells out", () => {
     const mismatches: string[] = [];
     let checked = 0;
     for (const row of documentedRows()) {

@@ -1,5 +1,5 @@
 import { parse } from "csv-parse/sync";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { writerPrompt } from "../follow-ups/follow-up-helpers.ts";
 import {
   createAgent,
@@ -68,7 +68,7 @@ function withoutRequestId(response: { statusCode: number; json(): Record<string,
 }
 
 describe("one organization, the same id on two agents", () => {
-  it("reads each agent's conversation with agentId, and asks for it when the id is ambiguous", async () => {
+  test("reads each agent's conversation with agentId, and asks for it when the id is ambiguous", async () => {
     const sales = await get(globex, `/api/conversations/${SHARED}?agentId=${salesAgent}`);
     expect(sales.statusCode).toBe(200);
     expect(sales.json()).toMatchObject({ id: SHARED, agentId: salesAgent });
@@ -91,7 +91,7 @@ describe("one organization, the same id on two agents", () => {
     expect(salesDeliveries.json()).toEqual({ data: [] });
   });
 
-  it("lists both under the id the client used", async () => {
+  test("lists both under the id the client used", async () => {
     const listed = (await get(globex, "/api/conversations")).json().data as Array<{
       id: string;
       agentId: string;
@@ -104,7 +104,7 @@ describe("one organization, the same id on two agents", () => {
     );
   });
 
-  it("exports each agent's own messages under the id", async () => {
+  test("exports each agent's own messages under the id", async () => {
     const exported = await get(
       globex,
       `/api/agents/${salesAgent}/conversations-export?conversationId=${SHARED}`,
@@ -116,7 +116,7 @@ describe("one organization, the same id on two agents", () => {
     ]);
   });
 
-  it("meters both under the id, told apart by agentId", async () => {
+  test("meters both under the id, told apart by agentId", async () => {
     const events = (await get(globex, `/api/consumption-events?conversationId=${SHARED}`)).json()
       .data as Array<{ conversationId: string; agentId: string }>;
     expect(events.map(({ conversationId, agentId }) => ({ conversationId, agentId }))).toEqual(
@@ -133,7 +133,7 @@ describe("one organization, the same id on two agents", () => {
     expect(ofSales.json().data).toHaveLength(1);
   });
 
-  it("annotates under the id, and filters annotations by it", async () => {
+  test("annotates under the id, and filters annotations by it", async () => {
     const created = await t.app.api.inject({
       method: "POST",
       url: "/api/annotations",
@@ -156,7 +156,7 @@ describe("one organization, the same id on two agents", () => {
     expect(acmeList.json()).toEqual([]);
   });
 
-  it("follows up on the agent's own conversation with that id", async () => {
+  test("follows up on the agent's own conversation with that id", async () => {
     const response = await t.app.api.inject({
       method: "POST",
       url: `/api/agents/${supportAgent}/follow-up/query`,
@@ -173,7 +173,7 @@ describe("one organization, the same id on two agents", () => {
 });
 
 describe("another organization's use of an id", () => {
-  it("leaves the organization's own conversation with that id as it was", async () => {
+  test("leaves the organization's own conversation with that id as it was", async () => {
     const response = await get(acme, `/api/conversations/${SHARED}`);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ id: SHARED, agentId: acmeAgent });
@@ -183,7 +183,7 @@ describe("another organization's use of an id", () => {
     expect(events.map((event: { agentId: string }) => event.agentId)).toEqual([acmeAgent]);
   });
 
-  it.each([
+  test.each([
     ["the conversation", (id: string) => `/api/conversations/${id}`],
     ["its webhook deliveries", (id: string) => `/api/conversations/${id}/webhook-deliveries`],
     ["annotations filtered by it", (id: string) => `/api/annotations?conversationId=${id}`],
@@ -198,7 +198,7 @@ describe("another organization's use of an id", () => {
     expect(used.body).not.toContain("asks");
   });
 
-  it("is not revealed by the export", async () => {
+  test("is not revealed by the export", async () => {
     const exportOf = (id: string) =>
       get(initech, `/api/agents/${initechAgent}/conversations-export?conversationId=${id}`);
     const used = await exportOf(SHARED);
@@ -208,7 +208,7 @@ describe("another organization's use of an id", () => {
     expect(csvRows(used.body)).toEqual([]);
   });
 
-  it("is not revealed by the follow-up agent", async () => {
+  test("is not revealed by the follow-up agent", async () => {
     const followUpOn = (id: string) =>
       t.app.api.inject({
         method: "POST",

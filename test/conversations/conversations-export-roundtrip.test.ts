@@ -1,6 +1,6 @@
 import { parse } from "csv-parse/sync";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { conversations, messages } from "../../src/db/schema/index.ts";
 import { createAgent } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
@@ -27,7 +27,7 @@ const cellText = fc
   .map((text) => text.replaceAll("\u0000", ""));
 
 describe("CSV export round trip", () => {
-  it("gives back every message text exactly, with only formula-like cells prefixed by '", async () => {
+  test("gives back every message text exactly, with only formula-like cells prefixed by '", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(cellText, { minLength: 1, maxLength: 30 }), async (texts) => {
         const agent = await createAgent(app, org, { name: "Round trip" });

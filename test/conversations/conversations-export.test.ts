@@ -1,6 +1,6 @@
 import { parse } from "csv-parse/sync";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { conversations, messages } from "../../src/db/schema/index.ts";
 import { createAgent } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
@@ -97,7 +97,7 @@ function rows(body: string): string[][] {
 }
 
 describe("conversations-export", () => {
-  it("streams an RFC 4180 CSV attachment of the agent's sent messages, oldest first", async () => {
+  test("streams an RFC 4180 CSV attachment of the agent's sent messages, oldest first", async () => {
     const response = await exportCsv();
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toBe("text/csv; charset=utf-8");
@@ -124,7 +124,7 @@ describe("conversations-export", () => {
     );
   });
 
-  it("orders newest first with orderBy=desc", async () => {
+  test("orders newest first with orderBy=desc", async () => {
     const data = rows((await exportCsv("?orderBy=desc")).body).slice(1);
     expect(data.map((row) => row[2]).slice(0, 2)).toEqual([
       "I want a PERSON",
@@ -133,7 +133,7 @@ describe("conversations-export", () => {
     expect(data).toHaveLength(9);
   });
 
-  it.each([
+  test.each([
     ["include=human", 5],
     ["include=agent", 4],
     ["status=RESOLVED", 6],
@@ -160,7 +160,7 @@ describe("conversations-export", () => {
     expect(rows(response.body).slice(1)).toHaveLength(count);
   });
 
-  it("is the header row alone when nothing matches", async () => {
+  test("is the header row alone when nothing matches", async () => {
     for (const response of [
       await exportCsv("", org, emptyAgentId),
       await exportCsv("?search=zzz-nothing"),
@@ -170,7 +170,7 @@ describe("conversations-export", () => {
     }
   });
 
-  it("exports messages written through the API", async () => {
+  test("exports messages written through the API", async () => {
     const appended = await app.api.inject({
       method: "POST",
       url: `/api/agents/${emptyAgentId}/query-agent`,
@@ -204,7 +204,7 @@ describe("large exports", () => {
       from generate_series(1, 2500) as n`);
   });
 
-  it("pages through every message once, in order, in both directions", async () => {
+  test("pages through every message once, in order, in both directions", async () => {
     const ascending = rows(
       (await exportCsv("?channel=slack&limit=100000", org, otherAgentId)).body,
     ).slice(1);
@@ -219,7 +219,7 @@ describe("large exports", () => {
     expect(descending.map((row) => row[2])).toEqual(ascending.map((row) => row[2]).reverse());
   });
 
-  it("stops at the limit across pages, defaults to 5000, and preview caps at 100", async () => {
+  test("stops at the limit across pages, defaults to 5000, and preview caps at 100", async () => {
     const limited = rows(
       (await exportCsv("?channel=slack&limit=1500", org, otherAgentId)).body,
     ).slice(1);
@@ -235,7 +235,7 @@ describe("large exports", () => {
 });
 
 describe("conversations-export refusals", () => {
-  it.each([
+  test.each([
     ["from=yesterday", "querystring.from"],
     ["to=2024-02-30", "querystring.to"],
     ["from=2024-03-05T25:00:00Z", "querystring.from"],
@@ -261,7 +261,7 @@ describe("conversations-export refusals", () => {
     expect(body.details.map((detail: { path: string }) => detail.path)).toContain(path);
   });
 
-  it("refuses from after to", async () => {
+  test("refuses from after to", async () => {
     for (const query of [
       "?from=2024-03-06&to=2024-03-05",
       "?from=2024-03-05T10:00:00Z&to=2024-03-05T09:00:00Z",
@@ -272,11 +272,11 @@ describe("conversations-export refusals", () => {
     }
   });
 
-  it("accepts a search of exactly 500 characters", async () => {
+  test("accepts a search of exactly 500 characters", async () => {
     expect((await exportCsv(`?search=${"a".repeat(500)}`)).statusCode).toBe(200);
   });
 
-  it("answers 401 without a key and 404 for an absent agent or another organization's", async () => {
+  test("answers 401 without a key and 404 for an absent agent or another organization's", async () => {
     const anonymous = await app.api.inject({ url: `/api/agents/${agentId}/conversations-export` });
     expect(anonymous.statusCode).toBe(401);
     expect((await exportCsv("", org, "no-such-agent")).statusCode).toBe(404);
@@ -285,7 +285,7 @@ describe("conversations-export refusals", () => {
     expect(foreign.body).not.toContain("order #12");
   });
 
-  it("writes times as toISOString does: UTC, milliseconds, the microseconds cut", async () => {
+  test("writes times as toISOString does: UTC, milliseconds, the microseconds cut", async () => {
     const precise = (await createAgent(app, org, { name: "Precise" })).id;
     await seed({
       id: "c-precise",

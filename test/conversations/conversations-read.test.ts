@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createAgent } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { unchecked } from "../harness/client.ts";
@@ -29,7 +29,7 @@ const list = (query: string) =>
   app.client(org.auth).request({ method: "GET", url: `/api/conversations${query}` });
 
 describe("GET /api/conversations", () => {
-  it("lists an agent's conversations newest first, page by page", async () => {
+  test("lists an agent's conversations newest first, page by page", async () => {
     const first = await list(`?agentId=${agentId}&limit=2`);
     expect(first.status).toBe(200);
     const page1 = first.body;
@@ -49,11 +49,11 @@ describe("GET /api/conversations", () => {
     });
   });
 
-  it("lists every agent's conversations without agentId", async () => {
+  test("lists every agent's conversations without agentId", async () => {
     expect((await list("")).body.data).toHaveLength(6);
   });
 
-  it.each([["?limit=0"], ["?limit=101"], ["?limit=x"], ["?cursor=bm90LWEtY3Vyc29y"]])(
+  test.each([["?limit=0"], ["?limit=101"], ["?limit=x"], ["?cursor=bm90LWEtY3Vyc29y"]])(
     "refuses %s with 400",
     async (query) => {
       const response = await list(query);
@@ -64,7 +64,7 @@ describe("GET /api/conversations", () => {
 });
 
 describe("GET /api/conversations/{id}", () => {
-  it("returns the messages in the order they were written, drafts marked", async () => {
+  test("returns the messages in the order they were written, drafts marked", async () => {
     const id = created[0]!;
     await append(agentId, { query: "second", conversationId: id });
     await append(agentId, { query: "third (draft)", conversationId: id, isDraft: true });
@@ -80,7 +80,7 @@ describe("GET /api/conversations/{id}", () => {
     ]);
   });
 
-  it("answers 404 CONVERSATION_NOT_FOUND for an unknown id", async () => {
+  test("answers 404 CONVERSATION_NOT_FOUND for an unknown id", async () => {
     const response = await app.client(org.auth).conversations.get("nope");
     expect(response.status).toBe(404);
     expect(response.error.type).toBe("CONVERSATION_NOT_FOUND");
@@ -88,7 +88,7 @@ describe("GET /api/conversations/{id}", () => {
 });
 
 describe("conversation paging with timestamps finer than a millisecond", () => {
-  it("neither skips nor repeats conversations created within the same millisecond", async () => {
+  test("neither skips nor repeats conversations created within the same millisecond", async () => {
     const listed = async (agentId: string) => {
       const ids: string[] = [];
       let cursor: string | null = null;

@@ -3,7 +3,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import { createTestDatabase, testDatabaseKind } from "../harness/database.ts";
 import { type ServiceProcess, startServiceProcess } from "../harness/service-process.ts";
@@ -93,7 +93,7 @@ describe.skipIf(!redisUrl)("query-agent without a key, across two service proces
     return statuses;
   }
 
-  it("counts one visitor's messages together", async () => {
+  test("counts one visitor's messages together", async () => {
     const agents = new Map([
       [first, await publicAgent(first)],
       [second, await publicAgent(second)],
@@ -107,7 +107,7 @@ describe.skipIf(!redisUrl)("query-agent without a key, across two service proces
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
   });
 
-  it("counts one address's messages together", async () => {
+  test("counts one address's messages together", async () => {
     const agents = new Map([
       [first, await publicAgent(first)],
       [second, await publicAgent(second)],
@@ -121,7 +121,7 @@ describe.skipIf(!redisUrl)("query-agent without a key, across two service proces
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
   });
 
-  it.skipIf(testDatabaseKind !== "postgres")(
+  test.skipIf(testDatabaseKind !== "postgres")(
     "counts one agent's new conversations together (a database both processes share)",
     async () => {
       const agentId = await publicAgent(first);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ANONYMOUS_CONVERSATION_REFUSED } from "../../src/domain/conversations/agent-message-service.ts";
 import {
   createAgent,
@@ -50,7 +50,7 @@ function errorOf(response: Reply<unknown>) {
 const REFUSED = { status: 401, type: "UNAUTHORIZED", error: ANONYMOUS_CONVERSATION_REFUSED };
 
 describe("query-agent: a conversation id belongs to its organization and agent", () => {
-  it("gives two organizations using the same id each their own conversation", async () => {
+  test("gives two organizations using the same id each their own conversation", async () => {
     const shared = "crmchatsappai_5_6";
     const mine = await append(deskId, { query: "owner's note", conversationId: shared }, owner);
     const theirs = await append(
@@ -66,7 +66,7 @@ describe("query-agent: a conversation id belongs to its organization and agent",
     expect(await textsOf(stranger, shared, strangerWidgetId)).toEqual(["stranger's note"]);
   });
 
-  it("does the same over SSE", async () => {
+  test("does the same over SSE", async () => {
     const shared = "crmchatsappai_streamed_9";
     await append(deskId, { query: "owner's note", conversationId: shared }, owner);
     const base = await t.app.listen("api");
@@ -87,7 +87,7 @@ describe("query-agent: a conversation id belongs to its organization and agent",
     expect(await textsOf(owner, shared, deskId)).toEqual(["owner's note"]);
   });
 
-  it("answers exactly as for an id never used anywhere", async () => {
+  test("answers exactly as for an id never used anywhere", async () => {
     const used = "crmchatsappai_used_3";
     const fresh = "crmchatsappai_fresh_3";
     await append(deskId, { query: "owner's note", conversationId: used }, owner);
@@ -108,7 +108,7 @@ describe("query-agent: a conversation id belongs to its organization and agent",
     expect(comparable(onUsed.body)).toEqual(comparable(onFresh.body));
   });
 
-  it("gives another agent of the organization its own conversation with the same id", async () => {
+  test("gives another agent of the organization its own conversation with the same id", async () => {
     const shared = "crmchatsappai_11_12";
     await append(deskId, { query: "to the desk", conversationId: shared }, owner);
     const response = await append(
@@ -123,7 +123,7 @@ describe("query-agent: a conversation id belongs to its organization and agent",
 });
 
 describe("query-agent without a key adds only to conversations it started", () => {
-  it("cannot inject into a CRM conversation, and is told the same as for an unknown id", async () => {
+  test("cannot inject into a CRM conversation, and is told the same as for an unknown id", async () => {
     const crm = "crmchatsappai_77_88";
     await append(widgetId, { query: "Agent: your order shipped", conversationId: crm }, owner);
 
@@ -143,7 +143,7 @@ describe("query-agent without a key adds only to conversations it started", () =
     expect(await textsOf(owner, "crmchatsappai_99_100", widgetId)).toBeNull();
   });
 
-  it("is refused before any stream starts", async () => {
+  test("is refused before any stream starts", async () => {
     const crm = "crmchatsappai_streamed_77";
     await append(widgetId, { query: "Agent: hello", conversationId: crm }, owner);
     const base = await t.app.listen("api");
@@ -165,7 +165,7 @@ describe("query-agent without a key adds only to conversations it started", () =
     expect(await textsOf(owner, crm, widgetId)).toEqual(["Agent: hello"]);
   });
 
-  it("cannot write into a whatsapp conversation", async () => {
+  test("cannot write into a whatsapp conversation", async () => {
     const channelExternalId = `${owner.id}_${widgetId}_34600111222`;
     const started = (
       await append(widgetId, { query: "Hola", channel: "whatsapp", channelExternalId }, owner)
@@ -187,7 +187,7 @@ describe("query-agent without a key adds only to conversations it started", () =
     expect(await textsOf(owner, started.conversationId, widgetId)).toEqual(["Hola"]);
   });
 
-  it("cannot add to another visitor's conversation, and continues its own", async () => {
+  test("cannot add to another visitor's conversation, and continues its own", async () => {
     const started = await append(widgetId, { query: "Welcome!", visitorId: "visitor-1" });
     expect(started.status).toBe(200);
     const { conversationId } = started.body;
@@ -210,7 +210,7 @@ describe("query-agent without a key adds only to conversations it started", () =
     expect(await textsOf(owner, conversationId, widgetId)).toEqual(["Welcome!", "Still there?"]);
   });
 
-  it("cannot add to a conversation started with a key, even with its visitorId", async () => {
+  test("cannot add to a conversation started with a key, even with its visitorId", async () => {
     const keyed = (
       await append(widgetId, { query: "Agent: hi", visitorId: "known-visitor" }, owner)
     ).body;
@@ -223,7 +223,7 @@ describe("query-agent without a key adds only to conversations it started", () =
     expect(await textsOf(owner, keyed.conversationId, widgetId)).toEqual(["Agent: hi"]);
   });
 
-  it("cannot choose a conversation id: nothing is created under it", async () => {
+  test("cannot choose a conversation id: nothing is created under it", async () => {
     const response = await append(widgetId, {
       query: "Welcome!",
       conversationId: "my-widget-conversation",
@@ -233,7 +233,7 @@ describe("query-agent without a key adds only to conversations it started", () =
     expect(await textsOf(owner, "my-widget-conversation", widgetId)).toBeNull();
   });
 
-  it("writes only to website, form, dashboard or api conversations", async () => {
+  test("writes only to website, form, dashboard or api conversations", async () => {
     for (const channel of ["whatsapp", "telegram", "crmchatsappai", "chatwoot"]) {
       const response = await append(widgetId, { query: "hi", channel });
       expect(response.status, channel).toBe(401);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import {
   createAgent,
   createFundedOrganization,
@@ -44,7 +44,7 @@ async function conversation(id: string, who: TestOrganization = org) {
 }
 
 describe("query-agent", () => {
-  it("appends an agent message without calling any model", async () => {
+  test("appends an agent message without calling any model", async () => {
     const response = await append({ query: "Hello! How can I help?" });
     expect(response.statusCode).toBe(200);
     const body = response.json();
@@ -73,7 +73,7 @@ describe("query-agent", () => {
     expect(events.json().data).toEqual([]);
   });
 
-  it("continues a conversation, and its messages become the model's history", async () => {
+  test("continues a conversation, and its messages become the model's history", async () => {
     const first = (
       await t.app.client(org.auth).agents.query(agentId, { query: "Is my order late?" })
     ).body;
@@ -95,7 +95,7 @@ describe("query-agent", () => {
     ]);
   });
 
-  it("lands crmchatsappai_{accountId}_{customerId} ids in the existing conversation", async () => {
+  test("lands crmchatsappai_{accountId}_{customerId} ids in the existing conversation", async () => {
     const id = "crmchatsappai_acct9_cust77";
     const first = (await append({ query: "first", conversationId: id, visitorId: id })).json();
     expect(first).toMatchObject({ conversationId: id, visitorId: id });
@@ -116,7 +116,7 @@ describe("query-agent", () => {
     ]);
   });
 
-  it("lands whatsapp messages by channelExternalId {organizationId}_{agentId}_{telephoneNumber}", async () => {
+  test("lands whatsapp messages by channelExternalId {organizationId}_{agentId}_{telephoneNumber}", async () => {
     const externalId = `${org.id}_${agentId}_34600111222`;
     const first = (
       await append({ query: "Hola", channel: "whatsapp", channelExternalId: externalId })
@@ -139,7 +139,7 @@ describe("query-agent", () => {
     expect(otherNumber.conversationId).not.toBe(first.conversationId);
   });
 
-  it("refuses a whatsapp channelExternalId that is not this agent's pattern", async () => {
+  test("refuses a whatsapp channelExternalId that is not this agent's pattern", async () => {
     for (const externalId of [
       "34600111222",
       `${org.id}_other-agent_34600111222`,
@@ -155,7 +155,7 @@ describe("query-agent", () => {
     }
   });
 
-  it("lets metadata.channel override the top-level channel", async () => {
+  test("lets metadata.channel override the top-level channel", async () => {
     const body = (
       await append({
         query: "hi",
@@ -168,7 +168,7 @@ describe("query-agent", () => {
     expect(stored.messages[0].metadata).toMatchObject({ contextDataAgents: "order 7" });
   });
 
-  it("stores a draft with a key; drafts stay out of the model's history", async () => {
+  test("stores a draft with a key; drafts stay out of the model's history", async () => {
     const first = (
       await t.app.client(org.auth).agents.query(agentId, { query: "Can I change my address?" })
     ).body;
@@ -186,7 +186,7 @@ describe("query-agent", () => {
     expect(JSON.stringify(t.fake.requests.at(-1)?.body?.messages)).not.toContain("DRAFT");
   });
 
-  it("links an existing contact by contactId, or matches and creates one from contact", async () => {
+  test("links an existing contact by contactId, or matches and creates one from contact", async () => {
     const withContact = (
       await append({ query: "hi", contact: { email: "lin@example.com", firstName: "Lin" } })
     ).json();
@@ -206,7 +206,7 @@ describe("query-agent", () => {
     ]);
   });
 
-  it("streams the stored message as SSE when streaming is true", async () => {
+  test("streams the stored message as SSE when streaming is true", async () => {
     const base = await t.app.listen("api");
     const result = await postSse(`${base}/api/agents/${agentId}/query-agent`, org.auth, {
       query: "Streamed hello",
@@ -225,7 +225,7 @@ describe("query-agent", () => {
 });
 
 describe("query-agent authentication", () => {
-  it("requires a key for a draft (401), even on a public agent", async () => {
+  test("requires a key for a draft (401), even on a public agent", async () => {
     const response = await append({ query: "draft", isDraft: true }, {}, publicAgentId);
     expect(response.statusCode).toBe(401);
     expect(response.json()).toMatchObject({
@@ -234,12 +234,12 @@ describe("query-agent authentication", () => {
     });
   });
 
-  it("requires a key for a private agent", async () => {
+  test("requires a key for a private agent", async () => {
     const response = await append({ query: "hi" }, {});
     expect(response.statusCode).toBe(401);
   });
 
-  it("refuses a key that is sent but invalid", async () => {
+  test("refuses a key that is sent but invalid", async () => {
     const response = await append(
       { query: "hi" },
       { authorization: "Bearer adk_wrong" },
@@ -248,7 +248,7 @@ describe("query-agent authentication", () => {
     expect(response.statusCode).toBe(401);
   });
 
-  it("lets a public agent's widget post without a key, into its own visitor's conversation only", async () => {
+  test("lets a public agent's widget post without a key, into its own visitor's conversation only", async () => {
     const created = await append(
       { query: "Welcome!", visitorId: "widget-visitor" },
       {},
@@ -281,12 +281,12 @@ describe("query-agent authentication", () => {
     ).toEqual(["Welcome!", "Still there?"]);
   });
 
-  it("answers 404 for an unknown agent, with or without a key", async () => {
+  test("answers 404 for an unknown agent, with or without a key", async () => {
     expect((await append({ query: "hi" }, org.auth, "no-such-agent")).statusCode).toBe(404);
     expect((await append({ query: "hi" }, {}, "no-such-agent")).statusCode).toBe(404);
   });
 
-  it("answers 404 for another organization's agent and never touches its conversations", async () => {
+  test("answers 404 for another organization's agent and never touches its conversations", async () => {
     const theirs = (await append({ query: "ours" })).json();
     const response = await append(
       { query: "intrusion", conversationId: theirs.conversationId },
@@ -297,7 +297,7 @@ describe("query-agent authentication", () => {
     expect((await conversation(theirs.conversationId)).messages).toHaveLength(1);
   });
 
-  it("lands the same id on another agent in that agent's own conversation", async () => {
+  test("lands the same id on another agent in that agent's own conversation", async () => {
     const desk = (await append({ query: "desk" })).json();
     const response = await append(
       { query: "widget", conversationId: desk.conversationId },
@@ -321,7 +321,7 @@ describe("query-agent authentication", () => {
 });
 
 describe("query-agent bad input", () => {
-  it.each([
+  test.each([
     ["no query", {}, "body.query"],
     ["empty query", { query: "" }, "body.query"],
     ["unknown channel", { query: "hi", channel: "pigeon" }, "body.channel"],
@@ -339,7 +339,7 @@ describe("query-agent bad input", () => {
     expect(response.json().details.map((d: { path: string }) => d.path)).toContain(path);
   });
 
-  it("lists the valid channels", async () => {
+  test("lists the valid channels", async () => {
     const response = await append({ query: "hi", channel: "pigeon" });
     expect(response.json().error).toContain("must be one of: api, dashboard, website");
   });

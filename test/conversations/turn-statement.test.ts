@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import {
   type ConversationRepo,
@@ -70,7 +70,7 @@ async function messagesOf(conversationId: string) {
 }
 
 describe("ConversationRepo.recordTurn (one statement per turn)", () => {
-  it("creates the conversation with the turn's fields and stores its messages", async () => {
+  test("creates the conversation with the turn's fields and stores its messages", async () => {
     const conversation = await repo.recordTurn(turn("turn-new"));
 
     expect(conversation).toMatchObject({
@@ -111,7 +111,7 @@ describe("ConversationRepo.recordTurn (one statement per turn)", () => {
     ]);
   });
 
-  it("applies a turn to the agent's existing conversation: status, contact kept, messages added", async () => {
+  test("applies a turn to the agent's existing conversation: status, contact kept, messages added", async () => {
     await repo.recordTurn(turn("turn-existing"));
     await app.database.db.execute(
       sql`update conversations set status = 'RESOLVED' where id = 'turn-existing'`,
@@ -164,7 +164,7 @@ describe("ConversationRepo.recordTurn (one statement per turn)", () => {
     expect(stored.find((message) => message.id === "turn-existing-draft")?.is_draft).toBe(true);
   });
 
-  it("keeps another organization's and another agent's conversation with the same id apart", async () => {
+  test("keeps another organization's and another agent's conversation with the same id apart", async () => {
     const theirs = await repo.recordTurn(
       turn("turn-shared", {
         organizationId: other.id,
@@ -222,7 +222,7 @@ describe("ConversationRepo.recordTurn (one statement per turn)", () => {
     ]);
   });
 
-  it("stores nothing when a message cannot be stored, not even a new conversation", async () => {
+  test("stores nothing when a message cannot be stored, not even a new conversation", async () => {
     await expect(
       repo.recordTurn(
         turn("turn-duplicate", {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import { sha256Hex } from "../../src/lib/secrets.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
@@ -43,7 +43,7 @@ afterAll(async () => {
 const client = () => app.client(auth);
 
 describe("agents from before migration 0039", () => {
-  it("have version 1 with the fields they had, no author, dated by their last change", async () => {
+  test("have version 1 with the fields they had, no author, dated by their last change", async () => {
     const configured = await client().agents.get("agent-configured");
     expect(configured.status).toBe(200);
     expect(configured.body.version).toBe(1);
@@ -72,7 +72,7 @@ describe("agents from before migration 0039", () => {
     expect(plain.body.fields).toMatchObject({ retrievalEvaluationConfig: {}, tools: [] });
   });
 
-  it("keep their earlier messages without a version, and version on from 1", async () => {
+  test("keep their earlier messages without a version, and version on from 1", async () => {
     const conversation = await client().conversations.get("conversation-old");
     expect(conversation.status).toBe(200);
     expect(conversation.body.messages).toMatchObject([{ id: "message-old", agentVersion: null }]);

@@ -1,5 +1,5 @@
 import { parse } from "csv-parse/sync";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import { sha256Hex } from "../../src/lib/secrets.ts";
 import { createAgent } from "../harness/agents.ts";
@@ -61,7 +61,7 @@ const textsOf = (body: { messages: Array<{ text: string }> }) =>
   body.messages.map((message) => message.text);
 
 describe("conversations from before migration 0015", () => {
-  it("are read, listed and exported under the ids clients know", async () => {
+  test("are read, listed and exported under the ids clients know", async () => {
     const read = await get(`/api/conversations/${CRM_ID}`);
     expect(read.statusCode).toBe(200);
     expect(read.json()).toMatchObject({ id: CRM_ID, agentId: "agent-legacy" });
@@ -80,7 +80,7 @@ describe("conversations from before migration 0015", () => {
     ]);
   });
 
-  it("keep their annotations and consumption events under those ids", async () => {
+  test("keep their annotations and consumption events under those ids", async () => {
     const annotations = (await get(`/api/annotations?conversationId=${CRM_ID}`)).json();
     expect(annotations).toEqual([
       expect.objectContaining({ id: "annotation-legacy", conversationId: CRM_ID }),
@@ -91,7 +91,7 @@ describe("conversations from before migration 0015", () => {
     ]);
   });
 
-  it("are continued by the ids clients know", async () => {
+  test("are continued by the ids clients know", async () => {
     const response = await app.api.inject({
       method: "POST",
       url: "/api/agents/agent-legacy/query-agent",
@@ -107,7 +107,7 @@ describe("conversations from before migration 0015", () => {
     ]);
   });
 
-  it("take no message without a key, even with their visitorId", async () => {
+  test("take no message without a key, even with their visitorId", async () => {
     const response = await app.api.inject({
       method: "POST",
       url: "/api/agents/agent-legacy/query-agent",
@@ -119,7 +119,7 @@ describe("conversations from before migration 0015", () => {
     ]);
   });
 
-  it("no longer keep another organization from using the same ids", async () => {
+  test("no longer keep another organization from using the same ids", async () => {
     const other = await app.createOrganization("Newcomer");
     const agent = await createAgent(app, other);
     const response = await app.api.inject({

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 
 type JournalEntry = { idx: number; when: number; tag: string };
 
@@ -11,7 +11,7 @@ const journal: { entries: JournalEntry[] } = JSON.parse(
 // one merged with an earlier time than a migration already applied would never run there.
 // .ci/check-migrations.mjs checks the history; this checks the journal as it stands.
 describe("migration journal", () => {
-  it("numbers its entries in order, each with a later time than the one before", () => {
+  test("numbers its entries in order, each with a later time than the one before", () => {
     const outOfOrder = journal.entries.flatMap((entry, position) => {
       const previous = journal.entries[position - 1];
       const problems: string[] = [];

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, test } from "vitest";
 import * as schema from "../../src/db/schema/index.ts";
 
 const require = createRequire(import.meta.url);
@@ -20,7 +20,7 @@ afterAll(() => {
 });
 
 describe("committed migrations", () => {
-  it("match the drizzle schema exactly (no change left to generate)", async () => {
+  test("match the drizzle schema exactly (no change left to generate)", async () => {
     const { generateDrizzleJson, generateMigration } = require("drizzle-kit/api");
     const snapshots = readdirSync(new URL("meta/", migrationsDir))
       .filter((file) => file.endsWith("_snapshot.json"))
@@ -33,7 +33,7 @@ describe("committed migrations", () => {
     expect(pending).toEqual([]);
   });
 
-  it("are listed in the journal in order", () => {
+  test("are listed in the journal in order", () => {
     const journal = JSON.parse(readFileSync(new URL("meta/_journal.json", migrationsDir), "utf8"));
     const files = readdirSync(migrationsDir)
       .filter((file) => file.endsWith(".sql"))

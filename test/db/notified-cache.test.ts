@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { createNotifiedCache } from "../../src/db/notified-cache.ts";
 
 type Row = { id: string; name: string };
@@ -18,7 +18,7 @@ function listeningCache(options: { ttlMs?: number; maxEntries?: number } = {}) {
 }
 
 describe("rows kept in memory while notifications say they have not changed", () => {
-  it("keeps nothing until it listens for changes, and nothing once listening is lost", () => {
+  test("keeps nothing until it listens for changes, and nothing once listening is lost", () => {
     const cache = createNotifiedCache({ ttlMs: 60_000, maxEntries: 100, idOf });
     cache.keep("key-a", row("a"), cache.ticket());
     expect(cache.get("key-a")).toBeNull();
@@ -33,7 +33,7 @@ describe("rows kept in memory while notifications say they have not changed", ()
     expect(cache.get("key-a")).toBeNull();
   });
 
-  it("forgets a row when it is announced as changed, and only that row", () => {
+  test("forgets a row when it is announced as changed, and only that row", () => {
     const { cache } = listeningCache();
     cache.keep("key-a", row("a"), cache.ticket());
     cache.keep("key-b", row("b"), cache.ticket());
@@ -44,7 +44,7 @@ describe("rows kept in memory while notifications say they have not changed", ()
     expect(cache.get("key-b")).toBeNull();
   });
 
-  it("does not keep a read that a change overlapped", () => {
+  test("does not keep a read that a change overlapped", () => {
     const { cache } = listeningCache();
     const ticket = cache.ticket();
     // The row changes while it is being read: the read may predate the change.
@@ -59,7 +59,7 @@ describe("rows kept in memory while notifications say they have not changed", ()
     expect(cache.get("key-a")).toBeNull();
   });
 
-  it("reads a row again once its time to live has passed", () => {
+  test("reads a row again once its time to live has passed", () => {
     const { cache, advance } = listeningCache({ ttlMs: 5_000 });
     cache.keep("key-a", row("a"), cache.ticket());
     advance(4_999);
@@ -68,7 +68,7 @@ describe("rows kept in memory while notifications say they have not changed", ()
     expect(cache.get("key-a")).toBeNull();
   });
 
-  it("makes room by dropping the row kept longest", () => {
+  test("makes room by dropping the row kept longest", () => {
     const { cache } = listeningCache({ maxEntries: 2 });
     for (const id of ["a", "b", "c"]) cache.keep(`key-${id}`, row(id), cache.ticket());
     expect(cache.get("key-a")).toBeNull();

@@ -1,5 +1,5 @@
 import { PGlite } from "@electric-sql/pglite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Database, openDatabase } from "../../src/db/client.ts";
 import { DRIVER_PARSERS, driverClient } from "../../src/db/pglite-parsers.ts";
 import { leads } from "../../src/db/schema/index.ts";
@@ -23,7 +23,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("PGlite parsers", () => {
   });
   afterAll(() => client?.close());
 
-  it("leaves drizzle's overrides out of each query and reads the same text", async () => {
+  test("leaves drizzle's overrides out of each query and reads the same text", async () => {
     const facade = driverClient(client);
     seen.length = 0;
     const drizzleOptions = { rowMode: "array", parsers: { ...DRIVER_PARSERS } };
@@ -36,7 +36,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("PGlite parsers", () => {
     expect(seen).toEqual([{ rowMode: "array" }]);
   });
 
-  it("keeps a query's parsers when one of them is not the instance's own", async () => {
+  test("keeps a query's parsers when one of them is not the instance's own", async () => {
     const facade = driverClient(client);
     seen.length = 0;
     const options = { parsers: { 23: (value: string) => Number(value) * 10 } };
@@ -47,7 +47,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("PGlite parsers", () => {
     expect(seen).toEqual([options]);
   });
 
-  it("wraps the queries of a transaction the same way", async () => {
+  test("wraps the queries of a transaction the same way", async () => {
     const facade = driverClient(client);
     seen.length = 0;
     const value = await facade.transaction(async (tx) => {
@@ -67,14 +67,14 @@ describe.skipIf(testDatabaseKind !== "pglite")("the embedded database's users", 
   });
   afterAll(() => database?.close());
 
-  it("gives drizzle its own mapping of dates", async () => {
+  test("gives drizzle its own mapping of dates", async () => {
     await database.db.insert(leads).values({ id: "lead-1", name: "Jane", email: "j@example.com" });
     const [row] = await database.db.select().from(leads);
     expect(row!.createdAt).toBeInstanceOf(Date);
     expect(Number.isNaN(row!.createdAt.getTime())).toBe(false);
   });
 
-  it("gives the job queue dates as node-postgres does", async () => {
+  test("gives the job queue dates as node-postgres does", async () => {
     const withValues = await database.jobExecutor!.executeSql("select $1::timestamptz as at", [
       "2026-01-02T03:04:05Z",
     ]);

@@ -1,5 +1,5 @@
 import { PGlite } from "@electric-sql/pglite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DRIVER_PARSERS } from "../../src/db/pglite-parsers.ts";
 import { preparedQuery } from "../../src/db/pglite-prepared.ts";
 import { PLAN_PER_VALUE } from "../../src/db/prepared-statements.ts";
@@ -25,7 +25,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("PGlite prepared statements", () 
   });
   afterAll(() => client?.close());
 
-  it("answers as PGlite's own query does, parsers and row mode included", async () => {
+  test("answers as PGlite's own query does, parsers and row mode included", async () => {
     const insert = "insert into items (id, label, data) values ($1, $2, $3) returning *";
     const ours = await query(insert, [1, "one", { tags: ["a"] }]);
     const theirs = await client.query(insert, [2, "two", { tags: ["a"] }]);
@@ -43,7 +43,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("PGlite prepared statements", () 
     expect(parsed.rows.map((row) => row.id)).toEqual([20]);
   });
 
-  it("prepares each text once and leaves statements without parameters alone", async () => {
+  test("prepares each text once and leaves statements without parameters alone", async () => {
     const text = "select count(*)::int as n from items where id > $1";
     for (const after of [0, 1, 2]) await query(text, [after]);
     await query("select count(*) from items", []);
@@ -54,7 +54,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("PGlite prepared statements", () 
     expect(texts).not.toContain("select count(*) from items");
   });
 
-  it("reports the database's errors and goes on working after them", async () => {
+  test("reports the database's errors and goes on working after them", async () => {
     const insert = "insert into items (id, label) values ($1, $2)";
     await query(insert, [10, "ten"]);
     await expect(query(insert, [10, "again"])).rejects.toMatchObject({
@@ -71,7 +71,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("PGlite prepared statements", () 
     expect(after.rows).toEqual([{ label: "ten" }]);
   });
 
-  it("waits for a transaction in progress instead of running inside it", async () => {
+  test("waits for a transaction in progress instead of running inside it", async () => {
     let insideTransaction!: () => void;
     const inserted = new Promise<void>((resolve) => {
       insideTransaction = resolve;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { type Database, type Db, rowsOf } from "../../src/db/client.ts";
 import { startPgliteVacuum } from "../../src/db/pglite-vacuum.ts";
 import { newId } from "../../src/lib/ids.ts";
@@ -36,7 +36,7 @@ async function settle(db: Db, organizationId: string, count: number, inFlight = 
 }
 
 describe("vacuuming the credit reservations of the embedded database", () => {
-  it("keeps the table at the size of one interval's reservations", async () => {
+  test("keeps the table at the size of one interval's reservations", async () => {
     const { db } = database;
     const organizationId = newId();
     await db.execute(sql`insert into organizations (id, name) values (${organizationId}, 'Busy')`);
@@ -73,7 +73,7 @@ describe("vacuuming the credit reservations of the embedded database", () => {
     }
   });
 
-  it("runs on its interval, and a failure is logged, not thrown", async () => {
+  test("runs on its interval, and a failure is logged, not thrown", async () => {
     const execute = vi.fn(() => Promise.reject(new Error("database closed")));
     const warn = vi.fn();
     const vacuum = startPgliteVacuum({ execute } as unknown as Db, { warn }, 10);

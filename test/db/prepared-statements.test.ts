@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
 import { PLAN_PER_VALUE } from "../../src/db/prepared-statements.ts";
 import { createTestDatabase, testDatabaseKind } from "../harness/database.ts";
@@ -20,7 +20,7 @@ describe.skipIf(testDatabaseKind !== "postgres")("prepared statements", () => {
       await tx.execute(sql`select statement from pg_prepared_statements`),
     ).map((row) => row.statement);
 
-  it("prepares a parameterised statement once per connection and reuses it", async () => {
+  test("prepares a parameterised statement once per connection and reuses it", async () => {
     await database.db.transaction(async (tx) => {
       for (const value of [1, 2, 3]) {
         const [row] = rowsOf<{ doubled: number }>(
@@ -33,7 +33,7 @@ describe.skipIf(testDatabaseKind !== "postgres")("prepared statements", () => {
     });
   });
 
-  it("leaves statements without parameters and those planned per value unnamed", async () => {
+  test("leaves statements without parameters and those planned per value unnamed", async () => {
     await database.db.transaction(async (tx) => {
       await tx.execute(sql`select 41 + 1 as answer`);
       await tx.execute(sql`select ${"x"}::text as planned ${sql.raw(PLAN_PER_VALUE)}`);

@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { openDatabase, rowsOf } from "../../src/db/client.ts";
 import { withSearchSettings } from "../../src/db/search-settings.ts";
 import { createTestDatabase, testDatabaseKind } from "../harness/database.ts";
 
 describe("HNSW search settings", () => {
-  it("go in each connection's startup options, before the operator's own", () => {
+  test("go in each connection's startup options, before the operator's own", () => {
     const url = new URL(
       withSearchSettings("postgres://u@db:5432/app?sslmode=require&options=-c%20work_mem%3D8MB"),
     );
@@ -15,7 +15,7 @@ describe("HNSW search settings", () => {
     );
   });
 
-  it.skipIf(testDatabaseKind !== "postgres")(
+  test.skipIf(testDatabaseKind !== "postgres")(
     "hold in every pooled session, and an operator's value wins",
     async () => {
       const base = await createTestDatabase();

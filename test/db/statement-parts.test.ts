@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
 import {
   executePart,
@@ -32,12 +32,12 @@ const notes = async () =>
   );
 
 describe("statement parts", () => {
-  it("runs one part as its own statement", async () => {
+  test("runs one part as its own statement", async () => {
     expect(await executePart(database.db, notePart("single", "alone", "x"))).toBe("alone");
     expect(await notes()).toContain("alone");
   });
 
-  it("runs two parts as one statement, each reading its own row, one of them empty", async () => {
+  test("runs two parts as one statement, each reading its own row, one of them empty", async () => {
     const [first, second] = await executeParts(
       database.db,
       notePart("first", "both-1", "x"),
@@ -48,7 +48,7 @@ describe("statement parts", () => {
     expect(await notes()).toEqual(["alone", "both-1"]);
   });
 
-  it("writes neither part when the database refuses one, and says it refused", async () => {
+  test("writes neither part when the database refuses one, and says it refused", async () => {
     const refused: StatementPart<null> = {
       ctes: sql`refused as (select (1 / 0)::text as id)`,
       row: sql`select id as refused_id from refused`,
@@ -64,7 +64,7 @@ describe("statement parts", () => {
     expect(await notes()).not.toContain("never-written");
   });
 
-  it("does not call a failure that never reached the database a refusal", () => {
+  test("does not call a failure that never reached the database a refusal", () => {
     const lost = Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" });
     expect(isRejectedByDatabase(lost)).toBe(false);
     expect(isRejectedByDatabase(new Error("wrapped", { cause: lost }))).toBe(false);

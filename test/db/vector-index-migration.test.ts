@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
 import { indexedVector } from "../../src/retrieval/vector-index.ts";
 import { createTestDatabaseFromMigration, withoutPgvector } from "../harness/database.ts";
@@ -43,7 +43,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(withoutPgvector)("HNSW indexes from before migration 0028", () => {
-  it("are rebuilt over unit vectors in half precision, under their names", async () => {
+  test("are rebuilt over unit vectors in half precision, under their names", async () => {
     const indexes = rowsOf<{ indexname: string; indexdef: string }>(
       await database.db.execute(
         sql`select indexname, indexdef from pg_indexes
@@ -68,7 +68,7 @@ describe.skipIf(withoutPgvector)("HNSW indexes from before migration 0028", () =
     }
   });
 
-  it("answer from the rebuilt index with the chunks stored before", async () => {
+  test("answer from the rebuilt index with the chunks stored before", async () => {
     // The expression the service's searches order by, so the rebuilt index must be the one they walk.
     const nearest = sql`select id from knowledge_chunks where dimensions = 8
       order by ${indexedVector(sql`embedding`, 8)} <=> ${indexedVector(sql`'[1,0,0,0,0,0,0,0]'`, 8)}

@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
 import { ADMIN_TOKEN, type TestOrganization } from "../harness/app.ts";
@@ -105,7 +105,7 @@ afterAll(async () => {
 });
 
 describe("agentdesk eval run", () => {
-  it(
+  test(
     "exits 0 when every gate passes, 2 under --min-pass-rate, and writes a JUnit report",
     async () => {
       // The fake model answers "Answer: <question>".
@@ -151,7 +151,7 @@ describe("agentdesk eval run", () => {
     SLOW_TEST_MS,
   );
 
-  it(
+  test(
     "exits 2 when a case that passed in the baseline run fails now",
     async () => {
       const setId = await setWith([
@@ -176,7 +176,7 @@ describe("agentdesk eval run", () => {
     SLOW_TEST_MS,
   );
 
-  it(
+  test(
     "exits 1 when it cannot run",
     async () => {
       const setId = await setWith([{ question: "hello" }]);
@@ -209,7 +209,7 @@ describe("agentdesk eval run", () => {
 });
 
 describe("a run whose process is killed", () => {
-  it(
+  test(
     "is taken up again and records every case once",
     async () => {
       const cases = Array.from({ length: 8 }, (_, index) => ({

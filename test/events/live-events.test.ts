@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { memberOf, type SignedIn } from "../harness/accounts.ts";
 import { createAgent } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
@@ -40,7 +40,7 @@ const globexEvent = (marker: string) => ({
 });
 
 describe("GET /api/events", () => {
-  it("streams each organization's events to its own streams only, in order, with ids", async () => {
+  test("streams each organization's events to its own streams only, in order, with ids", async () => {
     const acmeStream = await openSse(url, acme.auth);
     const globexStream = await openSse(url, globex.auth);
     expect(acmeStream.status).toBe(200);
@@ -84,7 +84,7 @@ describe("GET /api/events", () => {
     expect(ids.every((id, index) => index === 0 || id > ids[index - 1]!)).toBe(true);
   });
 
-  it("gives a key scoped to agents only their events", async () => {
+  test("gives a key scoped to agents only their events", async () => {
     const created = await app.api.inject({
       method: "POST",
       url: "/api/api-keys",
@@ -105,7 +105,7 @@ describe("GET /api/events", () => {
     expect(markersOf(all.events)).toEqual(["b-1", "a-1", "b-2", "a-2"]);
   });
 
-  it("streams to a signed-in member's session", async () => {
+  test("streams to a signed-in member's session", async () => {
     const stream = await openSse(url, { cookie: owner.headers.cookie });
     expect(stream.status).toBe(200);
     await publish(app, acmeEvent("for-the-member"));
@@ -114,7 +114,7 @@ describe("GET /api/events", () => {
     expect(markersOf(stream.events)).toEqual(["for-the-member"]);
   });
 
-  it("resumes exactly after Last-Event-ID, or lastEventId, with no duplicate and no gap", async () => {
+  test("resumes exactly after Last-Event-ID, or lastEventId, with no duplicate and no gap", async () => {
     const first = await openSse(url, acme.auth);
     for (const marker of ["r-1", "r-2", "r-3"]) await publish(app, acmeEvent(marker));
     const seen = await first.waitFor(3);
@@ -141,7 +141,7 @@ describe("GET /api/events", () => {
     expect(markersOf(byQuery.events)).toEqual(["r-4", "r-5", "r-6"]);
   });
 
-  it("keeps at least 5 minutes of events for a reconnect; the prune job drops those past the hour", async () => {
+  test("keeps at least 5 minutes of events for a reconnect; the prune job drops those past the hour", async () => {
     const stream = await openSse(url, acme.auth);
     for (const marker of ["old", "recent-1", "recent-2"]) await publish(app, acmeEvent(marker));
     const [old, recent] = await stream.waitFor(2);
@@ -172,7 +172,7 @@ describe("GET /api/events", () => {
     expect(fromOld.events[0]!.id).toBe(recent!.id);
   });
 
-  it("never delivers an event published in a transaction that rolled back", async () => {
+  test("never delivers an event published in a transaction that rolled back", async () => {
     const stream = await openSse(url, acme.auth);
     await app.database.db
       .transaction(async (tx) => {
@@ -191,7 +191,7 @@ describe("GET /api/events", () => {
   });
 
   // PGlite runs one transaction at a time: there, no commit can overtake another.
-  it.skipIf(testDatabaseKind === "pglite")(
+  test.skipIf(testDatabaseKind === "pglite")(
     "numbers events in commit order: one whose transaction commits late is not skipped",
     async () => {
       const stream = await openSse(url, acme.auth);
@@ -228,7 +228,7 @@ describe("GET /api/events", () => {
     },
   );
 
-  it("sends pings while nothing happens", async () => {
+  test("sends pings while nothing happens", async () => {
     const pinging = await startTestApp({
       database: app.database,
       env: { SSE_PING_INTERVAL_MS: "50" },
@@ -247,7 +247,7 @@ describe("GET /api/events", () => {
 });
 
 describe("GET /api/events refusals", () => {
-  it("is 401 without credentials and with a bad key, before any stream", async () => {
+  test("is 401 without credentials and with a bad key, before any stream", async () => {
     const attempts: Array<Record<string, string>> = [{}, { authorization: "Bearer adk_not-a-key" }];
     for (const headers of attempts) {
       const refused = await openSse(url, headers);
@@ -256,7 +256,7 @@ describe("GET /api/events refusals", () => {
     }
   });
 
-  it("is 403 for a key without conversations:read", async () => {
+  test("is 403 for a key without conversations:read", async () => {
     const created = await app.api.inject({
       method: "POST",
       url: "/api/api-keys",
@@ -267,7 +267,7 @@ describe("GET /api/events refusals", () => {
     expect(refused.status).toBe(403);
   });
 
-  it("is 400 for a Last-Event-ID that is not an event id", async () => {
+  test("is 400 for a Last-Event-ID that is not an event id", async () => {
     const refused = await openSse(url, { ...acme.auth, "last-event-id": "yesterday" });
     expect(refused.status).toBe(400);
     expect(refused.json).toMatchObject({ type: "INVALID_REQUEST" });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createAgent, createFundedOrganization, startQueryTestApp } from "../harness/agents.ts";
 import type { TestApp, TestOrganization } from "../harness/app.ts";
 import { openSse } from "../harness/sse-client.ts";
@@ -62,7 +62,7 @@ beforeAll(async () => {
 afterAll(() => close());
 
 describe("GET /api/public/agents/{id}/conversations/{cid}/events", () => {
-  it("streams the visitor's conversation's messages and changes, as much as a visitor may see", async () => {
+  test("streams the visitor's conversation's messages and changes, as much as a visitor may see", async () => {
     const stream = await openSse(streamUrl(conversationId, VISITOR));
     expect(stream.status).toBe(200);
     await publish(app, operatorReply(otherConversationId, "not yours"));
@@ -118,7 +118,7 @@ describe("GET /api/public/agents/{id}/conversations/{cid}/events", () => {
     expect(stream.events.map((event) => event.data).join("")).not.toMatch(/jane@|internal|secret/);
   });
 
-  it("resumes after Last-Event-ID within the conversation", async () => {
+  test("resumes after Last-Event-ID within the conversation", async () => {
     const first = await openSse(streamUrl(conversationId, VISITOR));
     await publish(app, operatorReply(conversationId, "one"));
     const [one] = await first.waitFor(1);
@@ -133,7 +133,7 @@ describe("GET /api/public/agents/{id}/conversations/{cid}/events", () => {
     expect((dataOf(two!).message as { text: string }).text).toBe("two");
   });
 
-  it("forgets an erased conversation's events: a resumed stream does not replay them", async () => {
+  test("forgets an erased conversation's events: a resumed stream does not replay them", async () => {
     const erasedId = await startConversation("visitor-events-erased");
     const before = await openSse(`${base}/api/events`, org.auth);
     await publish(app, operatorReply(erasedId, "to be erased"));
@@ -156,7 +156,7 @@ describe("GET /api/public/agents/{id}/conversations/{cid}/events", () => {
     expect(dataOf(replayed!)).toMatchObject({ conversationId, message: { text: "kept" } });
   });
 
-  it("is 404 for another visitor's conversation, an unknown one, or a private agent", async () => {
+  test("is 404 for another visitor's conversation, an unknown one, or a private agent", async () => {
     const privateAgent = await createAgent(app, org, { visibility: "private" });
     const refusals = [
       [streamUrl(conversationId, OTHER_VISITOR), "CONVERSATION_NOT_FOUND"],
@@ -170,7 +170,7 @@ describe("GET /api/public/agents/{id}/conversations/{cid}/events", () => {
     }
   });
 
-  it("is 400 without a visitorId, and 403 from an origin the agent does not allow", async () => {
+  test("is 400 without a visitorId, and 403 from an origin the agent does not allow", async () => {
     const missing = await openSse(streamUrl(conversationId, VISITOR).replace(/\?.*$/, ""));
     expect(missing.status).toBe(400);
     const listed = await app

@@ -1,6 +1,6 @@
 import { get, type IncomingMessage } from "node:http";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { openSse } from "../harness/sse-client.ts";
 import { publish } from "./live-events-helpers.ts";
@@ -55,7 +55,7 @@ describe("streams that fall behind", () => {
   const padding = "x".repeat(64 * 1024);
   const all = Array.from({ length: COUNT }, (_, index) => index);
 
-  it("hold up no other stream, and miss nothing once they read again", async () => {
+  test("hold up no other stream, and miss nothing once they read again", async () => {
     const stalled = await stalledStream();
     const reader = await openSse(`${base}/api/events`, org.auth);
     for (const index of all) {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { openSse } from "../harness/sse-client.ts";
 import { markersOf, publish } from "./live-events-helpers.ts";
@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 describe("live events across API processes", () => {
-  it("reach a stream on the other process, and one on the publishing process", async () => {
+  test("reach a stream on the other process, and one on the publishing process", async () => {
     const onSecond = await openSse(`${await second.listen("api")}/api/events`, org.auth);
     const onFirst = await openSse(`${await first.listen("api")}/api/events`, org.auth);
     await publish(first, {
@@ -39,7 +39,7 @@ describe("live events across API processes", () => {
     expect(onSecond.events.map((event) => event.id)).toEqual(onFirst.events.map((e) => e.id));
   });
 
-  it("end their open streams when a process shuts down, which then does not wait for them", async () => {
+  test("end their open streams when a process shuts down, which then does not wait for them", async () => {
     const third = await startTestApp({ database: first.database, role: "api" });
     const stream = await openSse(`${await third.listen("api")}/api/events`, org.auth);
     expect(stream.status).toBe(200);

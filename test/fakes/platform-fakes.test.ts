@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   type GraphApi,
   startGraphApi,
@@ -46,7 +46,7 @@ describe("fake Telegram Bot API", () => {
   });
   afterAll(() => telegram.close());
 
-  it("describes the bot, whose id is the token's prefix, and refuses unknown tokens", async () => {
+  test("describes the bot, whose id is the token's prefix, and refuses unknown tokens", async () => {
     const me = await fetch(`${bot}/getMe`);
     expect(me.status).toBe(200);
     expect(await me.json()).toEqual({
@@ -63,7 +63,7 @@ describe("fake Telegram Bot API", () => {
     expect(telegram.callsTo("getMe")).toHaveLength(2);
   });
 
-  it("sends messages given as JSON, form fields or query parameters", async () => {
+  test("sends messages given as JSON, form fields or query parameters", async () => {
     const byJson = await postJson(`${bot}/sendMessage`, {
       chat_id: 42,
       text: "hello",
@@ -95,7 +95,7 @@ describe("fake Telegram Bot API", () => {
     ]);
   });
 
-  it("refuses empty texts and texts over 4096 characters", async () => {
+  test("refuses empty texts and texts over 4096 characters", async () => {
     const empty = await postJson(`${bot}/sendMessage`, { chat_id: 42, text: "  " });
     expect(empty.status).toBe(400);
     expect(await empty.json()).toEqual({
@@ -114,7 +114,7 @@ describe("fake Telegram Bot API", () => {
     expect(longest.status).toBe(200);
   });
 
-  it("remembers the webhook until it is deleted", async () => {
+  test("remembers the webhook until it is deleted", async () => {
     const set = await postJson(`${bot}/setWebhook`, {
       url: "https://agentdesk.example/telegram",
       secret_token: "s3cret",
@@ -137,7 +137,7 @@ describe("fake Telegram Bot API", () => {
     expect(await action.json()).toEqual({ ok: true, result: true });
   });
 
-  it("answers a scripted 429 as Telegram does, then succeeds", async () => {
+  test("answers a scripted 429 as Telegram does, then succeeds", async () => {
     telegram.failNext("sendMessage", { status: 429, retryAfterSeconds: 3 });
     const limited = await postJson(`${bot}/sendMessage`, { chat_id: 42, text: "hi" });
     expect(limited.status).toBe(429);
@@ -152,7 +152,7 @@ describe("fake Telegram Bot API", () => {
     expect(retried.status).toBe(200);
   });
 
-  it("serves files by file_id and file_path, to their bot only", async () => {
+  test("serves files by file_id and file_path, to their bot only", async () => {
     const bytes = Buffer.from("OggS fake voice note");
     const fileId = telegram.addFile(token, bytes);
     const file = await postJson(`${bot}/getFile`, { file_id: fileId });
@@ -173,7 +173,7 @@ describe("fake Telegram Bot API", () => {
     expect(await unknown.json()).toMatchObject({ description: "Bad Request: invalid file_id" });
   });
 
-  it("builds Updates as Telegram posts them", () => {
+  test("builds Updates as Telegram posts them", () => {
     const from = { id: 42, first_name: "Ada", username: "ada" };
     const base = { updateId: 1, messageId: 10, chatId: 42, from, date: 1_700_000_000 };
     expect(telegramTextUpdate({ ...base, text: "/start" })).toEqual({
@@ -220,7 +220,7 @@ describe("fake Graph API", () => {
     text: { body },
   });
 
-  it("sends WhatsApp texts and names each message with a unique wamid", async () => {
+  test("sends WhatsApp texts and names each message with a unique wamid", async () => {
     const first = await postJson(messagesUrl, text("hello"), auth);
     expect(first.status).toBe(200);
     const body = (await first.json()) as { messages: Array<{ id: string }> };
@@ -236,7 +236,7 @@ describe("fake Graph API", () => {
     expect(graph.callsTo("messages")[0]!.body).toEqual(text("hello"));
   });
 
-  it("refuses a missing or wrong token with OAuthException 190", async () => {
+  test("refuses a missing or wrong token with OAuthException 190", async () => {
     for (const headers of [{}, { authorization: "Bearer wrong" }] as Array<
       Record<string, string>
     >) {
@@ -253,7 +253,7 @@ describe("fake Graph API", () => {
     }
   });
 
-  it("refuses a text over 4096 characters with code 100", async () => {
+  test("refuses a text over 4096 characters with code 100", async () => {
     const tooLong = await postJson(messagesUrl, text("a".repeat(4097)), auth);
     expect(tooLong.status).toBe(400);
     const { error } = (await tooLong.json()) as { error: { code: number; message: string } };
@@ -261,7 +261,7 @@ describe("fake Graph API", () => {
     expect(error.message).toMatch(/^\(#100\)/);
   });
 
-  it("answers scripted rate limits with code 130429, then succeeds", async () => {
+  test("answers scripted rate limits with code 130429, then succeeds", async () => {
     graph.failNext("messages", { status: 429, retryAfterSeconds: 2 });
     graph.failNext("messages", { status: 400, body: whatsappRateLimitBody() });
     const limited = await postJson(messagesUrl, text("hi"), auth);
@@ -276,7 +276,7 @@ describe("fake Graph API", () => {
     expect((await postJson(messagesUrl, text("hi"), auth)).status).toBe(200);
   });
 
-  it("describes media and serves its bytes to bearers only", async () => {
+  test("describes media and serves its bytes to bearers only", async () => {
     const bytes = Buffer.from("OggS fake opus");
     const mediaId = graph.addMedia(bytes, { mimeType: "audio/ogg; codecs=opus" });
     const info = await fetch(`${graph.baseUrl}/v23.0/${mediaId}`, { headers: auth });
@@ -301,7 +301,7 @@ describe("fake Graph API", () => {
     expect(await unknown.json()).toMatchObject({ error: { code: 100, error_subcode: 33 } });
   });
 
-  it("sends Messenger texts up to 2000 characters, token in the query", async () => {
+  test("sends Messenger texts up to 2000 characters, token in the query", async () => {
     const pageUrl = `${graph.baseUrl}/v23.0/555/messages?access_token=${accessToken}`;
     const message = (body: string) => ({
       recipient: { id: "PSID1" },
@@ -318,7 +318,7 @@ describe("fake Graph API", () => {
     expect(await tooLong.json()).toMatchObject({ error: { code: 100 } });
   });
 
-  it("builds webhooks as Meta posts them", () => {
+  test("builds webhooks as Meta posts them", () => {
     const number = { phoneNumberId: "1234567890", displayPhoneNumber: "15550001111" };
     const sender = { from: "15551234567", name: "Ada", messageId: "wamid.IN1", timestamp: 1 };
     const textHook = whatsappTextWebhook({ ...number, ...sender, text: "hi" });
@@ -374,7 +374,7 @@ describe("fake Slack Web API", () => {
   });
   afterAll(() => slack.close());
 
-  it("answers auth.test, and auth errors with HTTP 200", async () => {
+  test("answers auth.test, and auth errors with HTTP 200", async () => {
     const bot = slack.identityOf(botToken);
     const ok = await postJson(`${slack.baseUrl}/auth.test`, {}, auth);
     expect(await ok.json()).toEqual({
@@ -394,7 +394,7 @@ describe("fake Slack Web API", () => {
     expect(await missing.json()).toEqual({ ok: false, error: "not_authed" });
   });
 
-  it("posts messages from JSON or form bodies, in threads, with unique ts", async () => {
+  test("posts messages from JSON or form bodies, in threads, with unique ts", async () => {
     const bot = slack.identityOf(botToken);
     const posted = await postJson(
       `${slack.baseUrl}/chat.postMessage`,
@@ -429,7 +429,7 @@ describe("fake Slack Web API", () => {
     expect(calls[1]!.body).toEqual({ token: botToken, channel: "D1", text: "form" });
   });
 
-  it("refuses a missing text and a text over 40,000 characters", async () => {
+  test("refuses a missing text and a text over 40,000 characters", async () => {
     const url = `${slack.baseUrl}/chat.postMessage`;
     const noText = await postJson(url, { channel: "C1" }, auth);
     expect(noText.status).toBe(200);
@@ -438,7 +438,7 @@ describe("fake Slack Web API", () => {
     expect(await tooLong.json()).toEqual({ ok: false, error: "msg_too_long" });
   });
 
-  it("answers a scripted 429 with Retry-After, then succeeds", async () => {
+  test("answers a scripted 429 with Retry-After, then succeeds", async () => {
     slack.failNext("chat.postMessage", { status: 429, retryAfterSeconds: 30 });
     const url = `${slack.baseUrl}/chat.postMessage`;
     const limited = await postJson(url, { channel: "C1", text: "hi" }, auth);
@@ -450,7 +450,7 @@ describe("fake Slack Web API", () => {
     });
   });
 
-  it("builds Events API payloads as Slack posts them", () => {
+  test("builds Events API payloads as Slack posts them", () => {
     expect(slackUrlVerification("abc")).toMatchObject({
       type: "url_verification",
       challenge: "abc",
@@ -492,7 +492,7 @@ describe("fake Slack Web API", () => {
 });
 
 describe("platform signatures", () => {
-  it("matches Slack's documented example", () => {
+  test("matches Slack's documented example", () => {
     // https://api.slack.com/authentication/verifying-requests-from-slack (worked example)
     const body =
       "token=xyzz0WbapA4vBCDEFasx0q6G&team_id=T1DC2JH3J&team_domain=testteamnow&channel_id=G8PSS9T3V&channel_name=foobar&user_id=U2CERLKJA&user_name=roadrunner&command=%2Fwebhook-collect&text=&response_url=https%3A%2F%2Fhooks.slack.com%2Fcommands%2FT1DC2JH3J%2F397700885554%2F96rGlfmibIGlgcZRskXaIFfN&trigger_id=398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c";
@@ -501,7 +501,7 @@ describe("platform signatures", () => {
     );
   });
 
-  it("signs Meta's escaped body as an independent HMAC does", () => {
+  test("signs Meta's escaped body as an independent HMAC does", () => {
     // Expected hex from: printf '%s' '{"text":"caf\u00e9"}' | openssl dgst -sha256 -hmac meta-app-secret
     const body = metaWebhookBody({ text: "café" });
     expect(body).toBe('{"text":"caf\\u00e9"}');

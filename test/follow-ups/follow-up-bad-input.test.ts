@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { conversations } from "../../src/db/schema/index.ts";
 import {
   createAgent,
@@ -46,7 +46,7 @@ async function expect400(body: Record<string, unknown>, message: RegExp, target 
 }
 
 describe("follow-up/query refuses what the spec refuses with 400", () => {
-  it("needs exactly one of conversationId and messages", async () => {
+  test("needs exactly one of conversationId and messages", async () => {
     await expect400({}, /exactly one of conversationId or messages/);
     await expect400(
       { conversationId, messages: inline },
@@ -54,36 +54,36 @@ describe("follow-up/query refuses what the spec refuses with 400", () => {
     );
   });
 
-  it("takes 1 to 50 inline messages", async () => {
+  test("takes 1 to 50 inline messages", async () => {
     await expect400({ messages: [] }, /1 to 50/);
     const many = Array.from({ length: 51 }, (_, index) => ({ from: "human", text: `m${index}` }));
     await expect400({ messages: many }, /1 to 50/);
   });
 
-  it("takes only human or agent as from, and both fields as strings", async () => {
+  test("takes only human or agent as from, and both fields as strings", async () => {
     await expect400({ messages: [{ from: "bot", text: "Hi" }] }, /human.*agent/);
     await expect400({ messages: [{ from: "human" }] }, /messages\.0\.text/);
     await expect400({ messages: [{ text: "Hi" }] }, /messages\.0\.from/);
     await expect400({ messages: [{ from: "human", text: 42 }] }, /messages\.0\.text/);
   });
 
-  it("refuses saveToConversation without a conversationId", async () => {
+  test("refuses saveToConversation without a conversationId", async () => {
     await expect400(
       { messages: inline, saveToConversation: true },
       /saveToConversation needs a conversationId/,
     );
   });
 
-  it("refuses streaming true", async () => {
+  test("refuses streaming true", async () => {
     await expect400({ messages: inline, streaming: true }, /does not stream/);
   });
 
-  it("refuses an agent without a follow-up prompt when the request has none", async () => {
+  test("refuses an agent without a follow-up prompt when the request has none", async () => {
     await expect400({ messages: inline }, /No follow-up prompt/, promptlessAgentId);
     await expect400({ messages: inline, prompt: "   " }, /No follow-up prompt/, promptlessAgentId);
   });
 
-  it("refuses a conversation without messages", async () => {
+  test("refuses a conversation without messages", async () => {
     await t.app.database.db.insert(conversations).values({
       id: "empty-conversation",
       externalId: "empty-conversation",
@@ -95,7 +95,7 @@ describe("follow-up/query refuses what the spec refuses with 400", () => {
     await expect400({ conversationId: "empty-conversation" }, /has no messages/);
   });
 
-  it.each(["whatsapp", "meta", "chatwoot", "crmchatsappai"])(
+  test.each(["whatsapp", "meta", "chatwoot", "crmchatsappai"])(
     "refuses saveToConversation on a %s conversation, and allows the same preview without saving",
     async (channel) => {
       const id = channel === "crmchatsappai" ? "crmchatsappai_acct_42" : `conversation-${channel}`;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import {
   createAgent,
   createFundedOrganization,
@@ -55,7 +55,7 @@ async function followUpEvents() {
 }
 
 describe("the follow-up agent on a stored conversation", () => {
-  it("reads the last 24 messages, classifies, writes, bills only the writing and stores nothing", async () => {
+  test("reads the last 24 messages, classifies, writes, bills only the writing and stores nothing", async () => {
     const conversationId = "follow-up-window";
     for (let index = 1; index <= 30; index += 1) {
       await appendAgentMessage(t.app, org, agentId, { query: `note ${index}.`, conversationId });
@@ -104,7 +104,7 @@ describe("the follow-up agent on a stored conversation", () => {
     });
   });
 
-  it.each([
+  test.each([
     ["follow_up_conversation", true],
     ["permit", false],
     ["skip", false],
@@ -121,7 +121,7 @@ describe("the follow-up agent on a stored conversation", () => {
     });
   });
 
-  it("skips classification with skipFilter: filter null and one model call", async () => {
+  test("skips classification with skipFilter: filter null and one model call", async () => {
     const { conversationId } = await appendAgentMessage(t.app, org, agentId, { query: "Hello." });
     scriptFollowUp(t.fake, { calls: 1 });
     const response = await sendFollowUp(t.app, org, agentId, { conversationId, skipFilter: true });
@@ -131,7 +131,7 @@ describe("the follow-up agent on a stored conversation", () => {
     expect(chatCalls(t.fake.requests).some(isClassification)).toBe(false);
   });
 
-  it("uses the request's prompt for this request only", async () => {
+  test("uses the request's prompt for this request only", async () => {
     const before = await getAgent();
     scriptFollowUp(t.fake, {});
     const response = await sendFollowUp(t.app, org, agentId, {
@@ -153,7 +153,7 @@ describe("the follow-up agent on a stored conversation", () => {
     expect(after.updatedAt).toBe(before.updatedAt);
   });
 
-  it("takes an inline conversation in order with who wrote each message", async () => {
+  test("takes an inline conversation in order with who wrote each message", async () => {
     scriptFollowUp(t.fake, {});
     const response = await sendFollowUp(t.app, org, agentId, {
       messages: [
@@ -174,7 +174,7 @@ describe("the follow-up agent on a stored conversation", () => {
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
   });
 
-  it.each(["dashboard", "website", "form", "api"])(
+  test.each(["dashboard", "website", "form", "api"])(
     "saves the message in a %s conversation with metadata.followUpQuery",
     async (channel) => {
       const { conversationId } = await appendAgentMessage(t.app, org, agentId, {
@@ -220,7 +220,7 @@ describe("the follow-up agent on a stored conversation", () => {
 });
 
 describe("the follow-up agent's failures", () => {
-  it("answers 500 naming the finish reason when the model writes nothing, and bills nothing", async () => {
+  test("answers 500 naming the finish reason when the model writes nothing, and bills nothing", async () => {
     const eventsBefore = (await followUpEvents()).length;
     scriptFollowUp(t.fake, { writer: { text: "", finishReason: "length" } });
     const response = await sendFollowUp(t.app, org, agentId, {
@@ -233,7 +233,7 @@ describe("the follow-up agent's failures", () => {
     expect(await followUpEvents()).toHaveLength(eventsBefore);
   });
 
-  it("answers 500 with the model's failure, not the provider's body", async () => {
+  test("answers 500 with the model's failure, not the provider's body", async () => {
     t.fake.script({ status: 400, errorMessage: "secret sk-live-999" });
     const response = await sendFollowUp(t.app, org, agentId, {
       messages: [{ from: "human", text: "Hello?" }],

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parseConfig } from "../../src/config/index.ts";
 import { resolveFollowUpModel } from "../../src/domain/follow-ups/follow-up-model.ts";
 import { createModelRegistry } from "../../src/models/model-registry.ts";
@@ -14,7 +14,7 @@ describe("the follow-up agent without any model credentials", () => {
   });
   afterAll(() => app.close());
 
-  it("answers from the offline responder, skips the filter it cannot run, and charges nothing", async () => {
+  test("answers from the offline responder, skips the filter it cannot run, and charges nothing", async () => {
     const org = await createFundedOrganization(app);
     const agent = await createAgent(app, org, { followUpConfig: { prompt: "Check in." } });
     const response = await sendFollowUp(app, org, agent.id, {
@@ -43,7 +43,7 @@ describe("the follow-up agent without any model credentials", () => {
 });
 
 describe("FOLLOW_UP_MODEL", () => {
-  it("sends the follow-up to the configured model, whatever the agent's model", async () => {
+  test("sends the follow-up to the configured model, whatever the agent's model", async () => {
     const fake = await startFakeOpenAI({ apiKey: "sk-test" });
     const app = await startTestApp({
       env: {
@@ -72,7 +72,7 @@ describe("FOLLOW_UP_MODEL", () => {
     }
   });
 
-  it("is refused with a message naming the variable when its provider is unknown", () => {
+  test("is refused with a message naming the variable when its provider is unknown", () => {
     const config = parseConfig({ FOLLOW_UP_MODEL: "nosuchprovider:model-x" });
     const registry = createModelRegistry(config.models.registry);
     expect(() =>

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import {
   createAgent,
   createFundedOrganization,
@@ -45,7 +45,7 @@ beforeEach(() => {
 const inline = { messages: [{ from: "human", text: "Hi" }] };
 
 describe("follow-up/query authentication", () => {
-  it.each([
+  test.each([
     ["no key", {}],
     ["an invalid key", { authorization: "Bearer not-a-key" }],
     ["a malformed header", { authorization: "Basic abc" }],
@@ -58,7 +58,7 @@ describe("follow-up/query authentication", () => {
     expect(chatCalls(t.fake.requests)).toHaveLength(0);
   });
 
-  it("answers 401 for an agent of another organization, and 404 NOT_FOUND for no agent", async () => {
+  test("answers 401 for an agent of another organization, and 404 NOT_FOUND for no agent", async () => {
     const other = await sendFollowUp(t.app, acme, globexAgentId, inline);
     expect(other.status).toBe(401);
     expect(other.error.type).toBe("UNAUTHORIZED");
@@ -68,7 +68,7 @@ describe("follow-up/query authentication", () => {
     expect(chatCalls(t.fake.requests)).toHaveLength(0);
   });
 
-  it("answers 404 CONVERSATION_NOT_FOUND for an unknown, foreign or other agent's conversation", async () => {
+  test("answers 404 CONVERSATION_NOT_FOUND for an unknown, foreign or other agent's conversation", async () => {
     const { conversationId: salesConversation } = await appendAgentMessage(
       t.app,
       acme,
@@ -92,7 +92,7 @@ describe("follow-up/query authentication", () => {
 });
 
 describe("follow-up/query billing", () => {
-  it("answers 402 USAGE_LIMIT when the organization cannot run, without calling the model", async () => {
+  test("answers 402 USAGE_LIMIT when the organization cannot run, without calling the model", async () => {
     const blocked = await createFundedOrganization(t.app, "Overdue");
     const agentId = (await createAgent(t.app, blocked, { followUpConfig: { prompt: "Check in." } }))
       .id;
@@ -106,7 +106,7 @@ describe("follow-up/query billing", () => {
     expect(chatCalls(t.fake.requests)).toHaveLength(0);
   });
 
-  it("counts against the free plan's messages like any agent message", async () => {
+  test("counts against the free plan's messages like any agent message", async () => {
     const free = await t.app.createOrganization("Free");
     const agentId = (await createAgent(t.app, free, { followUpConfig: { prompt: "Check in." } }))
       .id;

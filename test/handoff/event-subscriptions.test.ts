@@ -1,11 +1,11 @@
 import { createHmac } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { users, webhookDeliveries } from "../../src/db/schema/index.ts";
 import type { ReceivedRequest } from "../fakes/http-receiver.ts";
 import { type FakeSmtp, startFakeSmtp } from "../fakes/smtp-server.ts";
 import { memberOf } from "../harness/accounts.ts";
-import { createAgent, createFundedOrganization, sendQuery } from "../harness/agents.ts";
+import { createAgent, createFundedOrganization } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
 import {
   eventually,
@@ -64,7 +64,7 @@ const patchConversation = (org: TestOrganization, id: string, payload: Record<st
   });
 
 describe("event subscriptions", () => {
-  it("send each organization's events, signed, to the subscriptions that asked for them", async () => {
+  test("send each organization's events, signed, to the subscriptions that asked for them", async () => {
     const org = await createFundedOrganization(t.app, "Subscribed");
     const other = await createFundedOrganization(t.app, "Elsewhere");
     const { id: agentId } = await createAgent(t.app, org);
@@ -77,14 +77,16 @@ describe("event subscriptions", () => {
     await subscribed(org, "/resolved", ["conversation.resolved"]);
     await subscribed(other, "/other", ["message.created", "conversation.resolved"]);
 
-    const asked = await sendQuery(t.app, org, agentId, { query: "When do you open?" });
-    expect(asked.statusCode, asked.body).toBe(200);
-    const { conversationId } = asked.json();
-    const human = await sendQuery(t.app, org, agentId, {
+    const asked = await t.app
+      .client(org.auth)
+      .agents.query(agentId, { query: "When do you open?" });
+    expect(asked.status, asked.text).toBe(200);
+    const { conversationId } = asked.body;
+    const human = await t.app.client(org.auth).agents.query(agentId, {
       query: "I want to talk to a human",
       conversationId,
     });
-    expect(human.statusCode, human.body).toBe(200);
+    expect(human.status, human.text).toBe(200);
     expect((await patchConversation(org, conversationId, { status: "RESOLVED" })).statusCode).toBe(
       200,
     );
@@ -120,12 +122,12 @@ describe("event subscriptions", () => {
     expect(eventsAt("/other")).toEqual([]);
   });
 
-  it("retry a receiver that fails, with the same delivery id, and show the attempts", async () => {
+  test("retry a receiver that fails, with the same delivery id, and show the attempts", async () => {
     const org = await createFundedOrganization(t.app, "Flaky receiver");
     const { id: agentId } = await createAgent(t.app, org);
     const subscription = await subscribed(org, "/flaky", ["conversation.human_requested"]);
-    const asked = await sendQuery(t.app, org, agentId, { query: "Hello" });
-    const { conversationId } = asked.json();
+    const asked = await t.app.client(org.auth).agents.query(agentId, { query: "Hello" });
+    const { conversationId } = asked.body;
     t.receiver.respondWith([500]);
     expect((await patchConversation(org, conversationId, { aiEnabled: false })).statusCode).toBe(
       200,
@@ -165,7 +167,7 @@ describe("event subscriptions", () => {
     });
   });
 
-  it("are sent by the recovery sweep when the job of a stored delivery was lost", async () => {
+  test("are sent by the recovery sweep when the job of a stored delivery was lost", async () => {
     const org = await createFundedOrganization(t.app, "Crashed");
     const subscription = await subscribed(org, "/recovered", ["conversation.resolved"]);
     // What a process that died between committing a delivery and queueing its job leaves.
@@ -187,7 +189,7 @@ describe("event subscriptions", () => {
     expect(recovered!.request.body).toBe(payload);
   });
 
-  it("send lead.created to the subscriptions of instance administrators only", async () => {
+  test("send lead.created to the subscriptions of instance administrators only", async () => {
     const org = await createFundedOrganization(t.app, "Marketing");
     const administrator = await memberOf(t.app, org, "admin");
     const colleague = await memberOf(t.app, org, "admin");
@@ -219,7 +221,7 @@ describe("event subscriptions", () => {
     expect(delivered!.body.data.lead.ipHash).toBeUndefined();
   });
 
-  it("stop when deleted, and belong to their organization only", async () => {
+  test("stop when deleted, and belong to their organization only", async () => {
     const org = await createFundedOrganization(t.app, "Owner of one");
     const other = await createFundedOrganization(t.app, "Someone else");
     const subscription = await subscribed(org, "/deleted", ["message.created"]);
@@ -245,7 +247,9 @@ describe("event subscriptions", () => {
     });
     expect(deleted.statusCode).toBe(204);
     const { id: agentId } = await createAgent(t.app, org);
-    expect((await sendQuery(t.app, org, agentId, { query: "Anyone?" })).statusCode).toBe(200);
+    expect((await t.app.client(org.auth).agents.query(agentId, { query: "Anyone?" })).status).toBe(
+      200,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(eventsAt("/deleted")).toEqual([]);
     const again = await t.app.api.inject({
@@ -255,7 +259,7 @@ describe("event subscriptions", () => {
     expect(again.statusCode).toBe(404);
   });
 
-  it("refuse bad input and people who may not manage them", async () => {
+  test("refuse bad input and people who may not manage them", async () => {
     const org = await createFundedOrganization(t.app, "Careful");
     const member = await memberOf(t.app, org, "member");
     const url = `${t.receiver.url}/never`;
@@ -284,7 +288,7 @@ describe("event subscriptions", () => {
     expect(listed.json()).toEqual({ data: [] });
   });
 
-  it("are at most 25 per organization", async () => {
+  test("are at most 25 per organization", async () => {
     const org = await createFundedOrganization(t.app, "Many hooks");
     for (let index = 0; index < 25; index += 1) {
       await subscribed(org, `/many-${index}`, ["conversation.resolved"]);
@@ -298,16 +302,20 @@ describe("event subscriptions", () => {
 });
 
 describe("e-mail when a customer asks for a person", () => {
-  it("goes to the members who can reply, or to the assignee only", async () => {
+  test("goes to the members who can reply, or to the assignee only", async () => {
     const org = await createFundedOrganization(t.app, "Mailed");
     const { id: agentId } = await createAgent(t.app, org, { name: "Front desk" });
     const member = await memberOf(t.app, org, "member");
     const viewer = await memberOf(t.app, org, "viewer");
     const assignee = await memberOf(t.app, org, "member");
 
-    const asked = await sendQuery(t.app, org, agentId, { query: "Where is my parcel?" });
-    const { conversationId } = asked.json();
-    await sendQuery(t.app, org, agentId, { query: "I want to talk to a human", conversationId });
+    const asked = await t.app
+      .client(org.auth)
+      .agents.query(agentId, { query: "Where is my parcel?" });
+    const { conversationId } = asked.body;
+    await t.app
+      .client(org.auth)
+      .agents.query(agentId, { query: "I want to talk to a human", conversationId });
     const mail = await smtp.nextMailTo(member.email);
     expect(mail.subject).toBe("A customer of Front desk is waiting for a person");
     expect(mail.text).toContain("> I want to talk to a human");
@@ -317,12 +325,12 @@ describe("e-mail when a customer asks for a person", () => {
     expect(mail.to).toContain(assignee.email);
     expect(mail.to).not.toContain(viewer.email);
 
-    const second = await sendQuery(t.app, org, agentId, { query: "Hi again" });
-    const secondId = second.json().conversationId;
+    const second = await t.app.client(org.auth).agents.query(agentId, { query: "Hi again" });
+    const secondId = second.body.conversationId;
     expect(
       (await patchConversation(org, secondId, { assigneeId: assignee.userId })).statusCode,
     ).toBe(200);
-    await sendQuery(t.app, org, agentId, {
+    await t.app.client(org.auth).agents.query(agentId, {
       query: "Can I speak to a person?",
       conversationId: secondId,
     });
@@ -331,9 +339,9 @@ describe("e-mail when a customer asks for a person", () => {
     expect(assigned.text).toContain("> Can I speak to a person?");
 
     const mailed = smtp.received.length;
-    const third = await sendQuery(t.app, org, agentId, { query: "Hello there" });
+    const third = await t.app.client(org.auth).agents.query(agentId, { query: "Hello there" });
     expect(
-      (await patchConversation(org, third.json().conversationId, { aiEnabled: false })).statusCode,
+      (await patchConversation(org, third.body.conversationId, { aiEnabled: false })).statusCode,
     ).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(smtp.received).toHaveLength(mailed);

@@ -1,40 +1,34 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sendQuery } from "../harness/agents.ts";
-import type { TestOrganization } from "../harness/app.ts";
-import {
-  createConversationalAgent,
-  posts,
-  startWebhookTestApp,
-  type WebhookTestApp,
-  waitForPosts,
-} from "../webhooks/webhook-helpers.ts";
+import { describe, expect } from "vitest";
+import { posts, waitForPosts, webhookTest } from "../webhooks/webhook-helpers.ts";
 
-let t: WebhookTestApp;
-let org: TestOrganization;
-let agentId: string;
-beforeAll(async () => {
-  t = await startWebhookTestApp();
-  ({ org, agentId } = await createConversationalAgent(t.app));
-});
-afterAll(() => t.close());
+const test = webhookTest();
 
 describe("an operator's reply in a conversational-mode conversation", () => {
-  it("goes to the conversation's webhook, and the AI stays silent after it", async () => {
-    const webhookUrl = `${t.receiver.url}/hook`;
-    t.fake.script({ text: "Let me look that up." });
-    const first = await sendQuery(t.app, org, agentId, { query: "Where is my order?", webhookUrl });
-    expect(first.statusCode).toBe(200);
-    const { conversationId } = first.json();
-    await waitForPosts(t.receiver, 1);
+  test("goes to the conversation's webhook, and the AI stays silent after it", async ({
+    app,
+    api,
+    org,
+    agent,
+    fake,
+    receiver,
+  }) => {
+    const webhookUrl = `${receiver.url}/hook`;
+    fake.script({ text: "Let me look that up." });
+    const first = await app
+      .client(org.auth)
+      .agents.query(agent.id, { query: "Where is my order?", webhookUrl });
+    expect(first.status).toBe(200);
+    const { conversationId } = first.body;
+    await waitForPosts(receiver, 1);
 
-    const reply = await t.app.api.inject({
+    const reply = await app.api.inject({
       method: "POST",
       url: `/api/conversations/${conversationId}/messages`,
       headers: org.auth,
       payload: { text: "A person here: it ships today." },
     });
     expect(reply.statusCode, reply.body).toBe(201);
-    const [, operatorPost] = await waitForPosts(t.receiver, 2);
+    const [, operatorPost] = await waitForPosts(receiver, 2);
     expect(JSON.parse(operatorPost!.body)).toMatchObject({
       conversationId,
       status: "success",
@@ -45,15 +39,15 @@ describe("an operator's reply in a conversational-mode conversation", () => {
       },
     });
 
-    const modelCalls = t.fake.requests.length;
-    const next = await sendQuery(t.app, org, agentId, {
+    const modelCalls = fake.requests.length;
+    const next = await api.agents.query(agent.id, {
       query: "Thanks!",
       conversationId,
       webhookUrl,
     });
-    expect(next.json()).toMatchObject({ status: "queued" });
+    expect(next.body).toMatchObject({ status: "queued" });
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(posts(t.receiver)).toHaveLength(2);
-    expect(t.fake.requests).toHaveLength(modelCalls);
+    expect(posts(receiver)).toHaveLength(2);
+    expect(fake.requests).toHaveLength(modelCalls);
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import {
   BOT_TOKEN,
   type ChannelBody,
@@ -62,7 +62,7 @@ const reply = (id: string, headers: Record<string, string>, payload: Record<stri
   t.app.api.inject({ method: "POST", url: `/api/conversations/${id}/messages`, headers, payload });
 
 describe("taking over a conversation", () => {
-  it("stops the AI, sends the operator's reply through Telegram, and hands back on resolve", async () => {
+  test("stops the AI, sends the operator's reply through Telegram, and hands back on resolve", async () => {
     const conversation = await answeredChat(1001);
     expect(conversation).toMatchObject({ aiEnabled: true, assignee: null, status: "UNRESOLVED" });
 
@@ -119,7 +119,7 @@ describe("taking over a conversation", () => {
     expect(after.status).toBe("UNRESOLVED");
   });
 
-  it("never sends an AI answer that was in flight when a person took over", async () => {
+  test("never sends an AI answer that was in flight when a person took over", async () => {
     const conversation = await answeredChat(1002);
     t.fake.requests.length = 0;
     t.fake.script({ text: "An answer nobody should see.", delayMs: 1_500 });
@@ -137,7 +137,7 @@ describe("taking over a conversation", () => {
     expect(draft?.isDraft).toBe(true);
   });
 
-  it("delivers two operators' replies in the order they were written", async () => {
+  test("delivers two operators' replies in the order they were written", async () => {
     const conversation = await answeredChat(1003);
     const other = await memberOf(t.app, t.org, "member");
     const [first, second] = await Promise.all([
@@ -153,7 +153,7 @@ describe("taking over a conversation", () => {
     expect(sendsTo(1003).slice(1)).toEqual(stored);
   });
 
-  it("answers a query in a conversation a person handles with an empty answer, free of charge", async () => {
+  test("answers a query in a conversation a person handles with an empty answer, free of charge", async () => {
     const client = t.app.client(t.org.auth);
     const first = await client.agents.query(t.agentId, { query: "Hi" });
     expect(first.status).toBe(200);
@@ -178,7 +178,7 @@ describe("taking over a conversation", () => {
 });
 
 describe("live events of a handoff", () => {
-  it("streams the takeover and the operator's reply to /api/events as they happen", async () => {
+  test("streams the takeover and the operator's reply to /api/events as they happen", async () => {
     const conversation = await answeredChat(1005);
     const stream = await openSse(`${await t.app.listen("api")}/api/events`, t.org.auth);
     try {
@@ -212,7 +212,7 @@ describe("live events of a handoff", () => {
 });
 
 describe("live events of conversations", () => {
-  it("announces a query's question and answer, and a customer asking for a person", async () => {
+  test("announces a query's question and answer, and a customer asking for a person", async () => {
     const stream = await openSse(`${await t.app.listen("api")}/api/events`, t.org.auth);
     try {
       const client = t.app.client(t.org.auth);
@@ -239,7 +239,7 @@ describe("live events of conversations", () => {
 });
 
 describe("handoff metrics", () => {
-  it("count handoffs by trigger, time the first reply, and gauge who waits", async () => {
+  test("count handoffs by trigger, time the first reply, and gauge who waits", async () => {
     const conversation = await answeredChat(1006);
     expect((await deliver(1006, "I want to talk to a human")).statusCode).toBe(200);
     await eventually(async () =>
@@ -273,7 +273,7 @@ describe("handoff metrics", () => {
 });
 
 describe("handoff refuses bad requests", () => {
-  it("checks the body, the role, the organization and the assignee", async () => {
+  test("checks the body, the role, the organization and the assignee", async () => {
     const conversation = await answeredChat(1004);
     const url = conversation.id;
     expect((await reply(url, operator.headers, { text: "" })).statusCode).toBe(400);

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Role } from "../../src/app/runtime.ts";
 import type { createAgentBody } from "../../src/http/routes/agents/agent-schemas.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "./app.ts";
@@ -12,13 +13,13 @@ export type AgentFields = Partial<z.input<typeof createAgentBody>>;
  */
 export async function startQueryTestApp(
   env: Record<string, string> = {},
-  { offline = false } = {},
+  { offline = false, role }: { offline?: boolean; role?: Role } = {},
 ): Promise<QueryTestApp> {
   const fake = await startFakeOpenAI({ apiKey: "sk-test" });
   const modelEnv: Record<string, string> = offline
     ? {}
     : { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: fake.url };
-  const app = await startTestApp({ env: { ...modelEnv, ...env } });
+  const app = await startTestApp({ env: { ...modelEnv, ...env }, role });
   return {
     app,
     fake,
@@ -47,19 +48,4 @@ export async function createAgent(app: TestApp, org: TestOrganization, fields: A
     .agents.create({ name: "Support", modelName: "gpt_4o_mini", ...fields });
   if (created.status !== 201) throw new Error(`createAgent: ${created.text}`);
   return created.body;
-}
-
-/** POST /api/agents/{id}/query as `app.inject` answers it (for the tests not yet on the client). */
-export async function sendQuery(
-  app: TestApp,
-  org: TestOrganization,
-  agentId: string,
-  body: Record<string, unknown>,
-) {
-  return app.api.inject({
-    method: "POST",
-    url: `/api/agents/${agentId}/query`,
-    headers: org.auth,
-    payload: body,
-  });
 }

@@ -1,4 +1,5 @@
 import { test } from "vitest";
+import type { Role } from "../../src/app/runtime.ts";
 import {
   type AgentFields,
   createAgent,
@@ -11,8 +12,12 @@ export type AppTestOptions = {
   env?: Record<string, string>;
   /** No model provider key at all, as a fresh install. */
   offline?: boolean;
+  /** The processes the app runs as (all of them unless told). */
+  role?: Role;
   /** The name of the organization of the `org` fixture. */
   orgName?: string;
+  /** False for an `org` on the free plan's allowance, without the 1,000 credits. */
+  funded?: boolean;
   /** Fields of the `agent` fixture, over name Support and model gpt_4o_mini. */
   agent?: AgentFields;
 };
@@ -23,20 +28,28 @@ export type AppTestOptions = {
  * - `env`: the app's environment, over the fake OpenAI's key and URL;
  * - `app`: the whole service on a fresh database, its OpenAI models pointed at `fake`;
  * - `fake`: the fake OpenAI server; its recorded `requests` start empty in every test;
- * - `org`: an organization with 1,000 credits; `api`: the typed client with its key;
+ * - `org`: an organization with 1,000 credits (unless `funded: false`); `api`: the typed client
+ *   with its key;
  * - `agent`: an agent of `org`.
  */
 export function appTest(options: AppTestOptions = {}) {
   return test
     .extend("env", { scope: "file" }, options.env ?? {})
     .extend("service", { scope: "file" }, async ({ env }, { onCleanup }) => {
-      const service = await startQueryTestApp(env, { offline: options.offline });
+      const service = await startQueryTestApp(env, {
+        offline: options.offline,
+        role: options.role,
+      });
       onCleanup(() => service.close());
       return service;
     })
     .extend("app", { scope: "file" }, ({ service }) => service.app)
     .extend("fake", { scope: "file" }, ({ service }) => service.fake)
-    .extend("org", { scope: "file" }, ({ app }) => createFundedOrganization(app, options.orgName))
+    .extend("org", { scope: "file" }, ({ app }) =>
+      options.funded === false
+        ? app.createOrganization(options.orgName)
+        : createFundedOrganization(app, options.orgName),
+    )
     .extend("api", { scope: "file" }, ({ app, org }) => app.client(org.auth))
     .extend("agent", { scope: "file" }, ({ app, org }) => createAgent(app, org, options.agent))
     .extend("fakeRequestsCleared", { auto: true }, ({ fake }) => {

@@ -5,7 +5,7 @@ import { Writable } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
 import { sql } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { App } from "../../src/http/app-types.ts";
 import { createLogger } from "../../src/lib/logger.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
@@ -76,7 +76,7 @@ function expectAccessFields(line: LogLine) {
 }
 
 describe("one access line per request, dashboard API", () => {
-  it("200: info, the route, the caller's organization; no query string", async () => {
+  test("200: info, the route, the caller's organization; no query string", async () => {
     const { status, line, text } = await accessLine(app.api, {
       method: "GET",
       url: "/api/annotation-tags?apiKey=leaked-key&note=private",
@@ -96,7 +96,7 @@ describe("one access line per request, dashboard API", () => {
     expect(text).not.toContain(org.apiKey);
   });
 
-  it("404 of a known route: info (the client's business), the route's pattern, not the id in the URL", async () => {
+  test("404 of a known route: info (the client's business), the route's pattern, not the id in the URL", async () => {
     const { status, line, text } = await accessLine(app.api, {
       method: "GET",
       url: "/api/agents/agent-that-does-not-exist",
@@ -113,7 +113,7 @@ describe("one access line per request, dashboard API", () => {
     expect(text).not.toContain("agent-that-does-not-exist");
   });
 
-  it("404 of no route: the path as sent, without its query string", async () => {
+  test("404 of no route: the path as sent, without its query string", async () => {
     const { status, line, text } = await accessLine(app.api, {
       method: "DELETE",
       url: "/api/nothing-here/42?token=abc123",
@@ -126,7 +126,7 @@ describe("one access line per request, dashboard API", () => {
     expect(text).not.toContain("abc123");
   });
 
-  it("401: warn, no organization, and neither the key sent nor its header", async () => {
+  test("401: warn, no organization, and neither the key sent nor its header", async () => {
     const { status, line, text } = await accessLine(app.api, {
       method: "GET",
       url: "/api/annotation-tags",
@@ -140,7 +140,7 @@ describe("one access line per request, dashboard API", () => {
     expect(text.toLowerCase()).not.toContain("authorization");
   });
 
-  it("400: info, and no error line besides it; the body is not logged", async () => {
+  test("400: info, and no error line besides it; the body is not logged", async () => {
     const { status, line, text } = await accessLine(app.api, {
       method: "POST",
       url: "/api/annotation-tags",
@@ -159,7 +159,7 @@ describe("one access line per request, dashboard API", () => {
     expect(text).not.toContain("do-not-log-me");
   });
 
-  it("500: the error once with its stack, then the access line at error", async () => {
+  test("500: the error once with its stack, then the access line at error", async () => {
     // A table gone from under the service: the read fails as a real fault would.
     await app.database.db.execute(sql`alter table annotation_tags rename to annotation_tags_away`);
     try {
@@ -191,7 +191,7 @@ describe("one access line per request, dashboard API", () => {
 });
 
 describe("requests that end early", () => {
-  it("a URL refused before routing: its path without the query string", async () => {
+  test("a URL refused before routing: its path without the query string", async () => {
     const { status, line, text } = await accessLine(app.api, {
       method: "GET",
       url: "/api/agents/%zz?token=abc123",
@@ -201,7 +201,7 @@ describe("requests that end early", () => {
     expect(text).not.toContain("abc123");
   });
 
-  it("a client that leaves before its body is sent: one warn line, aborted, no status", async () => {
+  test("a client that leaves before its body is sent: one warn line, aborted, no status", async () => {
     const base = new URL(await app.listen("site"));
     const socket = connect(Number(base.port), base.hostname);
     await once(socket, "connect");
@@ -240,7 +240,7 @@ describe("requests that end early", () => {
 describe("one access line per request, marketing site", () => {
   const lead = { name: "Jane Doe", email: "jane@example.com", company: "Acme", score: 420 };
 
-  it("a stored lead: info, the route, no organization, none of the form", async () => {
+  test("a stored lead: info, the route, no organization, none of the form", async () => {
     const { status, line, text } = await accessLine(app.site, {
       method: "POST",
       url: "/api/leads",
@@ -255,7 +255,7 @@ describe("one access line per request, marketing site", () => {
     expect(text).not.toContain("Jane Doe");
   });
 
-  it("over real HTTP, keep-alive: one line for each request of the connection", async () => {
+  test("over real HTTP, keep-alive: one line for each request of the connection", async () => {
     const base = await app.listen("site");
     const ids = ["kept-alive-1", "kept-alive-2"];
     for (const id of ids) {
@@ -273,7 +273,7 @@ describe("one access line per request, marketing site", () => {
     }
   });
 
-  it("a body that is not JSON: info, one line", async () => {
+  test("a body that is not JSON: info, one line", async () => {
     const { status, line } = await accessLine(app.site, {
       method: "POST",
       url: "/api/leads",
@@ -284,7 +284,7 @@ describe("one access line per request, marketing site", () => {
     expect(line).toMatchObject({ level: INFO, route: "/api/leads", status: 400 });
   });
 
-  it("an unknown path: info, the path without its query string", async () => {
+  test("an unknown path: info, the path without its query string", async () => {
     const { status, line, text } = await accessLine(app.site, {
       method: "GET",
       url: "/contact?email=jane@example.com",
@@ -319,7 +319,7 @@ describe("LOG_FORMAT=pretty", () => {
   // Colours depend on the terminal the tests run in; the text does not.
   const plain = (text: string) => stripVTControlCharacters(text);
 
-  it("writes the access line as one readable line, its fields as the message", async () => {
+  test("writes the access line as one readable line, its fields as the message", async () => {
     const response = await pretty.site.inject({
       method: "POST",
       url: "/api/leads",
@@ -334,7 +334,7 @@ describe("LOG_FORMAT=pretty", () => {
     );
   });
 
-  it("keeps the fields of other lines, and an error's stack below its line", async () => {
+  test("keeps the fields of other lines, and an error's stack below its line", async () => {
     const logger = createLogger("info", "pretty", terminal());
     logger.warn({ status: 503, route: "/elsewhere" }, "something else");
     logger.error({ err: new Error("broken") }, "it failed");

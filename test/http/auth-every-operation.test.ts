@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSeeder } from "../annotations/seed.ts";
 import { ADMIN_TOKEN, startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { addFile, createDatastore } from "../knowledge/knowledge-helpers.ts";
@@ -220,14 +220,14 @@ async function refusals(
 }
 
 describe("every operation that needs credentials", () => {
-  it("is found in the document: every route declares its access", () => {
+  test("is found in the document: every route declares its access", () => {
     const byAccess = (access: Access) => operations.filter((op) => op.access === access).length;
     expect(byAccess("key")).toBeGreaterThan(30);
     expect(byAccess("admin")).toBe(12);
     expect(byAccess("optional")).toBe(4);
   });
 
-  it("documents exactly the refusal it answers, with the error body", () => {
+  test("documents exactly the refusal it answers, with the error body", () => {
     const wrong: string[] = [];
     for (const operation of operations.filter((op) => op.access !== "public")) {
       const expected = operation.access === "optional" ? UNAUTHORIZED : refusalOf(operation);
@@ -255,7 +255,7 @@ describe("every operation that needs credentials", () => {
     expect(wrong).toEqual([]);
   });
 
-  it.each(BAD_CREDENTIALS.map((credential) => [credential.name, credential] as const))(
+  test.each(BAD_CREDENTIALS.map((credential) => [credential.name, credential] as const))(
     "%s: refused before the body and the ids of another organization are read",
     async (_name, credential) => {
       const mismatches: Mismatch[] = [];
@@ -266,7 +266,7 @@ describe("every operation that needs credentials", () => {
     },
   );
 
-  it("a revoked key: refused on every operation that reads a key", async () => {
+  test("a revoked key: refused on every operation that reads a key", async () => {
     const mismatches: Mismatch[] = [];
     for (const operation of operations.filter(
       (op) => op.access === "key" || op.access === "optional",
@@ -276,7 +276,7 @@ describe("every operation that needs credentials", () => {
     expect(mismatches).toEqual([]);
   });
 
-  it("an organization's valid API key is not the admin token", async () => {
+  test("an organization's valid API key is not the admin token", async () => {
     const mismatches: Mismatch[] = [];
     for (const operation of operations.filter((op) => op.access === "admin")) {
       mismatches.push(...(await refusals(operation, "an API key", org.auth.authorization)));

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { MAX_JSON_DEPTH } from "../../src/http/plugins/json-body.ts";
 import { MALFORMED_MULTIPART_MESSAGE } from "../../src/http/plugins/multipart-form.ts";
@@ -405,7 +405,7 @@ async function sendToEveryRoute(bad: BadBody, withCredentials: boolean): Promise
 }
 
 describe("bad bodies on every route that takes one", () => {
-  it("finds the routes in both OpenAPI documents, admin routes included", () => {
+  test("finds the routes in both OpenAPI documents, admin routes included", () => {
     const names = routes.map((route) => route.name);
     for (const name of [
       "POST /api/agents",
@@ -439,7 +439,7 @@ describe("bad bodies on every route that takes one", () => {
     ["with the organization's key (the admin token on admin routes)", true],
     ["without credentials", false],
   ])("%s", (_label, withCredentials) => {
-    it.each(BAD_BODIES.map((bad) => [bad.name, bad] as const))(
+    test.each(BAD_BODIES.map((bad) => [bad.name, bad] as const))(
       "%s: no 5xx, the listener's envelope and type",
       async (_name, bad) => {
         expect(await sendToEveryRoute(bad, withCredentials)).toEqual([]);
@@ -447,7 +447,7 @@ describe("bad bodies on every route that takes one", () => {
     );
   });
 
-  it("changed nothing stored", async () => {
+  test("changed nothing stored", async () => {
     expect(await storedRows()).toEqual(storedBefore);
   });
 });

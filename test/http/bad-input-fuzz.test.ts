@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MAX_JSON_DEPTH } from "../../src/http/plugins/json-body.ts";
 import { ERROR_STATUS } from "../../src/lib/errors.ts";
 import { createAgent, createFundedOrganization } from "../harness/agents.ts";
@@ -49,7 +49,7 @@ const listDatasources = async () =>
   ).json() as unknown[];
 
 describe("malformed multipart bodies never fail the server", () => {
-  it("POST /api/datasources: 201 or a 4xx envelope; a datasource exactly for each 201", async () => {
+  test("POST /api/datasources: 201 or a 4xx envelope; a datasource exactly for each 201", async () => {
     let created = 0;
     await fc.assert(
       fc.asyncProperty(
@@ -77,7 +77,7 @@ describe("malformed multipart bodies never fail the server", () => {
     expect(await listDatasources()).toHaveLength(created);
   });
 
-  it("POST /api/transcribe-audio: a 4xx envelope, nothing charged", async () => {
+  test("POST /api/transcribe-audio: a 4xx envelope, nothing charged", async () => {
     await fc.assert(
       fc.asyncProperty(
         hostileMultipart([
@@ -159,7 +159,7 @@ const TARGETS: Record<string, DeepTarget> = {
 };
 
 describe(`JSON nested past ${MAX_JSON_DEPTH} levels is refused, and only that`, () => {
-  it("answers exactly by depth: the depth refusal beyond the limit, never below it", async () => {
+  test("answers exactly by depth: the depth refusal beyond the limit, never below it", async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...Object.keys(TARGETS)),

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MAX_JSON_DEPTH } from "../../src/http/plugins/json-body.ts";
 import { createAgent, createFundedOrganization } from "../harness/agents.ts";
 import type { TestApp, TestOrganization } from "../harness/app.ts";
@@ -89,7 +89,7 @@ const AGENT_FIELDS: Array<[string, string[]]> = [
 ];
 
 describe(`JSON bodies nest at most ${MAX_JSON_DEPTH} levels`, () => {
-  it("stores a free-form object that brings the body to the limit, and reads it back as sent", async () => {
+  test("stores a free-form object that brings the body to the limit, and reads it back as sent", async () => {
     const payload = bodyOfDepth({ name: "Deep" }, ["followUpConfig", "config"], MAX_JSON_DEPTH);
     const created = await send("POST", "/api/agents", payload);
     expect(created.statusCode).toBe(201);
@@ -97,14 +97,14 @@ describe(`JSON bodies nest at most ${MAX_JSON_DEPTH} levels`, () => {
     expect(stored.followUpConfig).toEqual(JSON.parse(payload).followUpConfig);
   });
 
-  it("refuses one level more, before anything is stored", async () => {
+  test("refuses one level more, before anything is stored", async () => {
     const before = await agentCount();
     const payload = bodyOfDepth({ name: "Deep" }, ["followUpConfig", "config"], MAX_JSON_DEPTH + 1);
     expectTooDeep(await send("POST", "/api/agents", payload));
     expect(await agentCount()).toBe(before);
   });
 
-  it.each(AGENT_FIELDS)(
+  test.each(AGENT_FIELDS)(
     "POST /api/agents with %s 10,000 levels deep → 400",
     async (_label, path) => {
       const before = await agentCount();
@@ -113,12 +113,12 @@ describe(`JSON bodies nest at most ${MAX_JSON_DEPTH} levels`, () => {
     },
   );
 
-  it("POST /api/agents with a tool's config 10,000 levels of arrays deep → 400", async () => {
+  test("POST /api/agents with a tool's config 10,000 levels of arrays deep → 400", async () => {
     const payload = `{"name":"a","tools":[{"type":"form","config":{"a":${nestedArrays(10_000)}}}]}`;
     expectTooDeep(await send("POST", "/api/agents", payload));
   });
 
-  it.each(AGENT_FIELDS)(
+  test.each(AGENT_FIELDS)(
     "PATCH /api/agents/{id} with %s 10,000 levels deep → 400, agent unchanged",
     async (_label, path) => {
       const before = await readAgent(agentId);
@@ -128,14 +128,14 @@ describe(`JSON bodies nest at most ${MAX_JSON_DEPTH} levels`, () => {
     },
   );
 
-  it("PATCH /api/agents/{id} with a tool's config 10,000 levels deep → 400, agent unchanged", async () => {
+  test("PATCH /api/agents/{id} with a tool's config 10,000 levels deep → 400, agent unchanged", async () => {
     const before = await readAgent(agentId);
     const payload = `{"tools":[{"type":"form","config":${nestedObjects(10_000)}}]}`;
     expectTooDeep(await send("PATCH", `/api/agents/${agentId}`, payload));
     expect(await readAgent(agentId)).toEqual(before);
   });
 
-  it("POST /api/usage/increment-agent-queries: metadata at the limit is recorded, 10,000 levels is 400 and charges nothing", async () => {
+  test("POST /api/usage/increment-agent-queries: metadata at the limit is recorded, 10,000 levels is 400 and charges nothing", async () => {
     const fields = { provider: "openai", modelName: "gpt-4.1", inputTokens: 10 };
     const atLimit = await send(
       "POST",
@@ -154,25 +154,25 @@ describe(`JSON bodies nest at most ${MAX_JSON_DEPTH} levels`, () => {
     expect(await eventCount()).toBe(before);
   });
 
-  it("POST /api/datastores/update/{id} with metadata 10,000 levels deep → 400, datasource unchanged", async () => {
+  test("POST /api/datastores/update/{id} with metadata 10,000 levels deep → 400, datasource unchanged", async () => {
     const before = await getDatasource(app, org, datasourceId);
     const payload = bodyOfDepth({ id: datasourceId, text: "New text" }, ["metadata"], 10_000);
     expectTooDeep(await send("POST", `/api/datastores/update/${datastoreId}`, payload));
     expect(await getDatasource(app, org, datasourceId)).toEqual(before);
   });
 
-  it("refuses a whole body of 10,000 levels, and one of arrays up to the 1 MiB body cap", async () => {
+  test("refuses a whole body of 10,000 levels, and one of arrays up to the 1 MiB body cap", async () => {
     expectTooDeep(await send("POST", "/api/agents", nestedObjects(10_000)));
     const levels = 500_000;
     expectTooDeep(await send("POST", "/api/agents", nestedArrays(levels)));
   });
 
-  it("refuses deep nesting around an escaped NUL as too deep, without walking it", async () => {
+  test("refuses deep nesting around an escaped NUL as too deep, without walking it", async () => {
     const payload = `{"name":"a","followUpConfig":{"config":${nestedObjects(10_000, '"\\u0000"')}}}`;
     expectTooDeep(await send("POST", "/api/agents", payload));
   });
 
-  it("counts brackets inside strings as text, not nesting", async () => {
+  test("counts brackets inside strings as text, not nesting", async () => {
     const brackets = `[{\\"${"[{".repeat(5_000)}`;
     const payload = `{"name":"Brackets","systemPrompt":"${brackets}","description":"\\\\"}`;
     const created = await send("POST", "/api/agents", payload);
@@ -184,7 +184,7 @@ describe(`JSON bodies nest at most ${MAX_JSON_DEPTH} levels`, () => {
 });
 
 describe("the docs", () => {
-  it("state the limit the parser applies, and its message", () => {
+  test("state the limit the parser applies, and its message", () => {
     const read = (name: string) =>
       readFileSync(new URL(`../../docs/${name}`, import.meta.url), "utf8").replace(/\s+/g, " ");
     const architecture = read("architecture.md");

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 
 type OpenApi = { openapi: string; info: { version: string }; paths: Record<string, unknown> };
@@ -10,14 +10,14 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe("both listeners over real HTTP", () => {
-  it.each(["api", "site"] as const)("%s: GET /api/health → 200 {status: ok}", async (which) => {
+  test.each(["api", "site"] as const)("%s: GET /api/health → 200 {status: ok}", async (which) => {
     const base = await app.listen(which);
     const response = await fetch(`${base}/api/health`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: "ok" });
   });
 
-  it.each([
+  test.each([
     ["GET", "/api/unknown"],
     ["POST", "/api/agents-nope/x"],
     ["DELETE", "/api/leads/123"],
@@ -34,7 +34,7 @@ describe("both listeners over real HTTP", () => {
     });
   });
 
-  it.each([
+  test.each([
     ["GET", "/api/unknown"],
     ["POST", "/api/contact"],
     ["PATCH", "/api/leads/abc"],
@@ -51,7 +51,7 @@ describe("both listeners over real HTTP", () => {
     });
   });
 
-  it("serves an OpenAPI 3.1 document and a docs page on both listeners", async () => {
+  test("serves an OpenAPI 3.1 document and a docs page on both listeners", async () => {
     for (const which of ["api", "site"] as const) {
       const base = await app.listen(which);
       const document = (await (await fetch(`${base}/api/openapi.json`)).json()) as OpenApi;
@@ -67,7 +67,7 @@ describe("both listeners over real HTTP", () => {
     expect(Object.keys(site.paths)).toContain("/api/leads");
   });
 
-  it("echoes a safe X-Request-Id and replaces an unsafe one", async () => {
+  test("echoes a safe X-Request-Id and replaces an unsafe one", async () => {
     const base = await app.listen("api");
     const kept = await fetch(`${base}/api/nope`, { headers: { "x-request-id": "trace-123" } });
     expect(kept.headers.get("x-request-id")).toBe("trace-123");
@@ -78,7 +78,7 @@ describe("both listeners over real HTTP", () => {
     expect(replaced.headers.get("x-request-id")).not.toContain("<");
   });
 
-  it("answers a malformed JSON body on the dashboard API with 400 INVALID_REQUEST", async () => {
+  test("answers a malformed JSON body on the dashboard API with 400 INVALID_REQUEST", async () => {
     const base = await app.listen("api");
     const response = await fetch(`${base}/api/admin/organizations`, {
       method: "POST",
@@ -89,7 +89,7 @@ describe("both listeners over real HTTP", () => {
     expect(((await response.json()) as { type: string }).type).toBe("INVALID_REQUEST");
   });
 
-  it.each([
+  test.each([
     ["/api/me/%zz", 400],
     ["/api/me?x=%00", 400],
     [`/api/admin/organizations/${"x".repeat(300)}/credits`, 414],
@@ -108,7 +108,7 @@ describe("both listeners over real HTTP", () => {
     });
   });
 
-  it("dashboard: a NUL character in a JSON body is a 400, not a database error", async () => {
+  test("dashboard: a NUL character in a JSON body is a 400, not a database error", async () => {
     const base = await app.listen("api");
     const response = await fetch(`${base}/api/admin/organizations`, {
       method: "POST",
@@ -119,7 +119,7 @@ describe("both listeners over real HTTP", () => {
     expect(((await response.json()) as { type: string }).type).toBe("INVALID_REQUEST");
   });
 
-  it("site: a malformed URL is a JSON 404", async () => {
+  test("site: a malformed URL is a JSON 404", async () => {
     const base = await app.listen("site");
     const response = await fetch(`${base}/api/%zz`);
     expect(response.status).toBe(404);

@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   createFundedOrganization,
   type QueryTestApp,
@@ -101,14 +101,14 @@ afterAll(async () => {
 });
 
 describe("a client generated from the dashboard document", () => {
-  it("type-checks with the project's TypeScript", async () => {
+  test("type-checks with the project's TypeScript", async () => {
     const checked = await promisify(execFile)(process.execPath, [TSC, "-p", directory]).catch(
       (error: { stdout?: string }) => ({ stdout: error.stdout ?? "tsc failed" }),
     );
     expect(checked.stdout).toBe("");
   }, 60_000);
 
-  it("creates an agent, queries it and reads a typed 404 from the live API", async () => {
+  test("creates an agent, queries it and reads a typed 404 from the live API", async () => {
     t.fake.script({ text: "We open at nine.", usage: { promptTokens: 20, completionTokens: 5 } });
     const baseUrl = await t.app.listen("api");
     const client = (await import(pathToFileURL(join(directory, "client.ts")).href)) as {

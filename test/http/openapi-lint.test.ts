@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 
 /**
@@ -81,12 +81,12 @@ const named = (problem: Problem) =>
   problem.location.map((at) => `${at.source.ref} ${problem.ruleId} ${at.pointer}`).join(" and ");
 
 describe("the OpenAPI documents under Redocly's recommended rules", () => {
-  it("have no error on either listener", () => {
+  test("have no error on either listener", () => {
     const errors = problems.filter((problem) => problem.severity === "error");
     expect(errors.map((error) => `${named(error)}: ${error.message}`)).toEqual([]);
   });
 
-  it("have only the warnings explained above", () => {
+  test("have only the warnings explained above", () => {
     const warnings = problems.filter((problem) => problem.severity === "warn").map(named);
     expect(warnings.sort()).toEqual([...ACCEPTED_WARNINGS].sort());
   });

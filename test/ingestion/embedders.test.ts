@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createOpenAI } from "@ai-sdk/openai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { createAiSdkEmbedder } from "../../src/ingestion/embedders/ai-sdk-embedder.ts";
 import { EmbedderError } from "../../src/ingestion/embedders/embedder-types.ts";
 import { createLocalEmbedder } from "../../src/ingestion/embedders/local-embedder.ts";
@@ -16,7 +16,7 @@ const dot = (left: number[], right: number[]) =>
 const norm = (vector: number[]) => Math.sqrt(dot(vector, vector));
 
 describe("local embedder", () => {
-  it("returns unit vectors of the configured size with estimated usage", async () => {
+  test("returns unit vectors of the configured size with estimated usage", async () => {
     const texts = ["How do I return a camera?", "Thermostat wiring needs a C wire.", "?!"];
     const result = await createLocalEmbedder().embed(texts);
     expect(result.vectors).toHaveLength(3);
@@ -30,7 +30,7 @@ describe("local embedder", () => {
     expect(() => createLocalEmbedder({ dimensions: 3 })).toThrow(EmbedderError);
   });
 
-  it("gives the same vector on every run and machine", async () => {
+  test("gives the same vector on every run and machine", async () => {
     const text = "Kestrel Plus keeps 30 days of video history for up to four cameras.";
     const first = (await createLocalEmbedder().embed([text])).vectors[0]!;
     const second = (await createLocalEmbedder().embed(["unrelated warm-up", text])).vectors[1]!;
@@ -43,7 +43,7 @@ describe("local embedder", () => {
     expect(first.filter((value) => value !== 0)).toHaveLength(77);
   });
 
-  it("ignores case, diacritics and Unicode compatibility forms", async () => {
+  test("ignores case, diacritics and Unicode compatibility forms", async () => {
     const { vectors } = await createLocalEmbedder().embed([
       "Café RÉSUMÉ ２０２４",
       "cafe resume 2024",
@@ -51,7 +51,7 @@ describe("local embedder", () => {
     expect(vectors[0]).toEqual(vectors[1]);
   });
 
-  it("puts paraphrases closer than unrelated texts", async () => {
+  test("puts paraphrases closer than unrelated texts", async () => {
     const { vectors } = await createLocalEmbedder().embed([
       "How can I return my camera and get a refund?",
       "Returning a camera: refunds are issued after the return arrives.",
@@ -61,7 +61,7 @@ describe("local embedder", () => {
     expect(dot(question, related)).toBeGreaterThan(dot(question, unrelated) + 0.1);
   });
 
-  it("stops when the job is cancelled", async () => {
+  test("stops when the job is cancelled", async () => {
     const controller = new AbortController();
     controller.abort(new Error("job cancelled"));
     await expect(
@@ -69,7 +69,7 @@ describe("local embedder", () => {
     ).rejects.toThrow("job cancelled");
   });
 
-  it("stems like Porter's reference implementation", () => {
+  test("stems like Porter's reference implementation", () => {
     const pairs: Array<[string, string]> = [
       ["caresses", "caress"],
       ["ponies", "poni"],
@@ -96,7 +96,7 @@ describe("local embedder", () => {
 describe("local embedder retrieval quality", () => {
   // Measured with bench/embedder-choice.ts for the production hash (seed 0): recall@5 0.781 and
   // MRR@10 0.611 on 512-token chunks. The floors leave a margin of 0.05 for deliberate changes.
-  it("finds the answering document in the top 5 chunks for most questions", async () => {
+  test("finds the answering document in the top 5 chunks for most questions", async () => {
     const { documents, questions } = await loadRetrievalCorpus();
     expect(documents.length).toBeGreaterThanOrEqual(60);
     expect(questions.length).toBeGreaterThanOrEqual(80);
@@ -192,7 +192,7 @@ describe("AI SDK embedder against an OpenAI-compatible server", () => {
       maxRetries: options.maxRetries ?? 2,
     });
 
-  it("sends batches of batchSize and returns normalised vectors in order with usage", async () => {
+  test("sends batches of batchSize and returns normalised vectors in order with usage", async () => {
     const texts = Array.from({ length: 250 }, (_, index) => `text number ${index}`);
     const result = await embedderFor().embed(texts);
 
@@ -211,7 +211,7 @@ describe("AI SDK embedder against an OpenAI-compatible server", () => {
     expect(result.usage.tokens).toBe(250 * 3);
   });
 
-  it("retries a request that failed with a 500", async () => {
+  test("retries a request that failed with a 500", async () => {
     fake.state.failuresLeft = 1;
     const result = await embedderFor().embed(["alpha", "beta"]);
     expect(fake.requests).toHaveLength(2);
@@ -219,7 +219,7 @@ describe("AI SDK embedder against an OpenAI-compatible server", () => {
     expect(result.vectors).toHaveLength(2);
   });
 
-  it("gives up after its retries with a clear error", async () => {
+  test("gives up after its retries with a clear error", async () => {
     fake.state.failuresLeft = 10;
     const failure = embedderFor({ maxRetries: 1 }).embed(["alpha"]);
     await expect(failure).rejects.toThrow(EmbedderError);
@@ -229,13 +229,13 @@ describe("AI SDK embedder against an OpenAI-compatible server", () => {
     expect(fake.requests).toHaveLength(2);
   });
 
-  it("refuses vectors of another size than configured", async () => {
+  test("refuses vectors of another size than configured", async () => {
     await expect(embedderFor({ dimensions: 16 }).embed(["alpha"])).rejects.toThrow(
       "returned vectors of 8 dimensions, configured for 16",
     );
   });
 
-  it("passes a cancelled job's reason through instead of calling the provider", async () => {
+  test("passes a cancelled job's reason through instead of calling the provider", async () => {
     const controller = new AbortController();
     controller.abort(new Error("job cancelled"));
     await expect(embedderFor().embed(["alpha"], { signal: controller.signal })).rejects.toThrow(

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { type Chunk, SplitterError, splitIntoChunks } from "../../src/ingestion/splitter.ts";
 import { countTokens } from "../../src/ingestion/token-count.ts";
 import { contentHash } from "../../src/lib/content-hash.ts";
@@ -29,7 +29,7 @@ function prose(count: number): string {
 const bodyOf = (section: string, chunk: Chunk) => section.slice(chunk.startOffset, chunk.endOffset);
 
 describe("splitIntoChunks: structure", () => {
-  it("starts a chunk at each heading and keeps the heading path", () => {
+  test("starts a chunk at each heading and keeps the heading path", () => {
     const text = `# Pricing\n\n## Standard\n\n${prose(12)}\n\n## Enterprise\n\n${prose(12)}`;
     const chunks = splitIntoChunks([{ text, metadata: {} }], { chunkTokens: 200 });
 
@@ -52,7 +52,7 @@ describe("splitIntoChunks: structure", () => {
     );
   });
 
-  it("reads setext headings and ignores # lines inside code fences", () => {
+  test("reads setext headings and ignores # lines inside code fences", () => {
     const text = [
       "Installation",
       "============",
@@ -74,7 +74,7 @@ describe("splitIntoChunks: structure", () => {
     expect(headings).toEqual(new Set(["Installation", "Installation > Wiring"]));
   });
 
-  it("leaves the text unprefixed when headingPrefix is off", () => {
+  test("leaves the text unprefixed when headingPrefix is off", () => {
     const text = `## Returns\n\n${prose(30)}`;
     const chunks = splitIntoChunks([{ text, metadata: {} }], {
       chunkTokens: 100,
@@ -87,7 +87,7 @@ describe("splitIntoChunks: structure", () => {
     }
   });
 
-  it("numbers chunks across sections and copies each section's metadata", () => {
+  test("numbers chunks across sections and copies each section's metadata", () => {
     const sections = [
       { text: prose(30), metadata: { page: 1 } },
       { text: "", metadata: { page: 2 } },
@@ -103,7 +103,7 @@ describe("splitIntoChunks: structure", () => {
     }
   });
 
-  it("splits text written without spaces between CJK characters", () => {
+  test("splits text written without spaces between CJK characters", () => {
     const text = "在线帮助中心提供设备安装说明。".repeat(40);
     const chunks = splitIntoChunks([{ text, metadata: {} }], { chunkTokens: 64 });
     expect(chunks.length).toBeGreaterThan(5);
@@ -112,7 +112,7 @@ describe("splitIntoChunks: structure", () => {
 });
 
 describe("splitIntoChunks: sizes and overlap", () => {
-  it("keeps chunks near the target and within it", () => {
+  test("keeps chunks near the target and within it", () => {
     const text = prose(300);
     const chunks = splitIntoChunks([{ text, metadata: {} }]);
     expect(chunks.length).toBeGreaterThan(5);
@@ -123,7 +123,7 @@ describe("splitIntoChunks: sizes and overlap", () => {
     for (const chunk of chunks.slice(0, -1)) expect(chunk.tokenCount).toBeGreaterThan(512 * 0.5);
   });
 
-  it("overlaps consecutive chunks by whole sentences of about 15% of the target", () => {
+  test("overlaps consecutive chunks by whole sentences of about 15% of the target", () => {
     const text = prose(200);
     const chunks = splitIntoChunks([{ text, metadata: {} }], { chunkTokens: 256 });
     expect(chunks.length).toBeGreaterThan(3);
@@ -141,7 +141,7 @@ describe("splitIntoChunks: sizes and overlap", () => {
     }
   });
 
-  it("has no overlap when the ratio is 0", () => {
+  test("has no overlap when the ratio is 0", () => {
     const text = prose(100);
     const chunks = splitIntoChunks([{ text, metadata: {} }], { chunkTokens: 128, overlapRatio: 0 });
     for (let index = 1; index < chunks.length; index += 1) {
@@ -149,7 +149,7 @@ describe("splitIntoChunks: sizes and overlap", () => {
     }
   });
 
-  it("keeps a word longer than the whole budget in one piece", () => {
+  test("keeps a word longer than the whole budget in one piece", () => {
     const giant = "x".repeat(3000);
     const text = `${prose(4)} ${giant} ${prose(4)}`;
     const chunks = splitIntoChunks([{ text, metadata: {} }], {
@@ -160,7 +160,7 @@ describe("splitIntoChunks: sizes and overlap", () => {
     expect(holder?.text).toBe(giant);
   });
 
-  it("refuses options it cannot honour", () => {
+  test("refuses options it cannot honour", () => {
     const sections = [{ text: "Hello.", metadata: {} }];
     expect(() => splitIntoChunks(sections, { chunkTokens: 0 })).toThrow(SplitterError);
     expect(() => splitIntoChunks(sections, { chunkTokens: 100.5 })).toThrow(SplitterError);
@@ -188,7 +188,7 @@ describe("splitIntoChunks: properties over random texts", () => {
     headingPrefix: fc.boolean(),
   });
 
-  it("never splits a word, covers every word, stays in budget and is deterministic", () => {
+  test("never splits a word, covers every word, stays in budget and is deterministic", () => {
     fc.assert(
       fc.property(document, options, (text, splitOptions) => {
         const chunks = splitIntoChunks([{ text, metadata: {} }], splitOptions);
@@ -220,7 +220,7 @@ describe("splitIntoChunks: properties over random texts", () => {
 });
 
 describe("countTokens", () => {
-  it("approximates cl100k on English", () => {
+  test("approximates cl100k on English", () => {
     expect(countTokens("Hello world")).toBe(2);
     expect(countTokens("")).toBe(0);
     // "thermostat" and "schedule" are longer than six letters: two tokens each by the estimate.
@@ -228,7 +228,7 @@ describe("countTokens", () => {
     expect(countTokens("漢字")).toBe(2);
   });
 
-  it("is additive over whitespace", () => {
+  test("is additive over whitespace", () => {
     const text = fc
       .string({ maxLength: 60, unit: "grapheme" })
       .filter((value) => !/\s/.test(value));
@@ -242,7 +242,7 @@ describe("countTokens", () => {
 });
 
 describe("content hashes", () => {
-  it("hashes normalised text with SHA-256", () => {
+  test("hashes normalised text with SHA-256", () => {
     // sha256("hello world"), computed with `printf 'hello world' | sha256sum`.
     const expected = "b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9";
     expect(contentHash("hello world")).toBe(expected);
@@ -251,7 +251,7 @@ describe("content hashes", () => {
     expect(contentHash("hello world!")).not.toBe(expected);
   });
 
-  it("gives each chunk the hash of its text, the same on every run", () => {
+  test("gives each chunk the hash of its text, the same on every run", () => {
     const numbered = Array.from(
       { length: 60 },
       (_, index) => `Step ${index} turns dial ${index * 7}.`,

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
 import type { JobHandlers } from "../../src/jobs/job-catalog.ts";
 import { type JobRuntime, startJobRuntime } from "../../src/jobs/job-queue.ts";
@@ -37,7 +37,7 @@ const ingest = (datasourceId: string) =>
   jobs.send("knowledge.ingest", { organizationId: "org", datasourceId, generation: 1 });
 
 describe("JobQueue.deletePending", () => {
-  it("deletes queued and retry-waiting jobs of the given ids, never a running one", async () => {
+  test("deletes queued and retry-waiting jobs of the given ids, never a running one", async () => {
     let release = () => {};
     const running = new Promise<void>((resolve) => {
       release = resolve;

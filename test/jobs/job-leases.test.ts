@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { pino } from "pino";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
 import type { JobHandlers, JobMeta } from "../../src/jobs/job-catalog.ts";
 import { type JobRuntime, startJobRuntime } from "../../src/jobs/job-queue.ts";
@@ -72,7 +72,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
 }
 
 describe("job leases", () => {
-  it("retries a job whose process died once its lease runs out, not after its timeout", async () => {
+  test("retries a job whose process died once its lease runs out, not after its timeout", async () => {
     const producer = await start();
     await orphan(producer, "orphaned");
     const runs: number[] = [];
@@ -93,7 +93,7 @@ describe("job leases", () => {
     expect(row?.retryCount).toBe(1);
   });
 
-  it("keeps a run that outlives its lease, since its process renews it", async () => {
+  test("keeps a run that outlives its lease, since its process renews it", async () => {
     const runtime = await start();
     await runtime.send("knowledge.ingest", {
       organizationId: "org",
@@ -117,7 +117,7 @@ describe("job leases", () => {
     expect(row?.retryCount).toBe(0);
   });
 
-  it("aborts a run whose job was taken from it", async () => {
+  test("aborts a run whose job was taken from it", async () => {
     const runtime = await start();
     await runtime.send("knowledge.ingest", {
       organizationId: "org",
@@ -148,7 +148,7 @@ describe("job leases", () => {
     expect((await jobRow("taken"))?.state).toBe("failed");
   });
 
-  it("retries at start what a dead process left running when no other process can exist", async () => {
+  test("retries at start what a dead process left running when no other process can exist", async () => {
     const first = await start({ leaseSeconds: 600 });
     await orphan(first, "left-running");
     await first.stop({ graceful: false });
@@ -170,7 +170,7 @@ describe("job leases", () => {
     expect(runs).toEqual([1]);
   });
 
-  it("gives a job that failed for good to its dead letter queue", async () => {
+  test("gives a job that failed for good to its dead letter queue", async () => {
     const runtime = await start();
     await runtime.send("knowledge.ingest", {
       organizationId: "org",

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { type Receiver, startReceiver } from "../fakes/http-receiver.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 describe("lead notification job", () => {
-  it("POSTs each new lead to LEAD_NOTIFY_URL from the worker, without the IP hash", async () => {
+  test("POSTs each new lead to LEAD_NOTIFY_URL from the worker, without the IP hash", async () => {
     const response = await app.site.inject({
       method: "POST",
       url: "/api/leads",
@@ -65,14 +65,14 @@ const postLead = (target: TestApp, email: string) =>
   });
 
 describe("lead notification failures", () => {
-  it("gives up at once on a 4xx answer, which retrying cannot change", async () => {
+  test("gives up at once on a 4xx answer, which retrying cannot change", async () => {
     receiver.respondWith([404]);
     const response = await postLead(app, "gone@example.com");
     expect(response.statusCode).toBe(201);
     expect(await settledJob(response.json().id)).toEqual({ state: "completed", retryCount: 0 });
   });
 
-  it("retries a 5xx answer and a 429", async () => {
+  test("retries a 5xx answer and a 429", async () => {
     receiver.respondWith([503]);
     const unavailable = await postLead(app, "later@example.com");
     expect(await settledJob(unavailable.json().id)).toEqual({ state: "retry", retryCount: 0 });
@@ -84,7 +84,7 @@ describe("lead notification failures", () => {
 });
 
 describe("lead notification in production mode", () => {
-  it("refuses to deliver to a loopback address (SSRF guard) and keeps the lead", async () => {
+  test("refuses to deliver to a loopback address (SSRF guard) and keeps the lead", async () => {
     const blockedReceiver = await startReceiver();
     const production = await startTestApp({
       env: { NODE_ENV: "production", LEAD_NOTIFY_URL: `${blockedReceiver.url}/x` },

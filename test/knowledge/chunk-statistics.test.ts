@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
 import { analyzeAfterWrites } from "../../src/domain/knowledge/chunk-statistics.ts";
 import type { ChunkWriter, WriteOutcome } from "../../src/domain/knowledge/chunk-writer.ts";
@@ -47,7 +47,7 @@ const analyzedRows = async () => {
 };
 
 describe("chunk statistics after writes", () => {
-  it("analyzes after a sync that stored chunks, then waits a minute before the next", async () => {
+  test("analyzes after a sync that stored chunks, then waits a minute before the next", async () => {
     let clock = 1_000_000;
     const logger = pino({ level: "silent" });
     const write = analyzeAfterWrites(fakeWriter(40, "synched"), {
@@ -70,7 +70,7 @@ describe("chunk statistics after writes", () => {
     await vi.waitFor(async () => expect(await analyzedRows()).toBe(120));
   });
 
-  it("leaves the statistics alone when a sync stored nothing", async () => {
+  test("leaves the statistics alone when a sync stored nothing", async () => {
     const before = await analyzedRows();
     const write = analyzeAfterWrites(fakeWriter(10, "superseded"), {
       db: database.db,

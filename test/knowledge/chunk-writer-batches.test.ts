@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { type Db, rowsOf } from "../../src/db/client.ts";
 import { createChunkRepo } from "../../src/domain/knowledge/chunk-repo.ts";
 import { createChunkWriter, SyncAbortedError } from "../../src/domain/knowledge/chunk-writer.ts";
@@ -8,32 +8,14 @@ import {
   type DatasourceRow,
 } from "../../src/domain/knowledge/datasource-repo.ts";
 import { createDatasourceSyncRepo } from "../../src/domain/knowledge/datasource-sync-repo.ts";
-import {
-  createDatastoreRepo,
-  type DatastoreRow,
-} from "../../src/domain/knowledge/datastore-repo.ts";
+import { createDatastoreRepo } from "../../src/domain/knowledge/datastore-repo.ts";
 import { createLocalEmbedder } from "../../src/ingestion/embedders/local-embedder.ts";
 import { newId } from "../../src/lib/ids.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
-import { createDatastore } from "./knowledge-helpers.ts";
+import { knowledgeTest } from "./knowledge-helpers.ts";
 
 // The chunk writer inserts new chunks a few at a time, each batch in a transaction of its own
 // that first checks the run still holds its datasource. Two chunks per batch here.
 const BATCH_ROWS = 2;
-
-let app: TestApp;
-let org: TestOrganization;
-let store: DatastoreRow;
-
-beforeAll(async () => {
-  app = await startTestApp({ role: "api" });
-  org = await app.createOrganization("Batches");
-  const created = await createDatastore(app, org);
-  store = (await createDatastoreRepo(app.database.db).find(org.id, created.id))!;
-});
-afterAll(async () => {
-  await app.close();
-});
 
 // About six chunks of ~512 tokens: distinct paragraphs, so no two chunks share a content hash.
 const sections = [
@@ -48,73 +30,87 @@ const sections = [
   },
 ];
 
-/** A claimed datasource, as the ingestion job has it when it writes. */
-async function claimedDatasource(): Promise<DatasourceRow> {
-  const datasources = createDatasourceRepo(app.database.db);
-  const row = await datasources.insert({
-    id: newId(),
-    organizationId: org.id,
-    datastoreId: store.id,
-    type: "text",
-    name: "handbook",
-  });
-  const syncRuns = createDatasourceSyncRepo(app.database.db);
-  await syncRuns.requestSync(org.id, row.id);
-  return (await syncRuns.claim(org.id, row.id, 1, new Date(Date.now() + 60_000)))!;
-}
+const test = knowledgeTest({ orgName: "Batches", role: "api" }).extend(
+  "batches",
+  { scope: "file" },
+  async ({ app, org, datastore }) => {
+    const store = (await createDatastoreRepo(app.database.db).find(org.id, datastore.id))!;
 
-/** The database, counting the transactions opened, with a hook run before number `n`. */
-function instrumented(n = 0, hook = async () => {}) {
-  const counter = { opened: 0 };
-  const db = new Proxy(app.database.db, {
-    get(target, name, receiver) {
-      if (name !== "transaction") return Reflect.get(target, name, receiver);
-      return async (run: (tx: Db) => Promise<unknown>) => {
-        counter.opened += 1;
-        if (counter.opened === n) await hook();
-        return target.transaction(run);
-      };
-    },
-  });
-  return { db, counter };
-}
+    /** A claimed datasource, as the ingestion job has it when it writes. */
+    async function claimedDatasource(): Promise<DatasourceRow> {
+      const datasources = createDatasourceRepo(app.database.db);
+      const row = await datasources.insert({
+        id: newId(),
+        organizationId: org.id,
+        datastoreId: store.id,
+        type: "text",
+        name: "handbook",
+      });
+      const syncRuns = createDatasourceSyncRepo(app.database.db);
+      await syncRuns.requestSync(org.id, row.id);
+      return (await syncRuns.claim(org.id, row.id, 1, new Date(Date.now() + 60_000)))!;
+    }
 
-function writerOver(db: Db) {
-  return createChunkWriter({
-    db,
-    datasources: createDatasourceRepo(app.database.db),
-    syncRuns: createDatasourceSyncRepo(app.database.db),
-    plans: app.runtime.services.billing,
-    chunks: createChunkRepo(app.database.db),
-    storedTokenLimits: {},
-    chargeEmbedding: async () => {},
-    insertBatchRows: BATCH_ROWS,
-    parser: app.runtime.services.parser,
-  });
-}
+    /** The database, counting the transactions opened, with a hook run before number `n`. */
+    function instrumented(n = 0, hook = async () => {}) {
+      const counter = { opened: 0 };
+      const db = new Proxy(app.database.db, {
+        get(target, name, receiver) {
+          if (name !== "transaction") return Reflect.get(target, name, receiver);
+          return async (run: (tx: Db) => Promise<unknown>) => {
+            counter.opened += 1;
+            if (counter.opened === n) await hook();
+            return target.transaction(run);
+          };
+        },
+      });
+      return { db, counter };
+    }
 
-async function chunkCount(datasourceId: string): Promise<number> {
-  const result = await app.database.db.execute(
-    sql`select count(*)::int as count from knowledge_chunks where datasource_id = ${datasourceId}`,
-  );
-  return rowsOf<{ count: number }>(result)[0]!.count;
-}
+    function writerOver(db: Db) {
+      return createChunkWriter({
+        db,
+        datasources: createDatasourceRepo(app.database.db),
+        syncRuns: createDatasourceSyncRepo(app.database.db),
+        plans: app.runtime.services.billing,
+        chunks: createChunkRepo(app.database.db),
+        storedTokenLimits: {},
+        chargeEmbedding: async () => {},
+        insertBatchRows: BATCH_ROWS,
+        parser: app.runtime.services.parser,
+      });
+    }
 
-function write(db: Db, row: DatasourceRow, signal = new AbortController().signal) {
-  return writerOver(db)({
-    row,
-    store,
-    embedder: createLocalEmbedder(),
-    sections,
-    sourceUrl: null,
-    sizeBytes: 1,
-    guard: { datasourceId: row.id, run: { generation: 1, attempt: row.syncAttempt } },
-    signal,
-  });
-}
+    async function chunkCount(datasourceId: string): Promise<number> {
+      const result = await app.database.db.execute(
+        sql`select count(*)::int as count from knowledge_chunks where datasource_id = ${datasourceId}`,
+      );
+      return rowsOf<{ count: number }>(result)[0]!.count;
+    }
+
+    function write(db: Db, row: DatasourceRow, signal = new AbortController().signal) {
+      return writerOver(db)({
+        row,
+        store,
+        embedder: createLocalEmbedder(),
+        sections,
+        sourceUrl: null,
+        sizeBytes: 1,
+        guard: { datasourceId: row.id, run: { generation: 1, attempt: row.syncAttempt } },
+        signal,
+      });
+    }
+
+    return { claimedDatasource, instrumented, chunkCount, write };
+  },
+);
 
 describe("chunk writer batches", () => {
-  it("inserts a few chunks per transaction, then marks the datasource synched", async () => {
+  test("inserts a few chunks per transaction, then marks the datasource synched", async ({
+    app,
+    batches,
+  }) => {
+    const { claimedDatasource, instrumented, chunkCount, write } = batches;
     const row = await claimedDatasource();
     const { db, counter } = instrumented();
     expect(await write(db, row)).toBe("synched");
@@ -130,7 +126,12 @@ describe("chunk writer batches", () => {
     expect(synched).toEqual({ status: "synched", chunk_count: stored });
   });
 
-  it("stops when a newer run claims the datasource between batches, leaving it what it added", async () => {
+  test("stops when a newer run claims the datasource between batches, leaving it what it added", async ({
+    app,
+    org,
+    batches,
+  }) => {
+    const { claimedDatasource, instrumented, chunkCount, write } = batches;
     const row = await claimedDatasource();
     const datasources = createDatasourceRepo(app.database.db);
     const { db } = instrumented(2, async () => {
@@ -147,7 +148,8 @@ describe("chunk writer batches", () => {
     expect((await datasources.find(org.id, row.id))?.status).toBe("running");
   });
 
-  it("deletes the chunks it added when it is stopped between batches", async () => {
+  test("deletes the chunks it added when it is stopped between batches", async ({ batches }) => {
+    const { claimedDatasource, instrumented, chunkCount, write } = batches;
     const row = await claimedDatasource();
     const controller = new AbortController();
     const { db } = instrumented(2, async () => {

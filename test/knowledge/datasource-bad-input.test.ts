@@ -1,23 +1,19 @@
 import { count } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { datasourceUploads } from "../../src/db/schema/index.ts";
 import { UNSTORABLE_TEXT_MESSAGE } from "../../src/http/plugins/json-body.ts";
 import { MALFORMED_MULTIPART_MESSAGE } from "../../src/http/plugins/multipart-form.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import type { TestApp } from "../harness/app.ts";
 import type { Reply } from "../harness/client.ts";
-import { createDatastore, multipartBody } from "./knowledge-helpers.ts";
+import { type KnowledgeFixtures, knowledgeTest, multipartBody } from "./knowledge-helpers.ts";
 
-let app: TestApp;
-let org: TestOrganization;
-let datastoreId: string;
-beforeAll(async () => {
-  app = await startTestApp();
-  org = await app.createOrganization("Multipart");
-  datastoreId = (await createDatastore(app, org)).id;
-});
-afterAll(() => app.close());
+const test = knowledgeTest({ orgName: "Multipart" });
 
-const post = (contentType: string, payload: string | Buffer) =>
+const post = (
+  { app, org }: Pick<KnowledgeFixtures, "app" | "org">,
+  contentType: string,
+  payload: string | Buffer,
+) =>
   app.client().request({
     method: "POST",
     url: "/api/datasources",
@@ -26,7 +22,7 @@ const post = (contentType: string, payload: string | Buffer) =>
   });
 
 /** A well-formed upload of `hours.txt` into the datastore, delimited by `boundary`. */
-const form = (boundary: string, extraParts = "") =>
+const form = (datastoreId: string, boundary: string, extraParts = "") =>
   [
     `--${boundary}\r\nContent-Disposition: form-data; name="type"\r\n\r\nfile\r\n`,
     `--${boundary}\r\nContent-Disposition: form-data; name="datastoreId"\r\n\r\n${datastoreId}\r\n`,
@@ -40,9 +36,10 @@ const field = (boundary: string, name: string, value: string, contentType?: stri
   `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n` +
   `${contentType ? `Content-Type: ${contentType}\r\n` : ""}\r\n${value}\r\n`;
 
-const listed = async () => (await app.client(org.auth).datastores.datasources(datastoreId)).body;
+const listed = async ({ app, org, datastore }: KnowledgeFixtures) =>
+  (await app.client(org.auth).datastores.datasources(datastore.id)).body;
 
-async function uploadCount() {
+async function uploadCount(app: TestApp) {
   const [row] = await app.database.db.select({ total: count() }).from(datasourceUploads);
   return row?.total ?? 0;
 }
@@ -59,7 +56,7 @@ function expectInvalid(response: Reply<unknown>, message: string) {
 describe("POST /api/datasources with a malformed multipart body", () => {
   const long = "b".repeat(200);
   const tooLong = "b".repeat(300);
-  it.each([
+  test.for<[string, string, (id: string) => string | Buffer]>([
     ["no boundary", "multipart/form-data", () => "xx"],
     ["an empty boundary", "multipart/form-data; boundary=", () => "xx"],
     [
@@ -70,25 +67,36 @@ describe("POST /api/datasources with a malformed multipart body", () => {
     [
       "a 300-character boundary (the parser takes at most 252)",
       `multipart/form-data; boundary=${tooLong}`,
-      () => form(tooLong),
+      (id: string) => form(id, tooLong),
     ],
     [
       "garbage",
       "multipart/form-data; boundary=abc",
       () => Buffer.from([0, 255, 13, 10, 45, 45, 7]),
     ],
-    ["a part cut short", "multipart/form-data; boundary=abc", () => form("abc").slice(0, -30)],
-    ["no closing boundary", "multipart/form-data; boundary=abc", () => form("abc").slice(0, -9)],
-    ["the wrong boundary", "multipart/form-data; boundary=abc", () => form("xyz")],
-  ])("%s → 400 INVALID_REQUEST, nothing stored", async (_label, contentType, payload) => {
-    // Built in the test: the datastore's id exists only once beforeAll has run.
-    const response = await post(contentType, payload());
-    expectInvalid(response, MALFORMED_MULTIPART_MESSAGE);
-    expect(await listed()).toEqual([]);
-    expect(await uploadCount()).toBe(0);
-  });
+    [
+      "a part cut short",
+      "multipart/form-data; boundary=abc",
+      (id: string) => form(id, "abc").slice(0, -30),
+    ],
+    [
+      "no closing boundary",
+      "multipart/form-data; boundary=abc",
+      (id: string) => form(id, "abc").slice(0, -9),
+    ],
+    ["the wrong boundary", "multipart/form-data; boundary=abc", (id: string) => form(id, "xyz")],
+  ])(
+    "%s → 400 INVALID_REQUEST, nothing stored",
+    async ([, contentType, payload], { app, org, datastore }) => {
+      // Built in the test, into the datastore of the `datastore` fixture.
+      const response = await post({ app, org }, contentType, payload(datastore.id));
+      expectInvalid(response, MALFORMED_MULTIPART_MESSAGE);
+      expect(await listed({ app, org, datastore })).toEqual([]);
+      expect(await uploadCount(app)).toBe(0);
+    },
+  );
 
-  it.each([
+  test.for<[string, string, string]>([
     [
       "a field sent as JSON",
       field("abc", "custom_id", '{"toString": 1}', "application/json"),
@@ -114,34 +122,56 @@ describe("POST /api/datasources with a malformed multipart body", () => {
       Array.from({ length: 19 }, (_, index) => field("abc", `f${index}`, "x")).join(""),
       "The form has more fields than this endpoint reads",
     ],
-  ])("%s → 400 INVALID_REQUEST, nothing stored", async (_label, extraParts, message) => {
-    const response = await post("multipart/form-data; boundary=abc", form("abc", extraParts));
-    expectInvalid(response, message);
-    expect(await listed()).toEqual([]);
-    expect(await uploadCount()).toBe(0);
-  });
+  ])(
+    "%s → 400 INVALID_REQUEST, nothing stored",
+    async ([, extraParts, message], { app, org, datastore }) => {
+      const response = await post(
+        { app, org },
+        "multipart/form-data; boundary=abc",
+        form(datastore.id, "abc", extraParts),
+      );
+      expectInvalid(response, message);
+      expect(await listed({ app, org, datastore })).toEqual([]);
+      expect(await uploadCount(app)).toBe(0);
+    },
+  );
 
-  it.each([
-    ["a NUL in a field", () => form("abc", field("abc", "custom_id", "customer\u00001"))],
+  test.for<[string, (id: string) => string]>([
+    [
+      "a NUL in a field",
+      (id: string) => form(id, "abc", field("abc", "custom_id", "customer\u00001")),
+    ],
     [
       "a NUL in the file's name",
-      () => form("abc").replace('filename="hours.txt"', 'filename="a\u0000.txt"'),
+      (id: string) => form(id, "abc").replace('filename="hours.txt"', 'filename="a\u0000.txt"'),
     ],
-  ])("%s → 400 INVALID_REQUEST, nothing stored", async (_label, payload) => {
-    const response = await post("multipart/form-data; boundary=abc", payload());
+  ])("%s → 400 INVALID_REQUEST, nothing stored", async ([, payload], { app, org, datastore }) => {
+    const response = await post(
+      { app, org },
+      "multipart/form-data; boundary=abc",
+      payload(datastore.id),
+    );
     expectInvalid(response, UNSTORABLE_TEXT_MESSAGE);
-    expect(await listed()).toEqual([]);
-    expect(await uploadCount()).toBe(0);
+    expect(await listed({ app, org, datastore })).toEqual([]);
+    expect(await uploadCount(app)).toBe(0);
   });
 
-  it("accepts the same form delimited by a 200-character boundary", async () => {
-    const response = await post(`multipart/form-data; boundary=${long}`, form(long));
+  test("accepts the same form delimited by a 200-character boundary", async ({
+    app,
+    org,
+    datastore,
+  }) => {
+    const response = await post(
+      { app, org },
+      `multipart/form-data; boundary=${long}`,
+      form(datastore.id, long),
+    );
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ type: "file", name: "hours.txt" });
-    expect(await uploadCount()).toBe(1);
+    expect(await uploadCount(app)).toBe(1);
   });
 
-  it("asks for the key before reading the form", async () => {
+  test("asks for the key before reading the form", async ({ app }) => {
     const { payload, headers } = multipartBody([{ name: "type", value: "file" }]);
     const response = await app.client().request({
       method: "POST",

@@ -1,13 +1,13 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
-import { type FakeWebSite, startFakeWebSite } from "../fakes/web-site.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import type { TestApp, TestOrganization } from "../harness/app.ts";
 import { unchecked } from "../harness/client.ts";
 import {
   addFile,
   createDatastore,
   getDatasource,
+  knowledgeTest,
   type QueryResult,
   query,
   waitForSync,
@@ -16,23 +16,12 @@ import {
 // Long enough for a first read to start its parser thread on a busy machine.
 const INGEST_TIMEOUT_MS = 8_000;
 
-let app: TestApp;
-let org: TestOrganization;
-let web: FakeWebSite;
-
-beforeAll(async () => {
-  app = await startTestApp({
-    env: {
-      KNOWLEDGE_INGEST_TIMEOUT_MS: String(INGEST_TIMEOUT_MS),
-      KNOWLEDGE_PLAN_LIMITS: "tiny=120",
-    },
-  });
-  org = await app.createOrganization("Lifecycle Co");
-  web = await startFakeWebSite();
-});
-afterAll(async () => {
-  await app.close();
-  await web.close();
+const test = knowledgeTest({
+  orgName: "Lifecycle Co",
+  env: {
+    KNOWLEDGE_INGEST_TIMEOUT_MS: String(INGEST_TIMEOUT_MS),
+    KNOWLEDGE_PLAN_LIMITS: "tiny=120",
+  },
 });
 
 const note = (content: string, fileName = "note.md") => ({
@@ -41,21 +30,30 @@ const note = (content: string, fileName = "note.md") => ({
   content,
 });
 
-async function chunkRows(datasourceId: string) {
+async function chunkRows(app: TestApp, datasourceId: string) {
   const result = await app.database.db.execute(
     sql`select id, content_hash, created_at from knowledge_chunks where datasource_id = ${datasourceId} order by position`,
   );
   return rowsOf<{ id: string; content_hash: string; created_at: unknown }>(result);
 }
 
-async function ask(datastoreId: string, body: Record<string, unknown>): Promise<QueryResult[]> {
+async function ask(
+  app: TestApp,
+  org: TestOrganization,
+  datastoreId: string,
+  body: Record<string, unknown>,
+): Promise<QueryResult[]> {
   const response = await query(app, org, datastoreId, body);
   expect(response.status).toBe(200);
   return response.body;
 }
 
 describe("status lifecycle", () => {
-  it("answers at once (pending) while the job works, and a job past its time ends in error", async () => {
+  test("answers at once (pending) while the job works, and a job past its time ends in error", async ({
+    app,
+    org,
+    web,
+  }) => {
     web.routes.set("/slow", { hang: true });
     const store = await createDatastore(app, org);
     const response = await app.client(org.auth).datasources.create({
@@ -71,7 +69,10 @@ describe("status lifecycle", () => {
     expect(ended.errorMessage).toBe("Ingestion took longer than 8 s and was stopped");
   });
 
-  it("a run whose worker died is reported as error once its deadline has passed", async () => {
+  test("a run whose worker died is reported as error once its deadline has passed", async ({
+    app,
+    org,
+  }) => {
     const store = await createDatastore(app, org);
     const created = await addFile(app, org, store.id, note("A worker will pretend to die."));
     await waitForSync(app, org, created.id);
@@ -84,7 +85,7 @@ describe("status lifecycle", () => {
     expect(seen.errorMessage).toContain("did not finish in time");
   });
 
-  it("a re-sync of unchanged content writes no chunk", async () => {
+  test("a re-sync of unchanged content writes no chunk", async ({ app, org }) => {
     const store = await createDatastore(app, org);
     const text = Array.from(
       { length: 40 },
@@ -93,7 +94,7 @@ describe("status lifecycle", () => {
     const created = await addFile(app, org, store.id, note(text));
     const first = await waitForSync(app, org, created.id);
     expect(first.status).toBe("synched");
-    const before = await chunkRows(created.id);
+    const before = await chunkRows(app, created.id);
     expect(before.length).toBeGreaterThan(0);
 
     const resync = await app.client(org.auth).datasources.sync(created.id);
@@ -103,12 +104,12 @@ describe("status lifecycle", () => {
     expect(new Date(second.lastSynch!).getTime()).toBeGreaterThanOrEqual(
       new Date(first.lastSynch!).getTime(),
     );
-    expect(await chunkRows(created.id)).toEqual(before);
+    expect(await chunkRows(app, created.id)).toEqual(before);
   });
 });
 
 describe("deprecated POST /api/datastores/update/{datastoreId}", () => {
-  it("replaces the text of a datasource and re-indexes it", async () => {
+  test("replaces the text of a datasource and re-indexes it", async ({ app, org }) => {
     const store = await createDatastore(app, org);
     const created = await addFile(app, org, store.id, note("Old text about walruses."));
     await waitForSync(app, org, created.id);
@@ -127,21 +128,23 @@ describe("deprecated POST /api/datastores/update/{datastoreId}", () => {
       type: "text",
       config: { metadata: { lang: "en" } },
     });
-    const texts = (await ask(store.id, { query: "walruses narwhals" })).map((hit) => hit.text);
+    const texts = (await ask(app, org, store.id, { query: "walruses narwhals" })).map(
+      (hit) => hit.text,
+    );
     expect(texts.join(" ")).toContain("narwhals");
     expect(texts.join(" ")).not.toContain("walruses");
   });
 
-  it.each([
+  test.for([
     ["an unknown datasource", { id: "nope", text: "x" }, 404],
     ["a missing text", { id: "nope" }, 400],
-  ])("refuses %s", async (_, payload, status) => {
+  ] as const)("refuses %s", async ([, payload, status], { app, org }) => {
     const store = await createDatastore(app, org);
     const response = await app.client(org.auth).datastores.updateText(store.id, unchecked(payload));
     expect(response.status).toBe(status);
   });
 
-  it("refuses a datasource of another datastore (404)", async () => {
+  test("refuses a datasource of another datastore (404)", async ({ app, org }) => {
     const first = await createDatastore(app, org);
     const second = await createDatastore(app, org);
     const created = await addFile(app, org, first.id, note("Belongs to the first datastore."));
@@ -153,7 +156,9 @@ describe("deprecated POST /api/datastores/update/{datastoreId}", () => {
 });
 
 describe("stored-token limit", () => {
-  it("ends a sync that would pass the plan's limit in usage_limit_reached, storing nothing", async () => {
+  test("ends a sync that would pass the plan's limit in usage_limit_reached, storing nothing", async ({
+    app,
+  }) => {
     const tiny = await app.createOrganization("Tiny plan", { plan: "tiny" });
     const store = await createDatastore(app, tiny);
     const small = await addFile(app, tiny, store.id, note("Ten or so tokens of text about owls."));
@@ -162,16 +167,16 @@ describe("stored-token limit", () => {
     const ended = await waitForSync(app, tiny, big.id);
     expect(ended.status).toBe("usage_limit_reached");
     expect(ended.errorMessage).toContain("120-token knowledge limit of the tiny plan");
-    expect(await chunkRows(big.id)).toEqual([]);
+    expect(await chunkRows(app, big.id)).toEqual([]);
   });
 });
 
 describe("datasource delete", () => {
-  it("returns the datasource and removes its chunks", async () => {
+  test("returns the datasource and removes its chunks", async ({ app, org }) => {
     const store = await createDatastore(app, org);
     const created = await addFile(app, org, store.id, note("Capybaras enjoy hot springs."));
     await waitForSync(app, org, created.id);
-    expect((await ask(store.id, { query: "capybaras" })).length).toBe(1);
+    expect((await ask(app, org, store.id, { query: "capybaras" })).length).toBe(1);
     const response = await app.client(org.auth).datasources.delete(created.id);
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
@@ -180,8 +185,8 @@ describe("datasource delete", () => {
       name: "note.md",
       status: "synched",
     });
-    expect(await ask(store.id, { query: "capybaras" })).toEqual([]);
-    expect(await chunkRows(created.id)).toEqual([]);
+    expect(await ask(app, org, store.id, { query: "capybaras" })).toEqual([]);
+    expect(await chunkRows(app, created.id)).toEqual([]);
     const again = await app.client(org.auth).datasources.delete(created.id);
     expect(again.status).toBe(404);
   });
@@ -192,7 +197,7 @@ describe("query rules", () => {
   let manyId: string;
   let otherId: string;
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ app, org }) => {
     storeId = (await createDatastore(app, org)).id;
     const many = Array.from(
       { length: 12 },
@@ -215,45 +220,48 @@ describe("query rules", () => {
     await waitForSync(app, org, otherId);
   });
 
-  it("topK defaults to 5 and is honoured", async () => {
-    expect(await ask(storeId, { query: "matcha tea" })).toHaveLength(5);
-    expect(await ask(storeId, { query: "matcha tea", topK: 1 })).toHaveLength(1);
+  test("topK defaults to 5 and is honoured", async ({ app, org }) => {
+    expect(await ask(app, org, storeId, { query: "matcha tea" })).toHaveLength(5);
+    expect(await ask(app, org, storeId, { query: "matcha tea", topK: 1 })).toHaveLength(1);
   });
 
-  it.each([0, 101, 2.5, "5"])("refuses topK %s with 400", async (topK) => {
+  test.for([0, 101, 2.5, "5"])("refuses topK %s with 400", async (topK, { app, org }) => {
     const response = await query(app, org, storeId, { query: "matcha", topK });
     expect(response.status).toBe(400);
     expect(response.error.details?.[0]?.path).toBe("body.topK");
   });
 
-  it("refuses a missing or empty query with 400", async () => {
+  test("refuses a missing or empty query with 400", async ({ app, org }) => {
     expect((await query(app, org, storeId, { topK: 3 })).status).toBe(400);
     expect((await query(app, org, storeId, { query: "  " })).status).toBe(400);
   });
 
-  it("filters by datasource id and custom id inside the query, so topK still holds", async () => {
-    const onlyOther = await ask(storeId, {
+  test("filters by datasource id and custom id inside the query, so topK still holds", async ({
+    app,
+    org,
+  }) => {
+    const onlyOther = await ask(app, org, storeId, {
       query: "matcha tea",
       topK: 5,
       filters: { datasource_ids: [otherId] },
     });
     expect(onlyOther.map((hit) => hit.datasource_id)).toEqual([otherId]);
-    const tenantA = await ask(storeId, {
+    const tenantA = await ask(app, org, storeId, {
       query: "matcha tea shade",
       topK: 4,
       filters: { custom_ids: ["tenant-a"] },
     });
     expect(tenantA).toHaveLength(4);
     expect(new Set(tenantA.map((hit) => hit.custom_id))).toEqual(new Set(["tenant-a"]));
-    const both = await ask(storeId, {
+    const both = await ask(app, org, storeId, {
       query: "matcha",
       filters: { custom_ids: ["tenant-a"], datasource_ids: [otherId] },
     });
     expect(both).toEqual([]);
   });
 
-  it("orders results by a score in 0..1, best first", async () => {
-    const results = await ask(storeId, { query: "matcha grown in shade", topK: 10 });
+  test("orders results by a score in 0..1, best first", async ({ app, org }) => {
+    const results = await ask(app, org, storeId, { query: "matcha grown in shade", topK: 10 });
     const scores = results.map((hit) => hit.score);
     expect([...scores].sort((left, right) => right - left)).toEqual(scores);
     expect(scores[0]).toBeLessThanOrEqual(1);

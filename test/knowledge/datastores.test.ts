@@ -1,20 +1,21 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
-import { addFile, createDatastore, query, waitForSync } from "./knowledge-helpers.ts";
+import {
+  addFile,
+  createDatastore,
+  knowledgeTest,
+  query,
+  waitForSync,
+} from "./knowledge-helpers.ts";
 
-let app: TestApp;
-let org: TestOrganization;
-
-beforeAll(async () => {
-  app = await startTestApp();
-  org = await app.createOrganization("Datastore Co");
-});
-afterAll(() => app.close());
+const test = knowledgeTest({ orgName: "Datastore Co" });
 
 describe("datastores", () => {
-  it("creates one private by default on the native index, with the local embedder", async () => {
+  test("creates one private by default on the native index, with the local embedder", async ({
+    app,
+    org,
+  }) => {
     const response = await app
       .client(org.auth)
       .datastores.create({ name: "Docs", description: "Product docs" });
@@ -35,12 +36,15 @@ describe("datastores", () => {
     expect(fetched.body).toEqual(body);
   });
 
-  it("accepts qdrant (the spec's value) as an alias and stores what the index really is", async () => {
+  test("accepts qdrant (the spec's value) as an alias and stores what the index really is", async ({
+    app,
+    org,
+  }) => {
     const store = await createDatastore(app, org, { type: "qdrant", visibility: "public" });
     expect(store).toMatchObject({ type: "pgvector", visibility: "public" });
   });
 
-  it("refuses a type it cannot serve, naming the supported ones", async () => {
+  test("refuses a type it cannot serve, naming the supported ones", async ({ app, org }) => {
     const response = await app.client(org.auth).datastores.create({ name: "X", type: "pinecone" });
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ type: "INVALID_REQUEST" });
@@ -48,7 +52,7 @@ describe("datastores", () => {
     expect(response.error.error).toContain("qdrant");
   });
 
-  it("lists the organization's datastores in creation order", async () => {
+  test("lists the organization's datastores in creation order", async ({ app }) => {
     const other = await app.createOrganization("Other");
     const mine = await createDatastore(app, other, { name: "First" });
     const second = await createDatastore(app, other, { name: "Second" });
@@ -57,7 +61,10 @@ describe("datastores", () => {
     expect(response.body.map((store: { id: string }) => store.id)).toEqual([mine.id, second.id]);
   });
 
-  it("PATCH changes name, description and type and answers the spec's Datastore object", async () => {
+  test("PATCH changes name, description and type and answers the spec's Datastore object", async ({
+    app,
+    org,
+  }) => {
     const store = await createDatastore(app, org, { name: "Before" });
     const response = await app
       .client(org.auth)
@@ -74,7 +81,7 @@ describe("datastores", () => {
     expect(fetched.body).toMatchObject({ name: "After", description: "New words" });
   });
 
-  it("PATCH with an unsupported type changes nothing", async () => {
+  test("PATCH with an unsupported type changes nothing", async ({ app, org }) => {
     const store = await createDatastore(app, org, { name: "Stable" });
     const response = await app
       .client(org.auth)
@@ -84,7 +91,7 @@ describe("datastores", () => {
     expect(fetched.body.name).toBe("Stable");
   });
 
-  it("DELETE removes the datastore with its datasources and chunks", async () => {
+  test("DELETE removes the datastore with its datasources and chunks", async ({ app, org }) => {
     const store = await createDatastore(app, org, { name: "Doomed" });
     const datasource = await addFile(app, org, store.id, {
       fileName: "notes.md",
@@ -109,7 +116,10 @@ describe("datastores", () => {
 });
 
 describe("datastore query", () => {
-  it("returns the best fragments with the spec's fields and a 0..1 score", async () => {
+  test("returns the best fragments with the spec's fields and a 0..1 score", async ({
+    app,
+    org,
+  }) => {
     const store = await createDatastore(app, org, { name: "Kettles" });
     const datasource = await addFile(
       app,

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
 import { type FakeWebSite, htmlPage, sitemap, startFakeWebSite } from "../fakes/web-site.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
@@ -83,7 +83,7 @@ afterAll(async () => {
 });
 
 describe("deleting a datasource while its job runs", () => {
-  it("leaves the running job alone, and the job ends without bringing the datasource back", async () => {
+  test("leaves the running job alone, and the job ends without bringing the datasource back", async () => {
     const app = worker!;
     const store = await createDatastore(app, org);
     const created = await app.client(org.auth).datasources.create({
@@ -123,7 +123,7 @@ describe("deleting removes queued ingestion jobs", () => {
   });
   afterAll(() => app.close());
 
-  it("DELETE of a datastore deletes the queued jobs of its datasources, not another datastore's", async () => {
+  test("DELETE of a datastore deletes the queued jobs of its datasources, not another datastore's", async () => {
     const doomed = await createDatastore(app, org);
     const kept = await createDatastore(app, org);
     const first = await addFile(app, org, doomed.id, note("First note."));
@@ -145,7 +145,7 @@ describe("deleting removes queued ingestion jobs", () => {
     expect((await getDatasource(app, org, other.id)).status).toBe("pending");
   });
 
-  it("DELETE of a datasource deletes each of its queued jobs and no other", async () => {
+  test("DELETE of a datasource deletes each of its queued jobs and no other", async () => {
     const store = await createDatastore(app, org);
     const doomed = await addFile(app, org, store.id, note("Doomed note."));
     const sibling = await addFile(app, org, store.id, note("Sibling note."));
@@ -164,7 +164,7 @@ describe("deleting removes queued ingestion jobs", () => {
     expect(await queuedJobIds(app, [sibling.id])).toEqual(siblingJobs);
   });
 
-  it("DELETE of a web site deletes the queued jobs of the site and of its pages", async () => {
+  test("DELETE of a web site deletes the queued jobs of the site and of its pages", async () => {
     const elsewhere = await addFile(
       app,
       org,
@@ -188,7 +188,7 @@ describe("deleting removes queued ingestion jobs", () => {
     expect(await queuedJobIds(app, [elsewhere.id])).toEqual(elsewhereJobs);
   });
 
-  it("another organization's DELETE is 404 and leaves the jobs queued", async () => {
+  test("another organization's DELETE is 404 and leaves the jobs queued", async () => {
     const intruder = await app.createOrganization("Intruder Co");
     const store = await createDatastore(app, org);
     const datasource = await addFile(app, org, store.id, note("Private note."));

@@ -1,38 +1,29 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
-import { addFile, createDatastore, query, waitForSync } from "./knowledge-helpers.ts";
+import type { FakeOpenAI } from "../fakes/openai-server.ts";
+import type { TestApp } from "../harness/app.ts";
+import {
+  addFile,
+  createDatastore,
+  knowledgeTest,
+  query,
+  waitForSync,
+} from "./knowledge-helpers.ts";
 
 // EMBEDDINGS_MODEL points new datastores at an AI SDK embedding model, here a fake OpenAI
 // server on 127.0.0.1 speaking the real wire format.
 
-let app: TestApp;
-let org: TestOrganization;
-let openai: FakeOpenAI;
-
-beforeAll(async () => {
-  openai = await startFakeOpenAI({ apiKey: "sk-test" });
-  app = await startTestApp({
-    env: {
-      OPENAI_API_KEY: "sk-test",
-      OPENAI_BASE_URL: openai.url,
-      EMBEDDINGS_MODEL: "openai:text-embedding-3-small",
-      EMBEDDINGS_DIMENSIONS: "64",
-    },
-  });
-  org = await app.createOrganization("Embeddings Co");
-});
-afterAll(async () => {
-  await app.close();
-  await openai.close();
+const test = knowledgeTest({
+  offline: false,
+  orgName: "Embeddings Co",
+  env: { EMBEDDINGS_MODEL: "openai:text-embedding-3-small", EMBEDDINGS_DIMENSIONS: "64" },
 });
 
-const embeddingRequests = () =>
-  openai.requests.filter((request) => request.path === "/v1/embeddings");
+const embeddingRequests = (fake: FakeOpenAI) =>
+  fake.requests.filter((request) => request.path === "/v1/embeddings");
 
-async function storedDimensions(datasourceId: string): Promise<number[]> {
+async function storedDimensions(app: TestApp, datasourceId: string): Promise<number[]> {
   const result = await app.database.db.execute(
     sql`select distinct dimensions, array_length(embedding, 1) as length from knowledge_chunks where datasource_id = ${datasourceId}`,
   );
@@ -43,7 +34,11 @@ async function storedDimensions(datasourceId: string): Promise<number[]> {
 }
 
 describe("an AI SDK embedding model", () => {
-  it("embeds chunks and queries through the provider, recording the cost as consumption", async () => {
+  test("embeds chunks and queries through the provider, recording the cost as consumption", async ({
+    app,
+    org,
+    fake,
+  }) => {
     const store = await createDatastore(app, org);
     expect(store).toMatchObject({
       embeddingModel: "openai:text-embedding-3-small",
@@ -55,15 +50,15 @@ describe("an AI SDK embedding model", () => {
       content: "Sea otters hold hands while they sleep.",
     });
     expect((await waitForSync(app, org, created.id)).status).toBe("synched");
-    expect(await storedDimensions(created.id)).toEqual([64, 64]);
-    const ingestCall = embeddingRequests().at(-1)!;
+    expect(await storedDimensions(app, created.id)).toEqual([64, 64]);
+    const ingestCall = embeddingRequests(fake).at(-1)!;
     expect(ingestCall.body).toMatchObject({ model: "text-embedding-3-small", dimensions: 64 });
     expect(JSON.stringify(ingestCall.body?.input)).toContain("Sea otters");
 
     const response = await query(app, org, store.id, { query: "otters sleep" });
     expect(response.status).toBe(200);
     expect(response.body[0]!.text).toContain("hold hands");
-    expect(JSON.stringify(embeddingRequests().at(-1)!.body?.input)).toContain("otters sleep");
+    expect(JSON.stringify(embeddingRequests(fake).at(-1)!.body?.input)).toContain("otters sleep");
 
     const events = await app.client(org.auth).consumptionEvents.list({ feature: "embeddings" });
     expect(events.status).toBe(200);
@@ -77,10 +72,14 @@ describe("an AI SDK embedding model", () => {
     expect(data.every((event) => event.inputTokens > 0)).toBe(true);
   });
 
-  it("ends a sync in error with the provider's status when the model keeps failing", async () => {
+  test("ends a sync in error with the provider's status when the model keeps failing", async ({
+    app,
+    org,
+    fake,
+  }) => {
     const store = await createDatastore(app, org);
     const failure = { status: 500, retryAfterMs: 10 };
-    openai.scriptEmbeddings(failure, failure, failure);
+    fake.scriptEmbeddings(failure, failure, failure);
     const created = await addFile(app, org, store.id, {
       fileName: "fail.md",
       contentType: "text/markdown",
@@ -91,7 +90,7 @@ describe("an AI SDK embedding model", () => {
     expect(ended.errorMessage).toContain("text-embedding-3-small failed (HTTP 500");
   });
 
-  it("changing a datastore's embedder re-embeds its datasources", async () => {
+  test("changing a datastore's embedder re-embeds its datasources", async ({ app, org }) => {
     const store = await createDatastore(app, org);
     const created = await addFile(app, org, store.id, {
       fileName: "moles.md",
@@ -99,7 +98,7 @@ describe("an AI SDK embedding model", () => {
       content: "Star-nosed moles smell underwater.",
     });
     await waitForSync(app, org, created.id);
-    expect(await storedDimensions(created.id)).toEqual([64, 64]);
+    expect(await storedDimensions(app, created.id)).toEqual([64, 64]);
 
     const patched = await app
       .client(org.auth)
@@ -107,12 +106,12 @@ describe("an AI SDK embedding model", () => {
     expect(patched.status).toBe(200);
     const synced = await waitForSync(app, org, created.id);
     expect(synced.status).toBe("synched");
-    expect(await storedDimensions(created.id)).toEqual([512, 512]);
+    expect(await storedDimensions(app, created.id)).toEqual([512, 512]);
     const response = await query(app, org, store.id, { query: "moles smell", mode: "vector" });
     expect(response.body[0]!.text).toContain("Star-nosed");
   });
 
-  it("refuses an embedding model it cannot resolve", async () => {
+  test("refuses an embedding model it cannot resolve", async ({ app, org }) => {
     const response = await app
       .client(org.auth)
       .datastores.create({ name: "x", embeddingModel: "openai:mystery-model" });

@@ -4,7 +4,9 @@ import type { TestApp, TestOrganization } from "../harness/app.ts";
 
 type DatastoreFields = Partial<z.input<typeof createDatastoreBody>>;
 
+import { type FakeResponse, startFakeWebSite } from "../fakes/web-site.ts";
 import { type Datasource, unchecked } from "../harness/client.ts";
+import { type AppTestOptions, appTest } from "../harness/fixtures.ts";
 
 export type { Datasource };
 
@@ -18,6 +20,37 @@ export type QueryResult = {
   page?: number;
   chunk_id: string;
 };
+
+/** The fixtures of `knowledgeTest` that the helpers of a file take. */
+export type KnowledgeFixtures = { app: TestApp; org: TestOrganization; datastore: { id: string } };
+
+export type KnowledgeTestOptions = AppTestOptions & {
+  /** Fields of the `datastore` fixture, over the name Help centre. */
+  datastore?: DatastoreFields;
+  /** The routes the `web` fixture serves from the start. */
+  web?: Record<string, FakeResponse>;
+};
+
+/**
+ * The `test` of a file about knowledge: `appTest` without a model provider key (`offline`) and
+ * with an `org` without credits, as an organization the admin API creates, unless the options
+ * say otherwise; and, each set up once per file when asked for,
+ * - `datastore`: a datastore of `org`;
+ * - `web`: a fake web site on 127.0.0.1, serving `options.web`.
+ */
+export function knowledgeTest(options: KnowledgeTestOptions = {}) {
+  return appTest({ offline: true, funded: false, ...options })
+    .extend("datastore", { scope: "file" }, ({ app, org }) =>
+      createDatastore(app, org, options.datastore),
+    )
+    .extend("web", { scope: "file" }, async ({ service }, { onCleanup }) => {
+      // Started after the app, so closed before it.
+      void service;
+      const web = await startFakeWebSite(options.web);
+      onCleanup(() => web.close());
+      return web;
+    });
+}
 
 const FINAL = new Set(["synched", "error", "usage_limit_reached"]);
 

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { describe, expect } from "vitest";
 import {
   addFile,
   createDatastore,
   type Datasource,
+  knowledgeTest,
   query,
   uploadFile,
   waitForSync,
@@ -12,36 +12,32 @@ import {
 // Another organization's datastores and datasources answer 404, as if they did not exist: the
 // caller learns nothing about ids it does not own (docs/knowledge.md).
 
-let app: TestApp;
-let owner: TestOrganization;
-let intruder: TestOrganization;
-let privateStore: { id: string };
-let publicStore: { id: string };
-let datasource: Datasource;
-
-beforeAll(async () => {
-  app = await startTestApp();
-  owner = await app.createOrganization("Owner");
-  intruder = await app.createOrganization("Intruder");
-  privateStore = await createDatastore(app, owner, { name: "Secret" });
-  publicStore = await createDatastore(app, owner, { name: "Public FAQ", visibility: "public" });
-  datasource = await addFile(app, owner, privateStore.id, {
-    fileName: "secret.md",
-    contentType: "text/markdown",
-    content: "The vault code is 4711.",
+const test = knowledgeTest({ orgName: "Owner", datastore: { name: "Secret" } })
+  .extend("owner", { scope: "file" }, ({ org }) => org)
+  .extend("intruder", { scope: "file" }, ({ app }) => app.createOrganization("Intruder"))
+  .extend("privateStore", { scope: "file" }, ({ datastore }) => datastore)
+  .extend("publicStore", { scope: "file" }, async ({ app, owner }) => {
+    const store = await createDatastore(app, owner, { name: "Public FAQ", visibility: "public" });
+    const publicFile = await addFile(app, owner, store.id, {
+      fileName: "faq.md",
+      contentType: "text/markdown",
+      content: "Opening hours are nine to five.",
+    });
+    await waitForSync(app, owner, publicFile.id);
+    return store;
+  })
+  .extend("datasource", { scope: "file" }, async ({ app, owner, privateStore }) => {
+    const created = await addFile(app, owner, privateStore.id, {
+      fileName: "secret.md",
+      contentType: "text/markdown",
+      content: "The vault code is 4711.",
+    });
+    await waitForSync(app, owner, created.id);
+    return created;
   });
-  const publicFile = await addFile(app, owner, publicStore.id, {
-    fileName: "faq.md",
-    contentType: "text/markdown",
-    content: "Opening hours are nine to five.",
-  });
-  await waitForSync(app, owner, datasource.id);
-  await waitForSync(app, owner, publicFile.id);
-});
-afterAll(() => app.close());
 
 describe("authentication", () => {
-  const endpoints = () =>
+  const endpoints = (privateStore: { id: string }, datasource: Datasource) =>
     [
       ["POST", "/api/datastores", { name: "x" }],
       ["GET", "/api/datastores", undefined],
@@ -56,8 +52,13 @@ describe("authentication", () => {
       ["POST", `/api/datastores/update/${privateStore.id}`, { id: datasource.id, text: "x" }],
     ] as const;
 
-  it("every management endpoint needs a valid key (401 without, 401 with a bad one)", async () => {
-    for (const [method, url, payload] of endpoints()) {
+  test("every management endpoint needs a valid key (401 without, 401 with a bad one)", async ({
+    app,
+    owner,
+    privateStore,
+    datasource,
+  }) => {
+    for (const [method, url, payload] of endpoints(privateStore, datasource)) {
       for (const headers of [{}, { authorization: "Bearer not-a-key" }]) {
         const response = await app.client().request({
           method,
@@ -73,12 +74,15 @@ describe("authentication", () => {
     expect(stillThere.body.status).toBe("synched");
   });
 
-  it("a private datastore cannot be queried without a key", async () => {
+  test("a private datastore cannot be queried without a key", async ({ app, privateStore }) => {
     const response = await query(app, null, privateStore.id, { query: "vault code" });
     expect(response.status).toBe(401);
   });
 
-  it("a public datastore can be queried without a key, but not with a bad one", async () => {
+  test("a public datastore can be queried without a key, but not with a bad one", async ({
+    app,
+    publicStore,
+  }) => {
     const anonymous = await query(app, null, publicStore.id, { query: "opening hours" });
     expect(anonymous.status).toBe(200);
     expect(anonymous.body[0]!.text).toContain("nine to five");
@@ -93,7 +97,14 @@ describe("authentication", () => {
 });
 
 describe("cross-organization access is refused with 404", () => {
-  it("datastores of another organization", async () => {
+  test("datastores of another organization", async ({
+    app,
+    owner,
+    intruder,
+    privateStore,
+    publicStore,
+    datasource,
+  }) => {
     for (const [method, url, payload] of [
       ["GET", `/api/datastores/${privateStore.id}`, undefined],
       ["PATCH", `/api/datastores/${privateStore.id}`, { name: "Mine now" }],
@@ -117,7 +128,13 @@ describe("cross-organization access is refused with 404", () => {
     expect(mine.body.name).toBe("Secret");
   });
 
-  it("datasources of another organization", async () => {
+  test("datasources of another organization", async ({
+    app,
+    owner,
+    intruder,
+    privateStore,
+    datasource,
+  }) => {
     for (const [method, url] of [
       ["GET", `/api/datasources/${datasource.id}`],
       ["DELETE", `/api/datasources/${datasource.id}`],
@@ -142,7 +159,11 @@ describe("cross-organization access is refused with 404", () => {
     expect(intact.body[0]!.text).toContain("4711");
   });
 
-  it("another organization may query a public datastore, filters and all", async () => {
+  test("another organization may query a public datastore, filters and all", async ({
+    app,
+    intruder,
+    publicStore,
+  }) => {
     const response = await query(app, intruder, publicStore.id, {
       query: "opening hours",
       topK: 1,

@@ -1,16 +1,11 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { StatementPart } from "../../src/db/statement-parts.ts";
 import { createDatastoreRepo } from "../../src/domain/knowledge/datastore-repo.ts";
 import { questionLexemes } from "../../src/retrieval/text-query.ts";
-import { startTestApp, type TestApp } from "../harness/app.ts";
-import { createDatastore } from "./knowledge-helpers.ts";
+import { createDatastore, knowledgeTest } from "./knowledge-helpers.ts";
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(() => app.close());
+const test = knowledgeTest();
 
 /** A part of the same statement, read whether or not any datastore is readable. */
 const along: StatementPart<string> = {
@@ -19,7 +14,9 @@ const along: StatementPart<string> = {
 };
 
 describe("the datastores an agent reads, with the question's lexemes and another part", () => {
-  it("returns the readable datastores and the lexemes the full-text side searches for", async () => {
+  test("returns the readable datastores and the lexemes the full-text side searches for", async ({
+    app,
+  }) => {
     const owner = await app.createOrganization("Owner");
     const other = await app.createOrganization("Other");
     const own = await createDatastore(app, owner, { name: "Own" });

@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { describe, expect } from "vitest";
 import { testDatabaseKind } from "../harness/database.ts";
-import { loadRetrievalCorpus, type RetrievalCorpus } from "../ingestion/retrieval-corpus.ts";
+import { loadRetrievalCorpus } from "../ingestion/retrieval-corpus.ts";
 import { evaluateRetriever, type RetrievalScores } from "../ingestion/retrieval-metrics.ts";
 import {
   addFile,
-  createDatastore,
+  type KnowledgeFixtures,
+  knowledgeTest,
   type QueryResult,
   query,
   waitForSync,
@@ -17,21 +17,15 @@ import {
 // in each ranking mode. Hybrid (reciprocal-rank fusion of both) must beat each ranking alone and
 // keep the recall@5 it reached when the fusion was chosen (docs/decisions/bm25-ranking.md).
 
-let app: TestApp;
-let org: TestOrganization;
-let corpus: RetrievalCorpus;
-let datastoreId: string;
-const scores: Partial<Record<"vector" | "text" | "hybrid", RetrievalScores>> = {};
-
-beforeAll(async () => {
-  app = await startTestApp();
-  org = await app.createOrganization("Retrieval");
-  corpus = await loadRetrievalCorpus();
-  datastoreId = (await createDatastore(app, org, { name: "Kestrel help centre" })).id;
+const test = knowledgeTest({
+  orgName: "Retrieval",
+  datastore: { name: "Kestrel help centre" },
+}).extend("corpus", { scope: "file" }, async ({ app, org, datastore }) => {
+  const corpus = await loadRetrievalCorpus();
   const created = [];
   for (const document of corpus.documents) {
     created.push(
-      await addFile(app, org, datastoreId, {
+      await addFile(app, org, datastore.id, {
         fileName: document.fileName,
         contentType: "text/markdown",
         content: document.text,
@@ -44,28 +38,38 @@ beforeAll(async () => {
   }
   // What autovacuum does on a live server: the full-text side then leaves out common lexemes.
   await app.database.db.execute(sql`analyze knowledge_chunks`);
-}, 300_000);
-afterAll(() => app.close());
+  return corpus;
+});
+const scores: Partial<Record<"vector" | "text" | "hybrid", RetrievalScores>> = {};
 
-async function rankedDocuments(question: string, mode: string): Promise<string[]> {
-  const response = await query(app, org, datastoreId, { query: question, topK: 10, mode });
+// The corpus is uploaded and synced once, under a hook's time limit rather than a test's.
+test.beforeAll(async ({ corpus }) => {
+  expect(corpus.documents.length).toBeGreaterThan(0);
+}, 300_000);
+
+async function rankedDocuments(
+  { app, org, datastore }: KnowledgeFixtures,
+  question: string,
+  mode: string,
+): Promise<string[]> {
+  const response = await query(app, org, datastore.id, { query: question, topK: 10, mode });
   if (response.status !== 200) throw new Error(response.text);
   return (response.body as QueryResult[]).map((hit) => hit.datasource_name.replace(/\.md$/, ""));
 }
 
 describe(`retrieval quality on ${testDatabaseKind}`, () => {
-  it.each(["vector", "text", "hybrid"] as const)(
+  test.for(["vector", "text", "hybrid"] as const)(
     "measures recall@5 of %s ranking",
-    async (mode) => {
+    { timeout: 120_000 },
+    async (mode, { app, org, datastore, corpus }) => {
       scores[mode] = await evaluateRetriever(corpus.questions, (question) =>
-        rankedDocuments(question, mode),
+        rankedDocuments({ app, org, datastore }, question, mode),
       );
       expect(scores[mode]!.recallAt5).toBeGreaterThan(0.5);
     },
-    120_000,
   );
 
-  it("hybrid beats vector-only and full-text-only", () => {
+  test("hybrid beats vector-only and full-text-only", () => {
     const { vector, text, hybrid } = scores;
     console.info(
       `recall@5 on ${testDatabaseKind}: vector ${vector!.recallAt5.toFixed(3)}, ` +

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { type FakeWebSite, startFakeWebSite } from "../fakes/web-site.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
@@ -42,7 +42,7 @@ const page = (title: string, text: string) =>
   `<p>${text}</p></main></body></html>`;
 
 describe("a sync run that was taken over", () => {
-  it("writes nothing once a newer run of the same job holds the datasource", async () => {
+  test("writes nothing once a newer run of the same job holds the datasource", async () => {
     const store = await createDatastore(api, org);
     let releaseFirst = () => {};
     web.routes.set("/taken-over", {
@@ -89,7 +89,7 @@ describe("a sync run that was taken over", () => {
 });
 
 describe("a sync whose every run died", () => {
-  it("ends in error, through the ingestion job's dead letter, instead of staying pending", async () => {
+  test("ends in error, through the ingestion job's dead letter, instead of staying pending", async () => {
     const store = await createDatastore(api, org);
     const created = await addFile(api, org, store.id, {
       fileName: "never.md",

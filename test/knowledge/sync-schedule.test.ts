@@ -1,15 +1,13 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
-import { type FakeWebSite, htmlPage, sitemap, startFakeWebSite } from "../fakes/web-site.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { htmlPage, sitemap } from "../fakes/web-site.ts";
 import { unchecked } from "../harness/client.ts";
 import {
   addFile,
-  createDatastore,
   type Datasource,
   getDatasource,
+  knowledgeTest,
   type QueryResult,
   query,
   uploadFile,
@@ -24,85 +22,111 @@ import {
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-let app: TestApp;
-let org: TestOrganization;
-let stranger: TestOrganization;
-let openai: FakeOpenAI;
-let web: FakeWebSite;
-let storeId: string;
+const test = knowledgeTest({
+  offline: false,
+  orgName: "Schedule Co",
+  env: { EMBEDDINGS_MODEL: "openai:text-embedding-3-small", EMBEDDINGS_DIMENSIONS: "64" },
+})
+  .extend("stranger", { scope: "file" }, ({ app }) => app.createOrganization("Stranger Co"))
+  .extend("schedule", { scope: "file" }, ({ app, org, fake, web, datastore }) => {
+    const client = () => app.client(org.auth);
 
-beforeAll(async () => {
-  openai = await startFakeOpenAI({ apiKey: "sk-test" });
-  web = await startFakeWebSite();
-  app = await startTestApp({
-    env: {
-      OPENAI_API_KEY: "sk-test",
-      OPENAI_BASE_URL: openai.url,
-      EMBEDDINGS_MODEL: "openai:text-embedding-3-small",
-      EMBEDDINGS_DIMENSIONS: "64",
-    },
+    /**
+     * Embedding calls made so far, or only those that embedded `text`: other pages of this file may
+     * still be synced by the minute's scheduler meanwhile.
+     */
+    const embeddingCalls = (text?: string) =>
+      fake.requests.filter(
+        (request) =>
+          request.path === "/v1/embeddings" &&
+          (text === undefined || JSON.stringify(request.body).includes(text)),
+      ).length;
+
+    async function addPage(
+      path: string,
+      article: string,
+      extra: Record<string, unknown> = {},
+    ): Promise<Datasource> {
+      web.routes.set(path, htmlPage(`Page ${path}`, article));
+      const response = await client().datasources.create(
+        unchecked({
+          datastoreId: datastore.id,
+          type: "web_page",
+          config: { source_url: `${web.base}${path}` },
+          ...extra,
+        }),
+      );
+      if (response.status !== 201) throw new Error(`create: ${response.text}`);
+      return response.body;
+    }
+
+    async function row(id: string) {
+      const result = await app.database.db.execute(
+        sql`select sync_generation as generation, next_sync_at as "nextSyncAt"
+            from datasources where id = ${id}`,
+      );
+      return rowsOf<{ generation: number; nextSyncAt: unknown }>(result)[0] ?? null;
+    }
+
+    async function chunkRows(datasourceId: string) {
+      const result = await app.database.db.execute(
+        sql`select id, content_hash from knowledge_chunks where datasource_id = ${datasourceId} order by position`,
+      );
+      return rowsOf<{ id: string; content_hash: string }>(result);
+    }
+
+    /** What a datasource looks like once its scheduled time has passed (by a month, here). */
+    async function makeDue(id: string) {
+      await app.database.db.execute(
+        sql`update datasources set next_sync_at = now() - interval '30 days' where id = ${id}`,
+      );
+    }
+
+    /** Sends the scheduler's job through the job queue and waits until the worker completed it. */
+    async function runScheduler() {
+      const id = await app.runtime.jobs.send("knowledge.sync-schedule", {});
+      const readState = async () => {
+        const result = await app.database.db.execute(
+          sql`select state::text as state, output from pgboss.job where id = ${id}::uuid`,
+        );
+        return rowsOf<{ state: string; output: unknown }>(result)[0];
+      };
+      const job = await until(
+        readState,
+        (found) => found !== undefined && ["completed", "failed"].includes(found.state),
+        "the scheduler job",
+      );
+      expect(job, JSON.stringify(job?.output)).toMatchObject({ state: "completed" });
+    }
+
+    /** Waits for a successful sync that ended after `previous` (the lastSynch before it). */
+    const waitForNextSync = (id: string, previous: string | null) =>
+      until(
+        () => getDatasource(app, org, id),
+        (found) =>
+          ["synched", "error", "usage_limit_reached"].includes(found.status) &&
+          found.lastSynch !== previous,
+        `a new sync of ${id}`,
+      );
+
+    async function search(text: string): Promise<QueryResult[]> {
+      const response = await query(app, org, datastore.id, { query: text, topK: 10 });
+      expect(response.status).toBe(200);
+      return response.body;
+    }
+
+    return {
+      client,
+      embeddingCalls,
+      addPage,
+      row,
+      chunkRows,
+      makeDue,
+      runScheduler,
+      waitForNextSync,
+      search,
+    };
   });
-  org = await app.createOrganization("Schedule Co");
-  stranger = await app.createOrganization("Stranger Co");
-  storeId = (await createDatastore(app, org)).id;
-});
-afterAll(async () => {
-  await app.close();
-  await Promise.all([openai.close(), web.close()]);
-});
-
-const client = () => app.client(org.auth);
-
-/**
- * Embedding calls made so far, or only those that embedded `text`: other pages of this file may
- * still be synced by the minute's scheduler meanwhile.
- */
-const embeddingCalls = (text?: string) =>
-  openai.requests.filter(
-    (request) =>
-      request.path === "/v1/embeddings" &&
-      (text === undefined || JSON.stringify(request.body).includes(text)),
-  ).length;
-
-async function addPage(
-  path: string,
-  article: string,
-  extra: Record<string, unknown> = {},
-): Promise<Datasource> {
-  web.routes.set(path, htmlPage(`Page ${path}`, article));
-  const response = await client().datasources.create(
-    unchecked({
-      datastoreId: storeId,
-      type: "web_page",
-      config: { source_url: `${web.base}${path}` },
-      ...extra,
-    }),
-  );
-  if (response.status !== 201) throw new Error(`create: ${response.text}`);
-  return response.body;
-}
-
-async function row(id: string) {
-  const result = await app.database.db.execute(
-    sql`select sync_generation as generation, next_sync_at as "nextSyncAt"
-        from datasources where id = ${id}`,
-  );
-  return rowsOf<{ generation: number; nextSyncAt: unknown }>(result)[0] ?? null;
-}
-
-async function chunkRows(datasourceId: string) {
-  const result = await app.database.db.execute(
-    sql`select id, content_hash from knowledge_chunks where datasource_id = ${datasourceId} order by position`,
-  );
-  return rowsOf<{ id: string; content_hash: string }>(result);
-}
-
-/** What a datasource looks like once its scheduled time has passed (by a month, here). */
-async function makeDue(id: string) {
-  await app.database.db.execute(
-    sql`update datasources set next_sync_at = now() - interval '30 days' where id = ${id}`,
-  );
-}
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string) {
   const deadline = Date.now() + 20_000;
@@ -114,41 +138,14 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, wha
   }
 }
 
-/** Sends the scheduler's job through the job queue and waits until the worker completed it. */
-async function runScheduler() {
-  const id = await app.runtime.jobs.send("knowledge.sync-schedule", {});
-  const readState = async () => {
-    const result = await app.database.db.execute(
-      sql`select state::text as state, output from pgboss.job where id = ${id}::uuid`,
-    );
-    return rowsOf<{ state: string; output: unknown }>(result)[0];
-  };
-  const job = await until(
-    readState,
-    (found) => found !== undefined && ["completed", "failed"].includes(found.state),
-    "the scheduler job",
-  );
-  expect(job, JSON.stringify(job?.output)).toMatchObject({ state: "completed" });
-}
-
-/** Waits for a successful sync that ended after `previous` (the lastSynch before it). */
-const waitForNextSync = (id: string, previous: string | null) =>
-  until(
-    () => getDatasource(app, org, id),
-    (found) =>
-      ["synched", "error", "usage_limit_reached"].includes(found.status) &&
-      found.lastSynch !== previous,
-    `a new sync of ${id}`,
-  );
-
-async function search(text: string): Promise<QueryResult[]> {
-  const response = await query(app, org, storeId, { query: text, topK: 10 });
-  expect(response.status).toBe(200);
-  return response.body;
-}
-
 describe("the syncSchedule setting", () => {
-  it("is accepted on create and shown in the view with the next sync time", async () => {
+  test("is accepted on create and shown in the view with the next sync time", async ({
+    app,
+    org,
+    datastore,
+    schedule,
+  }) => {
+    const { client, addPage } = schedule;
     const created = await addPage("/daily", "Opening hours are nine to five.", {
       syncSchedule: "daily",
     });
@@ -163,21 +160,27 @@ describe("the syncSchedule setting", () => {
       nextSyncAt: created.nextSyncAt,
     });
     expect(synced.lastSynch).not.toBeNull();
-    const listed = await client().datastores.datasources(storeId);
+    const listed = await client().datastores.datasources(datastore.id);
     expect(listed.body.find((item) => item.id === created.id)).toMatchObject({
       syncSchedule: "daily",
       nextSyncAt: created.nextSyncAt,
     });
   });
 
-  it("is null, with no next time, when not given or given as null", async () => {
+  test("is null, with no next time, when not given or given as null", async ({ schedule }) => {
+    const { addPage } = schedule;
     const plain = await addPage("/plain", "No schedule here.");
     expect(plain).toMatchObject({ syncSchedule: null, nextSyncAt: null });
     const explicit = await addPage("/explicit", "No schedule either.", { syncSchedule: null });
     expect(explicit).toMatchObject({ syncSchedule: null, nextSyncAt: null });
   });
 
-  it("is set, kept, changed and removed with PATCH /api/datasources/{id}", async () => {
+  test("is set, kept, changed and removed with PATCH /api/datasources/{id}", async ({
+    app,
+    org,
+    schedule,
+  }) => {
+    const { client, addPage } = schedule;
     const page = await addPage("/patched", "Delivery takes two days.");
     await waitForSync(app, org, page.id);
 
@@ -203,11 +206,18 @@ describe("the syncSchedule setting", () => {
 });
 
 describe("bad input", () => {
-  it("refuses a schedule that is not hourly, daily, weekly or null, on create and PATCH", async () => {
+  test("refuses a schedule that is not hourly, daily, weekly or null, on create and PATCH", async ({
+    app,
+    org,
+    web,
+    datastore,
+    schedule,
+  }) => {
+    const { client, addPage } = schedule;
     for (const syncSchedule of ["monthly", "HOURLY", "", 60, true, { every: "hour" }]) {
       const created = await client().datasources.create(
         unchecked({
-          datastoreId: storeId,
+          datastoreId: datastore.id,
           type: "web_page",
           config: { source_url: `${web.base}/never` },
           syncSchedule,
@@ -217,7 +227,7 @@ describe("bad input", () => {
       expect(created.error).toMatchObject({ type: "INVALID_REQUEST" });
       expect(created.error.error).toContain("syncSchedule must be hourly, daily, weekly or null");
     }
-    const listed = await client().datastores.datasources(storeId);
+    const listed = await client().datastores.datasources(datastore.id);
     expect(listed.body.some((item) => String(item.config.source_url).endsWith("/never"))).toBe(
       false,
     );
@@ -238,11 +248,17 @@ describe("bad input", () => {
     expect((await getDatasource(app, org, page.id)).syncSchedule).toBeNull();
   });
 
-  it("refuses a schedule on a file, on upload and on PATCH, saying why", async () => {
+  test("refuses a schedule on a file, on upload and on PATCH, saying why", async ({
+    app,
+    org,
+    datastore,
+    schedule,
+  }) => {
+    const { client } = schedule;
     const upload = await uploadFile(
       app,
       org,
-      storeId,
+      datastore.id,
       { fileName: "faq.md", contentType: "text/markdown", content: "Questions and answers." },
       [{ name: "syncSchedule", value: "daily" }],
     );
@@ -251,7 +267,7 @@ describe("bad input", () => {
       "syncSchedule applies only to web_page and web_site datasources (a file or text changes only when uploaded again)",
     );
 
-    const file = await addFile(app, org, storeId, {
+    const file = await addFile(app, org, datastore.id, {
       fileName: "terms.md",
       contentType: "text/markdown",
       content: "Terms of service.",
@@ -264,10 +280,16 @@ describe("bad input", () => {
     expect((await client().datasources.update(file.id, { syncSchedule: null })).status).toBe(400);
   });
 
-  it("drops the schedule of a web page turned into text by the deprecated update", async () => {
+  test("drops the schedule of a web page turned into text by the deprecated update", async ({
+    app,
+    org,
+    datastore,
+    schedule,
+  }) => {
+    const { client, addPage } = schedule;
     const page = await addPage("/to-text", "Soon plain text.", { syncSchedule: "hourly" });
     await waitForSync(app, org, page.id);
-    const updated = await client().datastores.updateText(storeId, {
+    const updated = await client().datastores.updateText(datastore.id, {
       id: page.id,
       text: "Now plain text.",
     });
@@ -278,7 +300,13 @@ describe("bad input", () => {
     expect(patched.status).toBe(400);
   });
 
-  it("answers 404 for an unknown id and for another organization's datasource", async () => {
+  test("answers 404 for an unknown id and for another organization's datasource", async ({
+    app,
+    org,
+    stranger,
+    schedule,
+  }) => {
+    const { client, addPage } = schedule;
     const page = await addPage("/private", "Internal price list.", { syncSchedule: "daily" });
     const before = await getDatasource(app, org, page.id);
 
@@ -304,14 +332,21 @@ describe("bad input", () => {
 });
 
 describe("the scheduler", () => {
-  it("is registered with pg-boss to run every minute", async () => {
+  test("is registered with pg-boss to run every minute", async ({ app }) => {
     const result = await app.database.db.execute(
       sql`select cron, timezone from pgboss.schedule where name = 'knowledge.sync-schedule'`,
     );
     expect(rowsOf(result)).toEqual([{ cron: "* * * * *", timezone: "UTC" }]);
   });
 
-  it("re-syncs a due page once, moves its next time on, and re-embeds nothing unchanged", async () => {
+  test("re-syncs a due page once, moves its next time on, and re-embeds nothing unchanged", async ({
+    app,
+    org,
+    web,
+    schedule,
+  }) => {
+    const { embeddingCalls, addPage, row, chunkRows, makeDue, runScheduler, waitForNextSync } =
+      schedule;
     const page = await addPage("/unchanged", "The warranty lasts two years on every kettle.", {
       syncSchedule: "hourly",
     });
@@ -345,7 +380,9 @@ describe("the scheduler", () => {
     expect((await getDatasource(app, org, page.id)).nextSyncAt).toBe(second.nextSyncAt);
   });
 
-  it("re-embeds a page whose content changed", async () => {
+  test("re-embeds a page whose content changed", async ({ app, org, web, schedule }) => {
+    const { embeddingCalls, addPage, chunkRows, makeDue, runScheduler, waitForNextSync, search } =
+      schedule;
     const page = await addPage("/changing", "The shop opens at eight in the morning.", {
       syncSchedule: "daily",
     });
@@ -374,7 +411,12 @@ describe("the scheduler", () => {
     expect(texts).not.toContain("eight in the morning");
   });
 
-  it("does not sync a datasource whose schedule was removed or that was deleted", async () => {
+  test("does not sync a datasource whose schedule was removed or that was deleted", async ({
+    app,
+    org,
+    schedule,
+  }) => {
+    const { client, addPage, row, makeDue, runScheduler } = schedule;
     const removed = await addPage("/removed", "Schedule to be removed.", {
       syncSchedule: "hourly",
     });
@@ -404,7 +446,14 @@ describe("the scheduler", () => {
     expect(rowsOf<{ count: number }>(jobs)[0]!.count).toBe(0);
   });
 
-  it("does not sync twice a datasource whose sync is still running", async () => {
+  test("does not sync twice a datasource whose sync is still running", async ({
+    app,
+    org,
+    web,
+    datastore,
+    schedule,
+  }) => {
+    const { client, row, makeDue, runScheduler } = schedule;
     let release!: () => void;
     const released = new Promise<void>((resolve) => {
       release = resolve;
@@ -414,7 +463,7 @@ describe("the scheduler", () => {
       after: released,
     });
     const created = await client().datasources.create({
-      datastoreId: storeId,
+      datastoreId: datastore.id,
       type: "web_page",
       config: { source_url: `${web.base}/busy` },
       syncSchedule: "hourly",
@@ -441,7 +490,8 @@ describe("the scheduler", () => {
     expect((await row(id))!.generation).toBe(generation);
   });
 
-  it("keeps the schedule after a failed sync", async () => {
+  test("keeps the schedule after a failed sync", async ({ app, org, web, schedule }) => {
+    const { addPage, makeDue, runScheduler, waitForNextSync } = schedule;
     const page = await addPage("/flaky", "Sometimes down.", { syncSchedule: "daily" });
     const first = await waitForSync(app, org, page.id);
     expect(first.status).toBe("synched");
@@ -465,12 +515,19 @@ describe("the scheduler", () => {
     expect(recovered).toMatchObject({ status: "synched", errorMessage: null });
   });
 
-  it("re-syncs a web_site with its pages, which follow the site's schedule", async () => {
+  test("re-syncs a web_site with its pages, which follow the site's schedule", async ({
+    app,
+    org,
+    web,
+    datastore,
+    schedule,
+  }) => {
+    const { client, makeDue, runScheduler, waitForNextSync, search } = schedule;
     web.routes.set("/site/map.xml", sitemap([`${web.base}/site/a`, `${web.base}/site/b`]));
     web.routes.set("/site/a", htmlPage("Alpha", "Alpha page about umbrellas."));
     web.routes.set("/site/b", htmlPage("Beta", "Beta page about raincoats."));
     const created = await client().datasources.create({
-      datastoreId: storeId,
+      datastoreId: datastore.id,
       type: "web_site",
       config: { sitemap: `${web.base}/site/map.xml` },
       syncSchedule: "weekly",
@@ -480,7 +537,7 @@ describe("the scheduler", () => {
     const site = await waitForSync(app, org, created.body.id);
     expect(site.status).toBe("synched");
     const pagesOf = async () =>
-      (await client().datastores.datasources(storeId)).body.filter(
+      (await client().datastores.datasources(datastore.id)).body.filter(
         (item) => item.groupId === site.id,
       );
     const pages = await pagesOf();

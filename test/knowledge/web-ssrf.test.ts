@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type FakeWebSite, htmlPage, startFakeWebSite } from "../fakes/web-site.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { createDatastore, query, waitForSync } from "./knowledge-helpers.ts";
@@ -26,7 +26,7 @@ afterAll(async () => {
 const port = () => new URL(web.base).port;
 
 describe("SSRF in production", () => {
-  it.each([
+  test.each([
     ["127.0.0.1", (p: string) => `http://127.0.0.1:${p}/page`],
     ["0x7f000001", (p: string) => `http://0x7f000001:${p}/page`],
     ["2130706433", (p: string) => `http://2130706433:${p}/page`],
@@ -44,7 +44,7 @@ describe("SSRF in production", () => {
     );
   });
 
-  it("refuses a web_site whose sitemap is on a private address", async () => {
+  test("refuses a web_site whose sitemap is on a private address", async () => {
     const response = await app.client(org.auth).datasources.create({
       datastoreId,
       type: "web_site",
@@ -57,7 +57,7 @@ describe("SSRF in production", () => {
     expect(web.requests).toEqual([]);
   });
 
-  it("never contacted the local site", () => {
+  test("never contacted the local site", () => {
     expect(web.requests).toEqual([]);
   });
 });
@@ -96,7 +96,7 @@ describe("FETCH_ALLOWED_HOSTS in production", () => {
       config: { source_url: sourceUrl },
     });
 
-  it("fetches and syncs a page of a listed host", async () => {
+  test("fetches and syncs a page of a listed host", async () => {
     const response = await createPage(`http://localhost:${intranetPort()}/page`);
     expect(response.status).toBe(201);
     const synched = await waitForSync(allowing, allowingOrg, response.body.id);
@@ -110,7 +110,7 @@ describe("FETCH_ALLOWED_HOSTS in production", () => {
     expect(intranet.requests).toContain("/page");
   });
 
-  it("refuses an unlisted address with 400 even when it is the same site", async () => {
+  test("refuses an unlisted address with 400 even when it is the same site", async () => {
     intranet.requests.length = 0;
     const response = await createPage(`http://127.0.0.1:${intranetPort()}/page`);
     expect(response.status).toBe(400);
@@ -121,7 +121,7 @@ describe("FETCH_ALLOWED_HOSTS in production", () => {
     expect(intranet.requests).toEqual([]);
   });
 
-  it("accepts a listed host whose redirect to 127.0.0.1 then ends the sync in error", async () => {
+  test("accepts a listed host whose redirect to 127.0.0.1 then ends the sync in error", async () => {
     intranet.requests.length = 0;
     // The route checks only the URL it is given; the redirect is refused by the job's fetch.
     const response = await createPage(`http://localhost:${intranetPort()}/hop`);

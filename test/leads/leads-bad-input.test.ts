@@ -1,5 +1,5 @@
 import { count } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { leads } from "../../src/db/schema/index.ts";
 import { MAX_JSON_DEPTH } from "../../src/http/plugins/json-body.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
@@ -31,7 +31,7 @@ async function leadCount() {
 }
 
 describe("POST /api/leads (bad input)", () => {
-  it.each([
+  test.each([
     [{ email: "a@example.com" }, "name is required"],
     [{ name: "", email: "a@example.com" }, "name is required"],
     [{ name: "   ", email: "a@example.com" }, "name is required"],
@@ -47,13 +47,13 @@ describe("POST /api/leads (bad input)", () => {
     expect(response.json().error).toBe(message);
   });
 
-  it("uses separate messages for a missing email and an invalid one", async () => {
+  test("uses separate messages for a missing email and an invalid one", async () => {
     const missing = (await post(JSON.stringify({ name: "A" }))).json().error;
     const invalid = (await post(JSON.stringify({ name: "A", email: "x" }))).json().error;
     expect(missing).not.toBe(invalid);
   });
 
-  it.each([
+  test.each([
     ["name", 101],
     ["email", 255],
     ["phone", 31],
@@ -76,7 +76,7 @@ describe("POST /api/leads (bad input)", () => {
     expect(response.json().error).toContain(field);
   });
 
-  it.each(["123456", "1".repeat(21), "call me maybe", "+1 (555) 01"])(
+  test.each(["123456", "1".repeat(21), "call me maybe", "+1 (555) 01"])(
     "phone %j outside 7..20 digits → 400",
     async (phone) => {
       const response = await post(JSON.stringify({ name: "A", email: "a@example.com", phone }));
@@ -85,7 +85,7 @@ describe("POST /api/leads (bad input)", () => {
     },
   );
 
-  it.each([
+  test.each([
     [{ name: 42, email: "a@example.com" }, "name must be a string"],
     [{ name: "A", email: ["a@example.com"] }, "email must be a string"],
     [{ name: "A", email: "a@example.com", score: "12" }, "score must be a number"],
@@ -96,7 +96,7 @@ describe("POST /api/leads (bad input)", () => {
     expect(response.json().error).toBe(message);
   });
 
-  it.each(['{"name": "A",', "not json", "", "[1,2", "{'name': 'A'}"])(
+  test.each(['{"name": "A",', "not json", "", "[1,2", "{'name': 'A'}"])(
     "body %j → 400 invalid_json",
     async (payload) => {
       const response = await post(payload);
@@ -105,7 +105,7 @@ describe("POST /api/leads (bad input)", () => {
     },
   );
 
-  it.each(["[]", "null", '"lead"', "42"])(
+  test.each(["[]", "null", '"lead"', "42"])(
     "non-object JSON %s → 400 validation_error",
     async (p) => {
       const response = await post(p);
@@ -114,14 +114,14 @@ describe("POST /api/leads (bad input)", () => {
     },
   );
 
-  it("refuses a body over 16 KiB with 413", async () => {
+  test("refuses a body over 16 KiB with 413", async () => {
     const payload = JSON.stringify({ name: "A", email: "a@example.com", pad: "x".repeat(17_000) });
     const response = await post(payload);
     expect(response.statusCode).toBe(413);
     expectEnvelope(response.json(), "payload_too_large");
   });
 
-  it.each(["GET", "PUT", "PATCH", "DELETE", "OPTIONS"] as const)(
+  test.each(["GET", "PUT", "PATCH", "DELETE", "OPTIONS"] as const)(
     "%s /api/leads → 405 with Allow: POST",
     async (method) => {
       const response = await app.site.inject({ method, url: "/api/leads" });
@@ -131,7 +131,7 @@ describe("POST /api/leads (bad input)", () => {
     },
   );
 
-  it.each([
+  test.each([
     { name: "Nul\u0000Name", email: "a@example.com" },
     { name: "A", email: "a@example.com", company: "x\u0000" },
   ])("a NUL character in %j → 400 validation_error, not a failed save", async (payload) => {
@@ -146,7 +146,7 @@ describe("POST /api/leads (bad input)", () => {
     const lead = (extra: string) => `{"name":"Ann","email":"ann@example.com","extra":${extra}}`;
     const tooDeep = `The JSON body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`;
 
-    it("accepts a form at the limit (the unknown field ignored) and refuses one level more", async () => {
+    test("accepts a form at the limit (the unknown field ignored) and refuses one level more", async () => {
       expect((await post(lead(nested(MAX_JSON_DEPTH - 1)))).statusCode).toBe(201);
       const before = await leadCount();
       const response = await post(lead(nested(MAX_JSON_DEPTH)));
@@ -157,7 +157,7 @@ describe("POST /api/leads (bad input)", () => {
     });
 
     // 16 KiB holds at most about 8,000 levels; deeper bodies are refused for their size first.
-    it.each([
+    test.each([
       ["objects", lead(nested(2_700))],
       ["arrays", `${"[".repeat(8_000)}${"]".repeat(8_000)}`],
       ["arrays around an escaped NUL", `${"[".repeat(8_000)}"\\u0000"${"]".repeat(8_000)}`],
@@ -172,14 +172,14 @@ describe("POST /api/leads (bad input)", () => {
     });
   });
 
-  it("stores nothing for any rejected request", async () => {
+  test("stores nothing for any rejected request", async () => {
     const before = await leadCount();
     await post(JSON.stringify({ name: "", email: "a@example.com" }));
     await post("nope");
     expect(await leadCount()).toBe(before);
   });
 
-  it("answers 500 internal_error when saving fails, without internals", async () => {
+  test("answers 500 internal_error when saving fails, without internals", async () => {
     const failing = await startTestApp({ database: app.database });
     try {
       failing.runtime.services.leads.create = async () => {

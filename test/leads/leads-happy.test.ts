@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { leads } from "../../src/db/schema/index.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 
@@ -24,7 +24,7 @@ async function storedLead(id: string) {
 }
 
 describe("POST /api/leads (happy path)", () => {
-  it("stores every field of the Lead table and answers 201 {success, id}", async () => {
+  test("stores every field of the Lead table and answers 201 {success, id}", async () => {
     const lead = {
       name: "Jane Doe",
       email: "jane@example.com",
@@ -53,7 +53,7 @@ describe("POST /api/leads (happy path)", () => {
     expect(row?.createdAt).toBeInstanceOf(Date);
   });
 
-  it("clamps score into 0..999", async () => {
+  test("clamps score into 0..999", async () => {
     const high = await post({ name: "A", email: "a@example.com", score: 5000 });
     const low = await post({ name: "B", email: "b@example.com", score: -3 });
     expect(high.statusCode).toBe(201);
@@ -62,7 +62,7 @@ describe("POST /api/leads (happy path)", () => {
     expect((await storedLead(low.json().id))?.score).toBe(0);
   });
 
-  it("accepts phones with 7 and 20 digits, treats empty optional fields as absent", async () => {
+  test("accepts phones with 7 and 20 digits, treats empty optional fields as absent", async () => {
     const seven = await post({ name: "C", email: "c@example.com", phone: "555-0102" });
     const twenty = await post({ name: "D", email: "d@example.com", phone: "1".repeat(20) });
     const empty = await post({ name: "E", email: "e@example.com", phone: "", company: "" });
@@ -70,7 +70,7 @@ describe("POST /api/leads (happy path)", () => {
     expect(await storedLead(empty.json().id)).toMatchObject({ phone: null, company: null });
   });
 
-  it("reads a JSON body sent as text/plain (forms that avoid the CORS preflight)", async () => {
+  test("reads a JSON body sent as text/plain (forms that avoid the CORS preflight)", async () => {
     const response = await app.site.inject({
       method: "POST",
       url: "/api/leads",
@@ -80,7 +80,7 @@ describe("POST /api/leads (happy path)", () => {
     expect(response.statusCode).toBe(201);
   });
 
-  it("hashes the same IP to the same value and different IPs differently", async () => {
+  test("hashes the same IP to the same value and different IPs differently", async () => {
     const first = await post({ name: "G", email: "g@example.com" });
     const second = await post({ name: "H", email: "h@example.com" });
     const other = await app.site.inject({
@@ -97,7 +97,7 @@ describe("POST /api/leads (happy path)", () => {
     expect(a?.ipHash).not.toBe(c?.ipHash);
   });
 
-  it("stores each of many simultaneous forms with its own fields (several to an INSERT)", async () => {
+  test("stores each of many simultaneous forms with its own fields (several to an INSERT)", async () => {
     // More forms than one INSERT takes, all in flight at once: they are written in batches, and
     // every row must still hold the fields of the form that got its id.
     const forms = Array.from({ length: 75 }, (_, index) => ({
@@ -124,7 +124,7 @@ describe("POST /api/leads (happy path)", () => {
     });
   });
 
-  it("sends CORS headers only to allowed origins", async () => {
+  test("sends CORS headers only to allowed origins", async () => {
     const corsApp = await startTestApp({
       env: { SITE_ALLOWED_ORIGINS: "https://www.example.com" },
       database: app.database,

@@ -1,6 +1,6 @@
 import { parse } from "csv-parse/sync";
 import { inArray, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { leads } from "../../src/db/schema/index.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { instanceAdminOf, memberOf } from "../harness/accounts.ts";
@@ -53,7 +53,7 @@ const postLead = (payload: Record<string, unknown>) =>
   });
 
 describe("GET /api/admin/leads", () => {
-  it("returns every stored field of a lead posted by the site", async () => {
+  test("returns every stored field of a lead posted by the site", async () => {
     const lead = {
       name: "Jane Doe",
       email: "jane@fields.example",
@@ -89,7 +89,7 @@ describe("GET /api/admin/leads", () => {
     expect(JSON.stringify(response.body)).not.toContain("203.0.113.9");
   });
 
-  it("pages newest first through every lead, without duplicates or gaps, also on equal times", async () => {
+  test("pages newest first through every lead, without duplicates or gaps, also on equal times", async () => {
     const source = "paging";
     const ids = await insertLeads([
       ...Array.from({ length: 9 }, (_, index) => ({
@@ -114,7 +114,7 @@ describe("GET /api/admin/leads", () => {
     expect(listed).toEqual(stored.map((row) => row.id));
   });
 
-  it("keeps its place when newer leads arrive between pages", async () => {
+  test("keeps its place when newer leads arrive between pages", async () => {
     const source = "concurrent";
     const ids = await insertLeads(
       Array.from({ length: 6 }, (_, index) => ({ source, at: `2024-04-0${index + 1}T08:00Z` })),
@@ -136,7 +136,7 @@ describe("GET /api/admin/leads", () => {
     );
   });
 
-  it("filters by since, until (a date includes its whole day), source and email", async () => {
+  test("filters by since, until (a date includes its whole day), source and email", async () => {
     const source = "filters";
     const [early, dayStart, dayEnd, nextDay] = await insertLeads([
       { source, email: "a@filters.example", at: "2024-05-01T23:59:59Z" },
@@ -164,7 +164,7 @@ describe("GET /api/admin/leads", () => {
     expect(otherSource.body.data).toHaveLength(1);
   });
 
-  it.each([
+  test.each([
     ["limit 0", { limit: 0 }, "querystring.limit"],
     ["limit 1001", { limit: 1001 }, "querystring.limit"],
     ["a limit that is not a number", { limit: "ten" }, "querystring.limit"],
@@ -197,7 +197,7 @@ describe("GET /api/admin/leads", () => {
 });
 
 describe("GET /api/admin/leads/export", () => {
-  it("streams every field as CSV, quoted, with formulas neutralized", async () => {
+  test("streams every field as CSV, quoted, with formulas neutralized", async () => {
     const source = "csv";
     const [plain, tricky] = await insertLeads([
       { source, name: "Plain", email: "plain@csv.example", at: "2024-06-01T10:00:00.123456Z" },
@@ -254,7 +254,7 @@ describe("GET /api/admin/leads/export", () => {
     });
   });
 
-  it("exports more leads than one database page, in order, once each", async () => {
+  test("exports more leads than one database page, in order, once each", async () => {
     const source = "bulk";
     const ids: string[] = [];
     for (let batch = 0; batch < 3; batch++) {
@@ -281,7 +281,7 @@ describe("GET /api/admin/leads/export", () => {
     expect(exported).toEqual(stored.map((row) => row.id));
   });
 
-  it("applies the list's filters and answers bad ones with 400", async () => {
+  test("applies the list's filters and answers bad ones with 400", async () => {
     const source = "export-filter";
     const [, kept] = await insertLeads([
       { source, at: "2024-07-01T00:00Z" },
@@ -303,7 +303,7 @@ describe("GET /api/admin/leads/export", () => {
 });
 
 describe("DELETE /api/admin/leads/{id}", () => {
-  it("deletes the lead, then answers 404 for it", async () => {
+  test("deletes the lead, then answers 404 for it", async () => {
     const source = "delete";
     const [gone, kept] = await insertLeads([{ source }, { source }]);
     const deleted = await app.admin.admin.deleteLead(gone!);
@@ -316,7 +316,7 @@ describe("DELETE /api/admin/leads/{id}", () => {
     expect(again.error.type).toBe("NOT_FOUND");
   });
 
-  it("answers 404 for an unknown id and 400 for one too long", async () => {
+  test("answers 404 for an unknown id and 400 for one too long", async () => {
     expect((await app.admin.admin.deleteLead("doesnotexist")).status).toBe(404);
     const long = await app.admin.admin.deleteLead("x".repeat(65));
     expect(long.status).toBe(400);
@@ -331,7 +331,7 @@ describe("access to the leads inbox", () => {
       { method: "DELETE", url: `/api/admin/leads/${leadId}` },
     ] as const;
 
-  it.each([
+  test.each([
     ["no token", {}],
     ["a wrong admin token", { authorization: "Bearer not-the-admin-token" }],
     ["a token of another scheme", { authorization: "Basic dGVzdC1hZG1pbi10b2tlbg==" }],
@@ -346,7 +346,7 @@ describe("access to the leads inbox", () => {
     expect(listed.body.data.map((lead: { id: string }) => lead.id)).toContain(leadId);
   });
 
-  it("refuses an organization's API key: leads belong to the operator", async () => {
+  test("refuses an organization's API key: leads belong to the operator", async () => {
     const org = await app.createOrganization("Leads Outsider");
     const [leadId] = await insertLeads([{ source: "org-key" }]);
     for (const request of requests(leadId!)) {
@@ -354,7 +354,7 @@ describe("access to the leads inbox", () => {
     }
   });
 
-  it("lets an instance administrator's session in, also without ADMIN_TOKEN; 403 for others", async () => {
+  test("lets an instance administrator's session in, also without ADMIN_TOKEN; 403 for others", async () => {
     const [leadId] = await insertLeads([{ source: "session", email: "session@example.com" }]);
     const org = await app.createOrganization("Leads by session");
     const tokenless = await startTestApp({ env: { ADMIN_TOKEN: "" }, database: app.database });
@@ -393,7 +393,7 @@ describe("access to the leads inbox", () => {
     expect(listed.body.data).toHaveLength(1);
   });
 
-  it("is not served by the marketing-site listener", async () => {
+  test("is not served by the marketing-site listener", async () => {
     const response = await app.site.inject({
       method: "GET",
       url: "/api/admin/leads",

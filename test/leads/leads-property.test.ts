@@ -1,6 +1,6 @@
 import { count } from "drizzle-orm";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { leads } from "../../src/db/schema/index.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 import { deepJson } from "../http/hostile-bodies.ts";
@@ -48,7 +48,7 @@ const leadLike = fc.dictionary(fc.constantFrom(...FIELDS), anyJson, { maxKeys: 8
 const deepNesting = deepJson({ min: 50, max: 3_000 }).map(({ text }) => text);
 
 describe("POST /api/leads never fails on hostile input", () => {
-  it("answers only 201, 400, 413 or 429 and leaves stored leads untouched", async () => {
+  test("answers only 201, 400, 413 or 429 and leaves stored leads untouched", async () => {
     const seeded = await app.site.inject({
       method: "POST",
       url: "/api/leads",

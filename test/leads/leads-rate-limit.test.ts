@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -30,7 +30,7 @@ describe("lead rate limit (in memory)", () => {
   });
   afterAll(() => app.close());
 
-  it("20 parallel POSTs from one IP give exactly 5 × 201 and 15 × 429", async () => {
+  test("20 parallel POSTs from one IP give exactly 5 × 201 and 15 × 429", async () => {
     const ip = randomIp();
     const responses = await Promise.all(Array.from({ length: 20 }, () => postFrom(app, ip)));
     expect(statusCounts(responses.map((response) => response.statusCode))).toEqual({
@@ -45,14 +45,14 @@ describe("lead rate limit (in memory)", () => {
     });
   });
 
-  it("counts each IP separately", async () => {
+  test("counts each IP separately", async () => {
     const statuses = await Promise.all(
       Array.from({ length: 6 }, (_, index) => postFrom(app, `198.19.0.${index + 1}`)),
     );
     expect(statuses.every((response) => response.statusCode === 201)).toBe(true);
   });
 
-  it("ignores X-Forwarded-For unless TRUST_PROXY says so", async () => {
+  test("ignores X-Forwarded-For unless TRUST_PROXY says so", async () => {
     const ip = randomIp();
     const spoofed = await Promise.all(
       Array.from({ length: 6 }, (_, index) =>
@@ -70,7 +70,7 @@ describe("lead rate limit behind one trusted proxy", () => {
   });
   afterAll(() => app.close());
 
-  it("limits by the client address the proxy reports", async () => {
+  test("limits by the client address the proxy reports", async () => {
     const proxy = randomIp();
     const clientA = await Promise.all(
       Array.from({ length: 6 }, () => postFrom(app, proxy, { "x-forwarded-for": "192.0.2.10" })),
@@ -96,7 +96,7 @@ describe.skipIf(!redisUrl)("lead rate limit shared through Redis", () => {
     await first?.close();
   });
 
-  it("two app instances see one limit: 20 parallel POSTs give 5 × 201 and 15 × 429", async () => {
+  test("two app instances see one limit: 20 parallel POSTs give 5 × 201 and 15 × 429", async () => {
     const ip = randomIp();
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, index) => postFrom(index % 2 ? first : second, ip)),

@@ -1,8 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { creationTime } from "../../src/lib/creation-time.ts";
 
 describe("creationTime", () => {
-  it("hands out strictly increasing times, never before the clock", () => {
+  test("hands out strictly increasing times, never before the clock", () => {
     const before = Date.now();
     const times = Array.from({ length: 1_000 }, () => creationTime().getTime());
     expect(times[0]).toBeGreaterThanOrEqual(before);
@@ -11,7 +11,7 @@ describe("creationTime", () => {
     }
   });
 
-  it("follows the clock again once it has caught up", async () => {
+  test("follows the clock again once it has caught up", async () => {
     const handedOut = creationTime().getTime();
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, handedOut - Date.now()) + 20));
     const before = Date.now();

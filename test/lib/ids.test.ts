@@ -1,9 +1,9 @@
 import { isCuid } from "@paralleldrive/cuid2";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { newId } from "../../src/lib/ids.ts";
 
 describe("newId", () => {
-  it("makes 25-character CUID2s: a lowercase letter, then base-36 digits", () => {
+  test("makes 25-character CUID2s: a lowercase letter, then base-36 digits", () => {
     for (let index = 0; index < 1_000; index += 1) {
       const id = newId();
       expect(id).toMatch(/^[a-z][0-9a-z]{24}$/);
@@ -11,12 +11,12 @@ describe("newId", () => {
     }
   });
 
-  it("never repeats itself in 100,000 ids made within the same milliseconds", () => {
+  test("never repeats itself in 100,000 ids made within the same milliseconds", () => {
     const ids = new Set(Array.from({ length: 100_000 }, () => newId()));
     expect(ids.size).toBe(100_000);
   });
 
-  it("spreads first letters and digits evenly", () => {
+  test("spreads first letters and digits evenly", () => {
     const letters = new Map<string, number>();
     const digits = new Map<string, number>();
     for (let index = 0; index < 26_000; index += 1) {

@@ -1,11 +1,11 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { createIpPolicy } from "../../src/lib/ip-policy.ts";
 
 const production = createIpPolicy({ allowPrivateNetworks: false });
 
 describe("ip policy in production", () => {
-  it.each([
+  test.each([
     ["127.0.0.1", "loopback"],
     ["127.255.0.9", "loopback"],
     ["10.0.0.1", "private"],
@@ -52,7 +52,7 @@ describe("ip policy in production", () => {
     expect(production.addressBlockedReason(address)).toBe(label);
   });
 
-  it.each([
+  test.each([
     "93.184.216.34",
     "8.8.8.8",
     "172.32.0.1",
@@ -66,11 +66,11 @@ describe("ip policy in production", () => {
     expect(production.addressBlockedReason(address)).toBeNull();
   });
 
-  it("refuses what is not an IP address at all", () => {
+  test("refuses what is not an IP address at all", () => {
     expect(production.addressBlockedReason("example.com")).toBe("invalid");
   });
 
-  it("gives every IPv6 form that embeds an IPv4 address the IPv4 address's verdict", () => {
+  test("gives every IPv6 form that embeds an IPv4 address the IPv4 address's verdict", () => {
     const hex = (a: number, b: number) => ((a << 8) | b).toString(16);
     fc.assert(
       fc.property(fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255)), ([a, b, c, d]) => {
@@ -83,7 +83,7 @@ describe("ip policy in production", () => {
     );
   });
 
-  it("refuses cloud metadata host names, whatever their case or trailing dot", () => {
+  test("refuses cloud metadata host names, whatever their case or trailing dot", () => {
     expect(production.hostBlockedReason("metadata.google.internal")).toBe("cloud metadata");
     expect(production.hostBlockedReason("METADATA.Google.Internal.")).toBe("cloud metadata");
     expect(production.hostBlockedReason("instance-data")).toBe("cloud metadata");
@@ -92,7 +92,7 @@ describe("ip policy in production", () => {
 });
 
 describe("ip policy in development", () => {
-  it("allows everything", () => {
+  test("allows everything", () => {
     const development = createIpPolicy({ allowPrivateNetworks: true });
     for (const address of ["127.0.0.1", "::1", "10.0.0.1", "169.254.169.254", "fe80::1"]) {
       expect(development.addressBlockedReason(address)).toBeNull();

@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { createLogger } from "../../src/lib/logger.ts";
 
 function capture() {
@@ -14,7 +14,7 @@ function capture() {
 }
 
 describe("the logger's redaction", () => {
-  it("hides secrets and prompts at the top level and one level down", () => {
+  test("hides secrets and prompts at the top level and one level down", () => {
     const { lines, logger } = capture();
     logger.info({ apiKey: "adk_secret", prompt: "a customer's words" }, "top");
     logger.info({ agent: { systemPrompt: "be kind", token: "t0k3n" } }, "nested");

@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { FetchFailedError, UnsafeUrlError } from "../../src/lib/safe-fetch.ts";
 import { failure, useFakeSite } from "./safe-fetch-site.ts";
 
@@ -22,7 +22,7 @@ describe("safe fetch in production (private networks refused)", () => {
     ["http://169.254.169.254/latest/meta-data", "cloud metadata", "169.254.169.254"],
   ] as const;
 
-  it.each(literalTargets)(
+  test.each(literalTargets)(
     "refuses %s before connecting, without saying why",
     async (target, label) => {
       const url = target.replace("PORT", String(site.port));
@@ -35,14 +35,14 @@ describe("safe fetch in production (private networks refused)", () => {
     },
   );
 
-  it("names the URL, never what kind of address it is", async () => {
+  test("names the URL, never what kind of address it is", async () => {
     const error = await failure(
       site.fetcher({ allowPrivateNetworks: false }).check("http://10.0.0.1/"),
     );
     expect(error.message).toBe("http://10.0.0.1 refused: the address is not public");
   });
 
-  it("refuses a host name that the system resolver maps to loopback, without the address", async () => {
+  test("refuses a host name that the system resolver maps to loopback, without the address", async () => {
     const error = await failure(
       site.fetcher({ allowPrivateNetworks: false }).fetch(`http://localhost:${site.port}/ok`),
     );
@@ -52,7 +52,7 @@ describe("safe fetch in production (private networks refused)", () => {
     expect(site.seen).toEqual([]);
   });
 
-  it("keeps the address and its kind for the debug log only", async () => {
+  test("keeps the address and its kind for the debug log only", async () => {
     const lines: string[] = [];
     const safe = site.fetcher({
       allowPrivateNetworks: false,
@@ -73,7 +73,7 @@ describe("safe fetch in production (private networks refused)", () => {
     ]);
   });
 
-  it("refuses cloud metadata host names without resolving them", async () => {
+  test("refuses cloud metadata host names without resolving them", async () => {
     const resolved: string[] = [];
     const safe = site.fetcher({
       allowPrivateNetworks: false,
@@ -90,7 +90,7 @@ describe("safe fetch in production (private networks refused)", () => {
     expect(resolved).toEqual([]);
   });
 
-  it("refuses a name when any of its addresses is private", async () => {
+  test("refuses a name when any of its addresses is private", async () => {
     const safe = site.fetcher({
       allowPrivateNetworks: false,
       resolve: async () => ["93.184.216.34", "10.1.2.3"],
@@ -101,7 +101,7 @@ describe("safe fetch in production (private networks refused)", () => {
     expect((fetched as UnsafeUrlError).reason).toBe("blocked_address");
   });
 
-  it("checks the address at connect time, so a rebinding DNS answer after check is refused", async () => {
+  test("checks the address at connect time, so a rebinding DNS answer after check is refused", async () => {
     let calls = 0;
     const safe = site.fetcher({
       allowPrivateNetworks: false,
@@ -114,7 +114,7 @@ describe("safe fetch in production (private networks refused)", () => {
     expect(site.seen).toEqual([]);
   });
 
-  it("reports a name that does not resolve as a dns failure", async () => {
+  test("reports a name that does not resolve as a dns failure", async () => {
     const safe = site.fetcher({
       allowPrivateNetworks: false,
       resolve: async () => {
@@ -129,14 +129,14 @@ describe("safe fetch in production (private networks refused)", () => {
 });
 
 describe("probe", () => {
-  it("succeeds on a live server with a HEAD request, whatever the status", async () => {
+  test("succeeds on a live server with a HEAD request, whatever the status", async () => {
     await site.fetcher({ allowPrivateNetworks: true }).probe(`${site.base}/not-found`);
     expect(site.seen.map((request) => [request.method, request.url])).toEqual([
       ["HEAD", "/not-found"],
     ]);
   });
 
-  it("fails with unreachable on a closed port", async () => {
+  test("fails with unreachable on a closed port", async () => {
     const closed = createServer();
     closed.listen(0, "127.0.0.1");
     await once(closed, "listening");
@@ -151,14 +151,14 @@ describe("probe", () => {
     expect(error.message).toBe(`Connection to http://127.0.0.1:${closedPort} was refused`);
   });
 
-  it("fails with timeout when the server never answers", async () => {
+  test("fails with timeout when the server never answers", async () => {
     const error = await failure(
       site.fetcher({ allowPrivateNetworks: true }).probe(`${site.base}/never`, 200),
     );
     expect((error as FetchFailedError).reason).toBe("timeout");
   });
 
-  it("refuses a private target in production", async () => {
+  test("refuses a private target in production", async () => {
     const error = await failure(
       site.fetcher({ allowPrivateNetworks: false }).probe(`${site.base}/ok`),
     );

@@ -1,11 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { FetchFailedError, UnsafeUrlError } from "../../src/lib/safe-fetch.ts";
 import { failure, useFakeSite } from "./safe-fetch-site.ts";
 
 const site = useFakeSite();
 
 describe("safe fetch in development (private networks allowed)", () => {
-  it("fetches a local page and reports status, headers, body and final URL", async () => {
+  test("fetches a local page and reports status, headers, body and final URL", async () => {
     const response = await site
       .fetcher({
         allowPrivateNetworks: true,
@@ -22,7 +22,7 @@ describe("safe fetch in development (private networks allowed)", () => {
     expect(site.seen[0]?.headers.accept).toBe("*/*");
   });
 
-  it("returns non-2xx responses instead of throwing", async () => {
+  test("returns non-2xx responses instead of throwing", async () => {
     const response = await site
       .fetcher({ allowPrivateNetworks: true })
       .fetch(`${site.base}/not-found`);
@@ -30,7 +30,7 @@ describe("safe fetch in development (private networks allowed)", () => {
     expect(response.body.toString()).toBe("missing");
   });
 
-  it("connects to the addresses the injected resolver returns", async () => {
+  test("connects to the addresses the injected resolver returns", async () => {
     const safe = site.fetcher({
       allowPrivateNetworks: true,
       resolve: async (host) => (host === "site.test" ? ["127.0.0.1"] : []),
@@ -41,7 +41,7 @@ describe("safe fetch in development (private networks allowed)", () => {
     expect(site.seen[0]?.headers.accept).toBe("text/html");
   });
 
-  it("follows redirects itself and lists the URLs that redirected", async () => {
+  test("follows redirects itself and lists the URLs that redirected", async () => {
     const response = await site
       .fetcher({ allowPrivateNetworks: true })
       .fetch(`${site.base}/chain/3`, {
@@ -57,7 +57,7 @@ describe("safe fetch in development (private networks allowed)", () => {
     ]);
   });
 
-  it("refuses a chain longer than maxRedirects", async () => {
+  test("refuses a chain longer than maxRedirects", async () => {
     const error = await failure(
       site
         .fetcher({ allowPrivateNetworks: true })
@@ -68,7 +68,7 @@ describe("safe fetch in development (private networks allowed)", () => {
     expect(site.seen.map((request) => request.url)).toEqual(["/chain/3", "/chain/2", "/chain/1"]);
   });
 
-  it("stops a redirect loop", async () => {
+  test("stops a redirect loop", async () => {
     const safe = site.fetcher({ allowPrivateNetworks: true, defaultMaxRedirects: 4 });
     const error = await failure(safe.fetch(`${site.base}/loop`));
     expect((error as UnsafeUrlError).reason).toBe("too_many_redirects");
@@ -76,7 +76,7 @@ describe("safe fetch in development (private networks allowed)", () => {
     expect(site.seen).toHaveLength(5);
   });
 
-  it("turns a POST into a GET without body on 303, as fetch does", async () => {
+  test("turns a POST into a GET without body on 303, as fetch does", async () => {
     const response = await site
       .fetcher({ allowPrivateNetworks: true })
       .fetch(`${site.base}/see-other`, {
@@ -92,7 +92,7 @@ describe("safe fetch in development (private networks allowed)", () => {
     expect(response.url).toBe(`${site.base}/echo`);
   });
 
-  it("turns a POST into a GET on 302 but keeps method and body on 307", async () => {
+  test("turns a POST into a GET on 302 but keeps method and body on 307", async () => {
     const safe = site.fetcher({ allowPrivateNetworks: true });
     const init = { method: "POST", body: new TextEncoder().encode("data") };
     const found = JSON.parse((await safe.fetch(`${site.base}/found`, init)).body.toString());
@@ -103,7 +103,7 @@ describe("safe fetch in development (private networks allowed)", () => {
     expect(temporary).toMatchObject({ method: "POST", body: "data" });
   });
 
-  it("drops credentials when a redirect leaves the origin", async () => {
+  test("drops credentials when a redirect leaves the origin", async () => {
     const response = await site
       .fetcher({ allowPrivateNetworks: true })
       .fetch(`${site.base}/to-other-origin`, {
@@ -116,7 +116,7 @@ describe("safe fetch in development (private networks allowed)", () => {
     expect(response.url).toBe(`http://localhost:${site.port}/echo`);
   });
 
-  it("refuses a redirect to a scheme other than http or https", async () => {
+  test("refuses a redirect to a scheme other than http or https", async () => {
     const error = await failure(
       site.fetcher({ allowPrivateNetworks: true }).fetch(`${site.base}/to-ftp`),
     );
@@ -125,7 +125,7 @@ describe("safe fetch in development (private networks allowed)", () => {
     expect(error.message).toContain("ftp:");
   });
 
-  it("fails with too_large once a streamed body passes maxBytes", async () => {
+  test("fails with too_large once a streamed body passes maxBytes", async () => {
     const safe = site.fetcher({ allowPrivateNetworks: true });
     const error = await failure(safe.fetch(`${site.base}/stream`, { maxBytes: 2500 }));
     expect(error).toBeInstanceOf(FetchFailedError);
@@ -135,13 +135,13 @@ describe("safe fetch in development (private networks allowed)", () => {
     expect(exact.body.length).toBe(5000);
   });
 
-  it("fails with too_large on a declared Content-Length above maxBytes", async () => {
+  test("fails with too_large on a declared Content-Length above maxBytes", async () => {
     const safe = site.fetcher({ allowPrivateNetworks: true, defaultMaxBytes: 1000 });
     const error = await failure(safe.fetch(`${site.base}/declared-large`));
     expect((error as FetchFailedError).reason).toBe("too_large");
   });
 
-  it("fails with timeout when the server never answers", async () => {
+  test("fails with timeout when the server never answers", async () => {
     const safe = site.fetcher({ allowPrivateNetworks: true });
     const error = await failure(safe.fetch(`${site.base}/never`, { timeoutMs: 200 }));
     expect(error).toBeInstanceOf(FetchFailedError);
@@ -149,7 +149,7 @@ describe("safe fetch in development (private networks allowed)", () => {
     expect(error.message).toBe(`${site.base} did not answer within 200 ms`);
   });
 
-  it("reports a caller's abort as aborted, not as a timeout", async () => {
+  test("reports a caller's abort as aborted, not as a timeout", async () => {
     const controller = new AbortController();
     const pending = site.fetcher({ allowPrivateNetworks: true }).fetch(`${site.base}/never`, {
       signal: controller.signal,
@@ -159,7 +159,7 @@ describe("safe fetch in development (private networks allowed)", () => {
     expect((error as FetchFailedError).reason).toBe("aborted");
   });
 
-  it("refuses ftp: and file: URLs, credentials and malformed URLs", async () => {
+  test("refuses ftp: and file: URLs, credentials and malformed URLs", async () => {
     const safe = site.fetcher({ allowPrivateNetworks: true });
     const reasons = await Promise.all(
       ["ftp://example.com/a", "file:///etc/passwd", "http://user:pw@example.com/", "not a url"].map(
@@ -177,7 +177,7 @@ describe("allowed hosts in production (FETCH_ALLOWED_HOSTS)", () => {
   const production = (allowedHosts: string[]) =>
     site.fetcher({ allowPrivateNetworks: false, allowedHosts, resolve });
 
-  it("fetches a listed host that resolves to loopback, matching its name case-insensitively", async () => {
+  test("fetches a listed host that resolves to loopback, matching its name case-insensitively", async () => {
     const safe = production(["Wiki.Test"]);
     await expect(safe.check(`http://WIKI.test:${site.port}/ok`)).resolves.toBeUndefined();
     const response = await safe.fetch(`http://WIKI.test:${site.port}/ok`);
@@ -186,7 +186,7 @@ describe("allowed hosts in production (FETCH_ALLOWED_HOSTS)", () => {
     expect(site.seen.map((request) => request.host)).toEqual([`wiki.test:${site.port}`]);
   });
 
-  it("fetches a listed IP literal but not a name that resolves to it", async () => {
+  test("fetches a listed IP literal but not a name that resolves to it", async () => {
     const safe = site.fetcher({ allowPrivateNetworks: false, allowedHosts: ["127.0.0.1"] });
     const response = await safe.fetch(`${site.base}/ok`);
     expect(response.body.toString()).toBe("hello");
@@ -195,7 +195,7 @@ describe("allowed hosts in production (FETCH_ALLOWED_HOSTS)", () => {
     expect(site.seen.map((request) => request.url)).toEqual(["/ok"]);
   });
 
-  it("refuses a redirect from a listed host to 127.0.0.1", async () => {
+  test("refuses a redirect from a listed host to 127.0.0.1", async () => {
     const target = `http://127.0.0.1:${site.port}/echo`;
     const error = await failure(
       production(["wiki.test"]).fetch(
@@ -210,7 +210,7 @@ describe("allowed hosts in production (FETCH_ALLOWED_HOSTS)", () => {
     ]);
   });
 
-  it("refuses a redirect from a listed host to an unlisted name that resolves to loopback", async () => {
+  test("refuses a redirect from a listed host to an unlisted name that resolves to loopback", async () => {
     const target = `http://other.test:${site.port}/echo`;
     const error = await failure(
       production(["wiki.test"]).fetch(
@@ -222,7 +222,7 @@ describe("allowed hosts in production (FETCH_ALLOWED_HOSTS)", () => {
     expect(site.seen).toHaveLength(1);
   });
 
-  it("refuses an entry that is not a host name", () => {
+  test("refuses an entry that is not a host name", () => {
     for (const entry of ["http://wiki.test", "wiki.test:8080", "wiki.test/path", "user@wiki", ""]) {
       expect(() => site.fetcher({ allowPrivateNetworks: false, allowedHosts: [entry] })).toThrow(
         TypeError,

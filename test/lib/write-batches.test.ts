@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { createWriteBatches } from "../../src/lib/write-batches.ts";
 
 class RejectedError extends Error {}
@@ -40,7 +40,7 @@ const outcome = (promise: Promise<void>) =>
   );
 
 describe("createWriteBatches", () => {
-  it("writes what arrived in one turn of the event loop together, without waiting for more", async () => {
+  test("writes what arrived in one turn of the event loop together, without waiting for more", async () => {
     const { batches, writes, finishWrites } = heldStore();
     const stored = [outcome(batches.add("a")), outcome(batches.add("b"))];
     expect(writes).toEqual([]);
@@ -50,7 +50,7 @@ describe("createWriteBatches", () => {
     expect(await Promise.all(stored)).toEqual(["stored", "stored"]);
   });
 
-  it("writes what arrived during a write together, at most maxBatch at a time", async () => {
+  test("writes what arrived during a write together, at most maxBatch at a time", async () => {
     const { batches, writes, finishWrites } = heldStore();
     const first = outcome(batches.add("a"));
     await nextTurn();
@@ -61,7 +61,7 @@ describe("createWriteBatches", () => {
     expect(await Promise.all([first, ...results])).toEqual(Array(6).fill("stored"));
   });
 
-  it("writes again one by one after a rejected batch, so that only the bad item fails", async () => {
+  test("writes again one by one after a rejected batch, so that only the bad item fails", async () => {
     const { batches, writes, finishWrites } = heldStore({
       failWhen: (items) => (items.includes("bad") ? new RejectedError("bad item") : undefined),
     });
@@ -71,7 +71,7 @@ describe("createWriteBatches", () => {
     expect(await Promise.all(results)).toEqual(["stored", "stored", "failed: bad item", "stored"]);
   });
 
-  it("fails every item of a batch whose failure may have committed it", async () => {
+  test("fails every item of a batch whose failure may have committed it", async () => {
     const { batches, writes, finishWrites } = heldStore({
       failWhen: (items) => (items.length > 1 ? new Error("connection lost") : undefined),
     });

@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
 
 let fake: FakeOpenAI;
@@ -34,7 +34,7 @@ async function sseEvents(response: Response): Promise<string[]> {
 const chat = { model: "gpt-test", messages: [{ role: "user", content: "ping pong" }] };
 
 describe("fake OpenAI server wire format", () => {
-  it("streams SSE chunks, a finish chunk, the usage chunk only when asked, then [DONE]", async () => {
+  test("streams SSE chunks, a finish chunk, the usage chunk only when asked, then [DONE]", async () => {
     const plain = await post("/chat/completions", { ...chat, stream: true });
     expect(plain.headers.get("content-type")).toBe("text/event-stream");
     const events = await sseEvents(plain);
@@ -64,7 +64,7 @@ describe("fake OpenAI server wire format", () => {
     });
   });
 
-  it("answers from a function of the request, in queue order, then falls back to the default", async () => {
+  test("answers from a function of the request, in queue order, then falls back to the default", async () => {
     fake.script(
       (request) => ({
         text: `you sent ${(request.body?.messages as unknown[] | undefined)?.length} message(s)`,
@@ -80,7 +80,7 @@ describe("fake OpenAI server wire format", () => {
     expect(replies).toEqual(["you sent 1 message(s)", "second", "Answer: ping pong"]);
   });
 
-  it("refuses a wrong key and unknown routes with OpenAI error bodies", async () => {
+  test("refuses a wrong key and unknown routes with OpenAI error bodies", async () => {
     const unauthorized = await post("/chat/completions", chat, "sk-wrong");
     expect(unauthorized.status).toBe(401);
     expect(await unauthorized.json()).toMatchObject({
@@ -97,7 +97,7 @@ describe("fake OpenAI server wire format", () => {
     });
   });
 
-  it("delays the reply and records the request until then", async () => {
+  test("delays the reply and records the request until then", async () => {
     fake.script({ delayMs: 300, text: "late" });
     const pending = post("/chat/completions", chat);
     const seen = await fake.waitFor((request) => request.path === "/v1/chat/completions");

@@ -1,5 +1,5 @@
 import { generateText, Output, streamText, tool } from "ai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { z } from "zod";
 import { toModelProviderError } from "../../src/models/model-failure.ts";
 import { createModelRegistry } from "../../src/models/model-registry.ts";
@@ -33,7 +33,7 @@ describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) 
       fetch,
     }).resolveLanguageModel(modelName).model;
 
-  it("generates text with the provider's usage and sends key, model and prompt", async () => {
+  test("generates text with the provider's usage and sends key, model and prompt", async () => {
     const result = await generateText({
       model: openaiModel(),
       system: "You are terse.",
@@ -55,7 +55,7 @@ describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) 
     });
   });
 
-  it("streams word-sized deltas and reports usage at the end", async () => {
+  test("streams word-sized deltas and reports usage at the end", async () => {
     fake.script({ text: "Refunds are accepted within thirty days.", usage: { promptTokens: 42 } });
     const result = streamText({ model: openaiModel("gpt_41_mini"), prompt: "refunds?" });
     const deltas: string[] = [];
@@ -70,14 +70,14 @@ describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) 
     });
   });
 
-  it("passes an empty answer and its finish reason through", async () => {
+  test("passes an empty answer and its finish reason through", async () => {
     fake.script({ text: "", finishReason: "length", usage: { completionTokens: 0 } });
     const result = await generateText({ model: openaiModel(), prompt: "long question" });
     expect(result.text).toBe("");
     expect(result.finishReason).toBe("length");
   });
 
-  it("carries tool calls, then the answer that follows the tool result", async () => {
+  test("carries tool calls, then the answer that follows the tool result", async () => {
     fake.script(
       { toolCalls: [{ name: "request_human", arguments: { reason: "angry customer" } }] },
       (request) => ({
@@ -109,7 +109,7 @@ describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) 
     ]);
   });
 
-  it("streams tool calls", async () => {
+  test("streams tool calls", async () => {
     fake.script({
       toolCalls: [{ id: "call_9", name: "request_human", arguments: { reason: "x" } }],
     });
@@ -125,7 +125,7 @@ describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) 
     expect(await result.finishReason).toBe("tool-calls");
   });
 
-  it("answers structured output requests with schema-shaped JSON", async () => {
+  test("answers structured output requests with schema-shaped JSON", async () => {
     const schema = z.object({
       message: z.string(),
       urgency: z.enum(["low", "high"]),
@@ -148,7 +148,7 @@ describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) 
     expect(scripted.output).toEqual({ message: "Still there?", urgency: "high", count: 2 });
   });
 
-  it("turns an HTTP error into a clear error without the provider's body", async () => {
+  test("turns an HTTP error into a clear error without the provider's body", async () => {
     fake.script({ status: 429, errorMessage: "quota exceeded for key sk-secret" });
     const failure = await generateText({ model: openaiModel(), prompt: "hi", maxRetries: 0 }).catch(
       (error: unknown) => error,
@@ -161,14 +161,14 @@ describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) 
     expect(mapped.retryable).toBe(true);
   });
 
-  it("retries a server error before any token and then succeeds", async () => {
+  test("retries a server error before any token and then succeeds", async () => {
     fake.script({ status: 503, retryAfterMs: 0 }, { text: "recovered" });
     const result = await generateText({ model: openaiModel(), prompt: "hi", maxRetries: 1 });
     expect(result.text).toBe("recovered");
     expect(fake.requests).toHaveLength(2);
   });
 
-  it("gives up on a model that hangs when the timeout fires, and the fake sees the abort", async () => {
+  test("gives up on a model that hangs when the timeout fires, and the fake sees the abort", async () => {
     fake.script({ hang: true });
     const failure = await generateText({
       model: openaiModel(),
@@ -184,7 +184,7 @@ describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) 
     expect(seen.path).toBe("/v1/chat/completions");
   });
 
-  it("reports a cancelled call as cancelled", async () => {
+  test("reports a cancelled call as cancelled", async () => {
     fake.script({ delayMs: 5_000 });
     const controller = new AbortController();
     const pending = generateText({
@@ -201,7 +201,7 @@ describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) 
     await fake.waitFor((request) => request.closedByClient);
   });
 
-  it("stops a stream that hangs mid-answer when the caller aborts", async () => {
+  test("stops a stream that hangs mid-answer when the caller aborts", async () => {
     fake.script({ text: "one two three four", hangAfterChunks: 2 });
     const controller = new AbortController();
     const result = streamText({
@@ -219,7 +219,7 @@ describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) 
     await fake.waitFor((request) => request.closedByClient);
   });
 
-  it("surfaces an error event that arrives mid-stream", async () => {
+  test("surfaces an error event that arrives mid-stream", async () => {
     fake.script({
       text: "partial answer here",
       failAfterChunks: 1,
@@ -244,7 +244,7 @@ describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) 
 });
 
 describe("LLM_BASE_URL", () => {
-  it("sends a Claude agent to the OpenAI-compatible endpoint with the LLM key", async () => {
+  test("sends a Claude agent to the OpenAI-compatible endpoint with the LLM key", async () => {
     const registry = createModelRegistry({
       providerKeys: {},
       llmBaseUrl: fake.url,

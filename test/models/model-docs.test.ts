@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { DEFAULT_MODEL_CATALOG } from "../../src/models/model-catalog.ts";
 
 describe("docs/models.md", () => {
-  it("shows the catalog exactly as the code has it", () => {
+  test("shows the catalog exactly as the code has it", () => {
     const markdown = readFileSync(new URL("../../docs/models.md", import.meta.url), "utf8");
     const documented = Object.fromEntries(
       [

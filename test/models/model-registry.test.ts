@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import {
   AGENT_MODEL_NAMES,
@@ -18,14 +18,14 @@ const SPEC_MODEL_NAMES =
 const allKeys = Object.fromEntries(PROVIDER_NAMES.map((provider) => [provider, `key-${provider}`]));
 
 describe("model catalog", () => {
-  it("lists exactly the spec's modelName enum, usable by zod", () => {
+  test("lists exactly the spec's modelName enum, usable by zod", () => {
     expect([...AGENT_MODEL_NAMES]).toEqual(SPEC_MODEL_NAMES);
     const schema = z.enum(AGENT_MODEL_NAMES);
     expect(schema.parse("gpt_41")).toBe("gpt_41");
     expect(schema.safeParse("gpt_5").success).toBe(false);
   });
 
-  it("prices every concrete model with non-negative credits", () => {
+  test("prices every concrete model with non-negative credits", () => {
     for (const name of SPEC_MODEL_NAMES.filter((candidate) => candidate !== "model_route")) {
       const entry = DEFAULT_MODEL_CATALOG[name as keyof typeof DEFAULT_MODEL_CATALOG];
       expect(entry, name).toBeDefined();
@@ -36,7 +36,7 @@ describe("model catalog", () => {
 });
 
 describe("resolveLanguageModel", () => {
-  it("resolves every spec model name to its provider when every key is set", () => {
+  test("resolves every spec model name to its provider when every key is set", () => {
     const registry = createModelRegistry({ providerKeys: allKeys });
     for (const name of AGENT_MODEL_NAMES) {
       const resolved = registry.resolveLanguageModel(name);
@@ -53,7 +53,7 @@ describe("resolveLanguageModel", () => {
     }
   });
 
-  it("builds each provider's own AI SDK model (OpenAI through chat completions)", () => {
+  test("builds each provider's own AI SDK model (OpenAI through chat completions)", () => {
     const registry = createModelRegistry({ providerKeys: allKeys });
     const providerOf = (name: (typeof AGENT_MODEL_NAMES)[number]) =>
       registry.resolveLanguageModel(name).model.provider;
@@ -65,7 +65,7 @@ describe("resolveLanguageModel", () => {
     expect(providerOf("llama_3_3_70b")).toBe("groq.chat");
   });
 
-  it("falls back to the offline responder, free of charge, for a provider without a key", () => {
+  test("falls back to the offline responder, free of charge, for a provider without a key", () => {
     const registry = createModelRegistry({ providerKeys: { openai: "sk-test" } });
     const claude = registry.resolveLanguageModel("claude_4_sonnet");
     expect(claude).toMatchObject({
@@ -79,13 +79,13 @@ describe("resolveLanguageModel", () => {
     expect(registry.resolveLanguageModel("gpt_4o").offline).toBe(false);
   });
 
-  it("treats a blank key as no key", () => {
+  test("treats a blank key as no key", () => {
     const registry = createModelRegistry({ providerKeys: { openai: "  " } });
     expect(registry.resolveLanguageModel("gpt_4o").offline).toBe(true);
     expect(registry.hasCredentials("openai")).toBe(false);
   });
 
-  it("sends every model to LLM_BASE_URL when it is set, keys or not", () => {
+  test("sends every model to LLM_BASE_URL when it is set, keys or not", () => {
     const registry = createModelRegistry({
       providerKeys: { anthropic: "key" },
       llmBaseUrl: "http://127.0.0.1:9/v1",
@@ -101,7 +101,7 @@ describe("resolveLanguageModel", () => {
     );
   });
 
-  it("rejects a model name outside the enum with the valid list", () => {
+  test("rejects a model name outside the enum with the valid list", () => {
     const registry = createModelRegistry({ providerKeys: {} });
     expect(() => registry.resolveLanguageModel("gpt_5" as "gpt_4o")).toThrow(
       /Unknown model name "gpt_5" \(valid: gpt_4o, .*model_route\)/,
@@ -110,7 +110,7 @@ describe("resolveLanguageModel", () => {
 });
 
 describe("model_route", () => {
-  it("sends short prompts to gpt_41_mini and long ones to gpt_41 when OpenAI has a key", () => {
+  test("sends short prompts to gpt_41_mini and long ones to gpt_41 when OpenAI has a key", () => {
     const registry = createModelRegistry({ providerKeys: { openai: "sk" } });
     expect(registry.resolveLanguageModel("model_route").modelName).toBe("gpt_41_mini");
     expect(registry.resolveLanguageModel("model_route", { promptTokens: 3999 }).modelName).toBe(
@@ -125,7 +125,7 @@ describe("model_route", () => {
     });
   });
 
-  it("picks the first model of the tier whose provider has a key", () => {
+  test("picks the first model of the tier whose provider has a key", () => {
     const registry = createModelRegistry({ providerKeys: { anthropic: "key" } });
     expect(registry.resolveLanguageModel("model_route").modelName).toBe("claude_4_sonnet");
     const geminiOnly = createModelRegistry({ providerKeys: { google: "key" } });
@@ -134,7 +134,7 @@ describe("model_route", () => {
     );
   });
 
-  it("follows overrides that move a tier model to a provider with a key", () => {
+  test("follows overrides that move a tier model to a provider with a key", () => {
     const registry = createModelRegistry({
       providerKeys: { deepseek: "key" },
       overrides: { gpt_41_mini: { provider: "deepseek", providerModelId: "deepseek-chat" } },
@@ -147,7 +147,7 @@ describe("model_route", () => {
     });
   });
 
-  it("runs offline on the first model of the tier when no provider has a key", () => {
+  test("runs offline on the first model of the tier when no provider has a key", () => {
     const registry = createModelRegistry({ providerKeys: {} });
     const resolved = registry.resolveLanguageModel("model_route");
     expect(resolved).toMatchObject({ modelName: "gpt_41_mini", offline: true });
@@ -155,7 +155,7 @@ describe("model_route", () => {
 });
 
 describe("MODELS_FILE overrides", () => {
-  it("replaces provider, model id and prices per model name", () => {
+  test("replaces provider, model id and prices per model name", () => {
     const overrides = parseModelCatalogOverridesJson(
       JSON.stringify({
         gpt_4o: { providerModelId: "gpt-4o-2024-11-20", inputCreditsPerMillion: 5 },
@@ -176,7 +176,7 @@ describe("MODELS_FILE overrides", () => {
     expect(registry.priceOf("openai", "gpt-4o-2024-11-20")).toEqual({ input: 5, output: 10 });
   });
 
-  it.each([
+  test.each([
     ["{", /MODELS_FILE is not valid JSON/],
     ["[]", /MODELS_FILE is invalid: \(top level\): Invalid input: expected object/],
     ['{"gpt_5": {}}', /unknown model name "gpt_5" \(valid: gpt_4o, /],
@@ -197,7 +197,7 @@ describe("MODELS_FILE overrides", () => {
     expect(() => parseModelCatalogOverridesJson(text)).toThrow(message);
   });
 
-  it("validates overrides handed straight to the registry", () => {
+  test("validates overrides handed straight to the registry", () => {
     const bad = {
       gpt_4o: { outputCreditsPerMillion: "cheap" },
     } as unknown as ModelCatalogOverrides;
@@ -210,7 +210,7 @@ describe("MODELS_FILE overrides", () => {
 describe("priceOf and describe", () => {
   const registry = createModelRegistry({ providerKeys: { openai: "sk" } });
 
-  it("prices catalog models, the usage endpoint's provider names and the offline responder", () => {
+  test("prices catalog models, the usage endpoint's provider names and the offline responder", () => {
     expect(registry.priceOf("openai", "gpt-4.1-mini")).toEqual({ input: 0.4, output: 1.6 });
     expect(registry.priceOf("azure", "gpt-4o-mini")).toEqual({ input: 0.15, output: 0.6 });
     expect(registry.priceOf("azure-2", "gpt-5-nano")).toEqual({ input: 0.05, output: 0.4 });
@@ -222,7 +222,7 @@ describe("priceOf and describe", () => {
     expect(registry.priceOf("openai", "no-such-model")).toBeUndefined();
   });
 
-  it("describes every model name with what it resolves to now", () => {
+  test("describes every model name with what it resolves to now", () => {
     const rows = registry.describe();
     expect(rows.map((row) => row.modelName)).toEqual([...AGENT_MODEL_NAMES]);
     expect(rows.find((row) => row.modelName === "gpt_4o")).toMatchObject({
@@ -244,7 +244,7 @@ describe("priceOf and describe", () => {
 });
 
 describe("embedding and transcription specs", () => {
-  it("parses provider:model specs and rejects malformed ones", () => {
+  test("parses provider:model specs and rejects malformed ones", () => {
     expect(parseModelSpec("openai:text-embedding-3-small")).toEqual({
       provider: "openai",
       modelId: "text-embedding-3-small",
@@ -255,7 +255,7 @@ describe("embedding and transcription specs", () => {
     }
   });
 
-  it("names the missing key when a provider has none", () => {
+  test("names the missing key when a provider has none", () => {
     const registry = createModelRegistry({ providerKeys: {} });
     expect(() => registry.resolveEmbeddingModel("openai:text-embedding-3-small")).toThrow(
       new ModelUnavailableError(
@@ -270,7 +270,7 @@ describe("embedding and transcription specs", () => {
     );
   });
 
-  it("builds models for providers that have them", () => {
+  test("builds models for providers that have them", () => {
     const registry = createModelRegistry({ providerKeys: { openai: "sk", groq: "gk" } });
     const embedding = registry.resolveEmbeddingModel("openai:text-embedding-3-small");
     expect(embedding.modelId).toBe("text-embedding-3-small");

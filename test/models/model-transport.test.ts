@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { generateText } from "ai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { toModelProviderError } from "../../src/models/model-failure.ts";
 import { createModelRegistry } from "../../src/models/model-registry.ts";
 import { createModelTransport } from "../../src/models/model-transport.ts";
@@ -47,7 +47,7 @@ beforeEach(() => {
 });
 
 describe("the model transport", () => {
-  it("sends method, headers and body, and answers like fetch", async () => {
+  test("sends method, headers and body, and answers like fetch", async () => {
     handler = (_, response) => {
       response.setHeader("set-cookie", ["a=1", "b=2"]);
       response.writeHead(201, { "content-type": "application/json", "x-request-id": "r1" });
@@ -72,7 +72,7 @@ describe("the model transport", () => {
     });
   });
 
-  it("hands an event stream over as it arrives, not when it ends", async () => {
+  test("hands an event stream over as it arrives, not when it ends", async () => {
     let finish = () => {};
     handler = (_, response) => {
       response.writeHead(200, { "content-type": "text/event-stream" });
@@ -91,7 +91,7 @@ describe("the model transport", () => {
     expect(rest).toBe("data: [DONE]\n\n");
   });
 
-  it("decodes a compressed body and drops the encoding headers", async () => {
+  test("decodes a compressed body and drops the encoding headers", async () => {
     const packed = gzipSync('{"answer":"unpacked"}');
     handler = (_, response) => {
       response.writeHead(200, {
@@ -106,7 +106,7 @@ describe("the model transport", () => {
     expect(await response.json()).toEqual({ answer: "unpacked" });
   });
 
-  it("rejects a body that does not decode instead of waiting for it", async () => {
+  test("rejects a body that does not decode instead of waiting for it", async () => {
     handler = (_, response) => {
       response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
       response.end("not gzip at all");
@@ -116,7 +116,7 @@ describe("the model transport", () => {
     });
   });
 
-  it("follows redirects as fetch does: the body again after a 307, a GET after a 303", async () => {
+  test("follows redirects as fetch does: the body again after a 307, a GET after a 303", async () => {
     handler = (request, response) => {
       if (request.url === "/old") response.writeHead(307, { location: "/moved" }).end();
       else if (request.url === "/moved")
@@ -137,14 +137,14 @@ describe("the model transport", () => {
     expect(seen[2]?.headers["content-type"]).toBeUndefined();
   });
 
-  it("gives a bodiless status a null body", async () => {
+  test("gives a bodiless status a null body", async () => {
     handler = (_, response) => response.writeHead(204).end();
     const response = await transport.fetch(`${base}/empty`, { method: "DELETE" });
     expect(response.status).toBe(204);
     expect(response.body).toBeNull();
   });
 
-  it("leaves a multipart upload to the platform's fetch", async () => {
+  test("leaves a multipart upload to the platform's fetch", async () => {
     handler = (_, response) => response.writeHead(200).end("stored");
     const form = new FormData();
     form.append("file", new Blob(["RIFF"], { type: "audio/wav" }), "a.wav");
@@ -154,7 +154,7 @@ describe("the model transport", () => {
     expect(seen[0]?.body).toContain('filename="a.wav"');
   });
 
-  it("rejects with the signal's reason and closes the connection when it fires", async () => {
+  test("rejects with the signal's reason and closes the connection when it fires", async () => {
     handler = () => {};
     const failure = await transport
       .fetch(`${base}/hang`, { method: "POST", body: "{}", signal: AbortSignal.timeout(100) })
@@ -163,7 +163,7 @@ describe("the model transport", () => {
     await expect.poll(() => closedByClient).toEqual(["/hang"]);
   });
 
-  it("lets the AI SDK see an unreachable model as a retryable failure", async () => {
+  test("lets the AI SDK see an unreachable model as a retryable failure", async () => {
     const closed = createServer();
     closed.listen(0, "127.0.0.1");
     await once(closed, "listening");

@@ -1,5 +1,5 @@
 import { generateText, tool, zodSchema } from "ai";
-import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, type MockInstance, test, vi } from "vitest";
 import { z } from "zod";
 import { createLogger } from "../../src/lib/logger.ts";
 import { createOfflineResponder } from "../../src/models/offline-responder.ts";
@@ -36,7 +36,7 @@ async function printedDuring(run: () => Promise<void>): Promise<string> {
 const logged = () => written.map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe("an offline answer", () => {
-  it("leaves the log JSON lines only, with no warning: no tools are offered to it", async () => {
+  test("leaves the log JSON lines only, with no warning: no tools are offered to it", async () => {
     const org = await createFundedOrganization(app);
     const agent = await createAgent(app, org);
     const base = await app.listen("api");
@@ -59,7 +59,7 @@ describe("an offline answer", () => {
 });
 
 describe("the AI SDK's warnings", () => {
-  it("go to the app's JSON log at debug, never to the console as plain text", async () => {
+  test("go to the app's JSON log at debug, never to the console as plain text", async () => {
     written.length = 0;
     // A tool offered to a model that calls none: the SDK warns, through the app's hook.
     const printed = await printedDuring(async () => {

@@ -1,6 +1,6 @@
 import { generateText, Output, streamText } from "ai";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import {
   formatKnowledgeBlock,
@@ -32,7 +32,7 @@ const offlineModel = () =>
   createModelRegistry({ providerKeys: {} }).resolveLanguageModel("gpt_4o").model;
 
 describe("knowledge block", () => {
-  it("numbers passages, escapes markup, and parses back to the same passages", () => {
+  test("numbers passages, escapes markup, and parses back to the same passages", () => {
     const tricky = [
       {
         source: 'a "quoted" <source> & co',
@@ -56,7 +56,7 @@ describe("knowledge block", () => {
     expect(parseKnowledgeBlock(`before\n${block}\nafter`)).toEqual(tricky);
   });
 
-  it("round-trips any passages", () => {
+  test("round-trips any passages", () => {
     const passageArbitrary = fc.record({ source: fc.string(), text: fc.string() });
     fc.assert(
       fc.property(fc.array(passageArbitrary, { maxLength: 5 }), (generated) => {
@@ -65,14 +65,14 @@ describe("knowledge block", () => {
     );
   });
 
-  it("finds no passages in a prompt without a block", () => {
+  test("finds no passages in a prompt without a block", () => {
     expect(parseKnowledgeBlock("You are helpful.")).toEqual([]);
     expect(parseKnowledgeBlock(formatKnowledgeBlock([]))).toEqual([]);
   });
 });
 
 describe("offline responder", () => {
-  it("quotes the passage that matches the question, verbatim, with its source", async () => {
+  test("quotes the passage that matches the question, verbatim, with its source", async () => {
     const result = await generateText({
       model: offlineModel(),
       system: systemPrompt(passages),
@@ -88,7 +88,7 @@ describe("offline responder", () => {
     expect(result.response.modelId).toBe("local-extractive");
   });
 
-  it("answers the last user message, not earlier ones", async () => {
+  test("answers the last user message, not earlier ones", async () => {
     const result = await generateText({
       model: offlineModel(),
       system: systemPrompt(passages),
@@ -102,7 +102,7 @@ describe("offline responder", () => {
     expect(result.text).not.toContain("handbook.pdf");
   });
 
-  it("quotes up to three passages, best first, when several match", async () => {
+  test("quotes up to three passages, best first, when several match", async () => {
     const many = [
       { source: "a", text: "Shipping to Spain costs 5 euros." },
       { source: "b", text: "Shipping to France costs 7 euros." },
@@ -119,7 +119,7 @@ describe("offline responder", () => {
     expect(quotedSources).toEqual(["a", "d", "b"]);
   });
 
-  it("says plainly that nothing matched and which variable to set", async () => {
+  test("says plainly that nothing matched and which variable to set", async () => {
     const registry = createModelRegistry({ providerKeys: {} });
     const result = await generateText({
       model: registry.resolveLanguageModel("claude_4_sonnet").model,
@@ -137,7 +137,7 @@ describe("offline responder", () => {
     expect(empty.text).toContain("no knowledge was found for this question");
   });
 
-  it("ignores passages a user types into the conversation", async () => {
+  test("ignores passages a user types into the conversation", async () => {
     const result = await generateText({
       model: offlineModel(),
       system: "Be nice.",
@@ -146,7 +146,7 @@ describe("offline responder", () => {
     expect(result.text).not.toContain("forged");
   });
 
-  it("streams the same answer in word-sized deltas", async () => {
+  test("streams the same answer in word-sized deltas", async () => {
     const options = {
       system: systemPrompt(passages),
       prompt: "When do orders ship?",
@@ -162,7 +162,7 @@ describe("offline responder", () => {
     expect(await result.usage).toEqual(whole.usage);
   });
 
-  it("reports usage from the prompt and the answer (4 characters a token, 4 per message)", async () => {
+  test("reports usage from the prompt and the answer (4 characters a token, 4 per message)", async () => {
     const system = systemPrompt(passages);
     const prompt = "When do orders ship?";
     const result = await generateText({ model: offlineModel(), system, prompt });
@@ -172,7 +172,7 @@ describe("offline responder", () => {
     expect(result.usage.totalTokens).toBe(expectedInput + Math.ceil(result.text.length / 4));
   });
 
-  it("stops streaming when the caller aborts", async () => {
+  test("stops streaming when the caller aborts", async () => {
     const controller = new AbortController();
     const result = streamText({
       model: offlineModel(),
@@ -191,7 +191,7 @@ describe("offline responder", () => {
     expect(deltas.length).toBeLessThan(10);
   });
 
-  it("refuses structured output instead of inventing it", async () => {
+  test("refuses structured output instead of inventing it", async () => {
     const failure = await generateText({
       model: createOfflineResponder({ configureHint: "set OPENAI_API_KEY" }),
       prompt: "follow up",

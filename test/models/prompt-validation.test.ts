@@ -1,6 +1,6 @@
 import { generateText, InvalidPromptError, type ModelMessage } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { settlePromptSchema } from "../../src/models/prompt-validation.ts";
 
 const model = () =>
@@ -17,7 +17,7 @@ const model = () =>
   });
 
 describe("the AI SDK's prompt validation once its schema is settled", () => {
-  it("still accepts the messages agents send, provider options and all", async () => {
+  test("still accepts the messages agents send, provider options and all", async () => {
     settlePromptSchema();
     const messages: ModelMessage[] = [
       { role: "user", content: "How fast do orders ship?" },
@@ -32,7 +32,7 @@ describe("the AI SDK's prompt validation once its schema is settled", () => {
     expect(result.text).toBe("fine");
   });
 
-  it("still refuses messages that do not match, nested JSON values included", async () => {
+  test("still refuses messages that do not match, nested JSON values included", async () => {
     settlePromptSchema();
     const refusals = [
       [{ role: "user", content: 42 }],

@@ -1,5 +1,5 @@
 import { cosineSimilarity, embed, embedMany, experimental_transcribe as transcribe } from "ai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { toModelProviderError } from "../../src/models/model-failure.ts";
 import { createModelRegistry } from "../../src/models/model-registry.ts";
 import { createModelTransport } from "../../src/models/model-transport.ts";
@@ -53,7 +53,7 @@ describe.each(clients)("transcription through the registry over %s", (_, fetch) 
   const registry = () =>
     createModelRegistry({ providerKeys: { openai: "sk-openai" }, openaiBaseUrl: fake.url, fetch });
 
-  it("uploads the audio as multipart and returns the provider's text", async () => {
+  test("uploads the audio as multipart and returns the provider's text", async () => {
     const audio = wavFile(0.5);
     fake.scriptTranscription({ text: "hello from the tone" });
     const result = await transcribe({
@@ -72,7 +72,7 @@ describe.each(clients)("transcription through the registry over %s", (_, fetch) 
     );
   });
 
-  it("reads verbose JSON (segments and duration) when asked for it", async () => {
+  test("reads verbose JSON (segments and duration) when asked for it", async () => {
     fake.scriptTranscription({ text: "two seconds", durationSeconds: 2, language: "english" });
     const result = await transcribe({
       model: registry().resolveTranscriptionModel("openai:whisper-1"),
@@ -84,7 +84,7 @@ describe.each(clients)("transcription through the registry over %s", (_, fetch) 
     expect(result.segments).toEqual([{ text: "two seconds", startSecond: 0, endSecond: 2 }]);
   });
 
-  it("goes to a dedicated speech-to-text server with its own key, never the provider's", async () => {
+  test("goes to a dedicated speech-to-text server with its own key, never the provider's", async () => {
     const model = registry().resolveTranscriptionModel("openai:whisper-large-v3", {
       baseUrl: fake.url,
       apiKey: "whisper-key",
@@ -101,7 +101,7 @@ describe.each(clients)("transcription through the registry over %s", (_, fetch) 
     expect(String(fake.requests[1]?.headers.authorization)).not.toContain("sk-openai");
   });
 
-  it("turns a provider failure into a clear error", async () => {
+  test("turns a provider failure into a clear error", async () => {
     fake.scriptTranscription({ status: 500, errorMessage: "GPU on fire at /srv/whisper" });
     const failure = await transcribe({
       model: registry().resolveTranscriptionModel("openai:whisper-1"),
@@ -124,7 +124,7 @@ describe.each(clients)("embeddings through the registry over %s", (_, fetch) => 
       fetch,
     }).resolveEmbeddingModel("openai:text-embedding-3-small");
 
-  it("returns deterministic unit vectors that rank related texts higher, with usage", async () => {
+  test("returns deterministic unit vectors that rank related texts higher, with usage", async () => {
     const { embeddings, usage } = await embedMany({
       model: model(),
       values: ["refund policy for orders", "orders refund policy", "weather in Lisbon"],
@@ -147,7 +147,7 @@ describe.each(clients)("embeddings through the registry over %s", (_, fetch) => 
     });
   });
 
-  it("sends embeddings to LLM_BASE_URL when it is set", async () => {
+  test("sends embeddings to LLM_BASE_URL when it is set", async () => {
     const local = createModelRegistry({ providerKeys: {}, llmBaseUrl: fake.url, fetch });
     const result = await embed({
       model: local.resolveEmbeddingModel("openai:nomic-embed-text"),

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { OPENAI_KINDS } from "../../src/http/routes/openai/openai-errors.ts";
 import { ERROR_STATUS, type ErrorType } from "../../src/lib/errors.ts";
 
@@ -7,7 +7,7 @@ import { ERROR_STATUS, type ErrorType } from "../../src/lib/errors.ts";
 const ROUTE_CODES = ["model_not_found", "previous_response_not_found", "unknown_url"];
 
 describe("docs/openai-api.md", () => {
-  it("gives each error status the type and code the /v1 error handler answers", () => {
+  test("gives each error status the type and code the /v1 error handler answers", () => {
     const markdown = readFileSync(new URL("../../docs/openai-api.md", import.meta.url), "utf8");
     const rows = [
       ...markdown.matchAll(/^\| ([\d, ]+) \| `(\w+)` \| (?:`(\w+)`|null) \|/gm),

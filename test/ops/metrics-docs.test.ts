@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { createMetrics } from "../../src/ops/metrics.ts";
 
 /** The rows of docs/operations.md's metric table: name, type and labels. */
@@ -19,7 +19,7 @@ function documentedMetrics() {
 }
 
 describe("docs/operations.md", () => {
-  it("lists every metric of the service with its type and labels, and no other", async () => {
+  test("lists every metric of the service with its type and labels, and no other", async () => {
     const metrics = createMetrics();
     // One observation of each, so that every metric shows its labels.
     metrics.httpRequest("GET", "/api/health", 200, 0.001);

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAgent, createFundedOrganization, sendQuery } from "../harness/agents.ts";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createAgent, createFundedOrganization } from "../harness/agents.ts";
 import { ADMIN_TOKEN, startTestApp, type TestOrganization } from "../harness/app.ts";
 import { addFile, createDatastore, waitForSync } from "../knowledge/knowledge-helpers.ts";
 import {
@@ -36,13 +36,15 @@ const postLead = (body: unknown) =>
   });
 
 describe("GET /metrics on the API listener", () => {
-  it("counts what the service did, in the Prometheus text format, under bounded labels", async () => {
+  test("counts what the service did, in the Prometheus text format, under bounded labels", async () => {
     // A direct answer: a model call, a ledger row with credits, an HTTP request on a route with an id.
     const agent = await createAgent(t.app, org);
     knownIds.push(agent.id);
-    const answered = await sendQuery(t.app, org, agent.id, { query: "What are your hours?" });
-    expect(answered.statusCode).toBe(200);
-    knownIds.push(answered.json().conversationId, answered.json().messageId);
+    const answered = await t.app
+      .client(org.auth)
+      .agents.query(agent.id, { query: "What are your hours?" });
+    expect(answered.status).toBe(200);
+    knownIds.push(answered.body.conversationId, answered.body.messageId);
 
     // An ingestion that ends synched.
     const datastore = await createDatastore(t.app, org);
@@ -57,11 +59,13 @@ describe("GET /metrics on the API listener", () => {
     // A conversational answer delivered by webhook.
     const conversational = await createConversationalAgent(t.app, "Webhooked");
     knownIds.push(conversational.org.id, conversational.agentId);
-    const queued = await sendQuery(t.app, conversational.org, conversational.agentId, {
-      query: "Where is my order?",
-      webhookUrl: `${t.receiver.url}/hook`,
-    });
-    expect(queued.statusCode).toBe(200);
+    const queued = await t.app
+      .client(conversational.org.auth)
+      .agents.query(conversational.agentId, {
+        query: "Where is my order?",
+        webhookUrl: `${t.receiver.url}/hook`,
+      });
+    expect(queued.status).toBe(200);
     await waitForPosts(t.receiver, 1);
 
     // Leads: stored, invalid, then rate limited past the limit of 2 a minute.
@@ -180,7 +184,7 @@ describe("GET /metrics on the API listener", () => {
     expect(scraped.text).not.toContain(org.apiKey);
   });
 
-  it("counts queued jobs at scrape time", async () => {
+  test("counts queued jobs at scrape time", async () => {
     const sent = await t.app.runtime.jobs.send(
       "lead.notify",
       { leadId: "not-a-lead" },
@@ -198,7 +202,7 @@ describe("GET /metrics on the API listener", () => {
 });
 
 describe("who may read /metrics", () => {
-  it("401 without a token, with a wrong one, with an organization's API key", async () => {
+  test("401 without a token, with a wrong one, with an organization's API key", async () => {
     for (const token of [null, "wrong-token", org.apiKey, `${ADMIN_TOKEN}x`]) {
       const { status, text } = await scrape(apiUrl, token);
       expect(status).toBe(401);
@@ -210,7 +214,7 @@ describe("who may read /metrics", () => {
     }
   });
 
-  it("401 for a malformed Authorization header; 404 for another method", async () => {
+  test("401 for a malformed Authorization header; 404 for another method", async () => {
     for (const authorization of [
       "Basic abc",
       ADMIN_TOKEN,
@@ -228,11 +232,11 @@ describe("who may read /metrics", () => {
     expect(posted.status).toBe(404);
   });
 
-  it("is not on the marketing-site listener", async () => {
+  test("is not on the marketing-site listener", async () => {
     expect((await scrape(siteUrl, ADMIN_TOKEN)).status).toBe(404);
   });
 
-  it("404 when ADMIN_TOKEN is not set", async () => {
+  test("404 when ADMIN_TOKEN is not set", async () => {
     const app = await startTestApp({ env: { ADMIN_TOKEN: "" } });
     try {
       const url = await app.listen("api");

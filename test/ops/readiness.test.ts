@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { createRuntime, type Runtime } from "../../src/app/runtime.ts";
 import { parseConfig } from "../../src/config/index.ts";
 import { type Database, openDatabase } from "../../src/db/client.ts";
@@ -90,14 +90,14 @@ describe("GET /api/health/ready on the API and site listeners", () => {
     await cuttable.close();
   });
 
-  it("200 with every check ok, on both listeners; /api/health stays the liveness", async () => {
+  test("200 with every check ok, on both listeners; /api/health stays the liveness", async () => {
     for (const url of [apiUrl, siteUrl]) {
       expect(await get(url, "/api/health/ready")).toEqual({ status: 200, body: ALL_OK });
       expect(await get(url, "/api/health")).toEqual({ status: 200, body: { status: "ok" } });
     }
   });
 
-  it("ignores a query string and credentials; another method is 404", async () => {
+  test("ignores a query string and credentials; another method is 404", async () => {
     const checked = await get(apiUrl, "/api/health/ready?database=down&checks[]=x", {
       headers: { authorization: "Bearer not-a-key" },
     });
@@ -110,7 +110,7 @@ describe("GET /api/health/ready on the API and site listeners", () => {
     expect(sitePosted.body).toMatchObject({ code: "not_found" });
   });
 
-  it("503 naming the database while it is cut (and 200 again once it is back)", async () => {
+  test("503 naming the database while it is cut (and 200 again once it is back)", async () => {
     await cuttable.cut();
     const down = {
       status: 503,
@@ -136,7 +136,7 @@ describe("GET /api/health/ready on the API and site listeners", () => {
 });
 
 describe("readiness of a database without the latest migration", () => {
-  it("503 naming the migrations", async () => {
+  test("503 naming the migrations", async () => {
     const database = await createTestDatabase();
     await database.db.execute(
       sql`delete from drizzle.__drizzle_migrations
@@ -185,12 +185,12 @@ describe.skipIf(!redisUrl)("readiness with REDIS_URL", () => {
     },
   });
 
-  it("200 with redis ok on both listeners while Redis answers", async () => {
+  test("200 with redis ok on both listeners while Redis answers", async () => {
     expect(await get(apiUrl, "/api/health/ready")).toEqual(withRedis("ok"));
     expect(await get(siteUrl, "/api/health/ready")).toEqual(withRedis("ok"));
   });
 
-  it("503 naming redis while Redis is down, within the probe's bound, and 200 once it is back", async () => {
+  test("503 naming redis while Redis is down, within the probe's bound, and 200 once it is back", async () => {
     proxy.cut();
     const started = Date.now();
     expect(await get(apiUrl, "/api/health/ready")).toEqual(withRedis("down"));
@@ -237,14 +237,14 @@ describe("the worker role's listener", () => {
     await database.close();
   });
 
-  it("has no API or site listener, and answers liveness and readiness", async () => {
+  test("has no API or site listener, and answers liveness and readiness", async () => {
     expect(worker.runtime.api).toBeNull();
     expect(worker.runtime.site).toBeNull();
     expect(await get(worker.url, "/api/health")).toEqual({ status: 200, body: { status: "ok" } });
     expect(await get(worker.url, "/api/health/ready")).toEqual({ status: 200, body: ALL_OK });
   });
 
-  it("serves /metrics to the admin token: the jobs it runs and the process", async () => {
+  test("serves /metrics to the admin token: the jobs it runs and the process", async () => {
     const sent = await worker.runtime.jobs.send("knowledge.ingest.abandoned", {
       organizationId: "no-such-organization",
       datasourceId: "no-such-datasource",
@@ -274,7 +274,7 @@ describe("the worker role's listener", () => {
     expect(routes).toContain("/metrics");
   });
 
-  it("401 for a wrong token or none; unknown paths are 404", async () => {
+  test("401 for a wrong token or none; unknown paths are 404", async () => {
     expect((await scrape(worker.url, "wrong-token")).status).toBe(401);
     expect((await scrape(worker.url, null)).status).toBe(401);
     const unknown = await get(worker.url, "/api/agents");
@@ -282,7 +282,7 @@ describe("the worker role's listener", () => {
     expect(unknown.body).toMatchObject({ type: "NOT_FOUND" });
   });
 
-  it("503 naming the jobs once its job queue stopped", async () => {
+  test("503 naming the jobs once its job queue stopped", async () => {
     await worker.runtime.jobs.stop({ graceful: false, timeoutMs: 0 });
     expect(await get(worker.url, "/api/health/ready")).toEqual({
       status: 503,
@@ -292,7 +292,7 @@ describe("the worker role's listener", () => {
 });
 
 describe("the worker role without ADMIN_TOKEN", () => {
-  it("has no /metrics (404), and still its health checks", async () => {
+  test("has no /metrics (404), and still its health checks", async () => {
     const database = await createTestDatabase();
     const worker = await startWorker(database, { ADMIN_TOKEN: "" });
     try {
@@ -307,7 +307,7 @@ describe("the worker role without ADMIN_TOKEN", () => {
 
 // The command line's own path to the listener; one database kind is enough, as in test/cli.
 describe.skipIf(testDatabaseKind !== "pglite")("agentdesk serve --role worker", () => {
-  it("listens on WORKER_PORT, prints its URL, and stops on SIGTERM", {
+  test("listens on WORKER_PORT, prints its URL, and stops on SIGTERM", {
     timeout: 3 * TEST_TIMEOUT_MS,
   }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "agentdesk-worker-"));

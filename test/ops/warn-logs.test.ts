@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { InjectOptions } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { App } from "../../src/http/app-types.ts";
 import { createLogger } from "../../src/lib/logger.ts";
 import { createAgent } from "../harness/agents.ts";
@@ -42,7 +42,7 @@ async function onlyLine(listener: App, request: InjectOptions) {
 }
 
 describe("refusals an operator can act on: one warn line with the route and organization", () => {
-  it("401, a key that is not valid: no organization, never the key", async () => {
+  test("401, a key that is not valid: no organization, never the key", async () => {
     const key = "adk_revoked-or-mistyped-key";
     const { status, line, text } = await onlyLine(app.api, {
       method: "GET",
@@ -55,7 +55,7 @@ describe("refusals an operator can act on: one warn line with the route and orga
     expect(text).not.toContain(key);
   });
 
-  it("401, a wrong admin token on the admin API and /metrics: never the token", async () => {
+  test("401, a wrong admin token on the admin API and /metrics: never the token", async () => {
     for (const url of ["/api/admin/organizations", "/metrics"]) {
       const token = `${ADMIN_TOKEN}-guess`;
       const { status, line, text } = await onlyLine(app.api, {
@@ -70,7 +70,7 @@ describe("refusals an operator can act on: one warn line with the route and orga
     }
   });
 
-  it("402, the free plan used up: the organization and the route pattern", async () => {
+  test("402, the free plan used up: the organization and the route pattern", async () => {
     const agent = await createAgent(app, org);
     for (let index = 0; index < 5; index += 1) {
       const answered = await app.client(org.auth).agents.query(agent.id, { query: `q${index}` });
@@ -94,7 +94,7 @@ describe("refusals an operator can act on: one warn line with the route and orga
     expect(text).not.toContain(org.apiKey);
   });
 
-  it("403, the spec's answers to a bad key (follow-up JSON, credits balance text)", async () => {
+  test("403, the spec's answers to a bad key (follow-up JSON, credits balance text)", async () => {
     for (const [method, url, route] of [
       ["POST", "/api/agents/some-agent/follow-up/query", "/api/agents/:id/follow-up/query"],
       ["GET", "/api/credits/balance", "/api/credits/balance"],
@@ -110,7 +110,7 @@ describe("refusals an operator can act on: one warn line with the route and orga
     }
   });
 
-  it("429, the lead rate limit on the site listener", async () => {
+  test("429, the lead rate limit on the site listener", async () => {
     const lead = {
       method: "POST" as const,
       url: "/api/leads",
@@ -128,7 +128,7 @@ describe("refusals an operator can act on: one warn line with the route and orga
 });
 
 describe("other client errors stay at info", () => {
-  it("400 and 404 are the client's business, with the organization where known", async () => {
+  test("400 and 404 are the client's business, with the organization where known", async () => {
     const invalid = await onlyLine(app.api, {
       method: "POST",
       url: "/api/agents",

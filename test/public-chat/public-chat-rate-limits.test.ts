@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
 import { createAgent, createFundedOrganization } from "../harness/agents.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
@@ -103,7 +103,7 @@ describe.skipIf(!redisUrl)("the limits shared through Redis", () => {
     await fake?.close();
   });
 
-  it("two API instances count one visitor's messages together", async () => {
+  test("two API instances count one visitor's messages together", async () => {
     // A fresh visitor id, so runs sharing one Redis never collide.
     const visitor = `visitor-${randomUUID()}`;
     const statuses: number[] = [];

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createLogger } from "../../src/lib/logger.ts";
 import { createAgent } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
@@ -29,7 +29,7 @@ const degradedLines = () =>
   written.filter((line) => line.includes("super retrieval needs a language model"));
 
 describe("super retrieval without a provider key", () => {
-  it("answers with plain retrieval, says so once in the logs, and records it", async () => {
+  test("answers with plain retrieval, says so once in the logs, and records it", async () => {
     const agent = await createAgent(app, org, {
       datastoreIds: [datastoreId],
       useSuperRetrieval: true,

@@ -15,7 +15,7 @@ import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { testDatabaseKind } from "../harness/database.ts";
 
 /**
@@ -110,7 +110,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("README walkthrough", () => {
     rmSync(workDir, { recursive: true, force: true });
   });
 
-  it("runs every shell block of README.md in order", {
+  test("runs every shell block of README.md in order", {
     timeout: SCRIPT_TIMEOUT_MS + 60_000,
   }, async () => {
     const [port, sitePort] = [await freePort(), await freePort()];

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
 import { startTelegramApi, type TelegramApi, telegramTextUpdate } from "../fakes/telegram-api.ts";
@@ -80,7 +80,7 @@ async function setUp(service: ServiceProcess) {
 }
 
 describe("a channel message acknowledged by a process killed with SIGKILL", () => {
-  it(
+  test(
     "is answered exactly once after the restart, even when Telegram delivers it again",
     async () => {
       const first = await spawnService();

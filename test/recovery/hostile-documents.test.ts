@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import {
   hostileCsv,
@@ -175,7 +175,7 @@ describe("documents that exhaust a parser", () => {
   ];
 
   for (const { name, file, error } of cases) {
-    it(
+    test(
       `ends ${name} in error while the service keeps answering`,
       async () => {
         const [fileName, contentType, content] = await file();
@@ -189,7 +189,7 @@ describe("documents that exhaust a parser", () => {
     );
   }
 
-  it(
+  test(
     "reads a DOCX of 120,000 paragraphs (0.9 M characters) while the service keeps answering",
     async () => {
       const content = Buffer.from(await hostileDocx(120_000));
@@ -202,7 +202,7 @@ describe("documents that exhaust a parser", () => {
     SLOW_TEST_MS,
   );
 
-  it("is still the same process, and reads an ordinary document after them", async () => {
+  test("is still the same process, and reads an ordinary document after them", async () => {
     const id = await upload("hours.md", "text/markdown", Buffer.from("# Hours\n\nOpen 9 to 5."));
     const { datasource } = await settleWatchingHealth(id);
     expect(datasource).toMatchObject({ status: "synched", chunkCount: 1 });

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import { type Receiver, startReceiver } from "../fakes/http-receiver.ts";
 import { type FakeWebSite, startFakeWebSite } from "../fakes/web-site.ts";
@@ -154,7 +154,7 @@ const page = (title: string) =>
   `<p>${title} is about ferns, which grow in the shade.</p></main></body></html>`;
 
 describe("a process killed with SIGKILL", () => {
-  it(
+  test(
     "leaves no datasource it had just created pending: all are synched after it",
     async () => {
       const datastoreId = await createDatastore(current);
@@ -205,7 +205,7 @@ describe("a process killed with SIGKILL", () => {
     SLOW_TEST_MS,
   );
 
-  it(
+  test(
     "syncs again a web page whose run it killed while fetching",
     async () => {
       const datastoreId = await createDatastore(current);
@@ -242,7 +242,7 @@ describe("a process killed with SIGKILL", () => {
     SLOW_TEST_MS,
   );
 
-  it.skipIf(testDatabaseKind !== "pglite")(
+  test.skipIf(testDatabaseKind !== "pglite")(
     "syncs again, without duplicate chunks, a file it killed while writing its chunks",
     async () => {
       const datastoreId = await createDatastore(current);
@@ -274,7 +274,7 @@ describe("a process killed with SIGKILL", () => {
     SLOW_TEST_MS,
   );
 
-  it(
+  test(
     "delivers a webhook it killed mid-delivery once, with the same delivery id, after the lease",
     async () => {
       const agent = await current.request<{ id: string }>("POST", "/api/agents", {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import { type FakeWebSite, startFakeWebSite } from "../fakes/web-site.ts";
 import type { TestOrganization } from "../harness/app.ts";
@@ -67,7 +67,7 @@ afterAll(async () => {
 });
 
 describe("a job whose runs end with their process", () => {
-  it(
+  test(
     "is run twice, then failed for good with its datasource in error, never a third time",
     async () => {
       let service = await spawnService();

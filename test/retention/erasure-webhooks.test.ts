@@ -1,15 +1,13 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
-import { sendQuery } from "../harness/agents.ts";
-import type { TestOrganization } from "../harness/app.ts";
+import type { TestApp } from "../harness/app.ts";
 import {
-  createConversationalAgent,
   deliveriesOf,
   eventually,
-  startWebhookTestApp,
-  type WebhookTestApp,
+  type WebhookFixtures,
   waitForPosts,
+  webhookTest,
 } from "../webhooks/webhook-helpers.ts";
 
 /**
@@ -19,18 +17,15 @@ import {
  * ledger, without the window it named.
  */
 
-let t: WebhookTestApp;
-let org: TestOrganization;
-let agentId: string;
-beforeAll(async () => {
-  t = await startWebhookTestApp();
-  ({ org, agentId } = await createConversationalAgent(t.app, "Conversational"));
-});
-afterAll(() => t.close());
+const test = webhookTest({ orgName: "Conversational" });
 
-async function countRows(table: "webhook_windows" | "webhook_deliveries", conversationId: string) {
+async function countRows(
+  { app, org }: Pick<WebhookFixtures, "app" | "org">,
+  table: "webhook_windows" | "webhook_deliveries",
+  conversationId: string,
+) {
   const rows = rowsOf<{ count: number }>(
-    await t.app.database.db.execute(
+    await app.database.db.execute(
       sql`select count(*)::int as count from ${sql.identifier(table)} w
           join conversations c on c.id = w.conversation_id
           where c.organization_id = ${org.id} and c.external_id = ${conversationId}`,
@@ -39,9 +34,9 @@ async function countRows(table: "webhook_windows" | "webhook_deliveries", conver
   return rows[0]?.count ?? 0;
 }
 
-async function rowsWithText(text: string) {
+async function rowsWithText(app: TestApp, text: string) {
   const rows = rowsOf<{ count: number }>(
-    await t.app.database.db.execute(
+    await app.database.db.execute(
       sql`select (select count(*) from webhook_deliveries where payload like ${`%${text}%`})
             + (select count(*) from webhook_delivery_attempts where response_snippet like ${`%${text}%`})
             + (select count(*) from messages where text like ${`%${text}%`}) as count`,
@@ -51,50 +46,57 @@ async function rowsWithText(text: string) {
 }
 
 describe("erasing a conversation of conversational mode", () => {
-  it("removes its window, deliveries and attempts; keeps the charge without the window", async () => {
-    t.fake.script({ text: "Parcel 7781 leaves the depot today." });
-    const queued = await sendQuery(t.app, org, agentId, {
+  test("removes its window, deliveries and attempts; keeps the charge without the window", async ({
+    app,
+    api,
+    org,
+    agent,
+    fake,
+    receiver,
+  }) => {
+    fake.script({ text: "Parcel 7781 leaves the depot today." });
+    const queued = await api.agents.query(agent.id, {
       query: "Where is parcel 7781?",
-      webhookUrl: `${t.receiver.url}/hook`,
+      webhookUrl: `${receiver.url}/hook`,
     });
-    expect(queued.statusCode).toBe(200);
-    const { conversationId } = queued.json();
-    await waitForPosts(t.receiver, 1);
+    expect(queued.status).toBe(200);
+    const { conversationId } = queued.body;
+    await waitForPosts(receiver, 1);
     const [delivery] = await eventually(async () => {
-      const deliveries = await deliveriesOf(t.app, org, conversationId);
+      const deliveries = await deliveriesOf(app, org, conversationId);
       expect(deliveries[0]?.state).toBe("delivered");
       return deliveries;
     });
     expect(delivery?.attempts).toHaveLength(1);
-    expect(await countRows("webhook_windows", conversationId)).toBe(1);
-    expect(await countRows("webhook_deliveries", conversationId)).toBe(1);
-    expect(await rowsWithText("7781")).toBeGreaterThanOrEqual(3);
+    expect(await countRows({ app, org }, "webhook_windows", conversationId)).toBe(1);
+    expect(await countRows({ app, org }, "webhook_deliveries", conversationId)).toBe(1);
+    expect(await rowsWithText(app, "7781")).toBeGreaterThanOrEqual(3);
     const [charge] = rowsOf<{ id: string; metadata: Record<string, unknown> }>(
-      await t.app.database.db.execute(
+      await app.database.db.execute(
         sql`select id, metadata from consumption_events
             where organization_id = ${org.id} and conversation_id = ${conversationId}`,
       ),
     );
     expect(charge?.metadata).toHaveProperty("conversational");
 
-    const response = await t.app.client(org.auth).conversations.delete(conversationId);
+    const response = await api.conversations.delete(conversationId);
     expect(response.status).toBe(200);
 
-    expect(await rowsWithText("7781")).toBe(0);
+    expect(await rowsWithText(app, "7781")).toBe(0);
     const attempts = rowsOf<{ count: number }>(
-      await t.app.database.db.execute(
+      await app.database.db.execute(
         sql`select count(*)::int as count from webhook_delivery_attempts
             where delivery_id = ${delivery?.id as string}`,
       ),
     );
     expect(attempts[0]?.count).toBe(0);
     const windows = rowsOf<{ count: number }>(
-      await t.app.database.db.execute(
+      await app.database.db.execute(
         sql`select count(*)::int as count from webhook_windows where organization_id = ${org.id}`,
       ),
     );
     expect(windows[0]?.count).toBe(0);
-    const deliveries = await t.app.api.inject({
+    const deliveries = await app.api.inject({
       url: `/api/conversations/${conversationId}/webhook-deliveries`,
       headers: org.auth,
     });
@@ -106,7 +108,7 @@ describe("erasing a conversation of conversational mode", () => {
       metadata: Record<string, unknown>;
       credits_charged_micro: string | number;
     }>(
-      await t.app.database.db.execute(
+      await app.database.db.execute(
         sql`select conversation_id, message_id, metadata, credits_charged_micro
             from consumption_events where id = ${charge?.id as string}`,
       ),

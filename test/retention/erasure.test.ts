@@ -1,5 +1,5 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { contacts, messages } from "../../src/db/schema/index.ts";
 import { KEPT_EVENT_METADATA } from "../../src/domain/retention/retention-repo.ts";
 import { createSeeder } from "../annotations/seed.ts";
@@ -39,7 +39,7 @@ async function messageCount(messageIds: string[]): Promise<number> {
 }
 
 describe("DELETE /api/conversations/{id}", () => {
-  it("erases the conversation, its messages and annotations; keeps its events without it", async () => {
+  test("erases the conversation, its messages and annotations; keeps its events without it", async () => {
     const client = app.client(org.auth);
     const kept = await seeder.exchange(org, agentId);
     const erased = await seeder.exchange(org, agentId, {
@@ -106,7 +106,7 @@ describe("DELETE /api/conversations/{id}", () => {
     expect((await client.conversations.get(kept.conversationId)).status).toBe(200);
   });
 
-  it("answers 404 the second time, and for an id never used", async () => {
+  test("answers 404 the second time, and for an id never used", async () => {
     const client = app.client(org.auth);
     const exchange = await seeder.exchange(org, agentId);
     expect((await client.conversations.delete(exchange.conversationId)).status).toBe(200);
@@ -117,7 +117,7 @@ describe("DELETE /api/conversations/{id}", () => {
     expect(unknown.status).toBe(404);
   });
 
-  it("answers 404 for another organization's conversation and leaves it whole", async () => {
+  test("answers 404 for another organization's conversation and leaves it whole", async () => {
     const theirs = await seeder.exchange(other, otherAgentId);
     const attempt = await app.client(org.auth).conversations.delete(theirs.conversationId);
     expect(attempt.status).toBe(404);
@@ -131,7 +131,7 @@ describe("DELETE /api/conversations/{id}", () => {
     expect(still.body.messages).toHaveLength(2);
   });
 
-  it("refuses callers without a valid key with 401", async () => {
+  test("refuses callers without a valid key with 401", async () => {
     const exchange = await seeder.exchange(org, agentId);
     const anonymous = await app.client().conversations.delete(exchange.conversationId);
     expect(anonymous.status).toBe(401);
@@ -145,7 +145,7 @@ describe("DELETE /api/conversations/{id}", () => {
     );
   });
 
-  it("asks which agent when two agents use the id, then erases only that one's", async () => {
+  test("asks which agent when two agents use the id, then erases only that one's", async () => {
     const client = app.client(org.auth);
     const secondAgentId = await seeder.agent(org, { name: "Second agent" });
     const first = await seeder.exchange(org, agentId, { conversationId: "shared-id" });
@@ -170,7 +170,7 @@ describe("DELETE /api/conversations/{id}", () => {
     expect(remaining.body.agentId).toBe(agentId);
   });
 
-  it.each([
+  test.each([
     ["an empty agentId", "some-id", { agentId: "" }],
     ["an agentId over 200 characters", "some-id", { agentId: "a".repeat(201) }],
   ])("answers 400 to %s", async (_label, id, query) => {
@@ -181,7 +181,7 @@ describe("DELETE /api/conversations/{id}", () => {
 });
 
 describe("DELETE /api/contacts/{id}", () => {
-  it("erases the contact and every conversation linked to it, in several batches", async () => {
+  test("erases the contact and every conversation linked to it, in several batches", async () => {
     const client = app.client(org.auth);
     const email = "gdpr.request@example.com";
     const linked = [
@@ -224,7 +224,7 @@ describe("DELETE /api/contacts/{id}", () => {
     expect(again.error.type).toBe("NOT_FOUND");
   });
 
-  it("answers 404 for an unknown contact and for another organization's", async () => {
+  test("answers 404 for an unknown contact and for another organization's", async () => {
     const theirs = await seeder.exchange(other, otherAgentId, {
       contact: { email: "their.customer@example.com" },
     });
@@ -237,7 +237,7 @@ describe("DELETE /api/contacts/{id}", () => {
     expect(still.body.contact.id).toBe(theirs.contactId);
   });
 
-  it("refuses callers without a valid key with 401, and ids over 64 characters with 400", async () => {
+  test("refuses callers without a valid key with 401, and ids over 64 characters with 400", async () => {
     const exchange = await seeder.exchange(org, agentId, {
       contact: { email: "kept.safe@example.com" },
     });

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import { rowsOf } from "../../src/db/client.ts";
 import { KEPT_EVENT_METADATA } from "../../src/domain/retention/retention-repo.ts";
@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 describe("docs/retention.md", () => {
-  it("says what erasure does to every table that references a conversation, message or contact", async () => {
+  test("says what erasure does to every table that references a conversation, message or contact", async () => {
     const referencing = rowsOf<{ table: string }>(
       await database.db.execute(
         sql`select distinct table_name as table from information_schema.columns
@@ -47,7 +47,7 @@ describe("docs/retention.md", () => {
     expect(missing).toEqual([]);
   });
 
-  it("names the metadata keys the ledger keeps and the sweep's schedule", () => {
+  test("names the metadata keys the ledger keeps and the sweep's schedule", () => {
     const kept = markdown.match(/metadata reduced to ([^:]+):/)?.[1] ?? "";
     expect([...kept.matchAll(/`(\w+)`/g)].map((match) => match[1])).toEqual(KEPT_EVENT_METADATA);
     expect(markdown).toContain(`cron \`${jobCatalog["retention.sweep"].schedule}\``);

@@ -1,5 +1,5 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { annotations, conversations, messages, organizations } from "../../src/db/schema/index.ts";
 import { KEPT_EVENT_METADATA } from "../../src/domain/retention/retention-repo.ts";
@@ -67,7 +67,7 @@ async function exchanges(organization: TestOrganization, count: number) {
 }
 
 describe("PATCH /api/admin/organizations/{id}", () => {
-  it("sets and clears conversationRetentionDays, shown where the organization is returned", async () => {
+  test("sets and clears conversationRetentionDays, shown where the organization is returned", async () => {
     const organization = await app.createOrganization("Settings");
     const set = await setRetention(organization, 30);
     expect(set.body).toEqual({
@@ -85,7 +85,7 @@ describe("PATCH /api/admin/organizations/{id}", () => {
     expect(row).toEqual({ days: null });
   });
 
-  it.each([
+  test.each([
     ["zero days", { conversationRetentionDays: 0 }],
     ["negative days", { conversationRetentionDays: -5 }],
     ["more than 36500 days", { conversationRetentionDays: 36_501 }],
@@ -107,7 +107,7 @@ describe("PATCH /api/admin/organizations/{id}", () => {
     expect(billing.body.organization.conversationRetentionDays).toBe(10);
   });
 
-  it("answers 404 for an unknown organization, 401 without the admin token", async () => {
+  test("answers 404 for an unknown organization, 401 without the admin token", async () => {
     const missing = await app.admin.admin.updateOrganization("no-such-organization", {
       conversationRetentionDays: 30,
     });
@@ -127,7 +127,7 @@ describe("PATCH /api/admin/organizations/{id}", () => {
 });
 
 describe("the retention sweep", () => {
-  it("erases exactly the conversations idle longer than the setting, in batches", async () => {
+  test("erases exactly the conversations idle longer than the setting, in batches", async () => {
     const limited = await app.createOrganization("Keeps 30 days");
     const unlimited = await app.createOrganization("Keeps everything");
     const seeded = await exchanges(limited, 7);
@@ -195,7 +195,7 @@ describe("the retention sweep", () => {
     expect(await conversationIdsOf(limited)).toEqual(survivors.sort());
   });
 
-  it("keeps everything of an organization whose setting is unset", async () => {
+  test("keeps everything of an organization whose setting is unset", async () => {
     const organization = await app.createOrganization("Changed its mind");
     const seeded = await exchanges(organization, 2);
     for (const exchange of seeded) await idleFor(organization.id, exchange.conversationId, 3_000);
@@ -207,7 +207,7 @@ describe("the retention sweep", () => {
     );
   });
 
-  it("two sweeps at once erase each conversation once", async () => {
+  test("two sweeps at once erase each conversation once", async () => {
     const organization = await app.createOrganization("Swept twice");
     const seeded = await exchanges(organization, 6);
     for (const exchange of seeded) await idleFor(organization.id, exchange.conversationId, 10);
@@ -217,7 +217,7 @@ describe("the retention sweep", () => {
     expect(await conversationIdsOf(organization)).toEqual([]);
   });
 
-  it(
+  test(
     "runs as the retention.sweep job, scheduled daily in UTC",
     async () => {
       const organization = await app.createOrganization("Swept by the worker");

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
 import { type ChunkCopies, createChunkCopies } from "../../src/retrieval/chunk-copies.ts";
 import type { SearchFilters } from "../../src/retrieval/search-filters.ts";
@@ -102,7 +102,7 @@ beforeAll(async () => {
 afterAll(() => database?.close());
 
 describe(`exact vector scoring in the application (${testDatabaseKind})`, () => {
-  it("ranks exactly as PostgreSQL does, across datastores and with every filter", async () => {
+  test("ranks exactly as PostgreSQL does, across datastores and with every filter", async () => {
     const index = createChunkCopies({
       db: database.db,
       maxBytes: 10 * 1024 * 1024,
@@ -146,7 +146,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
     }
   });
 
-  it("keeps only chunks of the site's pages for a web_site filter", async () => {
+  test("keeps only chunks of the site's pages for a web_site filter", async () => {
     const index = createChunkCopies({
       db: database.db,
       maxBytes: 10 * 1024 * 1024,
@@ -164,7 +164,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
     expect(ids!.every((id) => id.startsWith("page-a-"))).toBe(true);
   });
 
-  it("sees every insert, update and delete, including cascades, at the next query", async () => {
+  test("sees every insert, update and delete, including cascades, at the next query", async () => {
     const index = createChunkCopies({
       db: database.db,
       maxBytes: 10 * 1024 * 1024,
@@ -213,7 +213,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
     expect(await everything()).toEqual([]);
   });
 
-  it("raises the version once per statement and survives deleting the datastore itself", async () => {
+  test("raises the version once per statement and survives deleting the datastore itself", async () => {
     await addDatastore("store-d");
     await addDatasource("file-d", "store-d");
     const [before] = await versionsOf("store-d");
@@ -224,7 +224,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
     expect(await versionsOf("store-d")).toEqual([]);
   });
 
-  it("declines a datastore larger than its budget and stays within the budget", async () => {
+  test("declines a datastore larger than its budget and stays within the budget", async () => {
     const vectorBytes = DIMENSIONS * 4 + 200;
     const request = {
       dimensions: DIMENSIONS,
@@ -286,7 +286,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
     expect(tight.heldBytes()).toBe(sizeB);
   });
 
-  it("leaves the vectors of a datastore above maxVectorValues to the database, not its text", async () => {
+  test("leaves the vectors of a datastore above maxVectorValues to the database, not its text", async () => {
     const copies = createChunkCopies({
       db: database.db,
       maxBytes: 10 * 1024 * 1024,
@@ -336,7 +336,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
     expect(vectorsFirst!.rankText(["chunk"], undefined, 5)).toBeNull();
   });
 
-  it("gives the same hybrid results with vectors ranked by the database and text here", async () => {
+  test("gives the same hybrid results with vectors ranked by the database and text here", async () => {
     const search = (exactCacheBytes: number, exactVectorMaxValues: number) =>
       searchOver(database, exactCacheBytes, { exactVectorMaxValues, vectorsFirst: false });
     for (let round = 0; round < 3; round += 1) {
@@ -351,7 +351,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
     }
   });
 
-  it("shows passages as the database reads them, and a renamed datasource at the next query", async () => {
+  test("shows passages as the database reads them, and a renamed datasource at the next query", async () => {
     const queryVector = unitVector();
     const request = async () => ({
       datastores: await versionsOf("store-a", "store-b"),
@@ -385,7 +385,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
     }
   });
 
-  it("gives the hybrid search the same results as the database's own vector search", async () => {
+  test("gives the hybrid search the same results as the database's own vector search", async () => {
     // Without the in-app scorer: pgvector's distance operator on PGlite, SQL over real[] here
     // when PostgreSQL has no pgvector.
     const search = (exactCacheBytes: number) => searchOver(database, exactCacheBytes);

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
 import { vectorRanksInSql } from "../../src/retrieval/hybrid-search.ts";
 import { encodeEmbedding } from "../../src/retrieval/vector-encoding.ts";
@@ -35,7 +35,7 @@ describe.skipIf(testDatabaseKind !== "postgres" || withoutPgvector)("the HNSW wa
     await database?.close();
   });
 
-  it("answers a datastore's vector ranking from the index rather than a sort of its chunks", async () => {
+  test("answers a datastore's vector ranking from the index rather than a sort of its chunks", async () => {
     const statement = vectorRanksInSql({
       encoded: encodeEmbedding(createUnitVectors(512, 3)()),
       dimensions: 512,

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
 import { fusedRanks, fuseRankings, rankedIds } from "../../src/retrieval/hybrid-search.ts";
 import { createTestDatabase } from "../harness/database.ts";
@@ -32,7 +32,7 @@ function ranking(seed: number, size: number, pool: string[]): string[] {
 }
 
 describe("reciprocal rank fusion", () => {
-  it("gives the statement's order and values, to the bit", async () => {
+  test("gives the statement's order and values, to the bit", async () => {
     const pool = Array.from({ length: 300 }, (_, index) => `c${(index * 7919) % 1000}x${index}`);
     for (let seed = 1; seed <= 5; seed += 1) {
       const vector = ranking(seed, 200, pool);
@@ -45,7 +45,7 @@ describe("reciprocal rank fusion", () => {
     }
   });
 
-  it("breaks exact ties by id in byte order, as the statement does", async () => {
+  test("breaks exact ties by id in byte order, as the statement does", async () => {
     // With the vector list's constant 60 and the text list's 20, vector rank 10 + text rank 45
     // (1/70 + 1/65) ties with vector rank 5 + text rank 50 (1/65 + 1/70).
     const filler = (prefix: string, count: number) =>

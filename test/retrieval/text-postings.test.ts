@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
 import { BM25_B, BM25_K1, bm25Idf } from "../../src/retrieval/bm25.ts";
 import { createChunkCopies } from "../../src/retrieval/chunk-copies.ts";
@@ -135,7 +135,7 @@ beforeAll(async () => {
 afterAll(() => database?.close());
 
 describe(`BM25 in the application (${testDatabaseKind})`, () => {
-  it("gives every matching chunk the BM25 score the database computes from the chunks", async () => {
+  test("gives every matching chunk the BM25 score the database computes from the chunks", async () => {
     const { postings, ids } = await loadPostings();
     let compared = 0;
     for (const { question } of QUESTIONS) {
@@ -150,14 +150,14 @@ describe(`BM25 in the application (${testDatabaseKind})`, () => {
     expect(compared).toBeGreaterThan(2_000);
   });
 
-  it("ranks the lexemes of one question alone, and repeated ones once", async () => {
+  test("ranks the lexemes of one question alone, and repeated ones once", async () => {
     const { postings, ids } = await loadPostings();
     for (const lexemes of [["refund"], ["refund", "refund", "deliveri"], ["zzzunknown"]]) {
       expectSameScores(applicationScores(postings, ids, lexemes), await databaseScores(lexemes));
     }
   });
 
-  it("weighs a rare lexeme above a common one, unlike ts_rank", async () => {
+  test("weighs a rare lexeme above a common one, unlike ts_rank", async () => {
     const { postings, ids } = await loadPostings();
     const common = "account";
     const rare = "deadbolt";
@@ -172,7 +172,7 @@ describe(`BM25 in the application (${testDatabaseKind})`, () => {
     expect(row!.text.toLowerCase()).toContain(rare);
   });
 
-  it("ranks with the filters and ties as the hybrid search's SQL does", async () => {
+  test("ranks with the filters and ties as the hybrid search's SQL does", async () => {
     const copies = createChunkCopies({
       db: database.db,
       maxBytes: 64 * 1024 * 1024,
@@ -205,7 +205,7 @@ describe(`BM25 in the application (${testDatabaseKind})`, () => {
     }
   });
 
-  it("ranks hyphenated words, e-mail addresses, decimals and non-ASCII words as one lexeme", async () => {
+  test("ranks hyphenated words, e-mail addresses, decimals and non-ASCII words as one lexeme", async () => {
     const copies = createChunkCopies({
       db: database.db,
       maxBytes: 64 * 1024 * 1024,
@@ -238,7 +238,7 @@ describe(`BM25 in the application (${testDatabaseKind})`, () => {
     }
   });
 
-  it("returns the same hits with and without the copies, in every mode", async () => {
+  test("returns the same hits with and without the copies, in every mode", async () => {
     const search = (exactCacheBytes: number) => searchOver(database, exactCacheBytes);
     const [withCopies, inDatabase] = [search(64 * 1024 * 1024), search(0)];
     for (const mode of ["text", "hybrid"] as const) {

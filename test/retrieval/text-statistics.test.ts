@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { encodeEmbedding } from "../../src/retrieval/vector-encoding.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
@@ -65,7 +65,7 @@ const paragraph = (words: string[], seed: number) =>
 const WORDS = ["pipe", "request", "boiler", "valve", "thermostat", "warranty", "leak", "invoice"];
 
 describe(`BM25 statistics kept on ${testDatabaseKind}`, () => {
-  it("follow ingestion, re-indexing and deletion through the API", async () => {
+  test("follow ingestion, re-indexing and deletion through the API", async () => {
     const store = await createDatastore(app, org, { name: "Plumbing" });
     const other = await createDatastore(app, org, { name: "Other" });
     const first = await synched(store.id, "a.md", `# A\n\n${paragraph(WORDS, 1)}\n\nThe pipe.`);
@@ -101,7 +101,7 @@ describe(`BM25 statistics kept on ${testDatabaseKind}`, () => {
     expect(response.body.length).toBeGreaterThan(0);
   });
 
-  it("follow direct updates of text and placement, and vectors of another size", async () => {
+  test("follow direct updates of text and placement, and vectors of another size", async () => {
     const store = await createDatastore(app, org, { name: "Direct" });
     const source = await synched(store.id, "d.md", `# D\n\n${paragraph(WORDS, 2)}`);
     await execute(sql`
@@ -124,7 +124,7 @@ describe(`BM25 statistics kept on ${testDatabaseKind}`, () => {
     await expectStatisticsMatchChunks();
   });
 
-  it("stay exact under concurrent writers of one datastore, without deadlocks", async () => {
+  test("stay exact under concurrent writers of one datastore, without deadlocks", async () => {
     const store = await createDatastore(app, org, { name: "Concurrent" });
     const source = await synched(store.id, "e.md", "# E\n\nStart.");
     const [row] = rowsOf<{ dimensions: number }>(
@@ -153,7 +153,7 @@ describe(`BM25 statistics kept on ${testDatabaseKind}`, () => {
     await expectStatisticsMatchChunks();
   });
 
-  it("rank several datastores alike in the application and in SQL", async () => {
+  test("rank several datastores alike in the application and in SQL", async () => {
     const stores = [
       await createDatastore(app, org, { name: "Left" }),
       await createDatastore(app, org, { name: "Right" }),

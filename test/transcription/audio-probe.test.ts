@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { AudioFormatError } from "../../src/domain/transcription/audio-format-error.ts";
 import { probeAudio } from "../../src/domain/transcription/audio-probe.ts";
 import { ebmlHeader, element, MKV, wavFile, webmFile } from "./audio-builders.ts";
@@ -22,7 +22,7 @@ const formatError = (bytes: Uint8Array) => {
 };
 
 describe("WAV", () => {
-  it("reads the duration from the data chunk and the byte rate", () => {
+  test("reads the duration from the data chunk and the byte rate", () => {
     expect(probeAudio(wavFile({ seconds: 2.5 }))).toEqual({
       format: "wav",
       mediaType: "audio/wav",
@@ -37,7 +37,7 @@ describe("WAV", () => {
     });
   });
 
-  it("skips other chunks, including odd-sized ones with their pad byte", () => {
+  test("skips other chunks, including odd-sized ones with their pad byte", () => {
     const file = wavFile({
       seconds: 1.5,
       extraChunks: [
@@ -48,7 +48,7 @@ describe("WAV", () => {
     expect(probeAudio(file).durationSeconds).toBe(1.5);
   });
 
-  it("counts only the bytes present when the data size is a placeholder or too large", () => {
+  test("counts only the bytes present when the data size is a placeholder or too large", () => {
     expect(probeAudio(wavFile({ seconds: 2, declaredDataSize: 0xffffffff })).durationSeconds).toBe(
       2,
     );
@@ -57,11 +57,11 @@ describe("WAV", () => {
     expect(probeAudio(truncated).durationSeconds).toBe(1);
   });
 
-  it("refuses a byte rate that contradicts the sample format (under-billing)", () => {
+  test("refuses a byte rate that contradicts the sample format (under-billing)", () => {
     expect(formatError(wavFile({ seconds: 60, byteRate: 32_000_000 }))).toMatch(/inconsistent/);
   });
 
-  it("refuses headers without a usable fmt or data chunk, or without samples", () => {
+  test("refuses headers without a usable fmt or data chunk, or without samples", () => {
     const file = wavFile({ seconds: 1 });
     const noData = Buffer.from(file.subarray(0, 36));
     expect(formatError(noData)).toMatch(/no data chunk/);
@@ -73,14 +73,14 @@ describe("WAV", () => {
 });
 
 describe("WebM", () => {
-  it("writes the same EBML header and live Segment as Chrome's MediaRecorder", () => {
+  test("writes the same EBML header and live Segment as Chrome's MediaRecorder", () => {
     const file = webmFile({ frames: 10, live: true });
     expect(file.subarray(0, CHROME_WEBM_PREFIX.length).toString("hex")).toBe(
       CHROME_WEBM_PREFIX.toString("hex"),
     );
   });
 
-  it("uses Segment Info Duration × TimecodeScale", () => {
+  test("uses Segment Info Duration × TimecodeScale", () => {
     expect(probeAudio(webmFile({ frames: 150, durationMs: 3000 }))).toEqual({
       format: "webm",
       mediaType: "audio/webm",
@@ -89,7 +89,7 @@ describe("WebM", () => {
     });
   });
 
-  it("without a Duration (a live recording), ends at the last audio block", () => {
+  test("without a Duration (a live recording), ends at the last audio block", () => {
     const live = webmFile({ frames: 150, live: true, durationMs: null });
     expect(probeAudio(live)).toMatchObject({
       durationSeconds: 2.98,
@@ -104,24 +104,24 @@ describe("WebM", () => {
     expect(probeAudio(withFrameLength).durationSeconds).toBe(3);
   });
 
-  it("reads long recordings across many clusters, known or unknown size", () => {
+  test("reads long recordings across many clusters, known or unknown size", () => {
     expect(probeAudio(webmFile({ frames: 3000, durationMs: null })).durationSeconds).toBe(59.98);
     expect(probeAudio(webmFile({ frames: 3000, live: true })).durationSeconds).toBe(59.98);
   });
 
-  it("never bills less than the blocks present when the Duration under-declares", () => {
+  test("never bills less than the blocks present when the Duration under-declares", () => {
     expect(probeAudio(webmFile({ frames: 500, durationMs: 100 }))).toMatchObject({
       durationSeconds: 9.98,
       durationSource: "webm-last-block",
     });
   });
 
-  it("reads what is present of a file cut in the middle of a block", () => {
+  test("reads what is present of a file cut in the middle of a block", () => {
     const file = webmFile({ frames: 100, live: true });
     expect(probeAudio(file.subarray(0, file.length - 5)).durationSeconds).toBe(1.96);
   });
 
-  it("skips SeekHead, Void and Cues elements around the clusters", () => {
+  test("skips SeekHead, Void and Cues elements around the clusters", () => {
     const file = webmFile({
       frames: 50,
       durationMs: 1000,
@@ -134,7 +134,7 @@ describe("WebM", () => {
     });
   });
 
-  it("refuses other Matroska files, files without audio tracks or without frames", () => {
+  test("refuses other Matroska files, files without audio tracks or without frames", () => {
     expect(formatError(webmFile({ frames: 10, docType: "matroska" }))).toMatch(/not WebM/);
     expect(formatError(webmFile({ frames: 10, trackType: 1 }))).toMatch(/no audio track/);
     expect(formatError(webmFile({ frames: 0, durationMs: 5000 }))).toMatch(/no audio frames/);
@@ -146,7 +146,7 @@ describe("WebM", () => {
 });
 
 describe("other bytes", () => {
-  it("refuses anything that is neither WAV, WebM nor Ogg, whatever it claims to be", () => {
+  test("refuses anything that is neither WAV, WebM nor Ogg, whatever it claims to be", () => {
     const riffAvi = Buffer.from(wavFile({ seconds: 1 }));
     riffAvi.write("AVI ", 8, "ascii");
     const samples: Buffer[] = [

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { AudioFormatError } from "../../src/domain/transcription/audio-format-error.ts";
 import { probeAudio } from "../../src/domain/transcription/audio-probe.ts";
 import { oggCrc, oggOpusFile, oggPageOffset } from "./audio-builders.ts";
@@ -27,7 +27,7 @@ const formatError = (bytes: Uint8Array) => {
 };
 
 describe("the test's Ogg writer", () => {
-  it("computes Ogg's CRC-32 and writes the same first page as ffmpeg", () => {
+  test("computes Ogg's CRC-32 and writes the same first page as ffmpeg", () => {
     expect(oggCrc(Buffer.from("123456789", "ascii"))).toBe(0x89a1897f);
     const file = oggOpusFile({
       packets: 1,
@@ -42,7 +42,7 @@ describe("the test's Ogg writer", () => {
 });
 
 describe("Ogg Opus", () => {
-  it("reads the duration from the last granule position minus the pre-skip", () => {
+  test("reads the duration from the last granule position minus the pre-skip", () => {
     expect(probeAudio(oggOpusFile({ packets: 150 }))).toEqual({
       format: "ogg",
       mediaType: "audio/ogg",
@@ -53,7 +53,7 @@ describe("Ogg Opus", () => {
     expect(probeAudio(oggOpusFile({ packets: 3000, packetsPerPage: 7 })).durationSeconds).toBe(60);
   });
 
-  it("honours end trimming on the last page", () => {
+  test("honours end trimming on the last page", () => {
     // 150 packets of 960 samples, the last 480 trimmed: 143,520 samples at 48 kHz.
     const trimmed = oggOpusFile({ packets: 150, finalGranule: BigInt(312 + 150 * 960 - 480) });
     expect(probeAudio(trimmed)).toMatchObject({
@@ -62,13 +62,13 @@ describe("Ogg Opus", () => {
     });
   });
 
-  it("reads packets continued across pages (OpusTags larger than a page)", () => {
+  test("reads packets continued across pages (OpusTags larger than a page)", () => {
     const file = oggOpusFile({ packets: 50, tagsPadding: 200_000 });
     expect(file[oggPageOffset(file, 2) + 5]! & 0x01).toBe(1);
     expect(probeAudio(file).durationSeconds).toBe(1);
   });
 
-  it("never bills less than the audio packets when the last granule under-declares", () => {
+  test("never bills less than the audio packets when the last granule under-declares", () => {
     // 500 packets are 10 s; the last may be trimmed, so 499 of them count at least.
     const forged = oggOpusFile({ packets: 500, preSkip: 0, finalGranule: 960n });
     expect(probeAudio(forged)).toEqual({
@@ -79,7 +79,7 @@ describe("Ogg Opus", () => {
     });
   });
 
-  it("refuses Ogg streams that are not Opus, such as Vorbis", () => {
+  test("refuses Ogg streams that are not Opus, such as Vorbis", () => {
     expect(formatError(VORBIS_FIRST_PAGE)).toBe("Ogg audio must be Opus");
     const vorbisHeader = VORBIS_FIRST_PAGE.subarray(28);
     expect(formatError(oggOpusFile({ packets: 10, identification: vorbisHeader }))).toBe(
@@ -87,7 +87,7 @@ describe("Ogg Opus", () => {
     );
   });
 
-  it("refuses streams without audio, or with more than one logical stream", () => {
+  test("refuses streams without audio, or with more than one logical stream", () => {
     expect(formatError(oggOpusFile({ packets: 0 }))).toMatch(/no audio packets/);
     expect(formatError(FFMPEG_OPUS_FIRST_PAGE)).toMatch(/no audio packets/);
     expect(formatError(oggOpusFile({ packets: 1, finalGranule: 312n }))).toMatch(
@@ -103,7 +103,7 @@ describe("Ogg Opus", () => {
     expect(formatError(multiplexed)).toMatch(/more than one stream/);
   });
 
-  it("refuses a truncated file, wherever it is cut", () => {
+  test("refuses a truncated file, wherever it is cut", () => {
     const file = oggOpusFile({ packets: 150 });
     expect(formatError(file.subarray(0, 20))).toBe(
       "The Ogg file is truncated in the header of page 1",
@@ -117,7 +117,7 @@ describe("Ogg Opus", () => {
     expect(formatError(Buffer.from("OggS\x00\x02 an ogg stream", "latin1"))).toMatch(/truncated/);
   });
 
-  it("refuses damaged pages with a message naming the page", () => {
+  test("refuses damaged pages with a message naming the page", () => {
     const file = oggOpusFile({ packets: 150 });
     const second = oggPageOffset(file, 1);
     const noCapture = Buffer.from(file);
@@ -140,7 +140,7 @@ describe("Ogg Opus", () => {
     ).toMatch(/page 6 does not start with OggS/);
   });
 
-  it("answers any damage with AudioFormatError or a duration, never another error", () => {
+  test("answers any damage with AudioFormatError or a duration, never another error", () => {
     const file = oggOpusFile({ packets: 6, packetsPerPage: 2, tagsPadding: 300 });
     const outcomes = new Set<string>();
     const check = (bytes: Uint8Array) => {

@@ -1,36 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestOrganization } from "../harness/app.ts";
+import { describe, expect } from "vitest";
 import { oggOpusFile, oggPageOffset, wavFile, webmFile } from "./audio-builders.ts";
 import {
-  insertAgent,
   multipartBody,
-  startTranscriptionApp,
-  type TranscriptionHarness,
+  type TranscriptionFixtures,
   transcribe,
   transcriptionEvents,
+  transcriptionTest,
 } from "./transcription-helpers.ts";
 
 const MAX_BYTES = 64 * 1024;
 
-let harness: TranscriptionHarness;
-let org: TestOrganization;
-let agentId: string;
-
-beforeAll(async () => {
-  // The per-IP limit has its own test file; every request here comes from 127.0.0.1.
-  harness = await startTranscriptionApp({
+// The per-IP limit has its own test file; every request here comes from 127.0.0.1.
+const test = transcriptionTest({
+  orgName: "Bad input",
+  env: {
     TRANSCRIBE_MAX_BYTES: String(MAX_BYTES),
     TRANSCRIBE_RATE_LIMIT_PER_MINUTE: "1000",
-  });
-  org = await harness.app.createOrganization("Bad input");
-  agentId = await insertAgent(harness.app, org, "public");
+  },
 });
-afterAll(() => harness.close());
 
 /** Nothing reached the provider and nothing was charged. */
-async function expectNoSideEffects() {
-  expect(harness.fake.requests).toHaveLength(0);
-  expect(await transcriptionEvents(harness.app, org)).toHaveLength(0);
+async function expectNoSideEffects({ app, org, fake }: TranscriptionFixtures) {
+  expect(fake.requests).toHaveLength(0);
+  expect(await transcriptionEvents(app, org)).toHaveLength(0);
 }
 
 function expectError(
@@ -46,26 +38,39 @@ function expectError(
 }
 
 describe("400: no file or not WAV/WebM/Ogg Opus", () => {
-  it("refuses a form without a file", async () => {
-    const response = await transcribe(harness.app, { agentId });
+  test("refuses a form without a file", async ({ app, org, fake, publicAgentId }) => {
+    const response = await transcribe(app, { agentId: publicAgentId });
     expectError(response, 400, "INVALID_REQUEST", /^file is required/);
-    await expectNoSideEffects();
+    await expectNoSideEffects({ app, org, fake });
   });
 
-  it("refuses an empty file, and audio under another field name", async () => {
-    const empty = await transcribe(harness.app, { agentId, file: { bytes: new Uint8Array() } });
+  test("refuses an empty file, and audio under another field name", async ({
+    app,
+    org,
+    fake,
+    publicAgentId,
+  }) => {
+    const empty = await transcribe(app, {
+      agentId: publicAgentId,
+      file: { bytes: new Uint8Array() },
+    });
     expectError(empty, 400, "INVALID_REQUEST", /^file is required/);
-    const elsewhere = await transcribe(harness.app, {
-      agentId,
+    const elsewhere = await transcribe(app, {
+      agentId: publicAgentId,
       file: { bytes: wavFile({ seconds: 1 }), field: "audio" },
     });
     expectError(elsewhere, 400, "INVALID_REQUEST", /^file is required/);
-    await expectNoSideEffects();
+    await expectNoSideEffects({ app, org, fake });
   });
 
-  it("refuses a text file whose name and MIME type claim WAV", async () => {
-    const response = await transcribe(harness.app, {
-      agentId,
+  test("refuses a text file whose name and MIME type claim WAV", async ({
+    app,
+    org,
+    fake,
+    publicAgentId,
+  }) => {
+    const response = await transcribe(app, {
+      agentId: publicAgentId,
       file: {
         bytes: Buffer.from("Not audio at all, just words in a file.\n"),
         name: "recording.wav",
@@ -73,10 +78,15 @@ describe("400: no file or not WAV/WebM/Ogg Opus", () => {
       },
     });
     expectError(response, 400, "INVALID_REQUEST", /neither WAV, WebM nor Ogg Opus/);
-    await expectNoSideEffects();
+    await expectNoSideEffects({ app, org, fake });
   });
 
-  it("refuses other audio and containers dressed as WAV or WebM", async () => {
+  test("refuses other audio and containers dressed as WAV or WebM", async ({
+    app,
+    org,
+    fake,
+    publicAgentId,
+  }) => {
     const riffAvi = Buffer.from(wavFile({ seconds: 1 }));
     riffAvi.write("AVI ", 8, "ascii");
     const impostors = [
@@ -85,13 +95,18 @@ describe("400: no file or not WAV/WebM/Ogg Opus", () => {
       { bytes: riffAvi, name: "a.wav" },
     ];
     for (const file of impostors) {
-      const response = await transcribe(harness.app, { agentId, file });
+      const response = await transcribe(app, { agentId: publicAgentId, file });
       expectError(response, 400, "INVALID_REQUEST", /neither WAV, WebM nor Ogg Opus/);
     }
-    await expectNoSideEffects();
+    await expectNoSideEffects({ app, org, fake });
   });
 
-  it("says what is wrong with a damaged or non-audio WAV/WebM", async () => {
+  test("says what is wrong with a damaged or non-audio WAV/WebM", async ({
+    app,
+    org,
+    fake,
+    publicAgentId,
+  }) => {
     const cases: Array<[Uint8Array, RegExp]> = [
       [wavFile({ seconds: 1 }).subarray(0, 36), /WAV file has no data chunk/],
       [wavFile({ seconds: 0 }), /no audio samples/],
@@ -99,16 +114,21 @@ describe("400: no file or not WAV/WebM/Ogg Opus", () => {
       [webmFile({ frames: 20, trackType: 1 }), /no audio track/],
     ];
     for (const [bytes, message] of cases) {
-      const response = await transcribe(harness.app, {
-        agentId,
+      const response = await transcribe(app, {
+        agentId: publicAgentId,
         file: { bytes, type: "audio/webm" },
       });
       expectError(response, 400, "INVALID_REQUEST", message);
     }
-    await expectNoSideEffects();
+    await expectNoSideEffects({ app, org, fake });
   });
 
-  it("refuses Vorbis, truncated or damaged Ogg with 400, naming the formats it takes", async () => {
+  test("refuses Vorbis, truncated or damaged Ogg with 400, naming the formats it takes", async ({
+    app,
+    org,
+    fake,
+    publicAgentId,
+  }) => {
     const file = oggOpusFile({ packets: 100 });
     const damaged = Buffer.from(file);
     damaged.write("Oggs", oggPageOffset(file, 3), "ascii");
@@ -123,8 +143,8 @@ describe("400: no file or not WAV/WebM/Ogg Opus", () => {
       [Buffer.concat([file, oggOpusFile({ packets: 100 })]), /more than one stream/],
     ];
     for (const [bytes, message] of cases) {
-      const response = await transcribe(harness.app, {
-        agentId,
+      const response = await transcribe(app, {
+        agentId: publicAgentId,
         file: { bytes, name: "voice.ogg", type: "audio/ogg" },
       });
       expectError(response, 400, "INVALID_REQUEST", message);
@@ -132,25 +152,30 @@ describe("400: no file or not WAV/WebM/Ogg Opus", () => {
         / Send audio\/wav, audio\/webm or audio\/ogg \(Opus\)\.$/,
       );
     }
-    await expectNoSideEffects();
+    await expectNoSideEffects({ app, org, fake });
   });
 
-  it("refuses a body that is not multipart/form-data", async () => {
-    const response = await harness.app.api.inject({
+  test("refuses a body that is not multipart/form-data", async ({ app, publicAgentId }) => {
+    const response = await app.api.inject({
       method: "POST",
       url: "/api/transcribe-audio",
-      payload: { agentId, file: "UklGRg==" },
+      payload: { agentId: publicAgentId, file: "UklGRg==" },
     });
     expectError(response, 400, "INVALID_REQUEST", /multipart\/form-data/);
   });
 
-  it("refuses two files and a malformed multipart body", async () => {
+  test("refuses two files and a malformed multipart body", async ({
+    app,
+    org,
+    fake,
+    publicAgentId,
+  }) => {
     const twoFiles = await multipartBody([
-      ["agentId", agentId],
+      ["agentId", publicAgentId],
       ["file", { bytes: wavFile({ seconds: 0.5 }) }],
       ["file", { bytes: wavFile({ seconds: 0.5 }) }],
     ]);
-    const two = await harness.app.api.inject({
+    const two = await app.api.inject({
       method: "POST",
       url: "/api/transcribe-audio",
       ...twoFiles,
@@ -158,32 +183,37 @@ describe("400: no file or not WAV/WebM/Ogg Opus", () => {
     expectError(two, 400, "INVALID_REQUEST", /exactly one audio file/);
 
     const valid = await multipartBody([
-      ["agentId", agentId],
+      ["agentId", publicAgentId],
       ["file", { bytes: wavFile({ seconds: 0.5 }) }],
     ]);
-    const cut = await harness.app.api.inject({
+    const cut = await app.api.inject({
       method: "POST",
       url: "/api/transcribe-audio",
       headers: valid.headers,
       payload: valid.payload.subarray(0, valid.payload.length - 60),
     });
     expectError(cut, 400, "INVALID_REQUEST", /could not be read/);
-    await expectNoSideEffects();
+    await expectNoSideEffects({ app, org, fake });
   });
 });
 
 describe("400: text PostgreSQL cannot store", () => {
-  it("refuses a NUL in agentId or in the file's name before looking the agent up", async () => {
+  test("refuses a NUL in agentId or in the file's name before looking the agent up", async ({
+    app,
+    org,
+    fake,
+    publicAgentId,
+  }) => {
     const audio = { bytes: wavFile({ seconds: 0.5 }) };
     for (const input of [
       { agentId: "x\u0000y", file: audio },
-      { agentId: `${agentId}\u0000`, file: audio },
-      { agentId, file: { ...audio, name: "a\u0000.wav" } },
+      { agentId: `${publicAgentId}\u0000`, file: audio },
+      { agentId: publicAgentId, file: { ...audio, name: "a\u0000.wav" } },
     ]) {
-      const response = await transcribe(harness.app, input);
+      const response = await transcribe(app, input);
       expectError(response, 400, "INVALID_REQUEST", /^Text must not contain NUL/);
     }
-    await expectNoSideEffects();
+    await expectNoSideEffects({ app, org, fake });
   });
 });
 
@@ -192,44 +222,58 @@ describe("413: over TRANSCRIBE_MAX_BYTES", () => {
   const atCap = wavFile({ seconds: 2.04 });
   const overCap = wavFile({ seconds: 2.1 });
 
-  it("accepts a file at the cap and refuses one over it, declared by Content-Length", async () => {
+  test("accepts a file at the cap and refuses one over it, declared by Content-Length", async ({
+    app,
+    org,
+    fake,
+    publicAgentId,
+  }) => {
     expect(atCap.length).toBeLessThanOrEqual(MAX_BYTES);
     expect(overCap.length).toBeGreaterThan(MAX_BYTES);
-    const big = await transcribe(harness.app, { agentId, file: { bytes: overCap } });
+    const big = await transcribe(app, { agentId: publicAgentId, file: { bytes: overCap } });
     expectError(big, 413, "PAYLOAD_TOO_LARGE", /^The audio file is larger than 64 KiB$/);
-    const huge = await transcribe(harness.app, {
-      agentId,
+    const huge = await transcribe(app, {
+      agentId: publicAgentId,
       file: { bytes: wavFile({ seconds: 30 }) },
     });
     expectError(huge, 413, "PAYLOAD_TOO_LARGE", /larger than/);
-    expect(harness.fake.requests).toHaveLength(0);
+    expect(fake.requests).toHaveLength(0);
 
-    const fits = await transcribe(harness.app, { agentId, file: { bytes: atCap } });
+    const fits = await transcribe(app, { agentId: publicAgentId, file: { bytes: atCap } });
     expect(fits.statusCode).toBe(200);
-    expect(harness.fake.requests).toHaveLength(1);
-    harness.fake.requests.length = 0;
-    const [event] = await transcriptionEvents(harness.app, org);
+    expect(fake.requests).toHaveLength(1);
+    fake.requests.length = 0;
+    const [event] = await transcriptionEvents(app, org);
     expect(event?.units).toBe(2.04);
   });
 
-  it("refuses an Ogg Opus file over the cap as it refuses WAV", async () => {
-    const charged = (await transcriptionEvents(harness.app, org)).length;
+  test("refuses an Ogg Opus file over the cap as it refuses WAV", async ({
+    app,
+    org,
+    fake,
+    publicAgentId,
+  }) => {
+    const charged = (await transcriptionEvents(app, org)).length;
     const overCapOgg = oggOpusFile({ packets: 50, tagsPadding: MAX_BYTES });
     expect(overCapOgg.length).toBeGreaterThan(MAX_BYTES);
-    const response = await transcribe(harness.app, {
-      agentId,
+    const response = await transcribe(app, {
+      agentId: publicAgentId,
       file: { bytes: overCapOgg, type: "audio/ogg" },
     });
     expectError(response, 413, "PAYLOAD_TOO_LARGE", /^The audio file is larger than 64 KiB$/);
-    expect(harness.fake.requests).toHaveLength(0);
-    expect(await transcriptionEvents(harness.app, org)).toHaveLength(charged);
+    expect(fake.requests).toHaveLength(0);
+    expect(await transcriptionEvents(app, org)).toHaveLength(charged);
   });
 
   // A stream body goes out chunked, so only the multipart parser's own file limit can stop it.
-  it("refuses a chunked upload without Content-Length once it passes the cap", async () => {
-    const base = await harness.app.listen("api");
+  test("refuses a chunked upload without Content-Length once it passes the cap", async ({
+    app,
+    fake,
+    publicAgentId,
+  }) => {
+    const base = await app.listen("api");
     const body = await multipartBody([
-      ["agentId", agentId],
+      ["agentId", publicAgentId],
       ["file", { bytes: overCap }],
     ]);
     const stream = new ReadableStream<Uint8Array>({
@@ -248,6 +292,6 @@ describe("413: over TRANSCRIBE_MAX_BYTES", () => {
     } as RequestInit);
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ type: "PAYLOAD_TOO_LARGE" });
-    expect(harness.fake.requests).toHaveLength(0);
+    expect(fake.requests).toHaveLength(0);
   });
 });

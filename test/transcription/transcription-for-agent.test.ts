@@ -1,51 +1,46 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { AgentTranscriptionRequest } from "../../src/domain/transcription/transcription-service.ts";
 import { setBilling } from "../billing/billing-helpers.ts";
-import type { TestOrganization } from "../harness/app.ts";
+import type { TestApp } from "../harness/app.ts";
 import { oggOpusFile, wavFile, webmFile } from "./audio-builders.ts";
-import {
-  insertAgent,
-  startTranscriptionApp,
-  type TranscriptionHarness,
-  transcriptionEvents,
-} from "./transcription-helpers.ts";
+import { insertAgent, transcriptionEvents, transcriptionTest } from "./transcription-helpers.ts";
 
 const MAX_BYTES = 64 * 1024;
 
-let harness: TranscriptionHarness;
-let org: TestOrganization;
-let agentId: string;
-
-beforeAll(async () => {
-  harness = await startTranscriptionApp({ TRANSCRIBE_MAX_BYTES: String(MAX_BYTES) });
-  org = await harness.app.createOrganization("Channels");
-  // A channel answers for any agent of its organization, public or not.
-  agentId = await insertAgent(harness.app, org, "private");
+const test = transcriptionTest({
+  orgName: "Channels",
+  env: { TRANSCRIBE_MAX_BYTES: String(MAX_BYTES) },
 });
-afterAll(() => harness.close());
+
+// A channel answers for any agent of its organization, public or not: `privateAgentId`.
 
 /** The method a messaging channel calls, on the service the running app was built with. */
-const transcribeForAgent = (request: AgentTranscriptionRequest) =>
-  harness.app.runtime.services.transcription.transcribeForAgent(request);
+const transcribeForAgent = (app: TestApp, request: AgentTranscriptionRequest) =>
+  app.runtime.services.transcription.transcribeForAgent(request);
 
 describe("transcribeForAgent (messaging channels)", () => {
-  it("transcribes an Ogg Opus voice note for a private agent and charges its seconds", async () => {
-    harness.fake.scriptTranscription({ text: "voice note from Telegram" });
+  test("transcribes an Ogg Opus voice note for a private agent and charges its seconds", async ({
+    app,
+    org,
+    fake,
+    privateAgentId,
+  }) => {
+    fake.scriptTranscription({ text: "voice note from Telegram" });
     const audio = oggOpusFile({ packets: 250 });
-    const result = await transcribeForAgent({
+    const result = await transcribeForAgent(app, {
       organizationId: org.id,
-      agentId,
+      agentId: privateAgentId,
       audio,
       requestId: "telegram-update-1",
       metadata: { channel: "telegram", format: "mp3", bytes: 1 },
     });
     expect(result).toEqual({ text: "voice note from Telegram", durationSeconds: 5 });
-    const upload = harness.fake.requests.at(-1);
+    const upload = fake.requests.at(-1);
     expect(upload?.form?.file).toMatchObject({ name: "audio.ogg", type: "audio/ogg" });
-    const [event] = await transcriptionEvents(harness.app, org);
+    const [event] = await transcriptionEvents(app, org);
     // The audio's own facts win over whatever the caller's metadata says.
     expect(event).toMatchObject({
-      agentId,
+      agentId: privateAgentId,
       feature: "transcription",
       provider: "openai",
       modelName: "whisper-1",
@@ -60,28 +55,38 @@ describe("transcribeForAgent (messaging channels)", () => {
     });
   });
 
-  it("takes WAV and WebM as the public endpoint does", async () => {
+  test("takes WAV and WebM as the public endpoint does", async ({
+    app,
+    org,
+    fake,
+    privateAgentId,
+  }) => {
     const samples: Array<[Uint8Array, number]> = [
       [wavFile({ seconds: 1.5 }), 1.5],
       [webmFile({ frames: 100, durationMs: 2000 }), 2],
     ];
     for (const [audio, seconds] of samples) {
-      harness.fake.scriptTranscription({ text: "heard" });
-      const result = await transcribeForAgent({
+      fake.scriptTranscription({ text: "heard" });
+      const result = await transcribeForAgent(app, {
         organizationId: org.id,
-        agentId,
+        agentId: privateAgentId,
         audio,
         requestId: "whatsapp-message-1",
       });
       expect(result).toEqual({ text: "heard", durationSeconds: seconds });
-      const [event] = await transcriptionEvents(harness.app, org);
+      const [event] = await transcriptionEvents(app, org);
       expect(event?.units).toBe(seconds);
     }
   });
 
-  it("refuses bad or oversized audio before the provider and the ledger", async () => {
-    const requests = harness.fake.requests.length;
-    const events = (await transcriptionEvents(harness.app, org)).length;
+  test("refuses bad or oversized audio before the provider and the ledger", async ({
+    app,
+    org,
+    fake,
+    privateAgentId,
+  }) => {
+    const requests = fake.requests.length;
+    const events = (await transcriptionEvents(app, org)).length;
     const refusals: Array<[Uint8Array, object]> = [
       [
         oggOpusFile({ packets: 20 }).subarray(0, 100),
@@ -98,27 +103,32 @@ describe("transcribeForAgent (messaging channels)", () => {
     ];
     for (const [audio, error] of refusals) {
       await expect(
-        transcribeForAgent({ organizationId: org.id, agentId, audio, requestId: "bad" }),
+        transcribeForAgent(app, {
+          organizationId: org.id,
+          agentId: privateAgentId,
+          audio,
+          requestId: "bad",
+        }),
       ).rejects.toMatchObject(error);
     }
-    expect(harness.fake.requests).toHaveLength(requests);
-    expect(await transcriptionEvents(harness.app, org)).toHaveLength(events);
+    expect(fake.requests).toHaveLength(requests);
+    expect(await transcriptionEvents(app, org)).toHaveLength(events);
   });
 
-  it("refuses with USAGE_LIMIT when the organization cannot pay", async () => {
-    const overdue = await harness.app.createOrganization("Overdue channel");
-    const overdueAgent = await insertAgent(harness.app, overdue, "private");
-    await setBilling(harness.app, overdue.id, { subscriptionStatus: "past_due" });
-    const requests = harness.fake.requests.length;
+  test("refuses with USAGE_LIMIT when the organization cannot pay", async ({ app, fake }) => {
+    const overdue = await app.createOrganization("Overdue channel");
+    const overdueAgent = await insertAgent(app, overdue, "private");
+    await setBilling(app, overdue.id, { subscriptionStatus: "past_due" });
+    const requests = fake.requests.length;
     await expect(
-      transcribeForAgent({
+      transcribeForAgent(app, {
         organizationId: overdue.id,
         agentId: overdueAgent,
         audio: oggOpusFile({ packets: 50 }),
         requestId: "overdue",
       }),
     ).rejects.toMatchObject({ type: "USAGE_LIMIT" });
-    expect(harness.fake.requests).toHaveLength(requests);
-    expect(await transcriptionEvents(harness.app, overdue)).toHaveLength(0);
+    expect(fake.requests).toHaveLength(requests);
+    expect(await transcriptionEvents(app, overdue)).toHaveLength(0);
   });
 });

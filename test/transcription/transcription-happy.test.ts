@@ -1,55 +1,50 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { balanceOf, grantCredits } from "../billing/billing-helpers.ts";
-import { startFakeOpenAI } from "../fakes/openai-server.ts";
-import type { TestOrganization } from "../harness/app.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
 import { oggOpusFile, wavFile, webmFile } from "./audio-builders.ts";
 import {
   insertAgent,
   multipartBody,
   startTranscriptionApp,
-  type TranscriptionHarness,
   transcribe,
   transcriptionEvents,
+  transcriptionTest,
 } from "./transcription-helpers.ts";
 
-let harness: TranscriptionHarness;
-let org: TestOrganization;
-let agentId: string;
+const test = transcriptionTest({ orgName: "Voices" });
 
-beforeAll(async () => {
-  harness = await startTranscriptionApp();
-  org = await harness.app.createOrganization("Voices");
-  agentId = await insertAgent(harness.app, org, "public");
-});
-afterAll(() => harness.close());
-
-const lastUpload = () => {
-  const request = harness.fake.requests.at(-1);
+const lastUpload = (fake: FakeOpenAI) => {
+  const request = fake.requests.at(-1);
   if (!request?.form) throw new Error("the fake received no multipart request");
   return request;
 };
 
 describe("POST /api/transcribe-audio", () => {
-  it("transcribes a WAV for a public agent without any API key and charges its seconds", async () => {
-    harness.fake.scriptTranscription({ text: "Hello, I would like to book a table." });
+  test("transcribes a WAV for a public agent without any API key and charges its seconds", async ({
+    app,
+    org,
+    fake,
+    publicAgentId,
+  }) => {
+    fake.scriptTranscription({ text: "Hello, I would like to book a table." });
     const audio = wavFile({ seconds: 2.5 });
-    const response = await transcribe(harness.app, {
-      agentId,
+    const response = await transcribe(app, {
+      agentId: publicAgentId,
       file: { bytes: audio, name: "note.wav", type: "audio/wav" },
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ text: "Hello, I would like to book a table." });
 
-    const upload = lastUpload();
+    const upload = lastUpload(fake);
     expect(upload.path).toBe("/v1/audio/transcriptions");
-    expect(upload.headers.authorization).toBe("Bearer sk-test-openai");
+    expect(upload.headers.authorization).toBe("Bearer sk-test");
     expect(upload.form?.fields.model).toBe("whisper-1");
     expect(upload.form?.file?.bytes.equals(audio)).toBe(true);
     expect(upload.form?.file?.type).toBe("audio/wav");
 
-    const [event] = await transcriptionEvents(harness.app, org);
+    const [event] = await transcriptionEvents(app, org);
     expect(event).toMatchObject({
-      agentId,
+      agentId: publicAgentId,
       feature: "transcription",
       provider: "openai",
       modelName: "whisper-1",
@@ -60,107 +55,132 @@ describe("POST /api/transcribe-audio", () => {
     });
   });
 
-  it("transcribes a WebM, with the file before the agentId, billed by its Duration", async () => {
-    harness.fake.scriptTranscription({ text: "webm speech" });
+  test("transcribes a WebM, with the file before the agentId, billed by its Duration", async ({
+    app,
+    org,
+    fake,
+    publicAgentId,
+  }) => {
+    fake.scriptTranscription({ text: "webm speech" });
     const audio = webmFile({ frames: 150, durationMs: 3000 });
-    const response = await transcribe(harness.app, {
-      agentId,
+    const response = await transcribe(app, {
+      agentId: publicAgentId,
       file: { bytes: audio, name: "voice.webm", type: "audio/webm" },
       fileFirst: true,
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ text: "webm speech" });
-    expect(lastUpload().form?.file).toMatchObject({ name: "audio.webm", type: "audio/webm" });
-    const [event] = await transcriptionEvents(harness.app, org);
+    expect(lastUpload(fake).form?.file).toMatchObject({ name: "audio.webm", type: "audio/webm" });
+    const [event] = await transcriptionEvents(app, org);
     expect(event).toMatchObject({
       units: 3,
       metadata: { format: "webm", durationSource: "webm-segment-duration" },
     });
   });
 
-  it("transcribes an Ogg Opus voice note, sent to the provider as audio.ogg", async () => {
-    harness.fake.scriptTranscription({ text: "a voice note from a phone" });
+  test("transcribes an Ogg Opus voice note, sent to the provider as audio.ogg", async ({
+    app,
+    org,
+    fake,
+    publicAgentId,
+  }) => {
+    fake.scriptTranscription({ text: "a voice note from a phone" });
     const audio = oggOpusFile({ packets: 150, finalGranule: BigInt(312 + 150 * 960 - 480) });
-    const response = await transcribe(harness.app, {
-      agentId,
+    const response = await transcribe(app, {
+      agentId: publicAgentId,
       file: { bytes: audio, name: "voice.oga", type: "audio/ogg; codecs=opus" },
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ text: "a voice note from a phone" });
-    const upload = lastUpload();
+    const upload = lastUpload(fake);
     expect(upload.form?.file).toMatchObject({ name: "audio.ogg", type: "audio/ogg" });
     expect(upload.form?.file?.bytes.equals(audio)).toBe(true);
-    const [event] = await transcriptionEvents(harness.app, org);
+    const [event] = await transcriptionEvents(app, org);
     expect(event).toMatchObject({
-      agentId,
+      agentId: publicAgentId,
       feature: "transcription",
       units: 2.99,
       metadata: { format: "ogg", durationSource: "ogg-granule-position", bytes: audio.length },
     });
   });
 
-  it("bills a live recording without Duration to its last audio block", async () => {
+  test("bills a live recording without Duration to its last audio block", async ({
+    app,
+    org,
+    publicAgentId,
+  }) => {
     const audio = webmFile({ frames: 100, live: true, durationMs: null });
-    const response = await transcribe(harness.app, {
-      agentId,
+    const response = await transcribe(app, {
+      agentId: publicAgentId,
       file: { bytes: audio, name: "blob", type: "application/octet-stream" },
     });
     expect(response.statusCode).toBe(200);
-    const [event] = await transcriptionEvents(harness.app, org);
+    const [event] = await transcriptionEvents(app, org);
     expect(event).toMatchObject({ units: 1.98, metadata: { durationSource: "webm-last-block" } });
   });
 
-  it("trusts the bytes over the name and type: WebM sent as recording.wav goes as WebM", async () => {
+  test("trusts the bytes over the name and type: WebM sent as recording.wav goes as WebM", async ({
+    app,
+    fake,
+    publicAgentId,
+  }) => {
     const audio = webmFile({ frames: 50, durationMs: 1000 });
-    const response = await transcribe(harness.app, {
-      agentId,
+    const response = await transcribe(app, {
+      agentId: publicAgentId,
       file: { bytes: audio, name: "recording.wav", type: "audio/wav" },
     });
     expect(response.statusCode).toBe(200);
-    expect(lastUpload().form?.file).toMatchObject({ name: "audio.webm", type: "audio/webm" });
+    expect(lastUpload(fake).form?.file).toMatchObject({ name: "audio.webm", type: "audio/webm" });
   });
 
-  it("answers silence with an empty text, and still charges the seconds sent", async () => {
-    harness.fake.scriptTranscription({ text: "" });
-    const before = (await transcriptionEvents(harness.app, org)).length;
-    const response = await transcribe(harness.app, {
-      agentId,
+  test("answers silence with an empty text, and still charges the seconds sent", async ({
+    app,
+    org,
+    fake,
+    publicAgentId,
+  }) => {
+    fake.scriptTranscription({ text: "" });
+    const before = (await transcriptionEvents(app, org)).length;
+    const response = await transcribe(app, {
+      agentId: publicAgentId,
       file: { bytes: wavFile({ seconds: 0.75 }) },
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ text: "" });
-    const events = await transcriptionEvents(harness.app, org);
+    const events = await transcriptionEvents(app, org);
     expect(events).toHaveLength(before + 1);
     expect(events[0]?.units).toBe(0.75);
   });
 
-  it("debits whisper-1 at 0.006 credits per minute from the agent's organization", async () => {
-    const funded = await harness.app.createOrganization("Funded");
-    const fundedAgent = await insertAgent(harness.app, funded, "public");
-    await grantCredits(harness.app, funded.id, 1);
-    const response = await transcribe(harness.app, {
+  test("debits whisper-1 at 0.006 credits per minute from the agent's organization", async ({
+    app,
+    org,
+    publicAgentId,
+  }) => {
+    const funded = await app.createOrganization("Funded");
+    const fundedAgent = await insertAgent(app, funded, "public");
+    await grantCredits(app, funded.id, 1);
+    const response = await transcribe(app, {
       agentId: fundedAgent,
       file: { bytes: wavFile({ seconds: 60, sampleRate: 8_000 }) },
     });
     expect(response.statusCode).toBe(200);
-    const [event] = await transcriptionEvents(harness.app, funded);
+    const [event] = await transcriptionEvents(app, funded);
     expect(event).toMatchObject({ units: 60, creditsCharged: 0.006, agentId: fundedAgent });
-    expect((await balanceOf(harness.app, funded)).credits).toEqual({
+    expect((await balanceOf(app, funded)).credits).toEqual({
       total: 1,
       used: 0.006,
       remaining: 0.994,
     });
     // The other organization's ledger is untouched by this charge.
-    const own = await transcriptionEvents(harness.app, org);
-    expect(own.every((row) => row.agentId === agentId)).toBe(true);
+    const own = await transcriptionEvents(app, org);
+    expect(own.every((row) => row.agentId === publicAgentId)).toBe(true);
   });
 });
 
 describe("OpenAPI", () => {
-  it("documents the multipart form, without security, and the {text} answer", async () => {
-    const response = await harness.app
-      .client()
-      .request({ method: "GET", url: "/api/openapi.json" });
+  test("documents the multipart form, without security, and the {text} answer", async ({ app }) => {
+    const response = await app.client().request({ method: "GET", url: "/api/openapi.json" });
     const operation = response.body.paths["/api/transcribe-audio"].post;
     expect(operation.security).toEqual([]);
     expect(operation.requestBody.content["multipart/form-data"].schema).toMatchObject({
@@ -174,14 +194,14 @@ describe("OpenAPI", () => {
 });
 
 describe("a client that goes away", () => {
-  it("stops the provider call and is not charged", async () => {
+  test("stops the provider call and is not charged", async ({ app, org, fake, publicAgentId }) => {
     // TRANSCRIBE_TIMEOUT_MS is two minutes here: only the client's leaving can close it.
-    harness.fake.requests.length = 0;
-    harness.fake.scriptTranscription({ hang: true });
-    const before = (await transcriptionEvents(harness.app, org)).length;
-    const base = await harness.app.listen("api");
+    fake.requests.length = 0;
+    fake.scriptTranscription({ hang: true });
+    const before = (await transcriptionEvents(app, org)).length;
+    const base = await app.listen("api");
     const body = await multipartBody([
-      ["agentId", agentId],
+      ["agentId", publicAgentId],
       ["file", { bytes: wavFile({ seconds: 1 }) }],
     ]);
     const client = new AbortController();
@@ -191,17 +211,17 @@ describe("a client that goes away", () => {
       body: body.payload,
       signal: client.signal,
     }).catch((error: unknown) => error);
-    await harness.fake.waitFor((recorded) => recorded.path === "/v1/audio/transcriptions");
+    await fake.waitFor((recorded) => recorded.path === "/v1/audio/transcriptions");
     client.abort();
     expect(await pending).toBeInstanceOf(Error);
-    const request = await harness.fake.waitFor((recorded) => recorded.closedByClient, 2_000);
+    const request = await fake.waitFor((recorded) => recorded.closedByClient, 2_000);
     expect(request.closedByClient).toBe(true);
-    expect(await transcriptionEvents(harness.app, org)).toHaveLength(before);
+    expect(await transcriptionEvents(app, org)).toHaveLength(before);
   });
 });
 
 describe("a dedicated speech-to-text endpoint", () => {
-  it("sends audio to TRANSCRIPTION_BASE_URL with TRANSCRIPTION_API_KEY, never the OpenAI key", async () => {
+  test("sends audio to TRANSCRIPTION_BASE_URL with TRANSCRIPTION_API_KEY, never the OpenAI key", async () => {
     const whisper = await startFakeOpenAI({ apiKey: "local-whisper-key" });
     const dedicated = await startTranscriptionApp({
       TRANSCRIPTION_BASE_URL: whisper.url,

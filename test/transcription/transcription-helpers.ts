@@ -2,6 +2,7 @@ import { agents } from "../../src/db/schema/index.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { type AppTestOptions, appTest } from "../harness/fixtures.ts";
 
 export type TranscriptionHarness = { app: TestApp; fake: FakeOpenAI; close(): Promise<void> };
 
@@ -21,6 +22,22 @@ export async function startTranscriptionApp(
       await fake.close();
     },
   };
+}
+
+/** The fixtures of `transcriptionTest` that the helpers of a file take. */
+export type TranscriptionFixtures = { app: TestApp; org: TestOrganization; fake: FakeOpenAI };
+
+/**
+ * The `test` of a file about transcription: `appTest` (OpenAI's audio API is the fake's) with an
+ * `org` without credits, as an organization the admin API creates; and, each set up once per
+ * file when asked for, the ids of agent rows of `org` (`publicAgentId`, `privateAgentId`).
+ */
+export function transcriptionTest(options: Omit<AppTestOptions, "agent"> = {}) {
+  return appTest({ funded: false, ...options })
+    .extend("publicAgentId", { scope: "file" }, ({ app, org }) => insertAgent(app, org, "public"))
+    .extend("privateAgentId", { scope: "file" }, ({ app, org }) =>
+      insertAgent(app, org, "private"),
+    );
 }
 
 /** Agents belong to the agents module; transcription only needs a row to look up. */

@@ -1,28 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestOrganization } from "../harness/app.ts";
+import { describe, expect } from "vitest";
 import { wavFile } from "./audio-builders.ts";
 import {
   insertAgent,
   startTranscriptionApp,
-  type TranscriptionHarness,
   transcribe,
   transcriptionEvents,
+  transcriptionTest,
 } from "./transcription-helpers.ts";
 
 // Long enough for a retried provider error on a loaded CI machine; the hang test waits it out.
 const TIMEOUT_MS = 3_000;
 const PROVIDER_SECRET = "upstream detail sk-live-abc123 at /internal/whisper-pool-7";
 
-let harness: TranscriptionHarness;
-let org: TestOrganization;
-let agentId: string;
-
-beforeAll(async () => {
-  harness = await startTranscriptionApp({ TRANSCRIBE_TIMEOUT_MS: String(TIMEOUT_MS) });
-  org = await harness.app.createOrganization("Failures");
-  agentId = await insertAgent(harness.app, org, "public");
+const test = transcriptionTest({
+  orgName: "Failures",
+  env: { TRANSCRIBE_TIMEOUT_MS: String(TIMEOUT_MS) },
 });
-afterAll(() => harness.close());
 
 const audio = () => ({ bytes: wavFile({ seconds: 1 }) });
 
@@ -40,46 +33,56 @@ function expectCleanFailure(response: { statusCode: number; body: string }, reas
 }
 
 describe("500 when the provider fails", () => {
-  it("reports a provider error after one retry, without its body, and charges nothing", async () => {
-    harness.fake.scriptTranscription(
+  test("reports a provider error after one retry, without its body, and charges nothing", async ({
+    app,
+    org,
+    fake,
+    publicAgentId,
+  }) => {
+    fake.scriptTranscription(
       { status: 500, errorMessage: PROVIDER_SECRET, retryAfterMs: 10 },
       { status: 503, errorMessage: PROVIDER_SECRET, retryAfterMs: 10 },
     );
-    const response = await transcribe(harness.app, { agentId, file: audio() });
+    const response = await transcribe(app, { agentId: publicAgentId, file: audio() });
     expectCleanFailure(response, /the provider had an internal error \(HTTP 503\)/);
-    expect(harness.fake.requests).toHaveLength(2);
-    expect(await transcriptionEvents(harness.app, org)).toHaveLength(0);
+    expect(fake.requests).toHaveLength(2);
+    expect(await transcriptionEvents(app, org)).toHaveLength(0);
   });
 
-  it("does not retry a refused key", async () => {
-    harness.fake.requests.length = 0;
-    harness.fake.scriptTranscription({ status: 401, errorMessage: PROVIDER_SECRET });
-    const response = await transcribe(harness.app, { agentId, file: audio() });
+  test("does not retry a refused key", async ({ app, fake, publicAgentId }) => {
+    fake.requests.length = 0;
+    fake.scriptTranscription({ status: 401, errorMessage: PROVIDER_SECRET });
+    const response = await transcribe(app, { agentId: publicAgentId, file: audio() });
     expectCleanFailure(response, /refused the API key \(HTTP 401\)/);
-    expect(harness.fake.requests).toHaveLength(1);
+    expect(fake.requests).toHaveLength(1);
   });
 
-  it("gives up after TRANSCRIBE_TIMEOUT_MS and closes the provider request", async () => {
-    harness.fake.requests.length = 0;
-    harness.fake.scriptTranscription({ hang: true });
-    const response = await transcribe(harness.app, { agentId, file: audio() });
+  test("gives up after TRANSCRIBE_TIMEOUT_MS and closes the provider request", async ({
+    app,
+    org,
+    fake,
+    publicAgentId,
+  }) => {
+    fake.requests.length = 0;
+    fake.scriptTranscription({ hang: true });
+    const response = await transcribe(app, { agentId: publicAgentId, file: audio() });
     expectCleanFailure(response, /did not answer in time/);
-    const request = await harness.fake.waitFor((recorded) => recorded.closedByClient);
+    const request = await fake.waitFor((recorded) => recorded.closedByClient);
     expect(request.path).toBe("/v1/audio/transcriptions");
-    expect(await transcriptionEvents(harness.app, org)).toHaveLength(0);
+    expect(await transcriptionEvents(app, org)).toHaveLength(0);
   });
 
-  it("recovers once the provider answers again", async () => {
-    harness.fake.scriptTranscription({ text: "back to normal" });
-    const response = await transcribe(harness.app, { agentId, file: audio() });
+  test("recovers once the provider answers again", async ({ app, org, fake, publicAgentId }) => {
+    fake.scriptTranscription({ text: "back to normal" });
+    const response = await transcribe(app, { agentId: publicAgentId, file: audio() });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ text: "back to normal" });
-    expect(await transcriptionEvents(harness.app, org)).toHaveLength(1);
+    expect(await transcriptionEvents(app, org)).toHaveLength(1);
   });
 });
 
 describe("no speech-to-text configured", () => {
-  it("answers 500 without naming the server's variables, and charges nothing", async () => {
+  test("answers 500 without naming the server's variables, and charges nothing", async () => {
     const bare = await startTranscriptionApp({ OPENAI_API_KEY: "" });
     try {
       const owner = await bare.app.createOrganization("No keys");

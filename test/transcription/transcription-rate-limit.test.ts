@@ -1,12 +1,17 @@
 import { randomInt } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 import { wavFile } from "./audio-builders.ts";
-import { insertAgent, transcribe } from "./transcription-helpers.ts";
+import { insertAgent, transcribe, transcriptionTest } from "./transcription-helpers.ts";
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const LIMIT = 3;
+
+const test = transcriptionTest({
+  orgName: "Busy",
+  env: { TRANSCRIBE_RATE_LIMIT_PER_MINUTE: String(LIMIT) },
+});
 
 /** A random documentation-range address, so runs sharing one Redis never collide. */
 const randomIp = () => `198.18.${randomInt(0, 255)}.${randomInt(1, 254)}`;
@@ -18,30 +23,19 @@ const countStatuses = (statuses: number[]) =>
   }, {});
 
 describe("the rate limit under concurrency (in memory)", () => {
-  let fake: FakeOpenAI;
-  let app: TestApp;
-  let agentId: string;
-  beforeAll(async () => {
-    fake = await startFakeOpenAI();
-    app = await startTestApp({
-      env: {
-        OPENAI_API_KEY: "sk-test",
-        OPENAI_BASE_URL: fake.url,
-        TRANSCRIBE_RATE_LIMIT_PER_MINUTE: String(LIMIT),
-      },
-    });
-    agentId = await insertAgent(app, await app.createOrganization("Busy"), "public");
-  });
-  afterAll(async () => {
-    await app.close();
-    await fake.close();
-  });
-
-  it("lets exactly the configured number through when calls arrive together", async () => {
+  test("lets exactly the configured number through when calls arrive together", async ({
+    app,
+    fake,
+    publicAgentId,
+  }) => {
     const ip = randomIp();
     const responses = await Promise.all(
       Array.from({ length: 7 }, () =>
-        transcribe(app, { agentId, file: { bytes: wavFile({ seconds: 0.5 }) }, remoteAddress: ip }),
+        transcribe(app, {
+          agentId: publicAgentId,
+          file: { bytes: wavFile({ seconds: 0.5 }) },
+          remoteAddress: ip,
+        }),
       ),
     );
     expect(countStatuses(responses.map((response) => response.statusCode))).toEqual({
@@ -51,7 +45,7 @@ describe("the rate limit under concurrency (in memory)", () => {
     expect(fake.requests).toHaveLength(LIMIT);
   });
 
-  it("rejects a bad value of the settings at boot, naming them", async () => {
+  test("rejects a bad value of the settings at boot, naming them", async () => {
     await expect(startTestApp({ env: { TRANSCRIBE_RATE_LIMIT_PER_MINUTE: "0" } })).rejects.toThrow(
       /TRANSCRIBE_RATE_LIMIT_PER_MINUTE/,
     );
@@ -90,7 +84,7 @@ describe.skipIf(!redisUrl)("the rate limit shared through Redis", () => {
     await fake?.close();
   });
 
-  it("two API instances share one limit per IP", async () => {
+  test("two API instances share one limit per IP", async () => {
     const ip = randomIp();
     const responses = await Promise.all(
       Array.from({ length: 8 }, (_, index) =>

@@ -1,39 +1,30 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { balanceOf, grantCredits, setBilling } from "../billing/billing-helpers.ts";
-import type { TestOrganization } from "../harness/app.ts";
 import { wavFile } from "./audio-builders.ts";
 import {
   insertAgent,
-  startTranscriptionApp,
-  type TranscriptionHarness,
   transcribe,
   transcriptionEvents,
+  transcriptionTest,
 } from "./transcription-helpers.ts";
 
 const RATE_LIMIT = 4;
 
-let harness: TranscriptionHarness;
-let org: TestOrganization;
-let publicAgent: string;
-let privateAgent: string;
+const test = transcriptionTest({
+  orgName: "Owner",
+  env: { TRANSCRIBE_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) },
+});
+
 let nextAddress = 1;
 /** A fresh client address per test, so the per-IP rate limit only matters where it is tested. */
 const freshAddress = () => `10.0.0.${nextAddress++}`;
 
-beforeAll(async () => {
-  harness = await startTranscriptionApp({ TRANSCRIBE_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) });
-  org = await harness.app.createOrganization("Owner");
-  publicAgent = await insertAgent(harness.app, org, "public");
-  privateAgent = await insertAgent(harness.app, org, "private");
-});
-afterAll(() => harness.close());
-
 const audio = () => ({ bytes: wavFile({ seconds: 1 }) });
 
 describe("401: agentId missing, unknown or not public", () => {
-  it("refuses a missing or blank agentId", async () => {
+  test("refuses a missing or blank agentId", async ({ app }) => {
     for (const agentId of [undefined, "", "   "]) {
-      const response = await transcribe(harness.app, {
+      const response = await transcribe(app, {
         file: audio(),
         remoteAddress: freshAddress(),
         ...(agentId === undefined ? {} : { agentId }),
@@ -46,14 +37,17 @@ describe("401: agentId missing, unknown or not public", () => {
     }
   });
 
-  it("answers an unknown and a private agent alike, so private ids cannot be probed", async () => {
-    const unknown = await transcribe(harness.app, {
+  test("answers an unknown and a private agent alike, so private ids cannot be probed", async ({
+    app,
+    privateAgentId,
+  }) => {
+    const unknown = await transcribe(app, {
       agentId: "ckunknownagent000000000000",
       file: audio(),
       remoteAddress: freshAddress(),
     });
-    const hidden = await transcribe(harness.app, {
-      agentId: privateAgent,
+    const hidden = await transcribe(app, {
+      agentId: privateAgentId,
       file: audio(),
       remoteAddress: freshAddress(),
     });
@@ -66,82 +60,98 @@ describe("401: agentId missing, unknown or not public", () => {
     }
   });
 
-  it("ignores API keys: even the owner's key does not open a private agent", async () => {
+  test("ignores API keys: even the owner's key does not open a private agent", async ({
+    app,
+    org,
+    privateAgentId,
+  }) => {
     const response = await transcribe(
-      harness.app,
-      { agentId: privateAgent, file: audio(), remoteAddress: freshAddress() },
+      app,
+      { agentId: privateAgentId, file: audio(), remoteAddress: freshAddress() },
       org.auth,
     );
     expect(response.statusCode).toBe(401);
   });
 
-  it("checks the agent before the file, and nothing reaches the provider", async () => {
-    const response = await transcribe(harness.app, {
-      agentId: privateAgent,
+  test("checks the agent before the file, and nothing reaches the provider", async ({
+    app,
+    org,
+    fake,
+    privateAgentId,
+  }) => {
+    const response = await transcribe(app, {
+      agentId: privateAgentId,
       file: { bytes: Buffer.from("not audio"), name: "x.wav" },
       remoteAddress: freshAddress(),
     });
     expect(response.statusCode).toBe(401);
-    expect(harness.fake.requests).toHaveLength(0);
-    expect(await transcriptionEvents(harness.app, org)).toHaveLength(0);
+    expect(fake.requests).toHaveLength(0);
+    expect(await transcriptionEvents(app, org)).toHaveLength(0);
   });
 });
 
 describe("402: the agent's organization cannot run", () => {
-  it("refuses while the subscription is past due, before calling the provider", async () => {
-    const overdue = await harness.app.createOrganization("Overdue");
-    const agentId = await insertAgent(harness.app, overdue, "public");
-    await setBilling(harness.app, overdue.id, { subscriptionStatus: "past_due" });
-    const response = await transcribe(harness.app, {
+  test("refuses while the subscription is past due, before calling the provider", async ({
+    app,
+    fake,
+  }) => {
+    const overdue = await app.createOrganization("Overdue");
+    const agentId = await insertAgent(app, overdue, "public");
+    await setBilling(app, overdue.id, { subscriptionStatus: "past_due" });
+    const response = await transcribe(app, {
       agentId,
       file: audio(),
       remoteAddress: freshAddress(),
     });
     expect(response.statusCode).toBe(402);
     expect(response.json()).toMatchObject({ type: "USAGE_LIMIT" });
-    expect(harness.fake.requests).toHaveLength(0);
-    expect(await transcriptionEvents(harness.app, overdue)).toHaveLength(0);
+    expect(fake.requests).toHaveLength(0);
+    expect(await transcriptionEvents(app, overdue)).toHaveLength(0);
   });
 
-  it("spends the last credits, then refuses the next transcription", async () => {
-    const nearlyEmpty = await harness.app.createOrganization("Nearly empty");
-    const agentId = await insertAgent(harness.app, nearlyEmpty, "public");
+  test("spends the last credits, then refuses the next transcription", async ({ app, fake }) => {
+    const nearlyEmpty = await app.createOrganization("Nearly empty");
+    const agentId = await insertAgent(app, nearlyEmpty, "public");
     // 0.0001 credits is one second of whisper-1; two seconds are asked, what remains is taken.
-    await grantCredits(harness.app, nearlyEmpty.id, 0.0001);
+    await grantCredits(app, nearlyEmpty.id, 0.0001);
     const address = freshAddress();
-    const first = await transcribe(harness.app, {
+    const first = await transcribe(app, {
       agentId,
       file: { bytes: wavFile({ seconds: 2 }) },
       remoteAddress: address,
     });
     expect(first.statusCode).toBe(200);
-    const [event] = await transcriptionEvents(harness.app, nearlyEmpty);
+    const [event] = await transcriptionEvents(app, nearlyEmpty);
     expect(event).toMatchObject({ units: 2, creditsCharged: 0.0001 });
-    expect(await balanceOf(harness.app, nearlyEmpty)).toMatchObject({
+    expect(await balanceOf(app, nearlyEmpty)).toMatchObject({
       canRun: false,
       blockReason: "no_credits",
     });
 
-    const second = await transcribe(harness.app, {
+    const second = await transcribe(app, {
       agentId,
       file: audio(),
       remoteAddress: address,
     });
     expect(second.statusCode).toBe(402);
-    expect(await transcriptionEvents(harness.app, nearlyEmpty)).toHaveLength(1);
-    expect(harness.fake.requests).toHaveLength(1);
-    harness.fake.requests.length = 0;
+    expect(await transcriptionEvents(app, nearlyEmpty)).toHaveLength(1);
+    expect(fake.requests).toHaveLength(1);
+    fake.requests.length = 0;
   });
 });
 
 describe("429: per client IP", () => {
-  it(`allows ${RATE_LIMIT} calls a minute from one address, then refuses; others still pass`, async () => {
+  test(`allows ${RATE_LIMIT} calls a minute from one address, then refuses; others still pass`, async ({
+    app,
+    publicAgentId,
+    privateAgentId,
+  }) => {
     const address = freshAddress();
     const statuses: number[] = [];
     for (let call = 0; call <= RATE_LIMIT; call += 1) {
       // Refused calls count too: the limit protects the endpoint, not only the provider.
-      const response = await transcribe(harness.app, {
-        agentId: call % 2 ? publicAgent : privateAgent,
+      const response = await transcribe(app, {
+        agentId: call % 2 ? publicAgentId : privateAgentId,
         file: audio(),
         remoteAddress: address,
       });
@@ -154,8 +164,8 @@ describe("429: per client IP", () => {
     }
     expect(statuses).toEqual([401, 200, 401, 200, 429]);
 
-    const elsewhere = await transcribe(harness.app, {
-      agentId: publicAgent,
+    const elsewhere = await transcribe(app, {
+      agentId: publicAgentId,
       file: audio(),
       remoteAddress: freshAddress(),
     });

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { maxPartsForChannel, splitAnswer } from "../../src/domain/webhooks/answer-split.ts";
 
 const collapse = (text: string) => text.replace(/\s+/g, " ").trim();
@@ -8,7 +8,7 @@ const sentence = (words: number, seed: number) =>
   `Word${Array.from({ length: words }, (_, index) => `word${(seed * 31 + index) % 97}`).join(" ")}.`;
 
 describe("splitting an answer into messages", () => {
-  it("keeps up to three paragraphs as they are", () => {
+  test("keeps up to three paragraphs as they are", () => {
     const answer = "First paragraph.\n\nSecond one, a bit longer.\n\nThird.";
     expect(splitAnswer(answer, 3)).toEqual([
       "First paragraph.",
@@ -17,7 +17,7 @@ describe("splitting an answer into messages", () => {
     ]);
   });
 
-  it("merges neighbouring paragraphs, never cutting one, when there are more than allowed", () => {
+  test("merges neighbouring paragraphs, never cutting one, when there are more than allowed", () => {
     const paragraphs = [
       "One.",
       "Two two.",
@@ -33,7 +33,7 @@ describe("splitting an answer into messages", () => {
     expect(collapse(parts.join(" "))).toBe(collapse(paragraphs.join(" ")));
   });
 
-  it("cuts a long paragraph at sentence ends", () => {
+  test("cuts a long paragraph at sentence ends", () => {
     const sentences = Array.from({ length: 8 }, (_, index) => sentence(12, index));
     const parts = splitAnswer(sentences.join(" "), 3);
     expect(parts).toHaveLength(3);
@@ -41,12 +41,12 @@ describe("splitting an answer into messages", () => {
     expect(parts.join(" ")).toBe(sentences.join(" "));
   });
 
-  it("leaves a short answer whole", () => {
+  test("leaves a short answer whole", () => {
     expect(splitAnswer("  Yes, it ships today.  ", 3)).toEqual(["Yes, it ships today."]);
     expect(splitAnswer("", 3)).toEqual([]);
   });
 
-  it("allows ten messages on meta and three elsewhere", () => {
+  test("allows ten messages on meta and three elsewhere", () => {
     expect(maxPartsForChannel("meta")).toBe(10);
     for (const channel of ["api", "whatsapp", "website", "telegram"]) {
       expect(maxPartsForChannel(channel)).toBe(3);
@@ -55,7 +55,7 @@ describe("splitting an answer into messages", () => {
     expect(splitAnswer(paragraphs.join("\n\n"), maxPartsForChannel("meta"))).toHaveLength(10);
   });
 
-  it("never exceeds the limit, never cuts a word, never loses or adds text", () => {
+  test("never exceeds the limit, never cuts a word, never loses or adds text", () => {
     const word = fc.stringMatching(/^[A-Za-zÀ-ÿ0-9'’-]{1,12}$/);
     const punctuation = fc.constantFrom("", "", "", ".", "!", "?", ",", ";", ":");
     const token = fc.tuple(word, punctuation).map(([text, mark]) => text + mark);

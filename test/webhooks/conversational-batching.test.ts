@@ -1,70 +1,63 @@
 import { createHmac } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sendQuery } from "../harness/agents.ts";
-import type { TestOrganization } from "../harness/app.ts";
+import { describe, expect } from "vitest";
+import type { FakeOpenAI } from "../fakes/openai-server.ts";
 import {
   conversationOf,
-  createConversationalAgent,
   deliveriesOf,
   posts,
   SIGNING_SECRET,
-  startWebhookTestApp,
-  type WebhookTestApp,
   waitForPosts,
+  webhookTest,
 } from "./webhook-helpers.ts";
 
-let t: WebhookTestApp;
-let org: TestOrganization;
-let agentId: string;
-beforeAll(async () => {
-  t = await startWebhookTestApp();
-  ({ org, agentId } = await createConversationalAgent(t.app));
-});
-afterAll(() => t.close());
-beforeEach(() => {
-  t.fake.requests.length = 0;
-  t.receiver.requests.length = 0;
-});
+const test = webhookTest();
 
-const chatRequests = () =>
-  t.fake.requests.filter((request) => request.path === "/v1/chat/completions");
+const chatRequests = (fake: FakeOpenAI) =>
+  fake.requests.filter((request) => request.path === "/v1/chat/completions");
 
 describe("conversational mode batches a conversation's messages into one webhook", () => {
-  it("answers queued at once, then delivers one signed answer to both messages of a window", async () => {
-    t.fake.script({ text: "Your order ships tomorrow.\n\nTracking follows by email." });
-    const first = await sendQuery(t.app, org, agentId, {
+  test("answers queued at once, then delivers one signed answer to both messages of a window", async ({
+    app,
+    api,
+    org,
+    agent,
+    fake,
+    receiver,
+  }) => {
+    fake.script({ text: "Your order ships tomorrow.\n\nTracking follows by email." });
+    const first = await api.agents.query(agent.id, {
       query: "Where is my order?",
-      webhookUrl: `${t.receiver.url}/hook`,
+      webhookUrl: `${receiver.url}/hook`,
     });
-    expect(first.statusCode).toBe(200);
-    const queued = first.json();
+    expect(first.status).toBe(200);
+    const queued = first.body;
     expect(queued).toEqual({
       status: "queued",
       conversationId: expect.any(String),
       visitorId: expect.any(String),
       inputMessageId: expect.any(String),
       message: expect.stringContaining("webhookUrl"),
-      webhookUrl: `${t.receiver.url}/hook`,
+      webhookUrl: `${receiver.url}/hook`,
     });
-    const second = await sendQuery(t.app, org, agentId, {
+    const second = await api.agents.query(agent.id, {
       query: "It is order 1234.",
       conversationId: queued.conversationId,
-      webhookUrl: `${t.receiver.url}/hook`,
+      webhookUrl: `${receiver.url}/hook`,
     });
-    expect(second.statusCode).toBe(200);
-    expect(second.json()).toMatchObject({
+    expect(second.status).toBe(200);
+    expect(second.body).toMatchObject({
       status: "queued",
       conversationId: queued.conversationId,
       visitorId: queued.visitorId,
     });
-    expect(posts(t.receiver)).toHaveLength(0);
+    expect(posts(receiver)).toHaveLength(0);
 
-    const [delivery] = await waitForPosts(t.receiver, 1);
+    const [delivery] = await waitForPosts(receiver, 1);
     // Give a wrongly scheduled second delivery the time to show up before counting.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(posts(t.receiver)).toHaveLength(1);
-    expect(chatRequests()).toHaveLength(1);
-    const sent = JSON.stringify(chatRequests()[0]!.body);
+    expect(posts(receiver)).toHaveLength(1);
+    expect(chatRequests(fake)).toHaveLength(1);
+    const sent = JSON.stringify(chatRequests(fake)[0]!.body);
     expect(sent).toContain("Where is my order?");
     expect(sent).toContain("It is order 1234.");
 
@@ -107,13 +100,13 @@ describe("conversational mode batches a conversation's messages into one webhook
           cost: expect.any(Number),
         },
         metadata: expect.objectContaining({
-          inputMessageIds: [queued.inputMessageId, second.json().inputMessageId],
+          inputMessageIds: [queued.inputMessageId, second.body.inputMessageId],
         }),
       },
       messageId: body.messages[0].id,
     });
 
-    const stored = await conversationOf(t.app, org, queued.conversationId);
+    const stored = await conversationOf(app, org, queued.conversationId);
     expect(
       stored.messages.map((message) => [message.from, message.text, message.agentVersion]),
     ).toEqual([
@@ -126,7 +119,7 @@ describe("conversational mode batches a conversation's messages into one webhook
       body.messages.map((message: { id: string }) => message.id),
     );
 
-    const deliveries = await deliveriesOf(t.app, org, queued.conversationId);
+    const deliveries = await deliveriesOf(app, org, queued.conversationId);
     expect(deliveries).toEqual([
       expect.objectContaining({
         id: deliveryId,
@@ -140,35 +133,42 @@ describe("conversational mode batches a conversation's messages into one webhook
     ]);
   });
 
-  it("splits an answer into at most 3 messages, or 10 in a meta conversation", async () => {
+  test("splits an answer into at most 3 messages, or 10 in a meta conversation", async ({
+    app,
+    api,
+    org,
+    agent,
+    fake,
+    receiver,
+  }) => {
     const paragraphs = Array.from(
       { length: 12 },
       (_, index) => `Paragraph ${index + 1} of the answer.`,
     );
     const answer = paragraphs.join("\n\n");
-    t.fake.script({ text: answer }, { text: answer });
+    fake.script({ text: answer }, { text: answer });
     const metaConversation = "meta-conversation";
-    const seeded = await t.app.api.inject({
+    const seeded = await app.api.inject({
       method: "POST",
-      url: `/api/agents/${agentId}/query-agent`,
+      url: `/api/agents/${agent.id}/query-agent`,
       headers: org.auth,
       payload: { query: "Welcome to our page!", conversationId: metaConversation, channel: "meta" },
     });
     expect(seeded.statusCode).toBe(200);
-    const webhookUrl = `${t.receiver.url}/split`;
+    const webhookUrl = `${receiver.url}/split`;
     const [onApi, onMeta] = await Promise.all([
-      sendQuery(t.app, org, agentId, { query: "Tell me everything.", webhookUrl }),
-      sendQuery(t.app, org, agentId, {
+      api.agents.query(agent.id, { query: "Tell me everything.", webhookUrl }),
+      api.agents.query(agent.id, {
         query: "Tell me everything.",
         conversationId: metaConversation,
         webhookUrl,
       }),
     ]);
-    expect(onApi.statusCode).toBe(200);
-    expect(onMeta.statusCode).toBe(200);
+    expect(onApi.status).toBe(200);
+    expect(onMeta.status).toBe(200);
 
-    const bodies = (await waitForPosts(t.receiver, 2)).map((request) => JSON.parse(request.body));
-    const apiBody = bodies.find((body) => body.conversationId === onApi.json().conversationId);
+    const bodies = (await waitForPosts(receiver, 2)).map((request) => JSON.parse(request.body));
+    const apiBody = bodies.find((body) => body.conversationId === onApi.body.conversationId);
     const metaBody = bodies.find((body) => body.conversationId === metaConversation);
     expect(apiBody.messages).toHaveLength(3);
     expect(metaBody.messages).toHaveLength(10);
@@ -178,7 +178,7 @@ describe("conversational mode batches a conversation's messages into one webhook
       expect(texts.join("\n\n")).toBe(answer);
     }
 
-    const meta = await conversationOf(t.app, org, metaConversation);
+    const meta = await conversationOf(app, org, metaConversation);
     expect(meta.channel).toBe("meta");
     const stored = meta.messages.filter((message) => message.from === "agent").slice(1);
     expect(stored.map((message) => message.text)).toEqual(

@@ -1,17 +1,13 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
-import { sendQuery } from "../harness/agents.ts";
-import type { TestOrganization } from "../harness/app.ts";
 import type { Untyped } from "../harness/client.ts";
 import {
   conversationOf,
-  createConversationalAgent,
   deliveriesOf,
   posts,
-  startWebhookTestApp,
-  type WebhookTestApp,
   waitForPosts,
+  webhookTest,
 } from "./webhook-helpers.ts";
 
 // A window's answer is charged in the transaction that stores it, as a query's answer is in its
@@ -19,86 +15,90 @@ import {
 // not swallowed. The database is made to fail once with triggers; a sequence counts the
 // failures, since it keeps its count when their transaction rolls back.
 
-let t: WebhookTestApp;
-let org: TestOrganization;
-let agentId: string;
-beforeAll(async () => {
-  t = await startWebhookTestApp();
-  ({ org, agentId } = await createConversationalAgent(t.app));
-}, 60_000);
-afterAll(() => t.close());
-beforeEach(() => {
-  t.fake.requests.length = 0;
-  t.receiver.requests.length = 0;
-});
+const test = webhookTest().extend(
+  "charges",
+  { scope: "file" },
+  ({ app, api, org, agent, fake, receiver }) => {
+    const execute = (query: ReturnType<typeof sql>) => app.database.db.execute(query);
 
-const execute = (query: ReturnType<typeof sql>) => t.app.database.db.execute(query);
+    const chatRequests = () =>
+      fake.requests.filter((request) => request.path === "/v1/chat/completions");
 
-const chatRequests = () =>
-  t.fake.requests.filter((request) => request.path === "/v1/chat/completions");
+    /** The chat events of a conversation, through the API. */
+    async function chatEventsOf(conversationId: string) {
+      const listed = await api.consumptionEvents.list({ feature: "chat" });
+      const { data }: Untyped = listed.body;
+      return (
+        data as Array<{ conversationId: string; messageId: string; creditsCharged: number }>
+      ).filter((event) => event.conversationId === conversationId);
+    }
 
-/** The chat events of a conversation, through the API. */
-async function chatEventsOf(conversationId: string) {
-  const listed = await t.app.client(org.auth).consumptionEvents.list({ feature: "chat" });
-  const { data }: Untyped = listed.body;
-  return (
-    data as Array<{ conversationId: string; messageId: string; creditsCharged: number }>
-  ).filter((event) => event.conversationId === conversationId);
-}
+    async function sequenceValue(name: string): Promise<number> {
+      const [row] = rowsOf<{ value: string }>(
+        await execute(
+          sql.raw(`select (case when is_called then last_value else 0 end)::text as value
+        from ${name}`),
+        ),
+      );
+      return Number(row!.value);
+    }
 
-async function sequenceValue(name: string): Promise<number> {
-  const [row] = rowsOf<{ value: string }>(
-    await execute(
-      sql.raw(`select (case when is_called then last_value else 0 end)::text as value
-      from ${name}`),
-    ),
-  );
-  return Number(row!.value);
-}
+    async function reservationsHeld(): Promise<number> {
+      const [row] = rowsOf<{ n: number }>(
+        await execute(sql`select count(*)::int as n from credit_reservations
+        where organization_id = ${org.id}`),
+      );
+      return row!.n;
+    }
 
-async function reservationsHeld(): Promise<number> {
-  const [row] = rowsOf<{ n: number }>(
-    await execute(sql`select count(*)::int as n from credit_reservations
-      where organization_id = ${org.id}`),
-  );
-  return row!.n;
-}
+    /** Asks once, then waits for the window's one answer (after the job's retry, 5 s later). */
+    async function answerOnce(query: string) {
+      const queued = await api.agents.query(agent.id, {
+        query,
+        webhookUrl: `${receiver.url}/hook`,
+      });
+      expect(queued.status, queued.text).toBe(200);
+      const { conversationId } = queued.body;
+      const [delivery] = await waitForPosts(receiver, 1, 40_000);
+      // Give a wrongly scheduled second delivery the time to show up before counting.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      return { conversationId, delivery: JSON.parse(delivery!.body) };
+    }
 
-/** Asks once, then waits for the window's one answer (after the job's retry, 5 s later). */
-async function answerOnce(query: string) {
-  const queued = await sendQuery(t.app, org, agentId, {
-    query,
-    webhookUrl: `${t.receiver.url}/hook`,
-  });
-  expect(queued.statusCode, queued.body).toBe(200);
-  const { conversationId } = queued.json();
-  const [delivery] = await waitForPosts(t.receiver, 1, 40_000);
-  // Give a wrongly scheduled second delivery the time to show up before counting.
-  await new Promise((resolve) => setTimeout(resolve, 1_500));
-  return { conversationId, delivery: JSON.parse(delivery!.body) };
-}
-
-/** The window was answered once, charged once for that answer, and holds nothing more. */
-async function expectAnsweredAndChargedOnce(
-  conversationId: string,
-  delivery: { status: string; messageId: string },
-) {
-  expect(posts(t.receiver)).toHaveLength(1);
-  expect(delivery.status).toBe("success");
-  const deliveries = await deliveriesOf(t.app, org, conversationId);
-  expect(deliveries).toHaveLength(1);
-  const { messages } = await conversationOf(t.app, org, conversationId);
-  expect(messages.map((message) => message.from)).toEqual(["human", "agent"]);
-  expect(messages[1]!.id).toBe(delivery.messageId);
-  const events = await chatEventsOf(conversationId);
-  expect(events).toHaveLength(1);
-  expect(events[0]).toMatchObject({ messageId: delivery.messageId });
-  expect(events[0]!.creditsCharged).toBeGreaterThan(0);
-  expect(await reservationsHeld()).toBe(0);
-}
+    /** The window was answered once, charged once for that answer, and holds nothing more. */
+    async function expectAnsweredAndChargedOnce(
+      conversationId: string,
+      delivery: { status: string; messageId: string },
+    ) {
+      expect(posts(receiver)).toHaveLength(1);
+      expect(delivery.status).toBe("success");
+      const deliveries = await deliveriesOf(app, org, conversationId);
+      expect(deliveries).toHaveLength(1);
+      const { messages } = await conversationOf(app, org, conversationId);
+      expect(messages.map((message) => message.from)).toEqual(["human", "agent"]);
+      expect(messages[1]!.id).toBe(delivery.messageId);
+      const events = await chatEventsOf(conversationId);
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({ messageId: delivery.messageId });
+      expect(events[0]!.creditsCharged).toBeGreaterThan(0);
+      expect(await reservationsHeld()).toBe(0);
+    }
+    return {
+      execute,
+      chatRequests,
+      sequenceValue,
+      answerOnce,
+      expectAnsweredAndChargedOnce,
+    };
+  },
+);
 
 describe("a conversational answer's charge", () => {
-  it("fails its window when it fails: nothing is stored or sent, and the retry answers and charges once", async () => {
+  test("fails its window when it fails: nothing is stored or sent, and the retry answers and charges once", async ({
+    charges,
+  }) => {
+    const { execute, chatRequests, sequenceValue, answerOnce, expectAnsweredAndChargedOnce } =
+      charges;
     await execute(sql`create sequence refused_charges`);
     await execute(sql`
       create function refuse_first_charge() returns trigger language plpgsql as $$
@@ -124,7 +124,11 @@ describe("a conversational answer's charge", () => {
     }
   }, 60_000);
 
-  it("commits with the answer's messages: an answer refused at commit is not charged", async () => {
+  test("commits with the answer's messages: an answer refused at commit is not charged", async ({
+    charges,
+  }) => {
+    const { execute, chatRequests, sequenceValue, answerOnce, expectAnsweredAndChargedOnce } =
+      charges;
     await execute(sql`create sequence refused_answers`);
     await execute(sql`create sequence charges_seen_before_commit`);
     // At commit, after the whole transaction ran: the first answer is refused, once its charge

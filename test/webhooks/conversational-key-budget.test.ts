@@ -1,35 +1,21 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { memberOf } from "../harness/accounts.ts";
-import { sendQuery } from "../harness/agents.ts";
-import type { TestOrganization } from "../harness/app.ts";
-import {
-  createConversationalAgent,
-  posts,
-  startWebhookTestApp,
-  type WebhookTestApp,
-  waitForPosts,
-} from "./webhook-helpers.ts";
+import type { TestApp } from "../harness/app.ts";
+import { posts, waitForPosts, webhookTest } from "./webhook-helpers.ts";
 
-let t: WebhookTestApp;
-let org: TestOrganization;
-let agentId: string;
-beforeAll(async () => {
-  t = await startWebhookTestApp();
-  ({ org, agentId } = await createConversationalAgent(t.app));
-}, 60_000);
-afterAll(() => t.close());
+const test = webhookTest();
 
 /** What the key has been charged: its ledger events and its month's spending (micro-credits). */
-async function chargedTo(apiKeyId: string) {
+async function chargedTo(app: TestApp, apiKeyId: string) {
   const [events] = rowsOf<{ n: number; micro: string }>(
-    await t.app.database.db.execute(sql`select count(*)::int as n,
+    await app.database.db.execute(sql`select count(*)::int as n,
       coalesce(sum(credits_charged_micro), 0)::text as micro
       from consumption_events where api_key_id = ${apiKeyId}`),
   );
   const [spending] = rowsOf<{ micro: string | null }>(
-    await t.app.database.db.execute(
+    await app.database.db.execute(
       sql`select sum(spent_micro)::text as micro from api_key_spending where api_key_id = ${apiKeyId}`,
     ),
   );
@@ -37,9 +23,15 @@ async function chargedTo(apiKeyId: string) {
 }
 
 describe("answers queued by conversational mode", () => {
-  it("are held and charged within the monthly budget of the key that asked", async () => {
-    const owner = await memberOf(t.app, org, "owner");
-    const created = await t.app.api.inject({
+  test("are held and charged within the monthly budget of the key that asked", async ({
+    app,
+    org,
+    agent,
+    fake,
+    receiver,
+  }) => {
+    const owner = await memberOf(app, org, "owner");
+    const created = await app.api.inject({
       method: "POST",
       url: "/api/api-keys",
       headers: owner.headers,
@@ -48,27 +40,29 @@ describe("answers queued by conversational mode", () => {
     expect(created.statusCode, created.body).toBe(201);
     const { id, key } = created.json();
     const keyed = { ...org, auth: { authorization: `Bearer ${key}` } };
-    const webhookUrl = `${t.receiver.url}/hook`;
+    const webhookUrl = `${receiver.url}/hook`;
 
-    t.fake.script({ text: "The first answer." });
-    const first = await sendQuery(t.app, keyed, agentId, { query: "First question?", webhookUrl });
-    expect(first.json().status).toBe("queued");
-    await waitForPosts(t.receiver, 1);
-    expect(await chargedTo(id)).toEqual({ events: 1, charged: 5, spent: 5 });
+    fake.script({ text: "The first answer." });
+    const first = await app
+      .client(keyed.auth)
+      .agents.query(agent.id, { query: "First question?", webhookUrl });
+    expect(first.body.status).toBe("queued");
+    await waitForPosts(receiver, 1);
+    expect(await chargedTo(app, id)).toEqual({ events: 1, charged: 5, spent: 5 });
 
-    const modelCalls = t.fake.requests.length;
-    const second = await sendQuery(t.app, keyed, agentId, {
+    const modelCalls = fake.requests.length;
+    const second = await app.client(keyed.auth).agents.query(agent.id, {
       query: "Second question?",
       webhookUrl,
-      conversationId: first.json().conversationId,
+      conversationId: first.body.conversationId,
     });
-    expect(second.json().status).toBe("queued");
-    const [, refused] = await waitForPosts(t.receiver, 2);
+    expect(second.body.status).toBe("queued");
+    const [, refused] = await waitForPosts(receiver, 2);
     expect(JSON.parse(refused!.body)).toMatchObject({ status: "error" });
     expect(refused!.body).toContain("budget");
     // Refused before the model was asked; nothing spent past the budget.
-    expect(t.fake.requests.length).toBe(modelCalls);
-    expect(await chargedTo(id)).toEqual({ events: 1, charged: 5, spent: 5 });
-    expect(posts(t.receiver)).toHaveLength(2);
+    expect(fake.requests.length).toBe(modelCalls);
+    expect(await chargedTo(app, id)).toEqual({ events: 1, charged: 5, spent: 5 });
+    expect(posts(receiver)).toHaveLength(2);
   });
 });

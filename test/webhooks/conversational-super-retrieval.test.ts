@@ -1,31 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { EVALUATOR_PROMPT, helperModel, QUERY_PROMPT } from "../fakes/retrieval-helper-model.ts";
-import { sendQuery } from "../harness/agents.ts";
-import type { TestOrganization } from "../harness/app.ts";
 import { addFile, createDatastore, waitForSync } from "../knowledge/knowledge-helpers.ts";
-import {
-  conversationOf,
-  createConversationalAgent,
-  eventually,
-  startWebhookTestApp,
-  type WebhookTestApp,
-  waitForPosts,
-} from "./webhook-helpers.ts";
+import { conversationOf, eventually, waitForPosts, webhookTest } from "./webhook-helpers.ts";
 
-let t: WebhookTestApp;
-let org: TestOrganization;
-let agentId: string;
-beforeAll(async () => {
-  t = await startWebhookTestApp();
-  ({ org, agentId } = await createConversationalAgent(t.app));
-  const datastore = await createDatastore(t.app, org, { name: "Help centre" });
-  const datasource = await addFile(t.app, org, datastore.id, {
+const test = webhookTest();
+
+test.beforeAll(async ({ app, api, org, agent }) => {
+  const datastore = await createDatastore(app, org, { name: "Help centre" });
+  const datasource = await addFile(app, org, datastore.id, {
     fileName: "refunds.md",
     contentType: "text/markdown",
     content: "Refunds are accepted within 30 days of delivery.",
   });
-  expect((await waitForSync(t.app, org, datasource.id)).status).toBe("synched");
-  const updated = await t.app.client(org.auth).agents.update(agentId, {
+  expect((await waitForSync(app, org, datasource.id)).status).toBe("synched");
+  const updated = await api.agents.update(agent.id, {
     datastoreIds: [datastore.id],
     useSuperRetrieval: true,
     retrievalEvaluationConfig: {
@@ -37,11 +25,17 @@ beforeAll(async () => {
   });
   expect(updated.status).toBe(200);
 });
-afterAll(() => t.close());
 
 describe("super retrieval in conversational mode", () => {
-  it("answers through the fallback, records it with the message, and charges every call", async () => {
-    t.fake.setDefaultChat(
+  test("answers through the fallback, records it with the message, and charges every call", async ({
+    app,
+    api,
+    org,
+    agent,
+    fake,
+    receiver,
+  }) => {
+    fake.setDefaultChat(
       helperModel({
         queries: () => ["refunds within 30 days"],
         score: () => 1,
@@ -49,17 +43,17 @@ describe("super retrieval in conversational mode", () => {
           request.body?.model === "gpt-4.1" ? { status: 400 } : { text: "Within 30 days." },
       }),
     );
-    const queued = await sendQuery(t.app, org, agentId, {
+    const queued = await api.agents.query(agent.id, {
       query: "Can I get my money back?",
-      webhookUrl: `${t.receiver.url}/hook`,
+      webhookUrl: `${receiver.url}/hook`,
     });
-    expect(queued.statusCode).toBe(200);
-    const [delivery] = await waitForPosts(t.receiver, 1);
+    expect(queued.status).toBe(200);
+    const [delivery] = await waitForPosts(receiver, 1);
     expect(JSON.parse(delivery!.body)).toMatchObject({
       agentResponse: { answer: "Within 30 days.", metadata: { model: "gpt_4o" } },
     });
-    const { conversationId } = queued.json();
-    const conversation = await conversationOf(t.app, org, conversationId);
+    const { conversationId } = queued.body;
+    const conversation = await conversationOf(app, org, conversationId);
     const answer = conversation.messages.find((message) => message.from === "agent");
     expect(answer?.metadata).toMatchObject({
       model: { modelName: "gpt_4o" },
@@ -67,7 +61,7 @@ describe("super retrieval in conversational mode", () => {
       superRetrieval: { rounds: 1, kept: 1 },
     });
     const features = await eventually(async () => {
-      const events = await t.app.client(org.auth).consumptionEvents.list({ conversationId });
+      const events = await api.consumptionEvents.list({ conversationId });
       const found = events.body.data.map((event) => event.feature).sort();
       expect(found).toEqual(["chat", "super_retrieval", "super_retrieval"]);
       return found;

@@ -1,29 +1,18 @@
 import { createServer } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createAgent, sendQuery } from "../harness/agents.ts";
+import { describe, expect } from "vitest";
+import { createAgent } from "../harness/agents.ts";
 import { ADMIN_TOKEN, type TestOrganization } from "../harness/app.ts";
+import type { ApiClient } from "../harness/client.ts";
 import {
   createConversationalAgent,
   deliveriesOf,
   eventually,
   posts,
-  startWebhookTestApp,
-  type WebhookTestApp,
   waitForPosts,
+  webhookTest,
 } from "./webhook-helpers.ts";
 
-let t: WebhookTestApp;
-let org: TestOrganization;
-let agentId: string;
-beforeAll(async () => {
-  t = await startWebhookTestApp();
-  ({ org, agentId } = await createConversationalAgent(t.app));
-});
-afterAll(() => t.close());
-beforeEach(() => {
-  t.fake.requests.length = 0;
-  t.receiver.requests.length = 0;
-});
+const test = webhookTest();
 
 /** A port on 127.0.0.1 where nothing listens. */
 async function closedPort(): Promise<number> {
@@ -34,10 +23,15 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-async function expect400(body: Record<string, unknown>, message: RegExp) {
-  const response = await sendQuery(t.app, org, agentId, { query: "Hello", ...body });
-  expect(response.statusCode).toBe(400);
-  const error = response.json();
+async function expect400(
+  api: ApiClient,
+  agentId: string,
+  body: Record<string, unknown>,
+  message: RegExp,
+) {
+  const response = await api.agents.query(agentId, { query: "Hello", ...body });
+  expect(response.status).toBe(400);
+  const error = response.error;
   expect(error).toMatchObject({
     type: "INVALID_REQUEST",
     details: [expect.objectContaining({ path: "body.webhookUrl" })],
@@ -46,128 +40,170 @@ async function expect400(body: Record<string, unknown>, message: RegExp) {
   return error;
 }
 
-async function messagesOfOrganization() {
-  const response = await t.app.api.inject({
-    url: `/api/conversations?agentId=${agentId}`,
-    headers: org.auth,
-  });
-  return response.json().data as unknown[];
+async function messagesOfOrganization(api: ApiClient, agentId: string) {
+  const response = await api.request({ url: `/api/conversations?agentId=${agentId}` });
+  return response.body.data as unknown[];
 }
 
 describe("webhookUrl of a conversational agent on the api channel", () => {
-  it("is required, with or without an explicit api channel", async () => {
-    await expect400({}, /webhookUrl is required/);
-    await expect400({ channel: "api" }, /webhookUrl is required/);
-    await expect400({ webhookUrl: "  " }, /webhookUrl is required/);
+  test("is required, with or without an explicit api channel", async ({ api, agent }) => {
+    await expect400(api, agent.id, {}, /webhookUrl is required/);
+    await expect400(api, agent.id, { channel: "api" }, /webhookUrl is required/);
+    await expect400(api, agent.id, { webhookUrl: "  " }, /webhookUrl is required/);
   });
 
-  it("must be a URL", async () => {
-    await expect400({ webhookUrl: "not a url" }, /is not a valid URL/);
-    await expect400({ webhookUrl: "receiver.example.com/hook" }, /is not a valid URL/);
+  test("must be a URL", async ({ api, agent }) => {
+    await expect400(api, agent.id, { webhookUrl: "not a url" }, /is not a valid URL/);
+    await expect400(
+      api,
+      agent.id,
+      { webhookUrl: "receiver.example.com/hook" },
+      /is not a valid URL/,
+    );
   });
 
-  it("must use http or https", async () => {
-    await expect400({ webhookUrl: "ftp://127.0.0.1/hook" }, /must use http or https, not ftp/);
-    await expect400({ webhookUrl: "file:///etc/passwd" }, /must use http or https, not file/);
+  test("must use http or https", async ({ api, agent }) => {
+    await expect400(
+      api,
+      agent.id,
+      { webhookUrl: "ftp://127.0.0.1/hook" },
+      /must use http or https, not ftp/,
+    );
+    await expect400(
+      api,
+      agent.id,
+      { webhookUrl: "file:///etc/passwd" },
+      /must use http or https, not file/,
+    );
   });
 
-  it("must be reachable", async () => {
+  test("must be reachable", async ({ api, agent }) => {
     const port = await closedPort();
-    await expect400({ webhookUrl: `http://127.0.0.1:${port}/hook` }, /is not reachable/);
+    await expect400(
+      api,
+      agent.id,
+      { webhookUrl: `http://127.0.0.1:${port}/hook` },
+      /is not reachable/,
+    );
   });
 
-  it("is refused before anything is stored or generated", async () => {
-    const before = (await messagesOfOrganization()).length;
-    await expect400({ webhookUrl: "nope" }, /not a valid URL/);
-    expect(await messagesOfOrganization()).toHaveLength(before);
-    expect(t.fake.requests).toHaveLength(0);
+  test("is refused before anything is stored or generated", async ({ api, agent, fake }) => {
+    const before = (await messagesOfOrganization(api, agent.id)).length;
+    await expect400(api, agent.id, { webhookUrl: "nope" }, /not a valid URL/);
+    expect(await messagesOfOrganization(api, agent.id)).toHaveLength(before);
+    expect(fake.requests).toHaveLength(0);
   });
 
-  it("is probed with a HEAD request that a webhook receiver answers", async () => {
-    const response = await sendQuery(t.app, org, agentId, {
+  test("is probed with a HEAD request that a webhook receiver answers", async ({
+    api,
+    agent,
+    receiver,
+  }) => {
+    const response = await api.agents.query(agent.id, {
       query: "Hello",
-      webhookUrl: `${t.receiver.url}/probe-me`,
+      webhookUrl: `${receiver.url}/probe-me`,
     });
-    expect(response.statusCode).toBe(200);
-    expect(t.receiver.requests[0]).toMatchObject({ method: "HEAD", path: "/probe-me" });
+    expect(response.status).toBe(200);
+    expect(receiver.requests[0]).toMatchObject({ method: "HEAD", path: "/probe-me" });
     // The answer follows once the window closes; let it land before the next test counts.
-    const [delivered] = await waitForPosts(t.receiver, 1);
+    const [delivered] = await waitForPosts(receiver, 1);
     expect(delivered).toMatchObject({ method: "POST", path: "/probe-me" });
   });
 });
 
 describe("when conversational mode does not apply", () => {
-  it("answers at once on another channel, even with a webhookUrl", async () => {
-    t.fake.script({ text: "Direct answer." });
-    const response = await sendQuery(t.app, org, agentId, {
+  test("answers at once on another channel, even with a webhookUrl", async ({
+    api,
+    agent,
+    fake,
+    receiver,
+  }) => {
+    fake.script({ text: "Direct answer." });
+    const response = await api.agents.query(agent.id, {
       query: "Hello",
       channel: "website",
-      webhookUrl: `${t.receiver.url}/hook`,
+      webhookUrl: `${receiver.url}/hook`,
     });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
       answer: "Direct answer.",
       messageId: expect.any(String),
     });
-    expect(t.receiver.requests).toHaveLength(0);
+    expect(receiver.requests).toHaveLength(0);
   });
 
-  it("answers at once for an agent without conversational mode", async () => {
-    const plain = await createAgent(t.app, org, { name: "Plain" });
-    t.fake.script({ text: "Plain answer." });
-    const response = await sendQuery(t.app, org, plain.id, {
+  test("answers at once for an agent without conversational mode", async ({
+    app,
+    api,
+    org,
+    fake,
+    receiver,
+  }) => {
+    const plain = await createAgent(app, org, { name: "Plain" });
+    fake.script({ text: "Plain answer." });
+    const response = await api.agents.query(plain.id, {
       query: "Hello",
-      webhookUrl: `${t.receiver.url}/hook`,
+      webhookUrl: `${receiver.url}/hook`,
     });
-    expect(response.statusCode).toBe(200);
-    expect(response.json().answer).toBe("Plain answer.");
-    expect(posts(t.receiver)).toHaveLength(0);
+    expect(response.status).toBe(200);
+    expect(response.body.answer).toBe("Plain answer.");
+    expect(posts(receiver)).toHaveLength(0);
   });
 });
 
 describe("usage limits of conversational mode", () => {
-  it("answers 402 at once when the organization cannot run, and queues nothing", async () => {
-    const blocked = await createConversationalAgent(t.app, "Overdue");
-    const patched = await t.app.api.inject({
+  test("answers 402 at once when the organization cannot run, and queues nothing", async ({
+    app,
+    receiver,
+  }) => {
+    const blocked = await createConversationalAgent(app, "Overdue");
+    const patched = await app.api.inject({
       method: "PATCH",
       url: `/api/admin/organizations/${blocked.org.id}/billing`,
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
       payload: { subscriptionStatus: "past_due" },
     });
     expect(patched.statusCode).toBe(200);
-    const response = await sendQuery(t.app, blocked.org, blocked.agentId, {
+    const response = await app.client(blocked.org.auth).agents.query(blocked.agentId, {
       query: "Hello",
-      webhookUrl: `${t.receiver.url}/hook`,
+      webhookUrl: `${receiver.url}/hook`,
     });
-    expect(response.statusCode).toBe(402);
-    expect(response.json().type).toBe("USAGE_LIMIT");
+    expect(response.status).toBe(402);
+    expect(response.error.type).toBe("USAGE_LIMIT");
     await new Promise((resolve) => setTimeout(resolve, 1_200));
-    expect(posts(t.receiver)).toHaveLength(0);
+    expect(posts(receiver)).toHaveLength(0);
   });
 });
 
 describe("conversational mode across organizations", () => {
-  it("gives each organization using the same conversation id its own conversation and deliveries", async () => {
+  test("gives each organization using the same conversation id its own conversation and deliveries", async ({
+    app,
+    api,
+    org,
+    agent,
+    fake,
+    receiver,
+  }) => {
     const shared = "ticket-42";
-    const other = await createConversationalAgent(t.app, "Globex");
-    t.fake.script({ text: "Globex answer." });
-    const theirs = await sendQuery(t.app, other.org, other.agentId, {
+    const other = await createConversationalAgent(app, "Globex");
+    fake.script({ text: "Globex answer." });
+    const theirs = await app.client(other.org.auth).agents.query(other.agentId, {
       query: "Globex question",
       conversationId: shared,
-      webhookUrl: `${t.receiver.url}/globex`,
+      webhookUrl: `${receiver.url}/globex`,
     });
-    expect(theirs.statusCode).toBe(200);
-    await waitForPosts(t.receiver, 1);
+    expect(theirs.status).toBe(200);
+    await waitForPosts(receiver, 1);
 
-    t.fake.script({ text: "Acme answer." });
-    const mine = await sendQuery(t.app, org, agentId, {
+    fake.script({ text: "Acme answer." });
+    const mine = await api.agents.query(agent.id, {
       query: "Acme question",
       conversationId: shared,
-      webhookUrl: `${t.receiver.url}/acme`,
+      webhookUrl: `${receiver.url}/acme`,
     });
-    expect(mine.statusCode).toBe(200);
-    expect(mine.json()).toMatchObject({ status: "queued", conversationId: shared });
-    const received = await waitForPosts(t.receiver, 2);
+    expect(mine.status).toBe(200);
+    expect(mine.body).toMatchObject({ status: "queued", conversationId: shared });
+    const received = await waitForPosts(receiver, 2);
 
     const payloads = Object.fromEntries(
       received.map((request) => [request.path, JSON.parse(request.body)]),
@@ -180,18 +216,18 @@ describe("conversational mode across organizations", () => {
       conversationId: shared,
       agentResponse: { answer: "Acme answer." },
     });
-    expect(JSON.stringify(t.fake.requests.at(-1)?.body)).not.toContain("Globex question");
+    expect(JSON.stringify(fake.requests.at(-1)?.body)).not.toContain("Globex question");
 
     const urlsOf = async (who: TestOrganization) =>
-      (await deliveriesOf(t.app, who, shared)).map((delivery) => delivery.url);
-    expect(await urlsOf(org)).toEqual([`${t.receiver.url}/acme`]);
-    expect(await urlsOf(other.org)).toEqual([`${t.receiver.url}/globex`]);
-    const anonymous = await t.app.api.inject({
+      (await deliveriesOf(app, who, shared)).map((delivery) => delivery.url);
+    expect(await urlsOf(org)).toEqual([`${receiver.url}/acme`]);
+    expect(await urlsOf(other.org)).toEqual([`${receiver.url}/globex`]);
+    const anonymous = await app.api.inject({
       url: `/api/conversations/${shared}/webhook-deliveries`,
     });
     expect(anonymous.statusCode).toBe(401);
     const events = await eventually(async () => {
-      const response = await t.app.api.inject({
+      const response = await app.api.inject({
         url: `/api/consumption-events?conversationId=${shared}`,
         headers: org.auth,
       });
@@ -199,6 +235,6 @@ describe("conversational mode across organizations", () => {
       expect(data).toHaveLength(1);
       return data;
     });
-    expect(events[0]).toMatchObject({ conversationId: shared, agentId });
+    expect(events[0]).toMatchObject({ conversationId: shared, agentId: agent.id });
   });
 });

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
 import type { JobHandlers } from "../../src/jobs/job-catalog.ts";
 import { type JobRuntime, startJobRuntime } from "../../src/jobs/job-queue.ts";
@@ -28,7 +28,7 @@ async function states() {
 }
 
 describe("webhook jobs run in batches", () => {
-  it("runs a batch side by side and retries only the job that failed", async () => {
+  test("runs a batch side by side and retries only the job that failed", async () => {
     const ids = ["a", "b", "c", "failing", "d", "e", "f", "g"];
     for (const deliveryId of ids) {
       await jobs.send("webhook.deliver", { organizationId: "org", deliveryId, attempt: 1 });

@@ -1,8 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { ConfigError, parseConfig } from "../../src/config/index.ts";
 
 describe("webhook settings", () => {
-  it("default to an 8 s window, unsigned deliveries and about an hour of retries", () => {
+  test("default to an 8 s window, unsigned deliveries and about an hour of retries", () => {
     expect(parseConfig({}).webhooks).toEqual({
       batchDelayMs: 8_000,
       signingSecret: undefined,
@@ -13,7 +13,7 @@ describe("webhook settings", () => {
     });
   });
 
-  it("reads every variable", () => {
+  test("reads every variable", () => {
     const config = parseConfig({
       WEBHOOK_BATCH_DELAY_MS: "2500",
       WEBHOOK_SIGNING_SECRET: " whsec-1 ",
@@ -32,7 +32,7 @@ describe("webhook settings", () => {
     });
   });
 
-  it.each([
+  test.each([
     ["WEBHOOK_BATCH_DELAY_MS", "soon"],
     ["WEBHOOK_BATCH_DELAY_MS", "-1"],
     ["WEBHOOK_TIMEOUT_MS", "0"],

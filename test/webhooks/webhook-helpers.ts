@@ -3,8 +3,9 @@ import type { Database } from "../../src/db/client.ts";
 import { type ReceivedRequest, type Receiver, startReceiver } from "../fakes/http-receiver.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
 import { createAgent, createFundedOrganization } from "../harness/agents.ts";
-
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import type { ApiClient } from "../harness/client.ts";
+import { type AppTestOptions, appTest } from "../harness/fixtures.ts";
 
 export const SIGNING_SECRET = "whsec-test-secret";
 
@@ -14,6 +15,42 @@ const FAST_WEBHOOKS = {
   WEBHOOK_RETRY_BASE_MS: "100",
   WEBHOOK_TIMEOUT_MS: "2000",
   WEBHOOK_SIGNING_SECRET: SIGNING_SECRET,
+};
+
+/**
+ * The `test` of a file about webhooks: `appTest` with fast webhook windows and retries (`env`
+ * over them), its `agent` in conversational mode (`agent` fields over it), and
+ * - `receiver`: a webhook receiver on 127.0.0.1, set up once per file; its recorded `requests`
+ *   start empty, and its scripted statuses used up, in every test.
+ */
+export function webhookTest(options: AppTestOptions = {}) {
+  return appTest({
+    ...options,
+    env: { ...FAST_WEBHOOKS, ...options.env },
+    agent: { useConversationalMode: true, ...options.agent },
+  })
+    .extend("receiver", { scope: "file" }, async ({ service }, { onCleanup }) => {
+      // Started after the app, so closed before it (the app's deliveries then fail, unseen).
+      void service;
+      const receiver = await startReceiver();
+      onCleanup(() => receiver.close());
+      return receiver;
+    })
+    .extend("receiverReset", { auto: true }, ({ receiver }) => {
+      receiver.requests.length = 0;
+      receiver.respondWith([]);
+      return true;
+    });
+}
+
+/** The fixtures of `webhookTest` that the helpers of a file take. */
+export type WebhookFixtures = {
+  app: TestApp;
+  api: ApiClient;
+  org: TestOrganization;
+  agent: { id: string };
+  fake: FakeOpenAI;
+  receiver: Receiver;
 };
 
 export type WebhookTestApp = {

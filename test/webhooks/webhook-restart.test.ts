@@ -1,8 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import type { Database } from "../../src/db/client.ts";
 import { type Receiver, startReceiver } from "../fakes/http-receiver.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
-import { sendQuery } from "../harness/agents.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 import { createTestDatabase } from "../harness/database.ts";
 import {
@@ -63,18 +62,18 @@ async function stop(app: TestApp) {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 2_500));
 
 describe("batching windows live in the database", () => {
-  it(
+  test(
     "delivers once when the process restarts inside the window",
     async () => {
       const first = await start();
       const { org, agentId } = await createConversationalAgent(first, "Restart");
       fake.script({ text: "Delivered after a restart." });
-      const queued = await sendQuery(first, org, agentId, {
+      const queued = await first.client(org.auth).agents.query(agentId, {
         query: "Are you still there?",
         webhookUrl: `${receiver.url}/hook`,
       });
-      expect(queued.statusCode).toBe(200);
-      const { conversationId } = queued.json();
+      expect(queued.status).toBe(200);
+      const { conversationId } = queued.body;
       await stop(first);
       expect(posts(receiver)).toHaveLength(0);
 
@@ -99,7 +98,7 @@ describe("batching windows live in the database", () => {
     SLOW_TEST_MS,
   );
 
-  it(
+  test(
     "keeps retrying a delivery across a restart",
     async () => {
       const first = await start();
@@ -108,11 +107,11 @@ describe("batching windows live in the database", () => {
       env.WEBHOOK_RETRY_BASE_MS = "1500";
       await stop(first);
       const slowRetries = await start();
-      const queued = await sendQuery(slowRetries, org, agentId, {
+      const queued = await slowRetries.client(org.auth).agents.query(agentId, {
         query: "Hello?",
         webhookUrl: `${receiver.url}/hook`,
       });
-      expect(queued.statusCode).toBe(200);
+      expect(queued.status).toBe(200);
       receiver.respondWith([500]);
       await waitForPosts(receiver, 1);
       await stop(slowRetries);
@@ -123,7 +122,7 @@ describe("batching windows live in the database", () => {
         received[0]!.headers["x-service-delivery"],
       );
       const delivery = await eventually(async () => {
-        const [found] = await deliveriesOf(restarted, org, queued.json().conversationId);
+        const [found] = await deliveriesOf(restarted, org, queued.body.conversationId);
         expect(found?.state).toBe("delivered");
         return found!;
       });
@@ -132,7 +131,7 @@ describe("batching windows live in the database", () => {
     SLOW_TEST_MS,
   );
 
-  it(
+  test(
     "behaves as one service with two API processes and a separate worker",
     async () => {
       const apiA = await start("api");
@@ -143,20 +142,24 @@ describe("batching windows live in the database", () => {
       const conversationId = "two-processes";
       const webhookUrl = `${receiver.url}/hook`;
       const [fromA, fromB] = await Promise.all([
-        sendQuery(apiA, org, agentId, { query: "Message to A.", conversationId, webhookUrl }),
-        sendQuery(apiB, org, agentId, { query: "Message to B.", conversationId, webhookUrl }),
+        apiA
+          .client(org.auth)
+          .agents.query(agentId, { query: "Message to A.", conversationId, webhookUrl }),
+        apiB
+          .client(org.auth)
+          .agents.query(agentId, { query: "Message to B.", conversationId, webhookUrl }),
       ]);
-      expect(fromA.statusCode).toBe(200);
-      expect(fromB.statusCode).toBe(200);
-      expect(fromA.json().conversationId).toBe(conversationId);
-      expect(fromB.json().conversationId).toBe(conversationId);
+      expect(fromA.status).toBe(200);
+      expect(fromB.status).toBe(200);
+      expect(fromA.body.conversationId).toBe(conversationId);
+      expect(fromB.body.conversationId).toBe(conversationId);
 
       const [delivery] = await waitForPosts(receiver, 1);
       await settle();
       expect(posts(receiver)).toHaveLength(1);
       const body = JSON.parse(delivery!.body);
       expect([...body.agentResponse.metadata.inputMessageIds].sort()).toEqual(
-        [fromA.json().inputMessageId, fromB.json().inputMessageId].sort(),
+        [fromA.body.inputMessageId, fromB.body.inputMessageId].sort(),
       );
       const chats = fake.requests.filter((request) => request.path === "/v1/chat/completions");
       expect(chats).toHaveLength(1);

@@ -1,49 +1,42 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sendQuery } from "../harness/agents.ts";
-import { ADMIN_TOKEN, type TestOrganization } from "../harness/app.ts";
+import { describe, expect } from "vitest";
+import { ADMIN_TOKEN, type TestApp, type TestOrganization } from "../harness/app.ts";
 import {
   conversationOf,
   createConversationalAgent,
   deliveriesOf,
   eventually,
   posts,
-  startWebhookTestApp,
-  type WebhookTestApp,
+  type WebhookFixtures,
   waitForPosts,
+  webhookTest,
 } from "./webhook-helpers.ts";
 
 const RETRY_BASE_MS = 100;
 const MAX_ATTEMPTS = 3;
 
-let t: WebhookTestApp;
-let org: TestOrganization;
-let agentId: string;
-beforeAll(async () => {
-  t = await startWebhookTestApp({
+const test = webhookTest({
+  env: {
     WEBHOOK_MAX_ATTEMPTS: String(MAX_ATTEMPTS),
     WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
     WEBHOOK_TIMEOUT_MS: "2000",
-  });
-  ({ org, agentId } = await createConversationalAgent(t.app));
-});
-afterAll(() => t.close());
-beforeEach(() => {
-  t.fake.requests.length = 0;
-  t.receiver.requests.length = 0;
-  t.receiver.respondWith([]);
+  },
 });
 
-async function queue(query: string, webhookUrl = `${t.receiver.url}/hook`) {
-  const response = await sendQuery(t.app, org, agentId, { query, webhookUrl });
-  expect(response.statusCode).toBe(200);
-  return response.json() as { conversationId: string; inputMessageId: string };
+async function queue(
+  { api, agent, receiver }: Pick<WebhookFixtures, "api" | "agent" | "receiver">,
+  query: string,
+  webhookUrl = `${receiver.url}/hook`,
+) {
+  const response = await api.agents.query(agent.id, { query, webhookUrl });
+  expect(response.status).toBe(200);
+  return response.body as { conversationId: string; inputMessageId: string };
 }
 
-async function settledDelivery(conversationId: string) {
+async function settledDelivery(app: TestApp, org: TestOrganization, conversationId: string) {
   return eventually(async () => {
-    const [delivery, ...more] = await deliveriesOf(t.app, org, conversationId);
+    const [delivery, ...more] = await deliveriesOf(app, org, conversationId);
     expect(more).toEqual([]);
     expect(["delivered", "failed"]).toContain(delivery?.state);
     return delivery as Record<string, unknown> & {
@@ -53,18 +46,25 @@ async function settledDelivery(conversationId: string) {
 }
 
 describe("webhook retries", () => {
-  it("retries a failing receiver with backoff and the same delivery id, then records it delivered", async () => {
-    t.fake.script({ text: "Your refund was approved." });
-    const { conversationId } = await queue("Was my refund approved?");
+  test("retries a failing receiver with backoff and the same delivery id, then records it delivered", async ({
+    app,
+    api,
+    org,
+    agent,
+    fake,
+    receiver,
+  }) => {
+    fake.script({ text: "Your refund was approved." });
+    const { conversationId } = await queue({ api, agent, receiver }, "Was my refund approved?");
     // Set after the query: the HEAD probe must not use up the failures.
-    t.receiver.respondWith([500, 503]);
+    receiver.respondWith([500, 503]);
 
-    const received = await waitForPosts(t.receiver, 3);
+    const received = await waitForPosts(receiver, 3);
     const ids = received.map((request) => request.headers["x-service-delivery"]);
     expect(new Set(ids).size).toBe(1);
     expect(new Set(received.map((request) => request.body)).size).toBe(1);
 
-    const delivery = await settledDelivery(conversationId);
+    const delivery = await settledDelivery(app, org, conversationId);
     expect(delivery).toMatchObject({
       id: ids[0],
       state: "delivered",
@@ -83,19 +83,26 @@ describe("webhook retries", () => {
     expect(started[1]! - started[0]!).toBeGreaterThanOrEqual(RETRY_BASE_MS);
     expect(started[2]! - started[1]!).toBeGreaterThanOrEqual(2 * RETRY_BASE_MS);
 
-    const stored = await conversationOf(t.app, org, conversationId);
+    const stored = await conversationOf(app, org, conversationId);
     expect(stored.messages.map((message) => [message.from, message.text])).toEqual([
       ["human", "Was my refund approved?"],
       ["agent", "Your refund was approved."],
     ]);
-    expect(posts(t.receiver)).toHaveLength(3);
+    expect(posts(receiver)).toHaveLength(3);
   });
 
-  it("gives up after the configured attempts and keeps the last error", async () => {
-    t.fake.script({ text: "Noted." });
-    const { conversationId } = await queue("Please note my address.");
-    t.receiver.respondWith(Array.from({ length: MAX_ATTEMPTS + 2 }, () => 500));
-    const delivery = await settledDelivery(conversationId);
+  test("gives up after the configured attempts and keeps the last error", async ({
+    app,
+    api,
+    org,
+    agent,
+    fake,
+    receiver,
+  }) => {
+    fake.script({ text: "Noted." });
+    const { conversationId } = await queue({ api, agent, receiver }, "Please note my address.");
+    receiver.respondWith(Array.from({ length: MAX_ATTEMPTS + 2 }, () => 500));
+    const delivery = await settledDelivery(app, org, conversationId);
     expect(delivery).toMatchObject({
       state: "failed",
       attemptCount: MAX_ATTEMPTS,
@@ -109,7 +116,7 @@ describe("webhook retries", () => {
       "failed",
     ]);
     await new Promise((resolve) => setTimeout(resolve, 4 * RETRY_BASE_MS * 2 ** MAX_ATTEMPTS));
-    expect(posts(t.receiver)).toHaveLength(MAX_ATTEMPTS);
+    expect(posts(receiver)).toHaveLength(MAX_ATTEMPTS);
   });
 });
 
@@ -117,7 +124,7 @@ describe("webhook timeouts", () => {
   let slow: Server;
   let slowUrl: string;
   const seen: string[] = [];
-  beforeAll(async () => {
+  test.beforeAll(async () => {
     // Answers HEAD probes at once, leaves the first POST hanging, answers later POSTs.
     slow = createServer((request, response) => {
       request.resume();
@@ -128,15 +135,22 @@ describe("webhook timeouts", () => {
     await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
     slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/slow`;
   });
-  afterAll(async () => {
+  test.afterAll(async () => {
     slow.closeAllConnections();
     await new Promise((resolve) => slow.close(resolve));
   });
 
-  it("counts a receiver that does not answer in time as a failed attempt and retries", async () => {
-    t.fake.script({ text: "On its way." });
-    const { conversationId } = await queue("Status?", slowUrl);
-    const delivery = await settledDelivery(conversationId);
+  test("counts a receiver that does not answer in time as a failed attempt and retries", async ({
+    app,
+    api,
+    org,
+    agent,
+    fake,
+    receiver,
+  }) => {
+    fake.script({ text: "On its way." });
+    const { conversationId } = await queue({ api, agent, receiver }, "Status?", slowUrl);
+    const delivery = await settledDelivery(app, org, conversationId);
     expect(delivery.state).toBe("delivered");
     expect(delivery.attempts).toEqual([
       expect.objectContaining({
@@ -153,22 +167,29 @@ describe("webhook timeouts", () => {
 });
 
 describe("webhook redirects", () => {
-  it("counts a redirect as a failed attempt instead of following it", async () => {
+  test("counts a redirect as a failed attempt instead of following it", async ({
+    app,
+    api,
+    org,
+    agent,
+    fake,
+    receiver,
+  }) => {
     let posted = 0;
     const redirecting = createServer((request, response) => {
       request.resume();
       if (request.method === "POST") posted += 1;
       if (request.method === "POST" && posted === 1) {
-        response.writeHead(307, { location: `${t.receiver.url}/elsewhere` });
+        response.writeHead(307, { location: `${receiver.url}/elsewhere` });
       }
       response.end();
     });
     await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
     try {
       const url = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/moved`;
-      t.fake.script({ text: "Redirect test." });
-      const { conversationId } = await queue("Hello", url);
-      const delivery = await settledDelivery(conversationId);
+      fake.script({ text: "Redirect test." });
+      const { conversationId } = await queue({ api, agent, receiver }, "Hello", url);
+      const delivery = await settledDelivery(app, org, conversationId);
       expect(delivery.state).toBe("delivered");
       expect(delivery.attempts).toEqual([
         expect.objectContaining({
@@ -178,7 +199,7 @@ describe("webhook redirects", () => {
         }),
         expect.objectContaining({ attempt: 2, outcome: "delivered", responseStatus: 200 }),
       ]);
-      expect(posts(t.receiver)).toHaveLength(0);
+      expect(posts(receiver)).toHaveLength(0);
     } finally {
       redirecting.closeAllConnections();
       await new Promise((resolve) => redirecting.close(resolve));
@@ -187,10 +208,17 @@ describe("webhook redirects", () => {
 });
 
 describe("when no answer can be generated", () => {
-  it("delivers status error with the model's failure and stores no agent message", async () => {
-    t.fake.script({ status: 400, errorMessage: "invalid request sk-secret-1" });
-    const { conversationId, inputMessageId } = await queue("Hello?");
-    const [request] = await waitForPosts(t.receiver, 1);
+  test("delivers status error with the model's failure and stores no agent message", async ({
+    app,
+    api,
+    org,
+    agent,
+    fake,
+    receiver,
+  }) => {
+    fake.script({ status: 400, errorMessage: "invalid request sk-secret-1" });
+    const { conversationId, inputMessageId } = await queue({ api, agent, receiver }, "Hello?");
+    const [request] = await waitForPosts(receiver, 1);
     const body = JSON.parse(request!.body);
     expect(body).toEqual({
       conversationId,
@@ -207,32 +235,36 @@ describe("when no answer can be generated", () => {
     });
     expect(request!.body).not.toContain("sk-secret-1");
     expect(request!.headers["x-service-event"]).toBe("agent.response");
-    const delivery = await settledDelivery(conversationId);
+    const delivery = await settledDelivery(app, org, conversationId);
     expect(delivery).toMatchObject({ status: "error", state: "delivered" });
-    const stored = await conversationOf(t.app, org, conversationId);
+    const stored = await conversationOf(app, org, conversationId);
     expect(stored.messages.map((message) => message.from)).toEqual(["human"]);
   });
 
-  it("delivers status error USAGE_LIMIT when the organization is blocked before the window closes", async () => {
-    const blocked = await createConversationalAgent(t.app, "Soon overdue");
-    const response = await sendQuery(t.app, blocked.org, blocked.agentId, {
+  test("delivers status error USAGE_LIMIT when the organization is blocked before the window closes", async ({
+    app,
+    fake,
+    receiver,
+  }) => {
+    const blocked = await createConversationalAgent(app, "Soon overdue");
+    const response = await app.client(blocked.org.auth).agents.query(blocked.agentId, {
       query: "Hello",
-      webhookUrl: `${t.receiver.url}/hook`,
+      webhookUrl: `${receiver.url}/hook`,
     });
-    expect(response.statusCode).toBe(200);
-    const patched = await t.app.api.inject({
+    expect(response.status).toBe(200);
+    const patched = await app.api.inject({
       method: "PATCH",
       url: `/api/admin/organizations/${blocked.org.id}/billing`,
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
       payload: { subscriptionStatus: "past_due" },
     });
     expect(patched.statusCode).toBe(200);
-    const [request] = await waitForPosts(t.receiver, 1);
+    const [request] = await waitForPosts(receiver, 1);
     expect(JSON.parse(request!.body)).toMatchObject({
       status: "error",
       error: { type: "USAGE_LIMIT" },
-      conversationId: response.json().conversationId,
+      conversationId: response.body.conversationId,
     });
-    expect(t.fake.requests).toHaveLength(0);
+    expect(fake.requests).toHaveLength(0);
   });
 });

@@ -1,5 +1,5 @@
 import JSZip from "jszip";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   ACCEPTED_MIME_TYPES,
   detectFileType,
@@ -35,17 +35,17 @@ function pseudoRandomBytes(length: number, seed: number): Uint8Array {
 }
 
 describe("detectFileType: content wins over the declared type", () => {
-  it("reads a PDF sent as text/plain as a PDF", () => {
+  test("reads a PDF sent as text/plain as a PDF", () => {
     expect(detectFileType(buildPdf([["Hi"]]), "text/plain", "notes.txt")).toBe("application/pdf");
   });
 
-  it("finds a PDF header preceded by junk bytes", () => {
+  test("finds a PDF header preceded by junk bytes", () => {
     const pdf = buildPdf([["Hi"]]);
     const withJunk = new Uint8Array([...text("\r\n  "), ...pdf]);
     expect(detectFileType(withJunk, undefined, undefined)).toBe("application/pdf");
   });
 
-  it("tells DOCX, PPTX and XLSX apart by their parts, whatever was declared", async () => {
+  test("tells DOCX, PPTX and XLSX apart by their parts, whatever was declared", async () => {
     expect(detectFileType(await buildDocx(), "application/octet-stream", "a.bin")).toBe(DOCX);
     expect(
       detectFileType(await buildPptx([{ title: "T", body: [] }]), "text/plain", undefined),
@@ -53,7 +53,7 @@ describe("detectFileType: content wins over the declared type", () => {
     expect(detectFileType(await buildXlsx(), DOCX, "report.docx")).toBe(XLSX);
   });
 
-  it("refuses a ZIP archive that is not an Office document", async () => {
+  test("refuses a ZIP archive that is not an Office document", async () => {
     const zip = new JSZip();
     zip.file("readme.txt", "hello");
     const error = refusal(await zip.generateAsync({ type: "uint8array" }), "application/zip");
@@ -62,7 +62,7 @@ describe("detectFileType: content wins over the declared type", () => {
     );
   });
 
-  it("lets a damaged Office file through as its declared type so loading reports the damage", async () => {
+  test("lets a damaged Office file through as its declared type so loading reports the damage", async () => {
     const docx = await buildDocx();
     const damaged = docx.subarray(0, docx.length - 30);
     expect(detectFileType(damaged, DOCX, "a.docx")).toBe(DOCX);
@@ -71,7 +71,7 @@ describe("detectFileType: content wins over the declared type", () => {
 });
 
 describe("detectFileType: refusals", () => {
-  it("refuses an ELF executable sent as text/plain, naming the accepted types", () => {
+  test("refuses an ELF executable sent as text/plain, naming the accepted types", () => {
     const elf = new Uint8Array(256);
     elf.set([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1]);
     const error = refusal(elf, "text/plain", "notes.txt");
@@ -82,13 +82,13 @@ describe("detectFileType: refusals", () => {
     expect(error.acceptedTypes).toEqual(ACCEPTED_MIME_TYPES);
   });
 
-  it("refuses a Windows executable", () => {
+  test("refuses a Windows executable", () => {
     const exe = new Uint8Array(512);
     exe.set([0x4d, 0x5a, 0x90, 0x00, 0x03]);
     expect(refusal(exe, "text/plain").message).toContain("an executable (Windows)");
   });
 
-  it("refuses a script with an interpreter line", () => {
+  test("refuses a script with an interpreter line", () => {
     expect(refusal(text("#!/bin/sh\nrm -rf /tmp/x\n"), "text/plain").message).toContain(
       "an executable script",
     );
@@ -97,13 +97,13 @@ describe("detectFileType: refusals", () => {
     );
   });
 
-  it("refuses random binary data", () => {
+  test("refuses random binary data", () => {
     expect(refusal(pseudoRandomBytes(4096, 42), "text/plain").message).toContain(
       "binary data, not text",
     );
   });
 
-  it("refuses images, archives and legacy Office files by name", () => {
+  test("refuses images, archives and legacy Office files by name", () => {
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
     expect(refusal(png, "text/plain").message).toContain("a PNG image");
     expect(refusal(new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0]), "text/csv").message).toContain(
@@ -115,7 +115,7 @@ describe("detectFileType: refusals", () => {
     );
   });
 
-  it("refuses text that is not UTF-8, and text full of control characters", () => {
+  test("refuses text that is not UTF-8, and text full of control characters", () => {
     expect(refusal(new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]), "text/plain").message).toContain(
       "binary",
     );
@@ -124,13 +124,13 @@ describe("detectFileType: refusals", () => {
     ).toContain("binary");
   });
 
-  it("refuses an empty file", () => {
+  test("refuses an empty file", () => {
     expect(refusal(new Uint8Array(0), "text/plain").message).toMatch(/^The file is empty\./);
   });
 });
 
 describe("detectFileType: choosing among text types", () => {
-  it("uses the declared text type, including common aliases", () => {
+  test("uses the declared text type, including common aliases", () => {
     expect(detectFileType(text("a,b\n1,2\n"), "text/csv; charset=utf-8", undefined)).toBe(
       "text/csv",
     );
@@ -143,7 +143,7 @@ describe("detectFileType: choosing among text types", () => {
     );
   });
 
-  it("falls back to the extension when the declaration is generic", () => {
+  test("falls back to the extension when the declaration is generic", () => {
     expect(detectFileType(text("a,b\n1,2\n"), "application/octet-stream", "data.csv")).toBe(
       "text/csv",
     );
@@ -153,17 +153,17 @@ describe("detectFileType: choosing among text types", () => {
     expect(detectFileType(text("<p>hi</p>"), "text/html", "page.html")).toBe("text/plain");
   });
 
-  it("reads JSON that does not parse as plain text", () => {
+  test("reads JSON that does not parse as plain text", () => {
     expect(detectFileType(text('{"a": 1,'), "application/json", "broken.json")).toBe("text/plain");
   });
 
-  it("does not mistake text starting with MZ for an executable", () => {
+  test("does not mistake text starting with MZ for an executable", () => {
     expect(detectFileType(text("MZ Corp annual report\n"), "text/plain", undefined)).toBe(
       "text/plain",
     );
   });
 
-  it("accepts UTF-16 text with a byte-order mark", () => {
+  test("accepts UTF-16 text with a byte-order mark", () => {
     const utf16 = new Uint8Array([
       0xff,
       0xfe,

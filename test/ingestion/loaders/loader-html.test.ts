@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { readHtmlPage } from "../../../src/ingestion/loaders/loader-html.ts";
 
 const paragraph = (topic: string) =>
@@ -27,18 +27,18 @@ const page = `<!doctype html>
 describe("readHtmlPage", () => {
   const result = readHtmlPage(page, "https://shop.example.com/help/shipping");
 
-  it("keeps the page title and opens the Markdown with it", () => {
+  test("keeps the page title and opens the Markdown with it", () => {
     expect(result.title).toBe("Shipping guide | Acme Store");
     expect(result.markdown.startsWith("# Shipping guide | Acme Store\n\n")).toBe(true);
   });
 
-  it("keeps headings and the article's text", () => {
+  test("keeps headings and the article's text", () => {
     expect(result.markdown).toContain("## International orders");
     expect(result.markdown).toContain("Our customs guide explains every step");
     expect(result.markdown).toContain("Zone: EU | Days: 3\nZone: US | Days: 7");
   });
 
-  it("drops navigation, header, sidebar, footer, styles and scripts", () => {
+  test("drops navigation, header, sidebar, footer, styles and scripts", () => {
     for (const chrome of [
       "Shop",
       "Cart",
@@ -52,17 +52,17 @@ describe("readHtmlPage", () => {
     }
   });
 
-  it("lists the page's links as written, menus included, without script links", () => {
+  test("lists the page's links as written, menus included, without script links", () => {
     expect(result.links).toEqual(["/", "/shop", "/cart", "/account", "../rates?zone=eu"]);
   });
 
-  it("makes links absolute and drops script links", () => {
+  test("makes links absolute and drops script links", () => {
     expect(result.markdown).toContain("[rate table](https://shop.example.com/rates?zone=eu)");
     expect(result.markdown).not.toContain("javascript:");
     expect(result.markdown).toContain("or click.");
   });
 
-  it("converts a short fragment without a title", () => {
+  test("converts a short fragment without a title", () => {
     const short = readHtmlPage(
       "<nav>Menu</nav><h2>Hours</h2><p>Open 9 to 5.</p>",
       "https://example.com/",
@@ -70,7 +70,7 @@ describe("readHtmlPage", () => {
     expect(short).toEqual({ title: null, markdown: "## Hours\n\nOpen 9 to 5.", links: [] });
   });
 
-  it("reads the title of a page that leaves out <html>, <head> and <body>", () => {
+  test("reads the title of a page that leaves out <html>, <head> and <body>", () => {
     const bare = readHtmlPage(
       "<!doctype html><title>Opening hours</title><p>Open 9 to 5 &amp; later.</p>",
       "https://example.com/",
@@ -82,7 +82,7 @@ describe("readHtmlPage", () => {
     });
   });
 
-  it("returns null as title when the page has none", () => {
+  test("returns null as title when the page has none", () => {
     expect(readHtmlPage("<p>Just a line.</p>", "https://example.com/")).toEqual({
       title: null,
       markdown: "Just a line.",

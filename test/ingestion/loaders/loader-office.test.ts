@@ -1,5 +1,5 @@
 import ExcelJS from "exceljs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   type AcceptedMime,
   DocumentLoadError,
@@ -22,7 +22,7 @@ const PPTX: AcceptedMime =
 const XLSX: AcceptedMime = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 describe("DOCX loader", () => {
-  it("keeps headings as # lines, joins runs, and renders table rows with their header", async () => {
+  test("keeps headings as # lines, joins runs, and renders table rows with their header", async () => {
     const sections = await loadDocument({ bytes: await buildDocx(), mimeType: DOCX });
     expect(sections).toEqual([
       {
@@ -43,7 +43,7 @@ describe("DOCX loader", () => {
     ]);
   });
 
-  it("writes numbered and bulleted lists, external links, line breaks and tabs", async () => {
+  test("writes numbered and bulleted lists, external links, line breaks and tabs", async () => {
     const item = (numId: number, level: number, text: string) =>
       `<w:p><w:pPr><w:numPr><w:ilvl w:val="${level}"/><w:numId w:val="${numId}"/></w:numPr></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
     const bytes = await buildDocxWith({
@@ -97,7 +97,7 @@ describe("DOCX loader", () => {
     ]);
   });
 
-  it("reads the text as it stands: no deletions, field codes or duplicate text boxes", async () => {
+  test("reads the text as it stands: no deletions, field codes or duplicate text boxes", async () => {
     const mc = 'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"';
     const textBox = "<w:txbxContent><w:p><w:r><w:t>Boxed text</w:t></w:r></w:p></w:txbxContent>";
     const cell = (text: string, properties = "") =>
@@ -137,14 +137,14 @@ describe("DOCX loader", () => {
     );
   });
 
-  it("refuses a document over the character cap", async () => {
+  test("refuses a document over the character cap", async () => {
     const bytes = await hostileDocx(100_000);
     await expect(
       loadDocument({ bytes, mimeType: DOCX }, { maxCharacters: 50_000 }),
     ).rejects.toThrow("The document holds more than 50000 characters of text; the limit is 50000");
   });
 
-  it("reads a document of 200,000 short paragraphs", async () => {
+  test("reads a document of 200,000 short paragraphs", async () => {
     const [section] = await loadDocument({ bytes: await hostileDocx(200_000), mimeType: DOCX });
     const paragraphs = section?.text.split("\n\n") ?? [];
     expect(paragraphs).toHaveLength(200_000);
@@ -152,14 +152,14 @@ describe("DOCX loader", () => {
     expect(paragraphs.at(-1)).toBe("199999");
   });
 
-  it("refuses a ZIP that has no Word document in it", async () => {
+  test("refuses a ZIP that has no Word document in it", async () => {
     const bytes = await buildXlsx();
     await expect(loadDocument({ bytes, mimeType: DOCX })).rejects.toThrow(
       "The DOCX could not be read: it is corrupt or not a Word document",
     );
   });
 
-  it("refuses a truncated DOCX", async () => {
+  test("refuses a truncated DOCX", async () => {
     const bytes = await buildDocx();
     await expect(
       loadDocument({ bytes: bytes.subarray(0, bytes.length - 40), mimeType: DOCX }),
@@ -186,7 +186,7 @@ describe("PPTX loader", () => {
     { title: "Next steps", body: ["Hire two engineers", "R&amp;D budget &#8364;2M"] },
   ];
 
-  it("returns one section per slide in presentation order, not file-name order", async () => {
+  test("returns one section per slide in presentation order, not file-name order", async () => {
     const sections = await loadDocument({ bytes: await buildPptx(slides), mimeType: PPTX });
     expect(sections.map((section) => section.metadata)).toEqual([
       { slide: 1, title: "Quarterly review" },
@@ -202,19 +202,19 @@ describe("PPTX loader", () => {
     expect(sections[2]?.text).toBe("# Next steps\n\nHire two engineers\nR&D budget €2M");
   });
 
-  it("leaves out slide-number placeholders", async () => {
+  test("leaves out slide-number placeholders", async () => {
     const sections = await loadDocument({ bytes: await buildPptx(slides), mimeType: PPTX });
     for (const section of sections) expect(section.text).not.toMatch(/^\d+$/m);
   });
 
-  it("refuses a deck with more slides than the page limit", async () => {
+  test("refuses a deck with more slides than the page limit", async () => {
     const bytes = await buildPptx(slides);
     await expect(loadDocument({ bytes, mimeType: PPTX }, { maxPages: 2 })).rejects.toThrow(
       "The document has 3 slides; the limit is 2",
     );
   });
 
-  it("reads a slide of 200,000 paragraphs instead of calling it corrupt", async () => {
+  test("reads a slide of 200,000 paragraphs instead of calling it corrupt", async () => {
     const sections = await loadDocument({ bytes: await hostilePptx(200_000), mimeType: PPTX });
     expect(sections).toHaveLength(1);
     const lines = sections[0]?.text.split("\n") ?? [];
@@ -223,7 +223,7 @@ describe("PPTX loader", () => {
     expect(lines.at(-1)).toBe("199999");
   });
 
-  it("refuses a slide over the character cap", async () => {
+  test("refuses a slide over the character cap", async () => {
     const bytes = await hostilePptx(200_000);
     await expect(
       loadDocument({ bytes, mimeType: PPTX }, { maxCharacters: 100_000 }),
@@ -232,14 +232,14 @@ describe("PPTX loader", () => {
     );
   });
 
-  it("refuses a ZIP without a slide list", async () => {
+  test("refuses a ZIP without a slide list", async () => {
     const bytes = await buildDocx();
     await expect(loadDocument({ bytes, mimeType: PPTX })).rejects.toThrow(DocumentLoadError);
   });
 });
 
 describe("XLSX loader", () => {
-  it("renders each row with its header, sheet by sheet", async () => {
+  test("renders each row with its header, sheet by sheet", async () => {
     const sections = await loadDocument({ bytes: await buildXlsx(), mimeType: XLSX });
     expect(sections).toEqual([
       {
@@ -258,7 +258,7 @@ describe("XLSX loader", () => {
     ]);
   });
 
-  it("reads sheets in tab order with inline strings, booleans, errors and custom dates", async () => {
+  test("reads sheets in tab order with inline strings, booleans, errors and custom dates", async () => {
     const S = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
     const R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
     const bytes = await buildXlsxFromParts({
@@ -284,7 +284,7 @@ describe("XLSX loader", () => {
     ]);
   });
 
-  it("keeps non-ASCII text whole across the chunks a large sheet is read in", async () => {
+  test("keeps non-ASCII text whole across the chunks a large sheet is read in", async () => {
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet("Données");
     sheet.addRow(["Libellé", "N°"]);
@@ -301,7 +301,7 @@ describe("XLSX loader", () => {
     expect(lines).toEqual(expected);
   });
 
-  it("refuses bytes that are not a workbook", async () => {
+  test("refuses bytes that are not a workbook", async () => {
     const bytes = await buildDocx();
     await expect(loadDocument({ bytes, mimeType: XLSX })).rejects.toThrow(
       "The XLSX could not be read: it is corrupt or not an Excel workbook",

@@ -1,17 +1,17 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { DocumentLoadError, loadDocument } from "../../../src/ingestion/loaders/index.ts";
 
 const text = (value: string) => new TextEncoder().encode(value);
 
 describe("CSV loader", () => {
-  it("renders every row with its header, skipping empty values and blank lines", async () => {
+  test("renders every row with its header, skipping empty values and blank lines", async () => {
     const csv = 'name,city,note\r\nAlice,Paris,"likes ""quotes"", commas"\r\n\r\nBob,,\r\n';
     expect(await loadDocument({ bytes: text(csv), mimeType: "text/csv" })).toEqual([
       { text: 'name: Alice | city: Paris | note: likes "quotes", commas\nname: Bob', metadata: {} },
     ]);
   });
 
-  it("reads semicolon- and tab-separated exports and names blank header cells", async () => {
+  test("reads semicolon- and tab-separated exports and names blank header cells", async () => {
     const semicolons = "\uFEFFProduct;Price;\nTea;3,50;extra\n";
     expect((await loadDocument({ bytes: text(semicolons), mimeType: "text/csv" }))[0]?.text).toBe(
       "Product: Tea | Price: 3,50 | Column 3: extra",
@@ -22,7 +22,7 @@ describe("CSV loader", () => {
     );
   });
 
-  it("splits a long table into sections of whole rows", async () => {
+  test("splits a long table into sections of whole rows", async () => {
     const rows = Array.from({ length: 1200 }, (_, index) => `item ${index},${index}`);
     const sections = await loadDocument({
       bytes: text(`name,count\n${rows.join("\n")}`),
@@ -32,7 +32,7 @@ describe("CSV loader", () => {
     expect(sections[2]?.text.split("\n").at(-1)).toBe("name: item 1199 | count: 1199");
   });
 
-  it("keeps a header-only file", async () => {
+  test("keeps a header-only file", async () => {
     expect(await loadDocument({ bytes: text("a,b,c\n"), mimeType: "text/csv" })).toEqual([
       { text: "a | b | c", metadata: {} },
     ]);
@@ -40,7 +40,7 @@ describe("CSV loader", () => {
 });
 
 describe("JSON loader", () => {
-  it("writes one path: value line per leaf, records separated by a blank line", async () => {
+  test("writes one path: value line per leaf, records separated by a blank line", async () => {
     const json = JSON.stringify({
       store: { name: "Main St", open: true },
       staff: [
@@ -65,7 +65,7 @@ describe("JSON loader", () => {
     );
   });
 
-  it("handles a scalar document and refuses invalid or absurdly nested JSON", async () => {
+  test("handles a scalar document and refuses invalid or absurdly nested JSON", async () => {
     expect(
       (await loadDocument({ bytes: text('"just text"'), mimeType: "application/json" }))[0]?.text,
     ).toBe("just text");
@@ -80,7 +80,7 @@ describe("JSON loader", () => {
 });
 
 describe("Markdown and plain-text loaders", () => {
-  it("keeps Markdown, rewrites setext headings as # headings and takes the first heading as title", async () => {
+  test("keeps Markdown, rewrites setext headings as # headings and takes the first heading as title", async () => {
     const markdown =
       "Getting started\n===============\n\nInstall it.\r\n\r\n\r\n\r\nUsage\n-----\n\nRun it.\n";
     expect(await loadDocument({ bytes: text(markdown), mimeType: "text/markdown" })).toEqual([
@@ -91,7 +91,7 @@ describe("Markdown and plain-text loaders", () => {
     ]);
   });
 
-  it("leaves front matter and fenced code alone and takes the front matter's title", async () => {
+  test("leaves front matter and fenced code alone and takes the front matter's title", async () => {
     const markdown =
       '---\ntitle: "Install guide"\ntags: [setup]\n---\n\n```\nNAME\n----\n```\n\n# Steps\n';
     expect(await loadDocument({ bytes: text(markdown), mimeType: "text/markdown" })).toEqual([
@@ -102,14 +102,14 @@ describe("Markdown and plain-text loaders", () => {
     ]);
   });
 
-  it("does not turn a list or a table rule into a heading", async () => {
+  test("does not turn a list or a table rule into a heading", async () => {
     const markdown = "- item\n---\n\n| a |\n|---|\n";
     const [section] = await loadDocument({ bytes: text(markdown), mimeType: "text/markdown" });
     expect(section?.text).toBe("- item\n---\n\n| a |\n|---|");
     expect(section?.metadata).toEqual({});
   });
 
-  it("returns plain text as one section with normalised line endings", async () => {
+  test("returns plain text as one section with normalised line endings", async () => {
     expect(
       await loadDocument({
         bytes: text("\uFEFFline one  \r\nline two\r\n"),
@@ -118,14 +118,14 @@ describe("Markdown and plain-text loaders", () => {
     ).toEqual([{ text: "line one\nline two", metadata: {} }]);
   });
 
-  it("returns no section for a blank file and refuses bytes that are not text", async () => {
+  test("returns no section for a blank file and refuses bytes that are not text", async () => {
     expect(await loadDocument({ bytes: text(" \n\n "), mimeType: "text/plain" })).toEqual([]);
     await expect(
       loadDocument({ bytes: new Uint8Array([0x41, 0x00, 0xff, 0xfe]), mimeType: "text/plain" }),
     ).rejects.toBeInstanceOf(DocumentLoadError);
   });
 
-  it("refuses text over the character limit", async () => {
+  test("refuses text over the character limit", async () => {
     await expect(
       loadDocument(
         { bytes: text("x".repeat(101)), mimeType: "text/plain" },

@@ -1,5 +1,5 @@
 import JSZip from "jszip";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   type AcceptedMime,
   DocumentLoadError,
@@ -24,7 +24,7 @@ async function zeros(size: number, level: number): Promise<Uint8Array> {
 }
 
 describe("zip-bomb and corrupt-archive safety", () => {
-  it("refuses a DOCX that expands to 200 MiB under the default 100 MiB limit", async () => {
+  test("refuses a DOCX that expands to 200 MiB under the default 100 MiB limit", async () => {
     const bomb = await zeros(200 * MiB, 1);
     expect(bomb.byteLength).toBeLessThan(2 * MiB);
     const attempt = loadDocument({ bytes: bomb, mimeType: DOCX });
@@ -34,7 +34,7 @@ describe("zip-bomb and corrupt-archive safety", () => {
     );
   });
 
-  it("applies a lower limit given by the caller, to every OOXML type", async () => {
+  test("applies a lower limit given by the caller, to every OOXML type", async () => {
     const bomb = await zeros(3 * MiB, 1);
     for (const mimeType of [DOCX, PPTX, XLSX]) {
       await expect(
@@ -46,14 +46,14 @@ describe("zip-bomb and corrupt-archive safety", () => {
     ).resolves.toHaveLength(1);
   });
 
-  it("refuses a part compressed far beyond what documents reach, even under the limit", async () => {
+  test("refuses a part compressed far beyond what documents reach, even under the limit", async () => {
     const bomb = await zeros(20 * MiB, 9);
     await expect(loadDocument({ bytes: bomb, mimeType: DOCX })).rejects.toThrow(
       /compressed \d+:1; refusing a possible zip bomb/,
     );
   });
 
-  it("catches an archive whose headers understate what a part inflates to", async () => {
+  test("catches an archive whose headers understate what a part inflates to", async () => {
     const honest = await zeros(2 * MiB, 6);
     const lying = patchDeclaredSize(honest, "word/media/padding.bin", 1000);
     await expect(loadDocument({ bytes: lying, mimeType: DOCX })).rejects.toThrow(
@@ -61,7 +61,7 @@ describe("zip-bomb and corrupt-archive safety", () => {
     );
   });
 
-  it("refuses an archive with an absurd number of parts", async () => {
+  test("refuses an archive with an absurd number of parts", async () => {
     const zip = new JSZip();
     for (let index = 0; index < 20_001; index++) zip.file(`xl/p${index}.xml`, "");
     const bytes = await zip.generateAsync({ type: "uint8array" });
@@ -71,14 +71,14 @@ describe("zip-bomb and corrupt-archive safety", () => {
     );
   });
 
-  it("refuses a ZIP whose data was damaged after the directory was written", async () => {
+  test("refuses a ZIP whose data was damaged after the directory was written", async () => {
     const bytes = (await buildXlsx()).slice();
     // Overwrite the middle of the file, where compressed part data lives.
     bytes.fill(0x41, Math.floor(bytes.length / 3), Math.floor(bytes.length / 3) + 400);
     await expect(loadDocument({ bytes, mimeType: XLSX })).rejects.toThrow(DocumentLoadError);
   });
 
-  it("refuses bytes that are not a ZIP at all", async () => {
+  test("refuses bytes that are not a ZIP at all", async () => {
     const bytes = new TextEncoder().encode("PK\u0003\u0004 not really a zip");
     await expect(loadDocument({ bytes, mimeType: PPTX })).rejects.toThrow(
       "The PPTX could not be read: it is corrupt or truncated",

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, test } from "vitest";
 import { DocumentLoadError } from "../../../src/ingestion/loaders/index.ts";
 import { createDocumentParser } from "../../../src/ingestion/parser/document-parser.ts";
 import { hostileCsv, hostilePdf } from "../../fixtures/hostile-documents.ts";
@@ -18,7 +18,7 @@ const markdown = (text: string) => ({
 });
 
 describe("the document parser", () => {
-  it("reads a document and a web page in its thread", async () => {
+  test("reads a document and a web page in its thread", async () => {
     await expect(parser.load(markdown("# Hours\n\nOpen 9 to 5."))).resolves.toEqual([
       { text: "# Hours\n\nOpen 9 to 5.", metadata: { title: "Hours" } },
     ]);
@@ -34,14 +34,14 @@ describe("the document parser", () => {
     });
   });
 
-  it("leaves the caller's bytes as they were (the thread gets a copy)", async () => {
+  test("leaves the caller's bytes as they were (the thread gets a copy)", async () => {
     const bytes = Buffer.from(buildPdf([["Refunds within 14 days."]]));
     const before = Buffer.from(bytes);
     await parser.load({ bytes, mimeType: "application/pdf" });
     expect(bytes.equals(before)).toBe(true);
   });
 
-  it("keeps a loader's refusal as a DocumentLoadError with its message", async () => {
+  test("keeps a loader's refusal as a DocumentLoadError with its message", async () => {
     const refusal = parser.load({
       bytes: Buffer.from("%PDF-1.4 garbage"),
       mimeType: "application/pdf",
@@ -50,7 +50,7 @@ describe("the document parser", () => {
     await expect(refusal).rejects.toThrow("The PDF could not be read: it is corrupt or encrypted");
   });
 
-  it("ends a parse that needs more than its heap, then reads the next document", async () => {
+  test("ends a parse that needs more than its heap, then reads the next document", async () => {
     // csv-parse holds every row of the file before the first is used.
     const refusal = parser.load({ bytes: hostileCsv(600_000), mimeType: "text/csv" });
     await expect(refusal).rejects.toBeInstanceOf(DocumentLoadError);
@@ -60,7 +60,7 @@ describe("the document parser", () => {
     await expect(parser.load(markdown("after"))).resolves.toHaveLength(1);
   });
 
-  it("ends a parse at its time limit, and at a shorter one its caller gives", async () => {
+  test("ends a parse at its time limit, and at a shorter one its caller gives", async () => {
     const hurried = createDocumentParser({ maxMemoryMb: 256, timeoutMs: 3_000, threads: 1 });
     try {
       const slow = hostilePdf(40);
@@ -79,7 +79,7 @@ describe("the document parser", () => {
     }
   });
 
-  it("stops a parse whose caller aborts, running or still waiting for the thread", async () => {
+  test("stops a parse whose caller aborts, running or still waiting for the thread", async () => {
     const running = new AbortController();
     const waiting = new AbortController();
     const slow = { bytes: hostilePdf(40), mimeType: "application/pdf" as const };
@@ -92,7 +92,7 @@ describe("the document parser", () => {
     await expect(parser.load(markdown("after"))).resolves.toHaveLength(1);
   });
 
-  it("refuses work once closed", async () => {
+  test("refuses work once closed", async () => {
     const closing = createDocumentParser({ maxMemoryMb: 48, timeoutMs: 3_000, threads: 1 });
     await closing.load(markdown("warm"));
     await closing.close();
