@@ -773,6 +773,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agents/{id}/query-agent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Append an agent-authored message to a conversation (no AI answer) */
+        post: operations["postAgentMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agents/{id}/conversations-export": {
         parameters: {
             query?: never;
@@ -883,23 +900,6 @@ export interface paths {
          * @description multipart/form-data fields: file (required), type=file, datastoreId, fileName, custom_id. JSON: {datastoreId, type: web_page|web_site, name, config: {source_url} | {sitemap, source_url}, syncSchedule: hourly|daily|weekly|null}.
          */
         post: operations["createDatasource"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/agents/{id}/query-agent": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Append an agent-authored message to a conversation (no AI answer) */
-        post: operations["postAgentMessage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7277,6 +7277,142 @@ export interface operations {
             };
         };
     };
+    postAgentMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The agent message text */
+                    query: string;
+                    /** @default false */
+                    streaming?: boolean;
+                    conversationId?: string;
+                    visitorId?: string;
+                    /** @enum {string} */
+                    channel?: "api" | "dashboard" | "website" | "form" | "whatsapp" | "telegram" | "slack" | "meta" | "crisp" | "zapier" | "mail" | "mercadolibre" | "agent_builder" | "chatwoot" | "crmchatsappai";
+                    channelExternalId?: string;
+                    /** @default false */
+                    isDraft?: boolean;
+                    contactId?: string;
+                    /** @description CRM contact; an existing contact with the same email, phone number or userId is reused */
+                    contact?: {
+                        /** Format: email */
+                        email?: string;
+                        phoneNumber?: string;
+                        firstName?: string;
+                        lastName?: string;
+                        userId?: string;
+                    };
+                    metadata?: {
+                        contextDataAgents?: string;
+                        /**
+                         * @description Overrides the top-level channel
+                         * @enum {string}
+                         */
+                        channel?: "api" | "dashboard" | "website" | "form" | "whatsapp" | "telegram" | "slack" | "meta" | "crisp" | "zapier" | "mail" | "mercadolibre" | "agent_builder" | "chatwoot" | "crmchatsappai";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The answer as JSON, or as Server-Sent Events. With `streaming: true`, a text/event-stream: zero or more `event: answer` frames whose data is a fragment of the answer (in order, the fragments make the answer), one `event: endpoint_response` frame whose data is the JSON of the non-streaming answer, then a frame with data `[DONE]`. A failure after the stream started is a frame with data `[ERROR] <message>`. Lines starting with `:` are keep-alive comments; data spanning several lines is sent as one `data:` line per line. Errors found before the stream starts are answered with their status and the JSON error body. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        messageId: string;
+                        conversationId: string;
+                        visitorId: string;
+                        status: string;
+                    };
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Invalid request: a parameter or a field of the body is missing, malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials were sent but are not a valid API key or session; or a draft, a contact or a private agent needs an API key of the agent's organization */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or key scopes do not allow query, or the key may not use this agent */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No agent with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's content type is not one this endpoint reads */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Without an API key: too many messages from this address or this visitorId this minute, or too many conversations started with this agent this hour (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; the body carries the request id to find it in the logs */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     exportConversations: {
         parameters: {
             query?: {
@@ -8068,142 +8204,6 @@ export interface operations {
             };
             /** @description The body's content type is not one this endpoint reads */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected failure; the body carries the request id to find it in the logs */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postAgentMessage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description The agent message text */
-                    query: string;
-                    /** @default false */
-                    streaming?: boolean;
-                    conversationId?: string;
-                    visitorId?: string;
-                    /** @enum {string} */
-                    channel?: "api" | "dashboard" | "website" | "form" | "whatsapp" | "telegram" | "slack" | "meta" | "crisp" | "zapier" | "mail" | "mercadolibre" | "agent_builder" | "chatwoot" | "crmchatsappai";
-                    channelExternalId?: string;
-                    /** @default false */
-                    isDraft?: boolean;
-                    contactId?: string;
-                    /** @description CRM contact; an existing contact with the same email, phone number or userId is reused */
-                    contact?: {
-                        /** Format: email */
-                        email?: string;
-                        phoneNumber?: string;
-                        firstName?: string;
-                        lastName?: string;
-                        userId?: string;
-                    };
-                    metadata?: {
-                        contextDataAgents?: string;
-                        /**
-                         * @description Overrides the top-level channel
-                         * @enum {string}
-                         */
-                        channel?: "api" | "dashboard" | "website" | "form" | "whatsapp" | "telegram" | "slack" | "meta" | "crisp" | "zapier" | "mail" | "mercadolibre" | "agent_builder" | "chatwoot" | "crmchatsappai";
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description The answer as JSON, or as Server-Sent Events. With `streaming: true`, a text/event-stream: zero or more `event: answer` frames whose data is a fragment of the answer (in order, the fragments make the answer), one `event: endpoint_response` frame whose data is the JSON of the non-streaming answer, then a frame with data `[DONE]`. A failure after the stream started is a frame with data `[ERROR] <message>`. Lines starting with `:` are keep-alive comments; data spanning several lines is sent as one `data:` line per line. Errors found before the stream starts are answered with their status and the JSON error body. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        messageId: string;
-                        conversationId: string;
-                        visitorId: string;
-                        status: string;
-                    };
-                    "text/event-stream": string;
-                };
-            };
-            /** @description Invalid request: a parameter or a field of the body is missing, malformed or invalid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Credentials were sent but are not a valid API key or session; or a draft, a contact or a private agent needs an API key of the agent's organization */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The caller's role or key scopes do not allow query, or the key may not use this agent */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No agent with this id */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is larger than this endpoint accepts */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body's content type is not one this endpoint reads */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Without an API key: too many messages from this address or this visitorId this minute, or too many conversations started with this agent this hour (Retry-After) */
-            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -104,12 +104,6 @@ export function registerQueryRoutes(app: App, deps: QueryRouteDeps, settings: Qu
     },
   );
 
-  // Loaded after the routes registered directly, as when it had a scope for its own limiter, so
-  // the OpenAPI document keeps its order (and the console's types generated from it).
-  app.register(async (scope: App) => registerQueryAgentRoute(scope, deps, settings));
-}
-
-function registerQueryAgentRoute(app: App, deps: QueryRouteDeps, settings: QuerySettings): void {
   app.post(
     "/api/agents/:id/query-agent",
     {
