@@ -43,8 +43,11 @@ const queryUsage = z.object({
 
 export type QueryUsage = z.output<typeof queryUsage>;
 
-/** The spec's non-streaming response (and the `endpoint_response` frame). */
-const answeredQueryResponse = z.object({
+/**
+ * What every answer says, to whoever asked: its text, sources, ids and the conversation's state.
+ * The public chat's visitors see only this.
+ */
+export const answerCore = z.object({
   answer: z.string(),
   sources: z.array(z.object({ source: z.string(), chunk: z.string() })),
   messageId: z.string(),
@@ -52,6 +55,10 @@ const answeredQueryResponse = z.object({
   visitorId: z.string(),
   request_human: z.boolean(),
   status: z.string(),
+});
+
+/** The spec's non-streaming response (and the `endpoint_response` frame). */
+const answeredQueryResponse = answerCore.extend({
   usage: queryUsage,
   approvals: z.array(z.unknown()),
   model: z

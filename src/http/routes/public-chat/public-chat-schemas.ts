@@ -1,20 +1,13 @@
 import { z } from "zod";
 import { clientIdSchema } from "../../../domain/conversations/message-fields.ts";
 import { visitorIdSchema } from "../../../domain/public-chat/public-chat-request.ts";
+import { answerCore } from "../../../domain/query/query-request.ts";
 
 /**
  * The answer as a visitor sees it: the text, its sources and the ids the widget needs. Nothing
  * about models, usage, costs or comparisons: those are the organization's, not the public's.
  */
-export const publicChatResponse = z.object({
-  answer: z.string(),
-  sources: z.array(z.object({ source: z.string(), chunk: z.string() })),
-  messageId: z.string(),
-  conversationId: z.string(),
-  visitorId: z.string(),
-  request_human: z.boolean(),
-  status: z.string(),
-});
+export const publicChatResponse = answerCore;
 
 /** The public answer's fields of a query's response, for JSON and the stream's endpoint_response. */
 export function toPublicAnswer(answer: z.input<typeof publicChatResponse>) {
