@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Role } from "../../src/app/runtime.ts";
+import type { Logger } from "../../src/lib/logger.ts";
 import type { createAgentBody } from "../../src/http/routes/agents/agent-schemas.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "./app.ts";
@@ -13,13 +14,13 @@ export type AgentFields = Partial<z.input<typeof createAgentBody>>;
  */
 export async function startQueryTestApp(
   env: Record<string, string> = {},
-  { offline = false, role }: { offline?: boolean; role?: Role } = {},
+  { offline = false, role, logger }: { offline?: boolean; role?: Role; logger?: Logger } = {},
 ): Promise<QueryTestApp> {
   const fake = await startFakeOpenAI({ apiKey: "sk-test" });
   const modelEnv: Record<string, string> = offline
     ? {}
     : { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: fake.url };
-  const app = await startTestApp({ env: { ...modelEnv, ...env }, role });
+  const app = await startTestApp({ env: { ...modelEnv, ...env }, role, logger });
   return {
     app,
     fake,

@@ -1,5 +1,6 @@
 import { test } from "vitest";
 import type { Role } from "../../src/app/runtime.ts";
+import type { Logger } from "../../src/lib/logger.ts";
 import {
   type AgentFields,
   createAgent,
@@ -14,6 +15,8 @@ export type AppTestOptions = {
   offline?: boolean;
   /** The processes the app runs as (all of them unless told). */
   role?: Role;
+  /** Where the app logs (silent unless told), for the files that read its log. */
+  logger?: Logger;
   /** The name of the organization of the `org` fixture. */
   orgName?: string;
   /** False for an `org` on the free plan's allowance, without the 1,000 credits. */
@@ -39,6 +42,7 @@ export function appTest(options: AppTestOptions = {}) {
       const service = await startQueryTestApp(env, {
         offline: options.offline,
         role: options.role,
+        logger: options.logger,
       });
       onCleanup(() => service.close());
       return service;
