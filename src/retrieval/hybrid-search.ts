@@ -16,7 +16,9 @@ import { TopList } from "./top-list.ts";
 import { EMBEDDING_SCALE, encodeEmbedding } from "./vector-encoding.ts";
 import { indexedVector, isIndexable } from "./vector-index.ts";
 
-export type RetrievalMode = "hybrid" | "vector" | "text";
+/** How chunks are ranked: both rankings fused, or one of them alone. */
+export const RETRIEVAL_MODES = ["hybrid", "vector", "text"] as const;
+export type RetrievalMode = (typeof RETRIEVAL_MODES)[number];
 
 export type ChunkSearch = {
   /**

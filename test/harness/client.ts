@@ -13,7 +13,6 @@ import type * as agentSchemas from "../../src/http/routes/agents/agent-schemas.t
 import type * as querySchemas from "../../src/http/routes/agents/query-schemas.ts";
 import type * as annotationSchemas from "../../src/http/routes/annotations/annotation-schemas.ts";
 import type * as eventSchemas from "../../src/http/routes/consumption-events/consumption-event-schemas.ts";
-import type * as datasourceSchemas from "../../src/http/routes/datasources/datasource-schemas.ts";
 import type * as datastoreSchemas from "../../src/http/routes/datastores/datastore-schemas.ts";
 
 /** An answer of the app: its status, its headers, its JSON body and the same bytes as text. */
@@ -46,8 +45,8 @@ type QueryReply = z.infer<typeof querySchemas.queryResponse>;
 type Answered = Extract<QueryReply, { answer: string }>;
 type Queued = Extract<QueryReply, { status: "queued" }>;
 export type Annotation = z.infer<typeof annotationSchemas.annotationResponse>;
-type Datastore = z.infer<typeof datastoreSchemas.datastoreResponse>;
-export type Datasource = z.infer<typeof datasourceSchemas.datasourceResponse>;
+type Datastore = z.infer<typeof datastoreRequest.datastoreResponse>;
+export type Datasource = z.infer<typeof datasourceRequest.datasourceResponse>;
 
 export type ApiClient = ReturnType<typeof createClient>;
 
@@ -165,13 +164,13 @@ export function createClient(app: App, headers: Headers = {}) {
         ),
       delete: (id: string) => send<Datastore>("DELETE", `/api/datastores/${id}`),
       query: (id: string, body: z.input<typeof datastoreRequest.datastoreQueryBody>) =>
-        send<z.infer<typeof datastoreSchemas.queryResponse>>(
+        send<Array<z.infer<typeof datastoreRequest.datastoreQueryResult>>>(
           "POST",
           `/api/datastores/${id}/query`,
           body,
         ),
       datasources: (id: string) => get<Datasource[]>(`/api/datastores/${id}/datasources`),
-      updateText: (datastoreId: string, body: z.input<typeof datasourceSchemas.textUpdateBody>) =>
+      updateText: (datastoreId: string, body: z.input<typeof datasourceRequest.textUpdateBody>) =>
         send<{ id: string }>("POST", `/api/datastores/update/${datastoreId}`, body),
     },
 
@@ -196,7 +195,7 @@ export function createClient(app: App, headers: Headers = {}) {
     annotations: {
       create: (body: z.input<typeof annotationRequest.annotationBody>) =>
         send<Annotation>("POST", "/api/annotations", body),
-      list: (query?: z.input<typeof annotationSchemas.annotationListQuery>) =>
+      list: (query?: z.input<typeof annotationRequest.annotationListQuery>) =>
         get<Annotation[]>("/api/annotations", query),
       get: (id: string) =>
         get<z.infer<typeof annotationSchemas.annotationDetailResponse>>(`/api/annotations/${id}`),

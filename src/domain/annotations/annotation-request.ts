@@ -27,3 +27,23 @@ export const annotationBody = z.object({
 
 /** The body of POST /api/annotations, validated (tagIds may be null: no tags). */
 export type AnnotationInput = z.output<typeof annotationBody>;
+
+/** The filters of GET /api/annotations and its page's cursor. */
+export const annotationListQuery = z.object({
+  agentId: annotationIdField().optional(),
+  sentiment: z
+    .string()
+    .max(10)
+    .transform((value) => value.toLowerCase())
+    .pipe(z.enum(["good", "bad"]))
+    .optional()
+    .describe("good or bad, in any case"),
+  conversationId: annotationIdField().optional(),
+  messageId: annotationIdField().optional(),
+  status: z.string().min(1).max(50).refine(noNul, NUL_MESSAGE).optional(),
+  cursor: annotationIdField()
+    .optional()
+    .describe("The id of the last annotation of the previous page"),
+});
+
+export type AnnotationQuery = z.output<typeof annotationListQuery>;

@@ -4,8 +4,8 @@ import { newId } from "../../lib/ids.ts";
 import { type Caller, mayUseAgent, refuseOtherAgent } from "../caller.ts";
 import { createAnnotationAccess } from "./annotation-access.ts";
 import type { AnnotationConversationRepo } from "./annotation-conversation-repo.ts";
-import type { AnnotationFilters, AnnotationRepo } from "./annotation-repo.ts";
-import type { AnnotationInput } from "./annotation-request.ts";
+import type { AnnotationRepo } from "./annotation-repo.ts";
+import type { AnnotationInput, AnnotationQuery } from "./annotation-request.ts";
 import type { AnnotationSettingsRepo } from "./annotation-settings-repo.ts";
 import type { AnnotationTagRepo } from "./annotation-tag-repo.ts";
 import {
@@ -19,7 +19,6 @@ import {
 /** The spec's page size of GET /api/annotations. */
 const ANNOTATION_PAGE_SIZE = 20;
 
-export type AnnotationQuery = AnnotationFilters & { cursor?: string | undefined };
 export type AnnotationPage = { items: AnnotationView[]; nextCursor: string | null };
 
 export function createAnnotationService(deps: {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SYNC_SCHEDULES } from "../../db/schema/index.ts";
+import { DATASOURCE_STATUSES, SYNC_SCHEDULES } from "../../db/schema/index.ts";
 
 const httpUrl = z
   .string()
@@ -10,7 +10,7 @@ const httpUrl = z
   });
 
 /** A datasource's re-sync schedule (hourly, daily, weekly). */
-export const syncSchedules = z.enum(SYNC_SCHEDULES, {
+const syncSchedules = z.enum(SYNC_SCHEDULES, {
   error: "syncSchedule must be hourly, daily, weekly or null",
 });
 
@@ -44,3 +44,62 @@ export type WebDatasourceInput = z.output<typeof webDatasourceInput>;
 
 /** PATCH /api/datasources/{id}: the settings a datasource can change. */
 export const updateDatasourceBody = z.object({ syncSchedule });
+
+/** The text fields of the multipart form of POST /api/datasources. */
+export const fileFormFields = z.object({
+  type: z.literal("file", { error: 'type must be "file" for a multipart upload' }),
+  datastoreId: z.string().min(1).max(64),
+  fileName: z.string().trim().min(1).max(255).optional(),
+  custom_id: z.string().min(1).max(255).optional(),
+});
+
+/**
+ * The multipart form of POST /api/datasources as the domain reads it: the text fields validated,
+ * `custom_id` renamed to `customId`, each absent when not given (`fileName` then falls back to the
+ * uploaded file's own name), and the uploaded file.
+ */
+export const fileDatasourceFields = fileFormFields.transform(
+  ({ type: _type, custom_id: customId, fileName, ...rest }) => ({
+    ...rest,
+    ...(fileName ? { fileName } : {}),
+    ...(customId ? { customId } : {}),
+  }),
+);
+
+export type FileDatasourceInput = z.output<typeof fileDatasourceFields> & {
+  file: { bytes: Buffer; declaredMime?: string; fileName?: string };
+};
+
+/** The body of the deprecated POST /api/datastores/update/{datastoreId}. */
+export const textUpdateBody = z.object({
+  id: z.string().min(1).max(64),
+  text: z.string().min(1),
+  name: z.string().trim().min(1).max(500).optional(),
+  metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+});
+
+export type TextUpdateInput = z.output<typeof textUpdateBody>;
+
+/**
+ * The spec's Datasource object, plus datastoreId, customId, errorMessage, counts and the re-sync
+ * schedule (`lastSynch` is the end of the last successful sync).
+ */
+export const datasourceResponse = z.object({
+  id: z.string(),
+  datastoreId: z.string(),
+  type: z.string(),
+  name: z.string(),
+  groupId: z.string().nullable(),
+  status: z.enum(DATASOURCE_STATUSES),
+  errorMessage: z.string().nullable(),
+  config: z.record(z.string(), z.unknown()),
+  customId: z.string().nullable(),
+  chunkCount: z.number(),
+  tokenCount: z.number(),
+  sizeBytes: z.number(),
+  lastSynch: z.string().nullable().describe("When the last successful sync ended"),
+  syncSchedule: syncSchedules.nullable(),
+  nextSyncAt: z.string().nullable().describe("When the scheduled re-sync is next due"),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});

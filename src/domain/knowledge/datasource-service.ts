@@ -8,27 +8,16 @@ import type { Logger } from "../../lib/logger.ts";
 import { type SafeFetcher, UnsafeUrlError } from "../../lib/safe-fetch.ts";
 import type { Caller } from "../caller.ts";
 import type { DatasourceRepo, DatasourceRow } from "./datasource-repo.ts";
-import type { WebDatasourceInput } from "./datasource-request.ts";
+import type {
+  FileDatasourceInput,
+  TextUpdateInput,
+  WebDatasourceInput,
+} from "./datasource-request.ts";
 import type { DatasourceSyncRepo } from "./datasource-sync-repo.ts";
 import type { DatastoreRepo } from "./datastore-repo.ts";
 import { type DatasourceView, toDatasourceView } from "./knowledge-views.ts";
 import { SCHEDULABLE_TYPES, type SyncScheduleRepo } from "./sync-schedule-repo.ts";
 import type { UploadRepo } from "./upload-repo.ts";
-
-export type FileDatasourceInput = {
-  datastoreId: string;
-  /** The spec's `fileName` field; the uploaded file's own name otherwise. */
-  fileName?: string;
-  customId?: string;
-  file: { bytes: Buffer; declaredMime?: string; fileName?: string };
-};
-
-export type TextUpdateInput = {
-  id: string;
-  text: string;
-  name?: string;
-  metadata?: Record<string, unknown> | null;
-};
 
 export type DatasourceServiceDeps = {
   db: Db;

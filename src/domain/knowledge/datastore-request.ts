@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RETRIEVAL_MODES } from "../../retrieval/hybrid-search.ts";
 
 const name = z.string().trim().min(1).max(200);
 const description = z.string().max(10_000);
@@ -11,7 +12,7 @@ const embeddingModel = z
 const dimensions = z.number().int().min(16).max(16_000);
 
 /** Who may query a datastore: its organization only, or anyone. */
-export const datastoreVisibility = z.enum(["private", "public"]);
+const datastoreVisibility = z.enum(["private", "public"]);
 
 /** The body of POST /api/datastores: the route validates with it, the domain reads its type. */
 export const createDatastoreBody = z.object({
@@ -48,10 +49,35 @@ export const datastoreQueryBody = z.object({
     })
     .optional(),
   mode: z
-    .enum(["hybrid", "vector", "text"])
+    .enum(RETRIEVAL_MODES)
     .optional()
     .describe("Extension: vector-only or full-text-only ranking instead of the default hybrid"),
 });
 
 /** The body of POST /api/datastores/{id}/query, validated (topK filled in). */
 export type DatastoreQuery = z.output<typeof datastoreQueryBody>;
+
+/** The spec's Datastore object, plus our extensions (embedder, timestamps). */
+export const datastoreResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  type: z.string(),
+  visibility: datastoreVisibility,
+  embeddingModel: z.string(),
+  dimensions: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+/** A passage as a datastore query returns it, in the spec's snake_case. */
+export const datastoreQueryResult = z.object({
+  text: z.string(),
+  score: z.number().describe("0..1: reciprocal-rank fusion normalised by its best possible value"),
+  source: z.string(),
+  datasource_id: z.string(),
+  datasource_name: z.string(),
+  custom_id: z.string().optional(),
+  page: z.number().optional(),
+  chunk_id: z.string(),
+});

@@ -1,57 +1,13 @@
-import type { DatasourceStatus, DatasourceType, SyncSchedule } from "../../db/schema/index.ts";
+import type { z } from "zod";
 import type { Passage } from "../../retrieval/passage.ts";
 import type { DatasourceRow } from "./datasource-repo.ts";
+import type { datasourceResponse } from "./datasource-request.ts";
 import type { DatastoreRow } from "./datastore-repo.ts";
+import type { datastoreQueryResult, datastoreResponse } from "./datastore-request.ts";
 
-/** The spec's Datastore object, plus our extensions (embedder, timestamps). */
-export type DatastoreView = {
-  id: string;
-  name: string;
-  description: string;
-  type: string;
-  visibility: "private" | "public";
-  embeddingModel: string;
-  dimensions: number;
-  createdAt: string;
-  updatedAt: string;
-};
-
-/**
- * The spec's Datasource object, plus datastoreId, customId, errorMessage, counts and the re-sync
- * schedule (`lastSynch` is the end of the last successful sync).
- */
-export type DatasourceView = {
-  id: string;
-  datastoreId: string;
-  type: DatasourceType;
-  name: string;
-  groupId: string | null;
-  status: DatasourceStatus;
-  errorMessage: string | null;
-  config: Record<string, unknown>;
-  customId: string | null;
-  chunkCount: number;
-  tokenCount: number;
-  sizeBytes: number;
-  lastSynch: string | null;
-  syncSchedule: SyncSchedule | null;
-  /** When the scheduled re-sync is next due; null without a schedule. */
-  nextSyncAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
-
-/** A passage as a datastore query returns it, in the spec's snake_case. */
-export type QueryResultView = {
-  text: string;
-  score: number;
-  source: string;
-  datasource_id: string;
-  datasource_name: string;
-  custom_id?: string;
-  page?: number;
-  chunk_id: string;
-};
+export type DatastoreView = z.output<typeof datastoreResponse>;
+export type DatasourceView = z.output<typeof datasourceResponse>;
+export type QueryResultView = z.output<typeof datastoreQueryResult>;
 
 export function toDatastoreView(row: DatastoreRow): DatastoreView {
   return {

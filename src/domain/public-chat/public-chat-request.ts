@@ -26,3 +26,28 @@ export const publicChatBody = (maxQuestionChars: number) =>
 
 /** The body of POST /api/public/agents/{agentId}/chat, validated (streaming filled in). */
 export type PublicChatRequest = z.output<ReturnType<typeof publicChatBody>>;
+
+/** What a visitor may see of a public agent. */
+export const publicAgentResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  iconUrl: z.string().nullable(),
+});
+
+/** A visitor's own conversation, as the widget shows it again after a reload. */
+export const publicConversationResponse = z.object({
+  conversationId: z.string(),
+  messages: z.array(
+    z.object({
+      id: z.string(),
+      from: z.enum(["human", "agent"]),
+      text: z.string(),
+      sources: z.array(z.object({ source: z.string(), chunk: z.string() })),
+      createdAt: z.string(),
+    }),
+  ),
+});
+
+export type PublicAgentProfile = z.infer<typeof publicAgentResponse>;
+export type PublicConversation = z.infer<typeof publicConversationResponse>;

@@ -3,28 +3,12 @@ import type { AgentRow } from "../agents/agent-repo.ts";
 import type { AgentService } from "../agents/agent-service.ts";
 import type { ConversationRepo, ConversationRow } from "../conversations/conversation-repo.ts";
 import type { VisitorConversation } from "../events/event-streams.ts";
-import type { Source } from "../query/query-knowledge.ts";
 import type { PreparedQuery, QueryService } from "../query/query-service.ts";
-import type { PublicChatRequest } from "./public-chat-request.ts";
-
-/** What a visitor may see of a public agent. */
-export type PublicAgentProfile = {
-  id: string;
-  name: string;
-  description: string;
-  iconUrl: string | null;
-};
-
-export type PublicConversation = {
-  conversationId: string;
-  messages: Array<{
-    id: string;
-    from: "human" | "agent";
-    text: string;
-    sources: Source[];
-    createdAt: string;
-  }>;
-};
+import type {
+  PublicAgentProfile,
+  PublicChatRequest,
+  PublicConversation,
+} from "./public-chat-request.ts";
 
 /** The channel of every conversation the public chat starts. */
 const PUBLIC_CHAT_CHANNEL = "website";

@@ -1,6 +1,9 @@
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
-import { annotationBody } from "../../../domain/annotations/annotation-request.ts";
+import {
+  annotationBody,
+  annotationListQuery,
+} from "../../../domain/annotations/annotation-request.ts";
 import type { AnnotationService } from "../../../domain/annotations/annotation-service.ts";
 import type { AnnotationStatusService } from "../../../domain/annotations/annotation-status-service.ts";
 import { AppError } from "../../../lib/errors.ts";
@@ -9,7 +12,6 @@ import { callerOf, optionalCallerOf } from "../../plugins/auth.ts";
 import { type RouteLimit, waitInWords } from "../../plugins/declared-limits.ts";
 import {
   annotationDetailResponse,
-  annotationListQuery,
   annotationParams,
   annotationResponse,
   statusBody,

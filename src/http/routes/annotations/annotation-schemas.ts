@@ -7,21 +7,6 @@ import {
 
 export const annotationParams = z.object({ id: id() });
 
-export const annotationListQuery = z.object({
-  agentId: id().optional(),
-  sentiment: z
-    .string()
-    .max(10)
-    .transform((value) => value.toLowerCase())
-    .pipe(z.enum(["good", "bad"]))
-    .optional()
-    .describe("good or bad, in any case"),
-  conversationId: id().optional(),
-  messageId: id().optional(),
-  status: z.string().min(1).max(50).refine(noNul, NUL_MESSAGE).optional(),
-  cursor: id().optional().describe("The id of the last annotation of the previous page"),
-});
-
 export const statusBody = z.object({
   status: z.string().trim().min(1).max(50).refine(noNul, NUL_MESSAGE),
 });

@@ -1,19 +1,11 @@
 import type { FastifyRequest } from "fastify";
-import { z } from "zod";
 import {
   type FileDatasourceInput,
-  UNSCHEDULABLE_MESSAGE,
-} from "../../../domain/knowledge/datasource-service.ts";
+  fileDatasourceFields,
+} from "../../../domain/knowledge/datasource-request.ts";
+import { UNSCHEDULABLE_MESSAGE } from "../../../domain/knowledge/datasource-service.ts";
 import { invalid } from "../../../lib/errors.ts";
 import { readMultipartForm } from "../../plugins/multipart-form.ts";
-
-/** The text fields of the multipart form of POST /api/datasources. */
-export const fileFormFields = z.object({
-  type: z.literal("file", { error: 'type must be "file" for a multipart upload' }),
-  datastoreId: z.string().min(1).max(64),
-  fileName: z.string().trim().min(1).max(255).optional(),
-  custom_id: z.string().min(1).max(255).optional(),
-});
 
 export type UploadLimits = { fileSize: number };
 
@@ -37,7 +29,7 @@ export async function readFileForm(
     declaredMime: upload.mimetype,
     fileName: upload.fileName,
   };
-  const parsed = fileFormFields.safeParse(fields);
+  const parsed = fileDatasourceFields.safeParse(fields);
   if (!parsed.success) {
     const details = parsed.error.issues.map((issue) => ({
       path: ["body", ...issue.path.map(String)].join("."),
@@ -52,10 +44,5 @@ export async function readFileForm(
     throw invalid("Invalid request: body.file is required", [
       { path: "body.file", message: "is required" },
     ]);
-  return {
-    datastoreId: parsed.data.datastoreId,
-    ...(parsed.data.fileName ? { fileName: parsed.data.fileName } : {}),
-    ...(parsed.data.custom_id ? { customId: parsed.data.custom_id } : {}),
-    file,
-  };
+  return { ...parsed.data, file };
 }

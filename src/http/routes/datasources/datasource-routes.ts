@@ -1,6 +1,9 @@
 import multipart from "@fastify/multipart";
 import { z } from "zod";
 import {
+  datasourceResponse,
+  fileFormFields,
+  textUpdateBody,
   updateDatasourceBody,
   webDatasourceBody,
   webDatasourceInput,
@@ -10,13 +13,8 @@ import { invalid } from "../../../lib/errors.ts";
 import type { App } from "../../app-types.ts";
 import { callerOf } from "../../plugins/auth.ts";
 import { datastoreParams } from "../datastores/datastore-schemas.ts";
-import { fileFormFields, readFileForm } from "./datasource-multipart.ts";
-import {
-  datasourceParams,
-  datasourceResponse,
-  datastoreIdParams,
-  textUpdateBody,
-} from "./datasource-schemas.ts";
+import { readFileForm } from "./datasource-multipart.ts";
+import { datasourceParams, datastoreIdParams } from "./datasource-schemas.ts";
 
 export type DatasourceRouteDeps = { knowledge: { datasources: DatasourceService } };
 

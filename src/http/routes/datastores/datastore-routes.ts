@@ -2,17 +2,14 @@ import { z } from "zod";
 import {
   createDatastoreBody,
   datastoreQueryBody,
+  datastoreQueryResult,
+  datastoreResponse,
   updateDatastoreBody,
 } from "../../../domain/knowledge/datastore-request.ts";
 import type { DatastoreService } from "../../../domain/knowledge/datastore-service.ts";
 import type { App } from "../../app-types.ts";
 import { callerOf, optionalCallerOf } from "../../plugins/auth.ts";
-import {
-  datastoreParams,
-  datastoreResponse,
-  patchedDatastoreResponse,
-  queryResponse,
-} from "./datastore-schemas.ts";
+import { datastoreParams, patchedDatastoreResponse } from "./datastore-schemas.ts";
 
 export type DatastoreRouteDeps = { knowledge: { datastores: DatastoreService } };
 
@@ -112,7 +109,7 @@ export function registerDatastoreRoutes(app: App, deps: DatastoreRouteDeps): voi
         summary: "Retrieve the most similar fragments (public datastores need no key)",
         params: datastoreParams,
         body: datastoreQueryBody,
-        response: { 200: queryResponse },
+        response: { 200: z.array(datastoreQueryResult) },
         errors: {
           401: "no key was sent and the datastore is private",
           404: "No datastore with this id that the caller may read",

@@ -4,13 +4,15 @@ import type { FastifyBaseLogger } from "fastify";
 import { z } from "zod";
 import type { AgentService } from "../../../domain/agents/agent-service.ts";
 import type { Caller } from "../../../domain/caller.ts";
-import { datastoreQueryBody } from "../../../domain/knowledge/datastore-request.ts";
+import {
+  datastoreQueryBody,
+  datastoreQueryResult,
+} from "../../../domain/knowledge/datastore-request.ts";
 import type { DatastoreService } from "../../../domain/knowledge/datastore-service.ts";
 import type { QueryService } from "../../../domain/query/query-service.ts";
 import { AppError } from "../../../lib/errors.ts";
 import { agentIdParams } from "../agents/agent-schemas.ts";
 import { clientIdSchema, queryBody, queryResponse } from "../agents/query-schemas.ts";
-import { queryResponse as datastoreHits } from "../datastores/datastore-schemas.ts";
 
 export type McpToolDeps = {
   agents: Pick<AgentService, "list">;
@@ -28,6 +30,7 @@ const agentSummary = z.object({
 });
 
 const answerResult = queryResponse.options[0];
+const datastoreHits = z.array(datastoreQueryResult);
 
 const queryAgentInput = {
   agentId: agentIdParams.shape.id.describe("The id of an agent of the organization (list_agents)"),

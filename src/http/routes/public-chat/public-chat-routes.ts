@@ -3,7 +3,11 @@ import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { AnnotationService } from "../../../domain/annotations/annotation-service.ts";
 import type { LiveEvents } from "../../../domain/events/event-module.ts";
-import { publicChatBody } from "../../../domain/public-chat/public-chat-request.ts";
+import {
+  publicAgentResponse,
+  publicChatBody,
+  publicConversationResponse,
+} from "../../../domain/public-chat/public-chat-request.ts";
 import type { PublicChatService } from "../../../domain/public-chat/public-chat-service.ts";
 import type { App } from "../../app-types.ts";
 import type { RouteLimit } from "../../plugins/declared-limits.ts";
@@ -20,13 +24,11 @@ import { readAudioUpload } from "../transcription/transcription-upload.ts";
 import { registerPublicChatCors } from "./public-chat-origin.ts";
 import {
   publicAgentParams,
-  publicAgentResponse,
   publicAnnotationBody,
   publicAnnotationResponse,
   publicAnswerParams,
   publicChatResponse,
   publicConversationParams,
-  publicConversationResponse,
   toPublicAnswer,
   visitorQuery,
 } from "./public-chat-schemas.ts";

@@ -58,23 +58,3 @@ export const publicAnnotationBody = z.strictObject({
     .optional()
     .describe("What the visitor wrote; without it the annotation says which button was used"),
 });
-
-export const publicAgentResponse = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string(),
-  iconUrl: z.string().nullable(),
-});
-
-export const publicConversationResponse = z.object({
-  conversationId: z.string(),
-  messages: z.array(
-    z.object({
-      id: z.string(),
-      from: z.enum(["human", "agent"]),
-      text: z.string(),
-      sources: z.array(z.object({ source: z.string(), chunk: z.string() })),
-      createdAt: z.string(),
-    }),
-  ),
-});
