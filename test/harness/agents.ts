@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Role } from "../../src/app/runtime.ts";
-import type { Logger } from "../../src/lib/logger.ts";
 import type { createAgentBody } from "../../src/http/routes/agents/agent-schemas.ts";
+import type { Logger } from "../../src/lib/logger.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "./app.ts";
 
