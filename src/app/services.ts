@@ -1,19 +1,9 @@
 import type { Config } from "../config/index.ts";
 import type { Database, Db } from "../db/client.ts";
-import { createAccountRepo } from "../domain/accounts/account-repo.ts";
-import { createAccountService } from "../domain/accounts/account-service.ts";
-import { createAuditLog } from "../domain/accounts/audit-log.ts";
-import { createMailer } from "../domain/accounts/mailer.ts";
-import { oidcProviderOf } from "../domain/accounts/oidc-client.ts";
-import { createOidcRepo } from "../domain/accounts/oidc-repo.ts";
-import { createOidcService } from "../domain/accounts/oidc-service.ts";
-import { createPeopleModule } from "../domain/accounts/people-module.ts";
-import { createSessionService } from "../domain/accounts/session-service.ts";
+import { createAccountModule } from "../domain/accounts/account-module.ts";
 import { createAgentModule } from "../domain/agents/agent-module.ts";
 import { createAnnotationModule } from "../domain/annotations/annotation-module.ts";
-import { createApiKeyRepo } from "../domain/api-keys/api-key-repo.ts";
-import { createApiKeyService } from "../domain/api-keys/api-key-service.ts";
-import { createUserKeyService } from "../domain/api-keys/user-key-service.ts";
+import { createApiKeyModule } from "../domain/api-keys/api-key-module.ts";
 import { createBillingModule } from "../domain/billing/billing-module.ts";
 import { createCreditBucketRepo } from "../domain/billing/credit-bucket-repo.ts";
 import { createCreditGrantService } from "../domain/billing/credit-grant-service.ts";
@@ -22,21 +12,16 @@ import { createConversationModule } from "../domain/conversations/conversation-m
 import { createEvalModule } from "../domain/evaluation/eval-module.ts";
 import { createEventModule } from "../domain/events/event-module.ts";
 import { createFollowUpModule } from "../domain/follow-ups/follow-up-module.ts";
-import { createHandoffModule } from "../domain/handoff/handoff-module.ts";
-import { createHandoffNotifier } from "../domain/handoff/handoff-notifier.ts";
-import { createHandoffRepo } from "../domain/handoff/handoff-repo.ts";
+import {
+  createHandoffModule,
+  createHandoffNotifications,
+} from "../domain/handoff/handoff-module.ts";
 import { createKnowledgeModule } from "../domain/knowledge/knowledge-module.ts";
 import { createLeadInboxRepo } from "../domain/leads/lead-inbox-repo.ts";
 import { createLeadInboxService } from "../domain/leads/lead-inbox-service.ts";
 import { createLeadModule } from "../domain/leads/lead-module.ts";
 import { createOpenAiModule } from "../domain/openai/openai-module.ts";
-import { createOrganizationDirectory } from "../domain/organizations/organization-directory.ts";
-import { createOrganizationDirectoryRepo } from "../domain/organizations/organization-directory-repo.ts";
-import {
-  createOrganizationRepo,
-  createUserRepo,
-} from "../domain/organizations/organization-repo.ts";
-import { createOrganizationService } from "../domain/organizations/organization-service.ts";
+import { createOrganizationModule } from "../domain/organizations/organization-module.ts";
 import { createPublicChatModule } from "../domain/public-chat/public-chat-module.ts";
 import { createAnswerModule, createQueryModule } from "../domain/query/query-module.ts";
 import { createRetentionModule } from "../domain/retention/retention-module.ts";
@@ -70,70 +55,26 @@ export type ServiceDeps = {
 
 /** Organizations, users, sessions and API keys: the base of everything else. */
 export function createIdentityServices(db: Db, logger: Logger, settings: Config["accounts"]) {
-  const keyRows = createApiKeyRepo(db);
-  const apiKeys = createApiKeyService({
-    apiKeys: keyRows,
-    onBackgroundError: (error) => logger.warn({ err: error }, "recording API key use failed"),
-  });
-  const audit = createAuditLog(db);
-  const accountRepo = createAccountRepo(db);
-  const sessions = createSessionService({
-    accounts: accountRepo,
-    maxAgeMs: settings.sessionMaxAgeMs,
-  });
-  const organizations = createOrganizationService({
+  const accountModule = createAccountModule({ db, logger, settings });
+  const keyModule = createApiKeyModule({ db, logger, audit: accountModule.audit });
+  const organizationModule = createOrganizationModule({
     db,
-    organizations: createOrganizationRepo(db),
-    users: createUserRepo(db),
-    apiKeys,
-    audit,
-    sessions,
+    apiKeys: keyModule.apiKeys,
+    audit: accountModule.audit,
+    sessions: accountModule.sessions,
   });
-  const mailer = createMailer({ smtpUrl: settings.smtpUrl, from: settings.mailFrom, logger });
-  const accounts = createAccountService({
-    db,
-    accounts: accountRepo,
-    sessions,
-    audit,
-    mailer,
-    logger,
-    settings: { publicUrl: settings.publicUrl, openSignup: settings.signup === "open" },
-  });
-  const people = createPeopleModule({
-    db,
-    users: accountRepo,
-    accounts,
-    sessions,
-    audit,
-    mailer,
-    settings: { publicUrl: settings.publicUrl, openSignup: settings.signup === "open" },
-  });
-  const oidc = createOidcService({
-    db,
-    oidc: createOidcRepo(db),
-    provider: oidcProviderOf(settings),
-    accounts,
-    users: accountRepo,
-    audit,
-  });
-  const userKeys = createUserKeyService({ db, apiKeys, keyRows, audit });
-  return { apiKeys, userKeys, organizations, accounts, sessions, audit, mailer, people, oidc };
+  return { ...accountModule, ...keyModule, ...organizationModule };
 }
 
 /** Identity, credit grants, the directory and the leads inbox: what the admin API and CLI use. */
 export function createOperatorServices(db: Db, logger: Logger, settings: Config["accounts"]) {
   const identity = createIdentityServices(db, logger, settings);
-  const { organizations } = identity;
   const credits = createCreditGrantService({
     creditBuckets: createCreditBucketRepo(db),
-    organizations,
-  });
-  const directory = createOrganizationDirectory({
-    directory: createOrganizationDirectoryRepo(db),
-    organizations,
+    organizations: identity.organizations,
   });
   const leadInbox = createLeadInboxService({ leads: createLeadInboxRepo(db) });
-  return { ...identity, credits, directory, leadInbox };
+  return { ...identity, credits, leadInbox };
 }
 
 /** The composition root of the domain: every service, wired to its repositories. */
@@ -147,9 +88,10 @@ export async function createServices(deps: ServiceDeps) {
     jobs,
     fetcher,
     audit: operators.audit,
+    users: operators.accountRecords,
   });
-  const handoffNotifier = createHandoffNotifier({
-    handoff: createHandoffRepo(db),
+  const { handoffRecords, handoffNotifier } = createHandoffNotifications({
+    db,
     mailer: operators.mailer,
     jobs,
     publicUrl: config.accounts.publicUrl,
@@ -199,6 +141,14 @@ export async function createServices(deps: ServiceDeps) {
     model: { timeoutMs: config.models.timeoutMs, maxOutputTokens: config.models.maxOutputTokens },
   });
 
+  const agentModule = createAgentModule({ db, knowledge });
+  const conversationModule = createConversationModule({
+    db,
+    agents: agentModule.agents,
+    agentLookup: agentModule.agentRecords,
+    events: eventModule.publisher,
+    logger,
+  });
   const webhookModule = createWebhookModule({
     db,
     jobs,
@@ -210,6 +160,9 @@ export async function createServices(deps: ServiceDeps) {
     attachments,
     knowledge,
     events: eventModule.publisher,
+    agents: agentModule.agentRecords,
+    conversations: conversationModule.conversationRecords,
+    turns: conversationModule.conversationTurns,
     settings: {
       webhooks: config.webhooks,
       jobLeaseMs: config.jobs.leaseSeconds * 1000,
@@ -217,7 +170,8 @@ export async function createServices(deps: ServiceDeps) {
   });
 
   const followUpModule = createFollowUpModule({
-    db,
+    agents: agentModule.agentRecords,
+    conversations: conversationModule.conversationRecords,
     models,
     billing,
     followUpModel: config.models.followUpModel,
@@ -226,14 +180,6 @@ export async function createServices(deps: ServiceDeps) {
     modelMaxOutputTokens: config.models.maxOutputTokens,
   });
 
-  const agentModule = createAgentModule({ db, knowledge });
-  const conversationModule = createConversationModule({
-    db,
-    agents: agentModule.agents,
-    agentLookup: agentModule.agentRecords,
-    events: eventModule.publisher,
-    logger,
-  });
   const queryModule = createQueryModule({
     agents: agentModule.agents,
     turns: conversationModule.conversationTurns,
@@ -269,6 +215,10 @@ export async function createServices(deps: ServiceDeps) {
 
   const channelModule = createChannelModule({
     db,
+    agents: agentModule.agentRecords,
+    conversations: conversationModule.conversationRecords,
+    turns: conversationModule.conversationTurns,
+    windowMessages: webhookModule.webhookRecords.windowMessages,
     jobs,
     billing,
     answers,
@@ -293,6 +243,9 @@ export async function createServices(deps: ServiceDeps) {
 
   const handoffModule = createHandoffModule({
     db,
+    handoff: handoffRecords,
+    conversations: conversationModule.conversationRecords,
+    webhooks: webhookModule.webhookRecords,
     channels: channelModule.channelReplies,
     events: eventModule.publisher,
     jobs,

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client.ts";
 import type { Caller } from "../caller.ts";
-import { type AgentRepo, createAgentRepo } from "./agent-repo.ts";
+import { createAgentRepo } from "./agent-repo.ts";
 import { createAgentService } from "./agent-service.ts";
 import { datastoreLookupOver } from "./agent-tools.ts";
 import { createAgentVersionRepo } from "./agent-version-repo.ts";
@@ -19,15 +19,15 @@ export function createAgentModule(deps: AgentModuleDeps) {
   const versionRepo = createAgentVersionRepo(db);
   const datastores = datastoreLookupOver((caller) => deps.knowledge.datastores.list(caller));
   const agents = createAgentService({ db, agents: agentRepo, versions: versionRepo, datastores });
-  const agentRecords: Pick<AgentRepo, "findByIdInAnyOrganization"> = agentRepo;
   return {
     agents,
     /** list, get, restore; `find` (findVersion) for other modules, without a caller. */
     agentVersions: createAgentVersionService({ agents, versions: versionRepo, datastores }),
     /**
-     * An agent by id whatever its organization, uncached: for the endpoints that find the
+     * The agents' records, read without a caller: by the modules that answer for an agent
+     * (channels, conversational windows, follow-ups) and the endpoints that find the
      * organization from the agent (query-agent, transcription).
      */
-    agentRecords,
+    agentRecords: agentRepo,
   };
 }

@@ -7,15 +7,14 @@ import type { SafeFetcher } from "../../lib/safe-fetch.ts";
 import type { SecretBox } from "../../lib/secret-box.ts";
 import type { Metrics } from "../../ops/metrics.ts";
 import type { AuditLog } from "../accounts/audit-log.ts";
-import { createAgentRepo } from "../agents/agent-repo.ts";
+import type { AgentRepo } from "../agents/agent-repo.ts";
 import type { Billing } from "../billing/billing-port.ts";
-import { createContactRepo } from "../conversations/contact-repo.ts";
-import { createConversationRepo } from "../conversations/conversation-repo.ts";
-import { createConversationTurns } from "../conversations/conversation-turns.ts";
+import type { ConversationRepo } from "../conversations/conversation-repo.ts";
+import type { ConversationTurns } from "../conversations/conversation-turns.ts";
 import type { EventPublisher } from "../events/event-types.ts";
 import type { AnswerPipeline } from "../query/answer-pipeline.ts";
 import type { KnowledgeLookup } from "../query/query-knowledge.ts";
-import { createWindowMessageRepo } from "../webhooks/window-message-repo.ts";
+import type { WindowMessageRepo } from "../webhooks/window-message-repo.ts";
 import type { ChannelAdapter, PlatformContext } from "./channel-adapter.ts";
 import { createChannelInbound } from "./channel-inbound.ts";
 import { createChannelLaneRepo } from "./channel-lane-repo.ts";
@@ -43,6 +42,12 @@ const ADAPTERS: ReadonlyMap<ChannelType, ChannelAdapter> = new Map(
 
 export type ChannelModuleDeps = {
   db: Db;
+  agents: AgentRepo;
+  conversations: ConversationRepo;
+  /** The conversations module's turns: what a channel's messages are stored with. */
+  turns: ConversationTurns;
+  /** The messages of a turn, as conversational windows keep them. */
+  windowMessages: WindowMessageRepo;
   jobs: Pick<JobQueue, "send">;
   billing: Billing;
   answers: AnswerPipeline;
@@ -89,11 +94,10 @@ export function createChannelModule(deps: ChannelModuleDeps) {
   };
   const channelRepo = createChannelRepo(db);
   const lanes = createChannelLaneRepo(db);
-  const conversations = createConversationRepo(db);
   const channels = createChannelService({
     db,
     channels: channelRepo,
-    agents: createAgentRepo(db),
+    agents: deps.agents,
     adapters: ADAPTERS,
     secretBox: deps.secretBox,
     platform,
@@ -118,16 +122,10 @@ export function createChannelModule(deps: ChannelModuleDeps) {
     lanes,
     channels: channelRepo,
     open: channels.open,
-    agents: createAgentRepo(db),
-    conversations,
-    turns: createConversationTurns({
-      db,
-      conversations,
-      contacts: createContactRepo(db),
-      events: deps.events,
-      logger: deps.logger,
-    }),
-    windowMessages: createWindowMessageRepo(db),
+    agents: deps.agents,
+    conversations: deps.conversations,
+    turns: deps.turns,
+    windowMessages: deps.windowMessages,
     billing: deps.billing,
     answers: deps.answers,
     knowledge: deps.knowledge,

@@ -1,9 +1,8 @@
-import type { Db } from "../../db/client.ts";
 import type { ModelRegistry } from "../../models/model-registry.ts";
 import type { ProviderFactoryOptions } from "../../models/provider-factory.ts";
-import { createAgentRepo } from "../agents/agent-repo.ts";
+import type { AgentRepo } from "../agents/agent-repo.ts";
 import type { Billing } from "../billing/billing-port.ts";
-import { createConversationRepo } from "../conversations/conversation-repo.ts";
+import type { ConversationRepo } from "../conversations/conversation-repo.ts";
 import { resolveFollowUpModel } from "./follow-up-model.ts";
 import { createFollowUpService } from "./follow-up-service.ts";
 
@@ -12,7 +11,8 @@ const MODEL_MAX_RETRIES = 2;
 
 /** The follow-up agent with its fixed model (FOLLOW_UP_MODEL), resolved once at boot. */
 export function createFollowUpModule(deps: {
-  db: Db;
+  agents: AgentRepo;
+  conversations: ConversationRepo;
   models: Pick<ModelRegistry, "catalog" | "resolveLanguageModel">;
   billing: Billing;
   followUpModel: string;
@@ -22,8 +22,8 @@ export function createFollowUpModule(deps: {
 }) {
   return {
     followUps: createFollowUpService({
-      agents: createAgentRepo(deps.db),
-      conversations: createConversationRepo(deps.db),
+      agents: deps.agents,
+      conversations: deps.conversations,
       billing: deps.billing,
       model: resolveFollowUpModel(deps.followUpModel, deps.models, deps.providerOptions),
       settings: {

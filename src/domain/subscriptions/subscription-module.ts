@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
 import type { SafeFetcher } from "../../lib/safe-fetch.ts";
-import { createAccountRepo } from "../accounts/account-repo.ts";
+import type { AccountRepo } from "../accounts/account-repo.ts";
 import type { AuditLog } from "../accounts/audit-log.ts";
 import { createSubscriptionFanOut } from "./subscription-fanout.ts";
 import { createSubscriptionRepo } from "./subscription-repo.ts";
@@ -13,13 +13,14 @@ export function createSubscriptionModule(deps: {
   jobs: Pick<JobQueue, "send">;
   fetcher: Pick<SafeFetcher, "check">;
   audit: AuditLog;
+  users: Pick<AccountRepo, "userById">;
 }) {
   const subscriptions = createSubscriptionRepo(deps.db);
   return {
     eventSubscriptions: createSubscriptionService({
       db: deps.db,
       subscriptions,
-      users: createAccountRepo(deps.db),
+      users: deps.users,
       fetcher: deps.fetcher,
       audit: deps.audit,
     }),

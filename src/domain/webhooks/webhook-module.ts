@@ -4,11 +4,10 @@ import type { JobQueue } from "../../jobs/job-queue.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { SafeFetcher } from "../../lib/safe-fetch.ts";
 import type { Metrics } from "../../ops/metrics.ts";
-import { createAgentRepo } from "../agents/agent-repo.ts";
+import type { AgentRepo } from "../agents/agent-repo.ts";
 import type { Billing } from "../billing/billing-port.ts";
-import { createContactRepo } from "../conversations/contact-repo.ts";
-import { createConversationRepo } from "../conversations/conversation-repo.ts";
-import { createConversationTurns } from "../conversations/conversation-turns.ts";
+import type { ConversationRepo } from "../conversations/conversation-repo.ts";
+import type { ConversationTurns } from "../conversations/conversation-turns.ts";
 import type { EventPublisher } from "../events/event-types.ts";
 import type { AnswerPipeline } from "../query/answer-pipeline.ts";
 import type { AttachmentReader } from "../query/attachment-reader.ts";
@@ -32,6 +31,10 @@ export type WebhookModuleDeps = {
   attachments: Pick<AttachmentReader, "read">;
   knowledge: KnowledgeLookup | null;
   events: EventPublisher;
+  agents: AgentRepo;
+  conversations: ConversationRepo;
+  /** The conversations module's turns: what a conversational query stores. */
+  turns: ConversationTurns;
   settings: {
     webhooks: WebhooksConfig;
     /** JOB_LEASE_SECONDS in ms: a process that renewed nothing for this long is taken for dead. */
@@ -41,10 +44,10 @@ export type WebhookModuleDeps = {
 
 /** Conversational mode and webhook delivery: the query seam, the two jobs, the read side. */
 export function createWebhookModule(deps: WebhookModuleDeps) {
-  const { db, settings } = deps;
-  const conversations = createConversationRepo(db);
+  const { db, settings, conversations } = deps;
   const windows = createWebhookWindowRepo(db);
   const deliveries = createWebhookDeliveryRepo(db);
+  const windowMessages = createWindowMessageRepo(db);
   const delivery = createWebhookDeliveryService({
     deliveries,
     fetcher: deps.fetcher,
@@ -56,11 +59,11 @@ export function createWebhookModule(deps: WebhookModuleDeps) {
   const windowService = createWebhookWindowService({
     db,
     windows,
-    windowMessages: createWindowMessageRepo(db),
+    windowMessages,
     deliveries,
     delivery,
     conversations,
-    agents: createAgentRepo(db),
+    agents: deps.agents,
     billing: deps.billing,
     answers: deps.answers,
     knowledge: deps.knowledge,
@@ -75,13 +78,7 @@ export function createWebhookModule(deps: WebhookModuleDeps) {
     conversationalQueue: createConversationalQueue({
       fetcher: deps.fetcher,
       billing: deps.billing,
-      turns: createConversationTurns({
-        db,
-        conversations,
-        contacts: createContactRepo(db),
-        events: deps.events,
-        logger: deps.logger,
-      }),
+      turns: deps.turns,
       attachments: deps.attachments,
       windows,
       jobs: deps.jobs,
@@ -90,5 +87,7 @@ export function createWebhookModule(deps: WebhookModuleDeps) {
     webhookWindows: windowService,
     webhookDeliveries: delivery,
     webhookDeliveryReader: createWebhookDeliveryReader({ deliveries, conversations }),
+    /** The windows' and deliveries' records, for handoff and the channels' lanes. */
+    webhookRecords: { windows, deliveries, windowMessages },
   };
 }
