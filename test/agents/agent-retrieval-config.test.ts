@@ -1,24 +1,19 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createAgent } from "../harness/agents.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { describe, expect } from "vitest";
+import type { TestOrganization } from "../harness/app.ts";
 import { unchecked } from "../harness/client.ts";
+import { appTest } from "../harness/fixtures.ts";
 
-let app: TestApp;
-let org: TestOrganization;
+const test = appTest({ offline: true, orgName: "Tuned", funded: false });
+
 let stranger: TestOrganization;
-let agentId: string;
-beforeAll(async () => {
-  app = await startTestApp();
-  org = await app.createOrganization("Tuned");
+test.beforeAll(async ({ app }) => {
   stranger = await app.createOrganization("Stranger");
-  agentId = (await createAgent(app, org)).id;
 });
-afterAll(() => app.close());
 
 const path = (field: string) => `body.retrievalEvaluationConfig.${field}`;
 
 describe("retrievalEvaluationConfig fields that are refused with 400", () => {
-  test.each([
+  test.for([
     ["not an object", "rounds", "body.retrievalEvaluationConfig"],
     ["unknown evaluator model", { evaluatorModelName: "gpt-4o" }, path("evaluatorModelName")],
     ["unknown retrieval model", { retrievalModelName: "gpt_5" }, path("retrievalModelName")],
@@ -43,28 +38,27 @@ describe("retrievalEvaluationConfig fields that are refused with 400", () => {
     ["topP above 1", { additionalConfig: { topP: 2 } }, path("additionalConfig.topP")],
     ["seed as text", { additionalConfig: { seed: "x" } }, path("additionalConfig.seed")],
     ["evaluator prompt not text", { evaluatorPrompt: 3 }, path("evaluatorPrompt")],
-  ])("%s", async (_label, retrievalEvaluationConfig, field) => {
-    const response = await app
-      .client(org.auth)
-      .agents.create(unchecked({ name: "a", retrievalEvaluationConfig }));
+  ] as const)("%s", async ([_label, retrievalEvaluationConfig, field], { api }) => {
+    const response = await api.agents.create(unchecked({ name: "a", retrievalEvaluationConfig }));
     expect(response.status).toBe(400);
     expect(response.error.type).toBe("INVALID_REQUEST");
     expect(response.error.details?.map((detail) => detail.path)).toContain(field);
   });
 
-  test("names the valid model names in the message", async () => {
-    const response = await app
-      .client(org.auth)
-      .agents.update(agentId, unchecked({ retrievalEvaluationConfig: { fallbackModels: ["x"] } }));
+  test("names the valid model names in the message", async ({ api, agent }) => {
+    const response = await api.agents.update(
+      agent.id,
+      unchecked({ retrievalEvaluationConfig: { fallbackModels: ["x"] } }),
+    );
     expect(response.status).toBe(400);
     expect(JSON.stringify(response.error.details)).toContain("gpt_4o_mini");
-    const stored = await app.client(org.auth).agents.get(agentId);
+    const stored = await api.agents.get(agent.id);
     expect(stored.body.retrievalEvaluationConfig).toEqual({});
   });
 });
 
 describe("retrievalEvaluationConfig that is accepted", () => {
-  test("stores every field and keeps unknown keys as sent", async () => {
+  test("stores every field and keeps unknown keys as sent", async ({ api, agent }) => {
     const retrievalEvaluationConfig = {
       evaluatorPrompt: "Judge.",
       generateQueryPrompt: "Rewrite.",
@@ -81,21 +75,26 @@ describe("retrievalEvaluationConfig that is accepted", () => {
       comparisonModels: ["gpt_4o_mini"],
       notes: "kept",
     } satisfies Record<string, unknown>;
-    const updated = await app
-      .client(org.auth)
-      .agents.update(agentId, unchecked({ useSuperRetrieval: true, retrievalEvaluationConfig }));
+    const updated = await api.agents.update(
+      agent.id,
+      unchecked({ useSuperRetrieval: true, retrievalEvaluationConfig }),
+    );
     expect(updated.status).toBe(200);
     expect(updated.body.retrievalEvaluationConfig).toEqual(retrievalEvaluationConfig);
-    const read = await app.client(org.auth).agents.get(agentId);
+    const read = await api.agents.get(agent.id);
     expect(read.body).toMatchObject({ useSuperRetrieval: true, retrievalEvaluationConfig });
   });
 
-  test("answers 404 for another organization's agent, whatever the config", async () => {
+  test("answers 404 for another organization's agent, whatever the config", async ({
+    app,
+    api,
+    agent,
+  }) => {
     const response = await app
       .client(stranger.auth)
-      .agents.update(agentId, { retrievalEvaluationConfig: { retrievalRounds: 2 } });
+      .agents.update(agent.id, { retrievalEvaluationConfig: { retrievalRounds: 2 } });
     expect(response.status).toBe(404);
-    const read = await app.client(org.auth).agents.get(agentId);
+    const read = await api.agents.get(agent.id);
     expect(read.body.retrievalEvaluationConfig).not.toEqual({ retrievalRounds: 2 });
   });
 });

@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createAgent } from "../harness/agents.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
-import { unchecked } from "../harness/client.ts";
+import { describe, expect } from "vitest";
+import { type ApiClient, unchecked } from "../harness/client.ts";
+import { appTest } from "../harness/fixtures.ts";
 
-let app: TestApp;
-let org: TestOrganization;
-let agentId: string;
-beforeAll(async () => {
-  app = await startTestApp();
-  org = await app.createOrganization("Strict");
-  agentId = (await createAgent(app, org)).id;
-});
-afterAll(() => app.close());
+const test = appTest({ offline: true, orgName: "Strict", funded: false });
 
-const create = (payload: unknown) => app.client(org.auth).agents.create(unchecked(payload));
+const create = (api: ApiClient, payload: unknown) => api.agents.create(unchecked(payload));
 
 describe("agent bodies that are refused with 400", () => {
-  test.each([
+  test.for([
     ["no name", {}, "body.name"],
     ["blank name", { name: "   " }, "body.name"],
     ["unknown model", { name: "a", modelName: "gpt_5" }, "body.modelName"],
@@ -35,28 +26,28 @@ describe("agent bodies that are refused with 400", () => {
       "body.followUpConfig.count",
     ],
     ["icon not a URL", { name: "a", iconUrl: "javascript:alert(1)" }, "body.iconUrl"],
-  ])("%s", async (_label, payload, path) => {
-    const response = await create(payload);
+  ] as const)("%s", async ([_label, payload, path], { api }) => {
+    const response = await create(api, payload);
     expect(response.status).toBe(400);
     const body = response.error;
     expect(body.type).toBe("INVALID_REQUEST");
     expect(body.details?.map((detail) => detail.path)).toContain(path);
   });
 
-  test("refuses a datastore tool without datastoreId", async () => {
-    const response = await create({ name: "a", tools: [{ type: "datastore" }] });
+  test("refuses a datastore tool without datastoreId", async ({ api }) => {
+    const response = await create(api, { name: "a", tools: [{ type: "datastore" }] });
     expect(response.status).toBe(400);
     expect(response.error.error).toBe("A datastore tool needs a datastoreId");
   });
 
-  test("refuses a datastore that does not exist", async () => {
-    const response = await create({ name: "a", datastoreIds: ["missing-datastore"] });
+  test("refuses a datastore that does not exist", async ({ api }) => {
+    const response = await create(api, { name: "a", datastoreIds: ["missing-datastore"] });
     expect(response.status).toBe(400);
     expect(response.error.error).toBe("Unknown datastore in this organization: missing-datastore");
   });
 
-  test("refuses two tools with one id", async () => {
-    const response = await create({
+  test("refuses two tools with one id", async ({ api }) => {
+    const response = await create(api, {
       name: "a",
       tools: [
         { id: "same", type: "form" },
@@ -69,8 +60,8 @@ describe("agent bodies that are refused with 400", () => {
     ]);
   });
 
-  test("refuses a body that is not JSON", async () => {
-    const response = await app.client(org.auth).request({
+  test("refuses a body that is not JSON", async ({ api }) => {
+    const response = await api.request({
       method: "POST",
       url: "/api/agents",
       headers: { "content-type": "application/json" },
@@ -80,18 +71,19 @@ describe("agent bodies that are refused with 400", () => {
     expect(response.body.type).toBe("INVALID_REQUEST");
   });
 
-  test("refuses bad PATCH bodies and leaves the agent unchanged", async () => {
-    const response = await app
-      .client(org.auth)
-      .agents.update(agentId, unchecked({ modelName: "nope", name: "changed" }));
+  test("refuses bad PATCH bodies and leaves the agent unchanged", async ({ api, agent }) => {
+    const response = await api.agents.update(
+      agent.id,
+      unchecked({ modelName: "nope", name: "changed" }),
+    );
     expect(response.status).toBe(400);
-    const agent = await app.client(org.auth).agents.get(agentId);
-    expect(agent.body.name).toBe("Support");
+    const stored = await api.agents.get(agent.id);
+    expect(stored.body.name).toBe("Support");
   });
 
-  test("answers 404 for an agent id that does not exist, on every method", async () => {
+  test("answers 404 for an agent id that does not exist, on every method", async ({ api }) => {
     for (const method of ["GET", "PATCH", "DELETE"] as const) {
-      const response = await app.client(org.auth).request({
+      const response = await api.request({
         method,
         url: "/api/agents/does-not-exist",
         ...(method === "PATCH" ? { payload: { name: "x" } } : {}),

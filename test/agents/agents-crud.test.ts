@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { AGENT_MODEL_NAMES } from "../../src/models/model-catalog.ts";
 import { type AgentFields, createAgent } from "../harness/agents.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 import { createDatastore } from "../knowledge/knowledge-helpers.ts";
 
-let app: TestApp;
-let org: TestOrganization;
-beforeAll(async () => {
-  app = await startTestApp();
-  org = await app.createOrganization("Agents Inc");
-});
-afterAll(() => app.close());
+const test = appTest({ offline: true, orgName: "Agents Inc", funded: false });
 
 const fullAgent: AgentFields = {
   name: "Front desk",
@@ -42,7 +36,11 @@ const fullAgent: AgentFields = {
 };
 
 describe("agents", () => {
-  test("creates an agent with every field of the spec and returns it as stored", async () => {
+  test("creates an agent with every field of the spec and returns it as stored", async ({
+    app,
+    org,
+    api,
+  }) => {
     const created = await createAgent(app, org, fullAgent);
     const { tools, ...rest } = fullAgent;
     expect(created).toMatchObject(rest);
@@ -53,13 +51,13 @@ describe("agents", () => {
     expect(created.id).toEqual(expect.any(String));
     expect(Date.parse(created.createdAt as string)).not.toBeNaN();
 
-    const fetched = await app.client(org.auth).agents.get(created.id);
+    const fetched = await api.agents.get(created.id);
     expect(fetched.status).toBe(200);
     expect(fetched.body).toEqual(created);
   });
 
-  test("fills defaults for a minimal agent", async () => {
-    const response = await app.client(org.auth).agents.create({ name: "Minimal" });
+  test("fills defaults for a minimal agent", async ({ api }) => {
+    const response = await api.agents.create({ name: "Minimal" });
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({
       name: "Minimal",
@@ -81,21 +79,21 @@ describe("agents", () => {
     });
   });
 
-  test("accepts every model name of the spec", async () => {
+  test("accepts every model name of the spec", async ({ app, org }) => {
     for (const modelName of AGENT_MODEL_NAMES) {
       const agent = await createAgent(app, org, { name: `Model ${modelName}`, modelName });
       expect(agent.modelName).toBe(modelName);
     }
   });
 
-  test("lists the organization's agents as an array, oldest first", async () => {
+  test("lists the organization's agents as an array, oldest first", async ({ app, api }) => {
     const other = await app.createOrganization("Other");
     const mine = await createAgent(app, other, { name: "Only one" });
     const response = await app.client(other.auth).agents.list();
     expect(response.status).toBe(200);
     expect(response.body).toEqual([expect.objectContaining({ id: mine.id, name: "Only one" })]);
 
-    const all = (await app.client(org.auth).agents.list()).body;
+    const all = (await api.agents.list()).body;
     expect(Array.isArray(all)).toBe(true);
     expect(all.map((agent: { name: string }) => agent.name).slice(0, 2)).toEqual([
       "Front desk",
@@ -103,9 +101,9 @@ describe("agents", () => {
     ]);
   });
 
-  test("changes only the fields sent with PATCH", async () => {
+  test("changes only the fields sent with PATCH", async ({ app, org, api }) => {
     const agent = await createAgent(app, org, { name: "Patchable", systemPrompt: "old" });
-    const response = await app.client(org.auth).agents.update(agent.id, {
+    const response = await api.agents.update(agent.id, {
       systemPrompt: "new",
       visibility: "public",
       handle: null,
@@ -124,19 +122,23 @@ describe("agents", () => {
     );
   });
 
-  test("deletes an agent, which then is gone", async () => {
+  test("deletes an agent, which then is gone", async ({ app, org, api }) => {
     const agent = await createAgent(app, org, { name: "Short-lived" });
-    const deleted = await app.client(org.auth).agents.delete(agent.id);
+    const deleted = await api.agents.delete(agent.id);
     expect(deleted.status).toBe(200);
     expect(deleted.body).toMatchObject({ id: agent.id, name: "Short-lived" });
-    const again = await app.client(org.auth).agents.get(agent.id);
+    const again = await api.agents.get(agent.id);
     expect(again.status).toBe(404);
     expect(again.error.type).toBe("NOT_FOUND");
   });
 });
 
 describe("datastore tools", () => {
-  test("turns datastoreIds into datastore tools and keeps explicit ones", async () => {
+  test("turns datastoreIds into datastore tools and keeps explicit ones", async ({
+    app,
+    org,
+    api,
+  }) => {
     const first = await createDatastore(app, org, { name: "FAQ" });
     const second = await createDatastore(app, org, { name: "Manuals" });
     const agent = await createAgent(app, org, {
@@ -149,15 +151,13 @@ describe("datastore tools", () => {
       { id: expect.any(String), type: "datastore", datastoreId: second.id },
     ]);
 
-    const replaced = await app
-      .client(org.auth)
-      .agents.update(agent.id, { datastoreIds: [first.id] });
+    const replaced = await api.agents.update(agent.id, { datastoreIds: [first.id] });
     expect(replaced.status).toBe(200);
     expect(replaced.body.tools).toEqual([
       { id: "ds-tool", type: "datastore", datastoreId: first.id, config: { topK: 3 } },
     ]);
 
-    const cleared = await app.client(org.auth).agents.update(agent.id, {
+    const cleared = await api.agents.update(agent.id, {
       tools: [{ type: "webhook", config: { url: "https://x.example" } }],
     });
     expect(cleared.body.tools).toEqual([
@@ -165,15 +165,13 @@ describe("datastore tools", () => {
     ]);
   });
 
-  test("keeps other tools when PATCH sends only datastoreIds", async () => {
+  test("keeps other tools when PATCH sends only datastoreIds", async ({ app, org, api }) => {
     const store = await createDatastore(app, org, { name: "Policies" });
     const agent = await createAgent(app, org, {
       name: "Mixed",
       tools: [{ id: "form", type: "form", formId: "f1" }],
     });
-    const response = await app
-      .client(org.auth)
-      .agents.update(agent.id, { datastoreIds: [store.id] });
+    const response = await api.agents.update(agent.id, { datastoreIds: [store.id] });
     expect(response.body.tools).toEqual([
       { id: "form", type: "form", formId: "f1" },
       { id: expect.any(String), type: "datastore", datastoreId: store.id },

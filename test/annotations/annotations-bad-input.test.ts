@@ -1,12 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { describe, expect } from "vitest";
 import { unchecked } from "../harness/client.ts";
-import { annotationClient, createSeeder, type SeededExchange, type Seeder } from "./seed.ts";
+import { annotationTest, type SeededExchange } from "./seed.ts";
 
-let app: TestApp;
-let org: TestOrganization;
-let seed: Seeder;
-let client: ReturnType<typeof annotationClient>;
+const test = annotationTest({ orgName: "Strict" });
+
 let exchange: SeededExchange;
 let annotationId: string;
 
@@ -16,11 +13,7 @@ const invalidBody = {
   requestId: expect.any(String),
 };
 
-beforeAll(async () => {
-  app = await startTestApp();
-  org = await app.createOrganization("Strict");
-  seed = createSeeder(app);
-  client = annotationClient(app);
+test.beforeAll(async ({ org, seed, client }) => {
   exchange = await seed.exchange(org, await seed.agent(org, { visibility: "public" }));
   const created = await client.create(
     { messageId: exchange.agentMessageId, sentiment: "good", comment: "baseline" },
@@ -28,10 +21,9 @@ beforeAll(async () => {
   );
   annotationId = created.body.id;
 });
-afterAll(() => app.close());
 
 describe("POST /api/annotations: the spec's 400s", () => {
-  test.each([
+  test.for([
     ["an empty comment", { comment: "" }],
     ["a whitespace-only comment", { comment: " \n\t  " }],
     ["a missing comment", { comment: undefined }],
@@ -51,21 +43,24 @@ describe("POST /api/annotations: the spec's 400s", () => {
     ["tagIds with an empty id", { tagIds: [""] }],
     ["too many tagIds", { tagIds: Array.from({ length: 101 }, (_, index) => `t${index}`) }],
     ["unknown tag ids", { tagIds: ["no-such-tag"] }],
-  ])("%s is 400 INVALID_REQUEST and changes nothing", async (_label, change) => {
-    const body: Record<string, unknown> = {
-      messageId: exchange.agentMessageId,
-      sentiment: "bad",
-      comment: "should not be stored",
-      ...change,
-    };
-    const response = await client.create(body, org);
-    expect(response.status).toBe(400);
-    expect(response.body).toMatchObject(invalidBody);
-    const stored = await seed.storedAnnotation(annotationId);
-    expect(stored).toMatchObject({ comment: "baseline", sentiment: "good" });
-  });
+  ] as const)(
+    "%s is 400 INVALID_REQUEST and changes nothing",
+    async ([_label, change], { org, seed, client }) => {
+      const body: Record<string, unknown> = {
+        messageId: exchange.agentMessageId,
+        sentiment: "bad",
+        comment: "should not be stored",
+        ...change,
+      };
+      const response = await client.create(body, org);
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject(invalidBody);
+      const stored = await seed.storedAnnotation(annotationId);
+      expect(stored).toMatchObject({ comment: "baseline", sentiment: "good" });
+    },
+  );
 
-  test("a human message is 400", async () => {
+  test("a human message is 400", async ({ org, client }) => {
     const response = await client.create(
       { messageId: exchange.humanMessageId, sentiment: "good", comment: "x" },
       org,
@@ -75,7 +70,11 @@ describe("POST /api/annotations: the spec's 400s", () => {
     expect(response.error.error).toMatch(/agent/i);
   });
 
-  test("an agent message without an agent id is 400 INVALID_REQUEST", async () => {
+  test("an agent message without an agent id is 400 INVALID_REQUEST", async ({
+    org,
+    seed,
+    client,
+  }) => {
     const orphan = await seed.orphanAgentMessage(org, exchange.conversationId);
     for (const credentials of [org, undefined]) {
       const response = await client.create(
@@ -88,7 +87,7 @@ describe("POST /api/annotations: the spec's 400s", () => {
     }
   });
 
-  test("an unknown message is 404 NOT_FOUND", async () => {
+  test("an unknown message is 404 NOT_FOUND", async ({ org, client }) => {
     const response = await client.create(
       { messageId: "ckunknownmessage0000000000", sentiment: "good", comment: "x" },
       org,
@@ -97,7 +96,7 @@ describe("POST /api/annotations: the spec's 400s", () => {
     expect(response.body).toMatchObject({ type: "NOT_FOUND" });
   });
 
-  test("malformed bodies are 4xx with the error envelope, never 500", async () => {
+  test("malformed bodies are 4xx with the error envelope, never 500", async ({ app, org }) => {
     const attempts = [
       { payload: "{not json", contentType: "application/json" },
       { payload: "[]", contentType: "application/json" },
@@ -137,7 +136,7 @@ describe("POST /api/annotations: the spec's 400s", () => {
 });
 
 describe("GET /api/annotations: filters", () => {
-  test("sentiment is case-insensitive", async () => {
+  test("sentiment is case-insensitive", async ({ org, client }) => {
     for (const sentiment of ["good", "GOOD", "Good"]) {
       const response = await client.list({ sentiment }, org);
       expect(response.status).toBe(200);
@@ -147,7 +146,7 @@ describe("GET /api/annotations: filters", () => {
     expect(bad.body.map((item: { id: string }) => item.id)).not.toContain(annotationId);
   });
 
-  test.each([
+  test.for([
     ["an unknown sentiment", "sentiment=neutral"],
     ["an empty sentiment", "sentiment="],
     ["an empty agentId", "agentId="],
@@ -157,7 +156,7 @@ describe("GET /api/annotations: filters", () => {
     ["a huge cursor", `cursor=${"c".repeat(500)}`],
     ["a NUL in a filter", "agentId=a%00b"],
     ["a NUL in the status", "status=%00"],
-  ])("%s is 400", async (_label, query) => {
+  ] as const)("%s is 400", async ([_label, query], { app, org }) => {
     const response = await app.client().request({
       method: "GET",
       url: `/api/annotations?${query}`,
@@ -167,7 +166,7 @@ describe("GET /api/annotations: filters", () => {
     expect(response.body).toMatchObject(invalidBody);
   });
 
-  test("filters by status, conversation, message and agent", async () => {
+  test("filters by status, conversation, message and agent", async ({ org, seed, client }) => {
     const second = await seed.exchange(org, exchange.agentId, {
       conversationId: exchange.conversationId,
     });
@@ -194,7 +193,7 @@ describe("GET /api/annotations: filters", () => {
 });
 
 describe("PATCH /api/annotations/{id}: the spec's 400s", () => {
-  test.each([
+  test.for([
     ["a missing status", {}],
     ["an empty status", { status: "" }],
     ["a whitespace status", { status: "   " }],
@@ -202,29 +201,29 @@ describe("PATCH /api/annotations/{id}: the spec's 400s", () => {
     ["a null status", { status: null }],
     ["a status with a NUL character", { status: "completed\u0000" }],
     ["a status the organization does not accept", { status: "archived" }],
-  ])("%s is 400 and the status stays", async (_label, body) => {
+  ] as const)("%s is 400 and the status stays", async ([_label, body], { org, seed, client }) => {
     const response = await client.patch(annotationId, body, org);
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject(invalidBody);
     expect((await seed.storedAnnotation(annotationId))?.status).toBe("pending");
   });
 
-  test("no body at all is 400", async () => {
+  test("no body at all is 400", async ({ org, client }) => {
     const response = await client.patch(annotationId, undefined, org);
     expect(response.status).toBe(400);
   });
 });
 
 describe("ids in paths and tag names", () => {
-  test("odd ids are 404 with the envelope, never 500", async () => {
+  test("odd ids are 404 with the envelope, never 500", async ({ api }) => {
     for (const id of ["' or 1=1 --", "../../etc/passwd", "x".repeat(100)]) {
-      const response = await app.client(org.auth).annotations.get(encodeURIComponent(id));
+      const response = await api.annotations.get(encodeURIComponent(id));
       expect(response.status).toBe(404);
       expect(response.body).toMatchObject({ type: "NOT_FOUND", requestId: expect.any(String) });
     }
   });
 
-  test("an id with a NUL character is 400 on every method", async () => {
+  test("an id with a NUL character is 400 on every method", async ({ org, client }) => {
     const responses = await Promise.all([
       client.get("a\u0000b", org),
       client.patch("a\u0000b", { status: "completed" }, org),
@@ -236,7 +235,10 @@ describe("ids in paths and tag names", () => {
     }
   });
 
-  test("an id over the router's 200-character limit is refused before the route (414)", async () => {
+  test("an id over the router's 200-character limit is refused before the route (414)", async ({
+    org,
+    client,
+  }) => {
     const response = await client.get("x".repeat(201), org);
     expect(response.status).toBe(414);
     expect(response.body).toMatchObject({
@@ -245,25 +247,25 @@ describe("ids in paths and tag names", () => {
     });
   });
 
-  test.each([
+  test.for([
     ["an empty name", { name: "" }],
     ["a whitespace name", { name: "   " }],
     ["a missing name", {}],
     ["a huge name", { name: "n".repeat(101) }],
     ["a numeric name", { name: 5 }],
     ["a NUL in the name", { name: "a\u0000" }],
-  ])("a tag with %s is 400", async (_label, payload) => {
-    const response = await app.client(org.auth).annotationTags.create(unchecked(payload));
+  ] as const)("a tag with %s is 400", async ([_label, payload], { api }) => {
+    const response = await api.annotationTags.create(unchecked(payload));
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject(invalidBody);
   });
 
-  test.each([
+  test.for([
     ["an empty list", { statuses: [] }],
     ["a bad status name", { statuses: ["pending", "has space"] }],
     ["not a list", { statuses: "pending" }],
-  ])("accepted statuses with %s are 400", async (_label, payload) => {
-    const response = await app.client(org.auth).annotations.setStatuses(unchecked(payload));
+  ] as const)("accepted statuses with %s are 400", async ([_label, payload], { api }) => {
+    const response = await api.annotations.setStatuses(unchecked(payload));
     expect(response.status).toBe(400);
   });
 });

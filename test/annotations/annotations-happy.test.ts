@@ -1,24 +1,20 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
-import { annotationClient, createSeeder, type Seeder } from "./seed.ts";
+import { describe, expect } from "vitest";
+import { annotationTest } from "./seed.ts";
 
-let app: TestApp;
-let org: TestOrganization;
-let seed: Seeder;
-let client: ReturnType<typeof annotationClient>;
+const test = annotationTest({ orgName: "Reviewers", ownerEmail: "Reviewer@Example.com" });
+
 let agentId: string;
 
-beforeAll(async () => {
-  app = await startTestApp();
-  org = await app.createOrganization("Reviewers", { ownerEmail: "Reviewer@Example.com" });
-  seed = createSeeder(app);
-  client = annotationClient(app);
+test.beforeAll(async ({ org, seed }) => {
   agentId = await seed.agent(org, { name: "Ada", iconUrl: "https://cdn.example/ada.png" });
 });
-afterAll(() => app.close());
 
 describe("POST /api/annotations (create)", () => {
-  test("creates a pending annotation resolved from the message, with its tags", async () => {
+  test("creates a pending annotation resolved from the message, with its tags", async ({
+    org,
+    seed,
+    client,
+  }) => {
     const exchange = await seed.exchange(org, agentId);
     const urgent = await client.createTag("urgent", org);
     const tone = await client.createTag("tone", org);
@@ -59,7 +55,11 @@ describe("POST /api/annotations (create)", () => {
     });
   });
 
-  test("upserts by messageId: one annotation per message, status kept, comment and sentiment updated", async () => {
+  test("upserts by messageId: one annotation per message, status kept, comment and sentiment updated", async ({
+    org,
+    seed,
+    client,
+  }) => {
     const exchange = await seed.exchange(org, agentId);
     const tag = await client.createTag("kept-then-dropped", org);
     const first = (
@@ -95,7 +95,11 @@ describe("POST /api/annotations (create)", () => {
     expect(listed.body).toHaveLength(1);
   });
 
-  test("keeps one annotation when the same message is annotated concurrently", async () => {
+  test("keeps one annotation when the same message is annotated concurrently", async ({
+    org,
+    seed,
+    client,
+  }) => {
     const exchange = await seed.exchange(org, agentId);
     const tags = await Promise.all(
       ["c1", "c2", "c3", "c4"].map((name) => client.createTag(`concurrent-${name}`, org)),
@@ -122,7 +126,11 @@ describe("POST /api/annotations (create)", () => {
     expect(stored.tags).toEqual([{ tag: { id: tags[writer]!.id, name: tags[writer]!.name } }]);
   });
 
-  test("replaces tags when tagIds is present and removes them all when it is empty or null", async () => {
+  test("replaces tags when tagIds is present and removes them all when it is empty or null", async ({
+    org,
+    seed,
+    client,
+  }) => {
     const exchange = await seed.exchange(org, agentId);
     const [a, b, c] = await Promise.all(
       ["alpha", "beta", "gamma"].map((name) => client.createTag(name, org)),
@@ -142,7 +150,11 @@ describe("POST /api/annotations (create)", () => {
 });
 
 describe("GET /api/annotations/{id}", () => {
-  test("returns the annotation with its message and the whole conversation in order", async () => {
+  test("returns the annotation with its message and the whole conversation in order", async ({
+    org,
+    seed,
+    client,
+  }) => {
     const contactAgent = await seed.agent(org, { name: "Grace", iconUrl: null });
     const first = await seed.exchange(org, contactAgent, {
       contact: { email: "customer@example.com", phoneNumber: "+15550100" },
@@ -201,7 +213,7 @@ describe("GET /api/annotations/{id}", () => {
     });
   });
 
-  test("shows null agent and contact when the message has none", async () => {
+  test("shows null agent and contact when the message has none", async ({ org, seed, client }) => {
     const exchange = await seed.exchange(org, agentId);
     const created = (
       await client.create(
@@ -221,7 +233,11 @@ describe("GET /api/annotations/{id}", () => {
 });
 
 describe("PATCH and DELETE /api/annotations/{id}", () => {
-  test("changes the status, moves updatedAt and returns createdBy and tags", async () => {
+  test("changes the status, moves updatedAt and returns createdBy and tags", async ({
+    org,
+    seed,
+    client,
+  }) => {
     const exchange = await seed.exchange(org, agentId);
     const tag = await client.createTag("patched", org);
     const created = (
@@ -248,7 +264,7 @@ describe("PATCH and DELETE /api/annotations/{id}", () => {
     expect(Date.parse(back.body.updatedAt)).toBeGreaterThan(Date.parse(body.updatedAt));
   });
 
-  test("deletes and then answers 404", async () => {
+  test("deletes and then answers 404", async ({ org, seed, client }) => {
     const exchange = await seed.exchange(org, agentId);
     const created = (
       await client.create(
@@ -274,7 +290,12 @@ describe("PATCH and DELETE /api/annotations/{id}", () => {
 });
 
 describe("accepted statuses (extension)", () => {
-  test("defaults to pending and completed, and can be replaced per organization", async () => {
+  test("defaults to pending and completed, and can be replaced per organization", async ({
+    app,
+    org,
+    seed,
+    client,
+  }) => {
     const other = await app.createOrganization("Statuses");
     const otherAgent = await seed.agent(other);
     const exchange = await seed.exchange(other, otherAgent);
@@ -312,18 +333,20 @@ describe("accepted statuses (extension)", () => {
     expect((await client.patch(minesAnnotation.id, { status: "completed" }, org)).status).toBe(200);
   });
 
-  test("refuses a list without pending, since new annotations start there", async () => {
-    const response = await app
-      .client(org.auth)
-      .annotations.setStatuses({ statuses: ["completed"] });
+  test("refuses a list without pending, since new annotations start there", async ({ api }) => {
+    const response = await api.annotations.setStatuses({ statuses: ["completed"] });
     expect(response.status).toBe(400);
-    const after = await app.client(org.auth).annotations.statuses();
+    const after = await api.annotations.statuses();
     expect(after.body).toEqual({ statuses: ["pending", "completed"] });
   });
 });
 
 describe("annotation tags (extension)", () => {
-  test("creates and lists the organization's tags by name; duplicates in any case are 400", async () => {
+  test("creates and lists the organization's tags by name; duplicates in any case are 400", async ({
+    app,
+    org,
+    client,
+  }) => {
     const tagOrg = await app.createOrganization("Tags");
     const created = await app.client(tagOrg.auth).annotationTags.create({ name: "  Billing " });
     expect(created.status).toBe(201);
@@ -348,7 +371,7 @@ describe("annotation tags (extension)", () => {
     expect(listed.body.map((tag: { name: string }) => tag.name)).toEqual(["accuracy", "Billing"]);
   });
 
-  test("keeps one tag when the same name is created concurrently", async () => {
+  test("keeps one tag when the same name is created concurrently", async ({ app }) => {
     const tagOrg = await app.createOrganization("Racing tags");
     const responses = await Promise.all(
       Array.from({ length: 6 }, () =>
@@ -362,7 +385,9 @@ describe("annotation tags (extension)", () => {
 });
 
 describe("OpenAPI document", () => {
-  test("lists every annotation endpoint under annotations and marks tags and statuses as extensions", async () => {
+  test("lists every annotation endpoint under annotations and marks tags and statuses as extensions", async ({
+    app,
+  }) => {
     const response = await app.client().request({ method: "GET", url: "/api/openapi.json" });
     expect(response.status).toBe(200);
     const paths = response.body.paths;

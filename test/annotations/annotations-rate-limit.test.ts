@@ -1,19 +1,38 @@
 import { randomInt } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
-import { annotationClient, createSeeder } from "./seed.ts";
+import { annotationClient, annotationTest, createSeeder } from "./seed.ts";
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const LIMIT = "3";
 
+const test = annotationTest({
+  orgName: "Public reviews",
+  env: { ANNOTATION_ANONYMOUS_RATE_LIMIT_PER_MINUTE: LIMIT },
+})
+  // Two API instances on one database, sharing Redis, for the shared limit.
+  .extend("first", { scope: "file" }, async ({ env }, { onCleanup }) => {
+    const first = await startTestApp({ env: { REDIS_URL: redisUrl!, ...env } });
+    onCleanup(() => first.close());
+    return first;
+  })
+  .extend("second", { scope: "file" }, async ({ env, first }, { onCleanup }) => {
+    const second = await startTestApp({
+      env: { REDIS_URL: redisUrl!, ...env },
+      database: first.database,
+    });
+    onCleanup(() => second.close());
+    return second;
+  });
+
 /** A random documentation-range address per test, so runs sharing one Redis never collide. */
 const randomIp = () => `198.18.${randomInt(0, 255)}.${randomInt(1, 254)}`;
 
-async function publicMessage(app: TestApp) {
-  const org = await app.createOrganization("Public reviews");
+/** An answer of a public agent of `org`, which anyone may annotate. */
+async function publicMessage(app: TestApp, org: TestOrganization) {
   const seed = createSeeder(app);
   const agentId = await seed.agent(org, { visibility: "public" });
-  return { org, messageId: (await seed.exchange(org, agentId)).agentMessageId };
+  return (await seed.exchange(org, agentId)).agentMessageId;
 }
 
 const countStatuses = (statuses: number[]) =>
@@ -23,20 +42,16 @@ const countStatuses = (statuses: number[]) =>
   }, {});
 
 describe("anonymous annotation rate limit (in memory)", () => {
-  let app: TestApp;
-  let org: TestOrganization;
   let messageId: string;
-  let client: ReturnType<typeof annotationClient>;
-  beforeAll(async () => {
-    app = await startTestApp({ env: { ANNOTATION_ANONYMOUS_RATE_LIMIT_PER_MINUTE: LIMIT } });
-    ({ org, messageId } = await publicMessage(app));
-    client = annotationClient(app);
+  test.beforeAll(async ({ app, org }) => {
+    messageId = await publicMessage(app, org);
   });
-  afterAll(() => app.close());
 
   const body = () => ({ messageId, sentiment: "good", comment: "anonymous" });
 
-  test("lets the configured number through per IP and answers 429 RATE_LIMITED after", async () => {
+  test("lets the configured number through per IP and answers 429 RATE_LIMITED after", async ({
+    client,
+  }) => {
     const ip = randomIp();
     const responses = await Promise.all(
       Array.from({ length: 7 }, () => client.create(body(), undefined, ip)),
@@ -54,7 +69,7 @@ describe("anonymous annotation rate limit (in memory)", () => {
     expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
   });
 
-  test("counts each IP separately and never limits keyed requests", async () => {
+  test("counts each IP separately and never limits keyed requests", async ({ org, client }) => {
     const ip = randomIp();
     for (let index = 0; index < 3; index += 1) {
       expect((await client.create(body(), undefined, ip)).status).toBe(200);
@@ -67,7 +82,7 @@ describe("anonymous annotation rate limit (in memory)", () => {
     expect((await client.create(body(), undefined, randomIp())).status).toBe(200);
   });
 
-  test("limits only creation: anonymous listing is not counted", async () => {
+  test("limits only creation: anonymous listing is not counted", async ({ app, client }) => {
     const ip = randomIp();
     for (let index = 0; index < 5; index += 1) {
       const listed = await app.client().request({
@@ -88,21 +103,12 @@ describe("anonymous annotation rate limit (in memory)", () => {
 });
 
 describe.skipIf(!redisUrl)("anonymous annotation rate limit shared through Redis", () => {
-  let first: TestApp;
-  let second: TestApp;
   let messageId: string;
-  beforeAll(async () => {
-    const env = { REDIS_URL: redisUrl!, ANNOTATION_ANONYMOUS_RATE_LIMIT_PER_MINUTE: LIMIT };
-    first = await startTestApp({ env });
-    second = await startTestApp({ env, database: first.database });
-    ({ messageId } = await publicMessage(first));
-  });
-  afterAll(async () => {
-    await second?.close();
-    await first?.close();
+  test.beforeAll(async ({ first }) => {
+    messageId = await publicMessage(first, await first.createOrganization("Public reviews"));
   });
 
-  test("two API instances share one limit per IP", async () => {
+  test("two API instances share one limit per IP", async ({ first, second }) => {
     const ip = randomIp();
     const responses = await Promise.all(
       Array.from({ length: 8 }, (_, index) =>

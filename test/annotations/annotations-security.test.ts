@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
-import { annotationClient, createSeeder, type SeededExchange, type Seeder } from "./seed.ts";
+import { describe, expect } from "vitest";
+import type { TestOrganization } from "../harness/app.ts";
+import { type AnnotationClient, annotationTest, type SeededExchange } from "./seed.ts";
 
-let app: TestApp;
-let seed: Seeder;
-let client: ReturnType<typeof annotationClient>;
-let orgA: TestOrganization;
+const test = annotationTest({ orgName: "A", ownerEmail: "a@example.com" });
+
 let orgB: TestOrganization;
 let publicA: SeededExchange;
 let privateA: SeededExchange;
@@ -19,17 +17,12 @@ const unauthorizedBody = {
   requestId: expect.any(String),
 };
 
-beforeAll(async () => {
-  app = await startTestApp();
-  seed = createSeeder(app);
-  client = annotationClient(app);
-  orgA = await app.createOrganization("A", { ownerEmail: "a@example.com" });
+test.beforeAll(async ({ app, org: orgA, seed }) => {
   orgB = await app.createOrganization("B", { ownerEmail: "b@example.com" });
   publicA = await seed.exchange(orgA, await seed.agent(orgA, { visibility: "public" }));
   privateA = await seed.exchange(orgA, await seed.agent(orgA, { visibility: "private" }));
   publicB = await seed.exchange(orgB, await seed.agent(orgB, { visibility: "public" }));
 });
-afterAll(() => app.close());
 
 const review = (messageId: string, extra: Record<string, unknown> = {}) => ({
   messageId,
@@ -39,7 +32,11 @@ const review = (messageId: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe("create without credentials", () => {
-  test("works for a public agent's message and records no author", async () => {
+  test("works for a public agent's message and records no author", async ({
+    org: orgA,
+    seed,
+    client,
+  }) => {
     const message = await seed.exchange(orgA, publicA.agentId);
     const response = await client.create(review(message.agentMessageId));
     expect(response.status).toBe(200);
@@ -52,7 +49,10 @@ describe("create without credentials", () => {
     });
   });
 
-  test("is refused with 401 for a private agent's message, and nothing is stored", async () => {
+  test("is refused with 401 for a private agent's message, and nothing is stored", async ({
+    org: orgA,
+    client,
+  }) => {
     const response = await client.create(review(privateA.agentMessageId));
     expect(response.status).toBe(401);
     expect(response.body).toEqual(unauthorizedBody);
@@ -60,29 +60,38 @@ describe("create without credentials", () => {
     expect(listed.body).toEqual([]);
   });
 
-  test("answers 404 for an unknown message", async () => {
+  test("answers 404 for an unknown message", async ({ client }) => {
     const response = await client.create(review("does-not-exist"));
     expect(response.status).toBe(404);
     expect(response.body).toMatchObject({ type: "NOT_FOUND" });
   });
 
-  test("checks access before the message kind: a private human message is 401, a public one 400", async () => {
+  test("checks access before the message kind: a private human message is 401, a public one 400", async ({
+    client,
+  }) => {
     expect((await client.create(review(privateA.humanMessageId))).status).toBe(401);
     expect((await client.create(review(publicA.humanMessageId))).status).toBe(400);
   });
 
-  test.each([
+  test.for([
     ["an invalid key", INVALID_KEY],
     ["a key without its scheme", { authorization: "adk_nothing" }],
     ["basic credentials", { authorization: "Basic dXNlcjpwYXNz" }],
     ["an empty header", { authorization: "" }],
-  ])("refuses %s instead of falling back to anonymous", async (_label, credentials) => {
-    const response = await client.create(review(publicA.agentMessageId), credentials);
-    expect(response.status).toBe(401);
-    expect(response.body).toEqual(unauthorizedBody);
-  });
+  ] as const)(
+    "refuses %s instead of falling back to anonymous",
+    async ([_label, credentials], { client }) => {
+      const response = await client.create(review(publicA.agentMessageId), credentials);
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual(unauthorizedBody);
+    },
+  );
 
-  test("an anonymous upsert records that nobody known last updated it", async () => {
+  test("an anonymous upsert records that nobody known last updated it", async ({
+    org: orgA,
+    seed,
+    client,
+  }) => {
     const message = await seed.exchange(orgA, publicA.agentId);
     const keyed = await client.create(review(message.agentMessageId), orgA);
     expect(keyed.body.createdById).toBe(orgA.userId);
@@ -92,13 +101,17 @@ describe("create without credentials", () => {
 });
 
 describe("create with a key", () => {
-  test("works on its own organization's private agent", async () => {
+  test("works on its own organization's private agent", async ({ org: orgA, client }) => {
     const response = await client.create(review(privateA.agentMessageId), orgA);
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ organizationId: orgA.id, createdById: orgA.userId });
   });
 
-  test("is 401 on another organization's message, public or private, and changes nothing", async () => {
+  test("is 401 on another organization's message, public or private, and changes nothing", async ({
+    org: orgA,
+    seed,
+    client,
+  }) => {
     const before = (await client.create(review(privateA.agentMessageId), orgA)).body;
     for (const messageId of [privateA.agentMessageId, publicA.agentMessageId]) {
       const response = await client.create(review(messageId, { comment: "intruder" }), orgB);
@@ -110,7 +123,11 @@ describe("create with a key", () => {
     expect(after?.createdById).toBe(orgA.userId);
   });
 
-  test("refuses tag ids of another organization with 400 and keeps the old tags", async () => {
+  test("refuses tag ids of another organization with 400 and keeps the old tags", async ({
+    org: orgA,
+    seed,
+    client,
+  }) => {
     const ownTag = await client.createTag("own", orgA);
     const foreignTag = await client.createTag("foreign", orgB);
     const message = await seed.exchange(orgA, privateA.agentId);
@@ -134,7 +151,11 @@ describe("create with a key", () => {
     expect(stored.tags).toEqual([{ tag: { id: ownTag.id, name: "own" } }]);
   });
 
-  test("an anonymous reviewer of a public agent can only use that organization's tags", async () => {
+  test("an anonymous reviewer of a public agent can only use that organization's tags", async ({
+    org: orgA,
+    seed,
+    client,
+  }) => {
     const ownTag = await client.createTag("public-own", orgA);
     const foreignTag = await client.createTag("public-foreign", orgB);
     const message = await seed.exchange(orgA, publicA.agentId);
@@ -152,7 +173,7 @@ describe("list authentication", () => {
   let annotationOfPublicA: string;
   let annotationOfPrivateA: string;
   let annotationOfPublicB: string;
-  beforeAll(async () => {
+  test.beforeAll(async ({ org: orgA, client }) => {
     annotationOfPublicA = (await client.create(review(publicA.agentMessageId), orgA)).body.id;
     annotationOfPrivateA = (await client.create(review(privateA.agentMessageId), orgA)).body.id;
     annotationOfPublicB = (await client.create(review(publicB.agentMessageId), orgB)).body.id;
@@ -160,7 +181,10 @@ describe("list authentication", () => {
 
   const idsOf = (body: Array<{ id: string }>) => body.map((item) => item.id);
 
-  test("without credentials needs an agentId or messageId of a public agent", async () => {
+  test("without credentials needs an agentId or messageId of a public agent", async ({
+    org: orgA,
+    client,
+  }) => {
     const byAgent = await client.list({ agentId: publicA.agentId });
     expect(byAgent.status).toBe(200);
     expect(idsOf(byAgent.body)).toContain(annotationOfPublicA);
@@ -179,7 +203,7 @@ describe("list authentication", () => {
     expect(keyed.body[0]!.createdBy).toEqual({ email: "a@example.com" });
   });
 
-  test.each([
+  test.for([
     ["no filter", {}],
     ["a private agent", "privateAgent"],
     ["a private message", "privateMessage"],
@@ -188,7 +212,7 @@ describe("list authentication", () => {
     ["only a conversation", "conversation"],
     ["a public agent with a private message", "mixed"],
     ["only a status", { status: "pending" }],
-  ])("without credentials and %s is 401", async (_label, query) => {
+  ] as const)("without credentials and %s is 401", async ([_label, query], { client }) => {
     const resolved =
       query === "privateAgent"
         ? { agentId: privateA.agentId }
@@ -204,7 +228,7 @@ describe("list authentication", () => {
     expect(response.body).toEqual(unauthorizedBody);
   });
 
-  test("with a key lists only its organization", async () => {
+  test("with a key lists only its organization", async ({ org: orgA, client }) => {
     const ids = idsOf((await client.list({}, orgA)).body);
     expect(ids).toEqual(expect.arrayContaining([annotationOfPublicA, annotationOfPrivateA]));
     expect(ids).not.toContain(annotationOfPublicB);
@@ -213,7 +237,9 @@ describe("list authentication", () => {
     expect(idsOfB).not.toContain(annotationOfPublicA);
   });
 
-  test("with a key, a filter naming another organization's agent or message is 401", async () => {
+  test("with a key, a filter naming another organization's agent or message is 401", async ({
+    client,
+  }) => {
     const queries: Array<Record<string, string>> = [
       { agentId: publicA.agentId },
       { agentId: privateA.agentId },
@@ -225,7 +251,10 @@ describe("list authentication", () => {
     }
   });
 
-  test("with a key, another organization's conversation id matches nothing, as an unknown one", async () => {
+  test("with a key, another organization's conversation id matches nothing, as an unknown one", async ({
+    org: orgA,
+    client,
+  }) => {
     const foreign = await client.list({ conversationId: privateA.conversationId }, orgB);
     const unknown = await client.list({ conversationId: "unknown-conversation" }, orgB);
     expect(foreign.status).toBe(200);
@@ -235,17 +264,17 @@ describe("list authentication", () => {
     expect(idsOf(own.body)).toEqual([annotationOfPrivateA]);
   });
 
-  test("with a key, an unknown filter id simply matches nothing", async () => {
+  test("with a key, an unknown filter id simply matches nothing", async ({ org: orgA, client }) => {
     const response = await client.list({ agentId: "unknown-agent" }, orgA);
     expect(response.status).toBe(200);
     expect(response.body).toEqual([]);
   });
 
-  test("an invalid key is 401 even with a public agent filter", async () => {
+  test("an invalid key is 401 even with a public agent filter", async ({ client }) => {
     expect((await client.list({ agentId: publicA.agentId }, INVALID_KEY)).status).toBe(401);
   });
 
-  test("a cursor of another organization is refused", async () => {
+  test("a cursor of another organization is refused", async ({ org: orgA, client }) => {
     const response = await client.list({ cursor: annotationOfPublicB }, orgA);
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ type: "INVALID_REQUEST" });
@@ -254,25 +283,25 @@ describe("list authentication", () => {
 
 describe("get, update and delete need a key of the owning organization", () => {
   let annotationId: string;
-  beforeAll(async () => {
+  test.beforeAll(async ({ org: orgA, seed, client }) => {
     const message = await seed.exchange(orgA, publicA.agentId);
     annotationId = (await client.create(review(message.agentMessageId), orgA)).body.id;
   });
 
-  const attempts = () => [
+  const attempts = (client: AnnotationClient) => [
     client.get(annotationId),
     client.patch(annotationId, { status: "completed" }),
     client.remove(annotationId),
   ];
 
-  test("without credentials: 401, even for a public agent", async () => {
-    for (const response of await Promise.all(attempts())) {
+  test("without credentials: 401, even for a public agent", async ({ client }) => {
+    for (const response of await Promise.all(attempts(client))) {
       expect(response.status).toBe(401);
       expect(response.body).toEqual(unauthorizedBody);
     }
   });
 
-  test("with an invalid key: 401", async () => {
+  test("with an invalid key: 401", async ({ client }) => {
     const responses = await Promise.all([
       client.get(annotationId, INVALID_KEY),
       client.patch(annotationId, { status: "completed" }, INVALID_KEY),
@@ -281,7 +310,11 @@ describe("get, update and delete need a key of the owning organization", () => {
     expect(responses.map((response) => response.status)).toEqual([401, 401, 401]);
   });
 
-  test("with another organization's key: 401 and the annotation is untouched", async () => {
+  test("with another organization's key: 401 and the annotation is untouched", async ({
+    org: orgA,
+    seed,
+    client,
+  }) => {
     const responses = await Promise.all([
       client.get(annotationId, orgB),
       client.patch(annotationId, { status: "completed" }, orgB),
@@ -294,7 +327,10 @@ describe("get, update and delete need a key of the owning organization", () => {
     expect((await client.get(annotationId, orgA)).status).toBe(200);
   });
 
-  test("absent: 404 with a key, 401 without (authentication comes first)", async () => {
+  test("absent: 404 with a key, 401 without (authentication comes first)", async ({
+    org: orgA,
+    client,
+  }) => {
     expect((await client.get("missing", orgA)).status).toBe(404);
     expect((await client.patch("missing", { status: "completed" }, orgA)).status).toBe(404);
     expect((await client.remove("missing", orgA)).status).toBe(404);
@@ -304,7 +340,11 @@ describe("get, update and delete need a key of the owning organization", () => {
 });
 
 describe("tags and statuses are private to their organization", () => {
-  test("needs a key and never shows another organization's tags", async () => {
+  test("needs a key and never shows another organization's tags", async ({
+    app,
+    org: orgA,
+    client,
+  }) => {
     await client.createTag("only-a", orgA);
     const anonymous = await app.client().annotationTags.list();
     expect(anonymous.status).toBe(401);
@@ -314,7 +354,7 @@ describe("tags and statuses are private to their organization", () => {
     expect(ofB.body.map((tag: { name: string }) => tag.name)).not.toContain("only-a");
   });
 
-  test("statuses need a key", async () => {
+  test("statuses need a key", async ({ app }) => {
     const get = await app.client().annotations.statuses();
     const put = await app.client().annotations.setStatuses({ statuses: ["pending"] });
     expect([get.status, put.status]).toEqual([401, 401]);

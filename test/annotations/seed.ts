@@ -3,6 +3,30 @@ import { annotations, messages } from "../../src/db/schema/index.ts";
 import { newId } from "../../src/lib/ids.ts";
 import type { TestApp, TestOrganization } from "../harness/app.ts";
 import { type Annotation, type Reply, type Untyped, unchecked } from "../harness/client.ts";
+import { type AppTestOptions, appTest } from "../harness/fixtures.ts";
+
+export type AnnotationTestOptions = AppTestOptions & {
+  /** The email of the `org` fixture's owner (the admin API's default unless given). */
+  ownerEmail?: string;
+};
+
+/**
+ * The `test` of a file about annotations: `appTest` without a model provider key (`offline`: the
+ * offline responder answers the seeded questions) and with an `org` without credits, as the admin
+ * API creates it, unless the options say otherwise; and, each set up once per file when asked for,
+ * - `seed`: the seeder of agents, conversations and messages of this app (`createSeeder`);
+ * - `client`: requests to the annotation endpoints of this app (`annotationClient`).
+ */
+export function annotationTest({ ownerEmail, ...options }: AnnotationTestOptions = {}) {
+  const test = appTest({ offline: true, funded: false, ...options })
+    .extend("seed", { scope: "file" }, ({ app }) => createSeeder(app))
+    .extend("client", { scope: "file" }, ({ app }) => annotationClient(app));
+  return ownerEmail === undefined
+    ? test
+    : test.override("org", { scope: "file" }, ({ app }) =>
+        app.createOrganization(options.orgName, { ownerEmail }),
+      );
+}
 
 export type SeededExchange = {
   agentId: string;
@@ -164,7 +188,7 @@ export function createSeeder(app: TestApp) {
   };
 }
 
-export type Seeder = ReturnType<typeof createSeeder>;
+export type AnnotationClient = ReturnType<typeof annotationClient>;
 
 /** Requests to the annotation endpoints, with a key, a raw header, or anonymously. */
 export function annotationClient(app: TestApp) {

@@ -1,31 +1,36 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { AppError } from "../../src/lib/errors.ts";
-import { startTestApp, type TestApp } from "../harness/app.ts";
+import type { TestApp } from "../harness/app.ts";
 import type { Untyped } from "../harness/client.ts";
+import { appTest } from "../harness/fixtures.ts";
 import { balanceOf, bucketsOf, grantCredits, insertAgent, setBilling } from "./billing-helpers.ts";
 
-let app: TestApp;
+const test = appTest({ offline: true }).extend(
+  "billing",
+  { scope: "file" },
+  ({ app }) => app.runtime.services.billing,
+);
 
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(() => app.close());
-
-const billing = () => app.runtime.services.billing;
-
-async function eventById(organizationAuth: { authorization: string }, eventId: string) {
+async function eventById(
+  app: TestApp,
+  organizationAuth: { authorization: string },
+  eventId: string,
+) {
   const response = await app.client(organizationAuth).consumptionEvents.list({ limit: 100 });
   const body: Untyped = response.body;
   return body.data.find((event: { id: string }) => event.id === eventId);
 }
 
 describe("the Billing port metered features call", () => {
-  test("charge prices a chat answer with the registry's price and links it to the conversation", async () => {
+  test("charge prices a chat answer with the registry's price and links it to the conversation", async ({
+    app,
+    billing,
+  }) => {
     const org = await app.createOrganization("Chat");
     await grantCredits(app, org.id, 10);
     const agentId = await insertAgent(app, org.id, "Chatty");
     // gpt-4o: 2.50 credits per million input tokens, 10.00 per million output tokens.
-    const result = await billing().charge({
+    const result = await billing.charge({
       organizationId: org.id,
       agentId,
       feature: "chat",
@@ -42,7 +47,7 @@ describe("the Billing port metered features call", () => {
       creditsCharged: 0.006,
       creditsRequested: 0.006,
     });
-    expect(await eventById(org.auth, result.eventId)).toMatchObject({
+    expect(await eventById(app, org.auth, result.eventId)).toMatchObject({
       feature: "chat",
       inputTokens: 1_200,
       outputTokens: 300,
@@ -55,10 +60,13 @@ describe("the Billing port metered features call", () => {
     expect((await balanceOf(app, org)).credits?.remaining).toBe(9.994);
   });
 
-  test("prices transcription per second of audio and embeddings per million tokens", async () => {
+  test("prices transcription per second of audio and embeddings per million tokens", async ({
+    app,
+    billing,
+  }) => {
     const org = await app.createOrganization("Media");
     await grantCredits(app, org.id, 10);
-    const audio = await billing().charge({
+    const audio = await billing.charge({
       organizationId: org.id,
       feature: "transcription",
       provider: "openai",
@@ -68,8 +76,8 @@ describe("the Billing port metered features call", () => {
       units: 90,
     });
     expect(audio.creditsCharged).toBe(0.009);
-    expect((await eventById(org.auth, audio.eventId)).units).toBe(90);
-    const embeddings = await billing().charge({
+    expect((await eventById(app, org.auth, audio.eventId)).units).toBe(90);
+    const embeddings = await billing.charge({
       organizationId: org.id,
       feature: "embeddings",
       provider: "openai",
@@ -80,14 +88,17 @@ describe("the Billing port metered features call", () => {
     expect(embeddings.creditsCharged).toBe(0.04);
   });
 
-  test("the offline responder and unknown models are recorded at 0 credits", async () => {
+  test("the offline responder and unknown models are recorded at 0 credits", async ({
+    app,
+    billing,
+  }) => {
     const org = await app.createOrganization("Free models");
     await grantCredits(app, org.id, 1);
     for (const [provider, modelName] of [
       ["local", "local-extractive"],
       ["openai", "no-such-model"],
     ] as const) {
-      const result = await billing().charge({
+      const result = await billing.charge({
         organizationId: org.id,
         feature: "chat",
         provider,
@@ -96,14 +107,14 @@ describe("the Billing port metered features call", () => {
         outputTokens: 5_000,
       });
       expect(result.creditsCharged).toBe(0);
-      expect(await eventById(org.auth, result.eventId)).toMatchObject({ provider, modelName });
+      expect(await eventById(app, org.auth, result.eventId)).toMatchObject({ provider, modelName });
     }
   });
 
-  test("applies a coefficient: raw before it, charged after it", async () => {
+  test("applies a coefficient: raw before it, charged after it", async ({ app, billing }) => {
     const org = await app.createOrganization("Coefficient");
     await grantCredits(app, org.id, 1);
-    const result = await billing().charge({
+    const result = await billing.charge({
       organizationId: org.id,
       feature: "follow_up",
       provider: "openai",
@@ -113,18 +124,18 @@ describe("the Billing port metered features call", () => {
       coefficient: 2,
     });
     expect(result.creditsCharged).toBe(0.3);
-    expect(await eventById(org.auth, result.eventId)).toMatchObject({
+    expect(await eventById(app, org.auth, result.eventId)).toMatchObject({
       creditsChargedRaw: 0.15,
       creditsCharged: 0.3,
       billingCoefficient: 2,
     });
   });
 
-  test("assertCanRun and access agree with the balance endpoint", async () => {
+  test("assertCanRun and access agree with the balance endpoint", async ({ app, billing }) => {
     const org = await app.createOrganization("Gate");
-    await expect(billing().assertCanRun(org.id)).resolves.toBeUndefined();
+    await expect(billing.assertCanRun(org.id)).resolves.toBeUndefined();
     for (let message = 0; message < 5; message += 1) {
-      await billing().charge({
+      await billing.charge({
         organizationId: org.id,
         feature: "chat",
         provider: "local",
@@ -133,9 +144,7 @@ describe("the Billing port metered features call", () => {
         outputTokens: 10,
       });
     }
-    const error = await billing()
-      .assertCanRun(org.id)
-      .catch((caught: unknown) => caught);
+    const error = await billing.assertCanRun(org.id).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({ type: "USAGE_LIMIT", status: 402 });
     expect(await balanceOf(app, org)).toMatchObject({
@@ -147,16 +156,19 @@ describe("the Billing port metered features call", () => {
       canRun: false,
       blockReason: "payment_overdue",
     });
-    await expect(billing().assertCanRun(org.id)).rejects.toMatchObject({
+    await expect(billing.assertCanRun(org.id)).rejects.toMatchObject({
       type: "USAGE_LIMIT",
       details: [{ path: "blockReason", message: "payment_overdue" }],
     });
   });
 
-  test("charge never refuses: usage after the fact is recorded even when nothing is left", async () => {
+  test("charge never refuses: usage after the fact is recorded even when nothing is left", async ({
+    app,
+    billing,
+  }) => {
     const org = await app.createOrganization("After the fact");
     await grantCredits(app, org.id, 0.1);
-    const first = await billing().charge({
+    const first = await billing.charge({
       organizationId: org.id,
       feature: "chat",
       provider: "openai",
@@ -165,7 +177,7 @@ describe("the Billing port metered features call", () => {
       outputTokens: 0,
     });
     expect(first).toMatchObject({ creditsCharged: 0.1, creditsRequested: 0.15 });
-    const second = await billing().charge({
+    const second = await billing.charge({
       organizationId: org.id,
       feature: "chat",
       provider: "openai",
@@ -176,9 +188,12 @@ describe("the Billing port metered features call", () => {
     expect(second).toMatchObject({ creditsCharged: 0, creditsRequested: 0.15 });
     expect((await balanceOf(app, org)).credits).toEqual({ total: 0.1, used: 0.1, remaining: 0 });
   });
-  test("charges the metered cost without a debit unless credit buckets fund the organization", async () => {
+  test("charges the metered cost without a debit unless credit buckets fund the organization", async ({
+    app,
+    billing,
+  }) => {
     const usage = (organizationId: string) =>
-      billing().charge({
+      billing.charge({
         organizationId,
         feature: "chat",
         provider: "openai",
@@ -203,9 +218,11 @@ describe("the Billing port metered features call", () => {
     expect((await bucketsOf(app, expired.id))[0]?.remainingMicro).toBe(1_000_000);
   });
 
-  test("charge refuses an organization that does not exist and writes nothing", async () => {
+  test("charge refuses an organization that does not exist and writes nothing", async ({
+    billing,
+  }) => {
     await expect(
-      billing().charge({
+      billing.charge({
         organizationId: "no-such-organization",
         feature: "chat",
         provider: "openai",

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
-import { unchecked } from "../harness/client.ts";
+import { describe, expect } from "vitest";
+import { type ApiClient, unchecked } from "../harness/client.ts";
+import { appTest } from "../harness/fixtures.ts";
 import { insertAgent, type SeedEvent, seedEvents } from "./billing-helpers.ts";
 
-let app: TestApp;
-let org: TestOrganization;
+const test = appTest({ offline: true, orgName: "Summary", funded: false });
+
 let agentIds: string[];
 let events: SeedEvent[];
 
@@ -40,9 +40,7 @@ const BOUNDARIES = [
 const WINDOW_START = Date.parse("2024-12-20T00:00:00Z");
 const WINDOW_END = Date.parse("2025-03-10T00:00:00Z");
 
-beforeAll(async () => {
-  app = await startTestApp();
-  org = await app.createOrganization("Summary");
+test.beforeAll(async ({ app, org }) => {
   const other = await app.createOrganization("Noise");
   agentIds = [
     await insertAgent(app, org.id, "Alpha"),
@@ -75,7 +73,6 @@ beforeAll(async () => {
     events.slice(0, 50).map((event) => ({ ...event, organizationId: other.id, agentId: null })),
   );
 });
-afterAll(() => app.close());
 
 type Group = { credits: number; input: number; output: number; count: number };
 
@@ -127,8 +124,8 @@ function expectedGroups(
   return groups;
 }
 
-async function summary(query: Record<string, string>) {
-  const response = await app.client(org.auth).consumptionEvents.summary(unchecked(query));
+async function summary(api: ApiClient, query: Record<string, string>) {
+  const response = await api.consumptionEvents.summary(unchecked(query));
   expect(response.status, response.text).toBe(200);
   return response.body;
 }
@@ -173,20 +170,20 @@ describe("GET /api/consumption-events/summary against sums computed here", () =>
   const to = Date.parse(endDate) + 1;
 
   for (const groupBy of GROUPS) {
-    test(`groupBy=${groupBy}`, async () => {
-      const body = await summary({ startDate, endDate, groupBy });
+    test(`groupBy=${groupBy}`, async ({ api }) => {
+      const body = await summary(api, { startDate, endDate, groupBy });
       expect(body).toMatchObject({ groupBy, startDate, endDate });
       checkAgainst(body.data, expectedGroups(groupBy, from, to), groupBy);
     });
   }
 
-  test("temporal keys are UTC period starts; weeks start on Monday", async () => {
-    const weeks = await summary({ startDate, endDate, groupBy: "week" });
+  test("temporal keys are UTC period starts; weeks start on Monday", async ({ api }) => {
+    const weeks = await summary(api, { startDate, endDate, groupBy: "week" });
     for (const row of weeks.data as Row[]) {
       expect(row.groupKey).toMatch(/^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/);
       expect(new Date(row.groupKey!).getUTCDay()).toBe(1);
     }
-    const months = await summary({ startDate, endDate, groupBy: "month" });
+    const months = await summary(api, { startDate, endDate, groupBy: "month" });
     expect((months.data as Row[]).map((row) => row.groupKey)).toEqual([
       "2024-12-01T00:00:00.000Z",
       "2025-01-01T00:00:00.000Z",
@@ -195,8 +192,10 @@ describe("GET /api/consumption-events/summary against sums computed here", () =>
     ]);
   });
 
-  test("agent groups carry the agent's name; events without an agent form a null group", async () => {
-    const body = await summary({ startDate, endDate, groupBy: "agent" });
+  test("agent groups carry the agent's name; events without an agent form a null group", async ({
+    api,
+  }) => {
+    const body = await summary(api, { startDate, endDate, groupBy: "agent" });
     const names = Object.fromEntries(
       (body.data as Row[]).map((row) => [row.groupKey ?? "none", row.agentName]),
     );
@@ -208,8 +207,12 @@ describe("GET /api/consumption-events/summary against sums computed here", () =>
     });
   });
 
-  test("date-only bounds cover whole UTC days", async () => {
-    const body = await summary({ startDate: "2024-12-31", endDate: "2025-01-06", groupBy: "day" });
+  test("date-only bounds cover whole UTC days", async ({ api }) => {
+    const body = await summary(api, {
+      startDate: "2024-12-31",
+      endDate: "2025-01-06",
+      groupBy: "day",
+    });
     const expected = expectedGroups(
       "day",
       Date.parse("2024-12-31T00:00:00Z"),
@@ -218,8 +221,8 @@ describe("GET /api/consumption-events/summary against sums computed here", () =>
     checkAgainst(body.data, expected, "day");
   });
 
-  test("a range inside one day reads events only", async () => {
-    const body = await summary({
+  test("a range inside one day reads events only", async ({ api }) => {
+    const body = await summary(api, {
       startDate: "2025-01-05T23:00:00Z",
       endDate: "2025-01-05T23:59:59.999Z",
       groupBy: "feature",
@@ -232,10 +235,10 @@ describe("GET /api/consumption-events/summary against sums computed here", () =>
     checkAgainst(body.data, expected, "feature");
   });
 
-  test("filters apply before aggregation", async () => {
+  test("filters apply before aggregation", async ({ api }) => {
     const [agentId] = agentIds;
     for (const groupBy of ["model", "week"] as const) {
-      const body = await summary({
+      const body = await summary(api, {
         startDate,
         endDate,
         groupBy,
@@ -255,8 +258,12 @@ describe("GET /api/consumption-events/summary against sums computed here", () =>
     }
   });
 
-  test("an empty range gives no groups", async () => {
-    const body = await summary({ startDate: "2020-01-01", endDate: "2020-02-01", groupBy: "day" });
+  test("an empty range gives no groups", async ({ api }) => {
+    const body = await summary(api, {
+      startDate: "2020-01-01",
+      endDate: "2020-02-01",
+      groupBy: "day",
+    });
     expect(body.data).toEqual([]);
   });
 });
@@ -275,8 +282,10 @@ describe("GET /api/consumption-events/summary?stackBy: periods split by a second
     ["week", "feature"],
     ["month", "provider"],
   ] as const) {
-    test(`groupBy=${groupBy}&stackBy=${stackBy}: each stack as computed here, adding up to its period`, async () => {
-      const body = await summary({ startDate, endDate, groupBy, stackBy });
+    test(`groupBy=${groupBy}&stackBy=${stackBy}: each stack as computed here, adding up to its period`, async ({
+      api,
+    }) => {
+      const body = await summary(api, { startDate, endDate, groupBy, stackBy });
       expect(body.stackBy).toBe(stackBy);
       // The periods are those of the summary without stackBy, with the same amounts.
       checkAgainst(body.data, expectedGroups(groupBy, from, to), groupBy);
@@ -302,16 +311,16 @@ describe("GET /api/consumption-events/summary?stackBy: periods split by a second
     });
   }
 
-  test("stacks by agent carry the agent's name", async () => {
-    const body = await summary({ startDate, endDate, groupBy: "month", stackBy: "agent" });
+  test("stacks by agent carry the agent's name", async ({ api }) => {
+    const body = await summary(api, { startDate, endDate, groupBy: "month", stackBy: "agent" });
     const names = new Set(
       (body.data as StackedRow[]).flatMap((row) => row.stacks.map((stack) => stack.agentName)),
     );
     expect(names).toEqual(new Set(["Alpha", "Beta", "Gamma", null]));
   });
 
-  test("without stackBy, no row has stacks", async () => {
-    const body = await summary({ startDate, endDate, groupBy: "day" });
+  test("without stackBy, no row has stacks", async ({ api }) => {
+    const body = await summary(api, { startDate, endDate, groupBy: "day" });
     expect(body).not.toHaveProperty("stackBy");
     for (const row of body.data as Row[]) expect(row).not.toHaveProperty("stacks");
   });
@@ -330,14 +339,14 @@ describe("GET /api/consumption-events/summary: bad input and auth", () => {
     ["stackBy with an entity groupBy", { ...valid, groupBy: "agent", stackBy: "model" }],
   ];
   for (const [name, query] of cases) {
-    test(`400 INVALID_REQUEST for ${name}`, async () => {
-      const response = await app.client(org.auth).consumptionEvents.summary(unchecked(query));
+    test(`400 INVALID_REQUEST for ${name}`, async ({ api }) => {
+      const response = await api.consumptionEvents.summary(unchecked(query));
       expect(response.status).toBe(400);
       expect(response.error.type).toBe("INVALID_REQUEST");
     });
   }
 
-  test("401 without a valid key", async () => {
+  test("401 without a valid key", async ({ app }) => {
     for (const headers of [{}, { authorization: "Bearer adk_nope" }]) {
       const response = await app.client(headers).consumptionEvents.summary(unchecked(valid));
       expect(response.status).toBe(401);

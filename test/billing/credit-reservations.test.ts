@@ -1,24 +1,20 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { appendAgentMessage, sendFollowUp } from "../follow-ups/follow-up-helpers.ts";
-import { createAgent, type QueryTestApp, startQueryTestApp } from "../harness/agents.ts";
-import type { TestOrganization } from "../harness/app.ts";
+import { createAgent } from "../harness/agents.ts";
+import type { TestApp, TestOrganization } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 import { wavFile } from "../transcription/audio-builders.ts";
 import { insertAgent, transcribe } from "../transcription/transcription-helpers.ts";
 import { balanceOf, grantCredits } from "./billing-helpers.ts";
 
-let harness: QueryTestApp;
+const test = appTest();
 
-beforeAll(async () => {
-  harness = await startQueryTestApp();
-});
-afterAll(() => harness.close());
-
-async function reservationsOf(org: TestOrganization) {
+async function reservationsOf(app: TestApp, org: TestOrganization) {
   return rowsOf<{ id: string; amount_micro: string; agent_message: boolean }>(
-    await harness.app.database.db.execute(
+    await app.database.db.execute(
       sql`select id, amount_micro::text, agent_message from credit_reservations
         where organization_id = ${org.id}`,
     ),
@@ -26,9 +22,14 @@ async function reservationsOf(org: TestOrganization) {
 }
 
 /** A reservation as a process that died mid-answer leaves it. */
-async function leaveReservation(org: TestOrganization, credits: number, expiresInMs: number) {
+async function leaveReservation(
+  app: TestApp,
+  org: TestOrganization,
+  credits: number,
+  expiresInMs: number,
+) {
   const id = newId();
-  await harness.app.database.db.execute(sql`
+  await app.database.db.execute(sql`
     insert into credit_reservations (id, organization_id, amount_micro, agent_message, expires_at)
     values (${id}, ${org.id}, ${Math.round(credits * 1e6)}, true,
       ${new Date(Date.now() + expiresInMs).toISOString()}::timestamptz)`);
@@ -36,8 +37,7 @@ async function leaveReservation(org: TestOrganization, credits: number, expiresI
 }
 
 describe("credits reserved for an answer", () => {
-  test("are held while the model runs and settled by the charge", async () => {
-    const { app, fake } = harness;
+  test("are held while the model runs and settled by the charge", async ({ app, fake }) => {
     const org = await app.createOrganization("Held while answering");
     await grantCredits(app, org.id, 0.01);
     const agent = await createAgent(app, org);
@@ -46,7 +46,7 @@ describe("credits reserved for an answer", () => {
     const answering = app.client(org.auth).agents.query(agent.id, { query: "take your time" });
     await fake.waitFor((request) => request.path.endsWith("/chat/completions"));
     // The answer may cost up to its reservation, which holds everything left.
-    const [held] = await reservationsOf(org);
+    const [held] = await reservationsOf(app, org);
     expect(Number(held?.amount_micro)).toBe(10_000);
     expect(held?.agent_message).toBe(true);
     expect(await balanceOf(app, org)).toMatchObject({
@@ -60,14 +60,13 @@ describe("credits reserved for an answer", () => {
 
     const answered = await answering;
     expect(answered.status, answered.text).toBe(200);
-    expect(await reservationsOf(org)).toEqual([]);
+    expect(await reservationsOf(app, org)).toEqual([]);
     const balance = await balanceOf(app, org);
     expect(balance.canRun).toBe(true);
     expect(balance.credits?.used).toBe(answered.body.usage.cost);
   });
 
-  test("are released when the provider fails before answering", async () => {
-    const { app, fake } = harness;
+  test("are released when the provider fails before answering", async ({ app, fake }) => {
     const org = await app.createOrganization("Provider down");
     await grantCredits(app, org.id, 1);
     const agent = await createAgent(app, org);
@@ -78,12 +77,11 @@ describe("credits reserved for an answer", () => {
     );
     const failed = await app.client(org.auth).agents.query(agent.id, { query: "hello?" });
     expect(failed.status).toBe(500);
-    expect(await reservationsOf(org)).toEqual([]);
+    expect(await reservationsOf(app, org)).toEqual([]);
     expect(await balanceOf(app, org)).toMatchObject({ canRun: true, credits: { used: 0 } });
   });
 
-  test("are released when an attachment is refused after the reservation", async () => {
-    const { app } = harness;
+  test("are released when an attachment is refused after the reservation", async ({ app }) => {
     const org = await app.createOrganization("Unreachable attachment");
     await grantCredits(app, org.id, 1);
     const agent = await createAgent(app, org);
@@ -92,16 +90,15 @@ describe("credits reserved for an answer", () => {
       attachments: [{ url: "http://127.0.0.1:9/file.txt" }],
     });
     expect(refused.status).toBe(400);
-    expect(await reservationsOf(org)).toEqual([]);
+    expect(await reservationsOf(app, org)).toEqual([]);
     expect(await balanceOf(app, org)).toMatchObject({ canRun: true, credits: { used: 0 } });
   });
 
-  test("left by a process that died stop counting when they expire", async () => {
-    const { app } = harness;
+  test("left by a process that died stop counting when they expire", async ({ app }) => {
     const org = await app.createOrganization("Crashed holder");
     await grantCredits(app, org.id, 2);
     const agent = await createAgent(app, org);
-    const stale = await leaveReservation(org, 2, 60_000);
+    const stale = await leaveReservation(app, org, 2, 60_000);
 
     const refused = await app.client(org.auth).agents.query(agent.id, { query: "anything left?" });
     expect(refused.status).toBe(402);
@@ -117,11 +114,10 @@ describe("credits reserved for an answer", () => {
       .agents.query(agent.id, { query: "anything left now?" });
     expect(answered.status, answered.text).toBe(200);
     // The next reservation deleted the expired row; the answer's own was settled.
-    expect(await reservationsOf(org)).toEqual([]);
+    expect(await reservationsOf(app, org)).toEqual([]);
   });
 
-  test("once settled are not read again by the next reservations", async () => {
-    const { app } = harness;
+  test("once settled are not read again by the next reservations", async ({ app }) => {
     const { db } = app.database;
     const org = await app.createOrganization("Many settled");
     await grantCredits(app, org.id, 100);
@@ -179,8 +175,7 @@ describe("credits reserved for an answer", () => {
     await db.execute(sql`delete from credit_reservations where organization_id = ${org.id}`);
   });
 
-  test("are made by a statement that keeps its generic plan", async () => {
-    const { app } = harness;
+  test("are made by a statement that keeps its generic plan", async ({ app }) => {
     const { db } = app.database;
     const org = await app.createOrganization("Planned once");
     // As the agent query reserves: the question's lexemes beside the reservation, one row.
@@ -206,21 +201,22 @@ describe("credits reserved for an answer", () => {
     await db.execute(sql`delete from credit_reservations where organization_id = ${org.id}`);
   });
 
-  test("count as used messages on the free plan", async () => {
-    const { app } = harness;
+  test("count as used messages on the free plan", async ({ app }) => {
     const org = await app.createOrganization("Free, all held");
     const agent = await createAgent(app, org);
-    for (let held = 0; held < 5; held += 1) await leaveReservation(org, 0, 60_000);
+    for (let held = 0; held < 5; held += 1) await leaveReservation(app, org, 0, 60_000);
     const refused = await app.client(org.auth).agents.query(agent.id, { query: "one more?" });
     expect(refused.status).toBe(402);
     expect(refused.error.details).toEqual([{ path: "blockReason", message: "free_plan_limit" }]);
-    expect(await reservationsOf(org)).toHaveLength(5);
+    expect(await reservationsOf(app, org)).toHaveLength(5);
   });
 });
 
 describe("follow-ups and transcriptions reserve too", () => {
-  test("a follow-up settles its reservation, or releases it when the model fails", async () => {
-    const { app, fake } = harness;
+  test("a follow-up settles its reservation, or releases it when the model fails", async ({
+    app,
+    fake,
+  }) => {
     const org = await app.createOrganization("Follow-ups held");
     await grantCredits(app, org.id, 1);
     const agent = await createAgent(app, org);
@@ -234,7 +230,7 @@ describe("follow-ups and transcriptions reserve too", () => {
       prompt: "Check in kindly.",
     });
     expect(written.status, written.text).toBe(200);
-    expect(await reservationsOf(org)).toEqual([]);
+    expect(await reservationsOf(app, org)).toEqual([]);
 
     fake.script(
       { status: 500, errorMessage: "boom" },
@@ -247,15 +243,14 @@ describe("follow-ups and transcriptions reserve too", () => {
       prompt: "Check in kindly.",
     });
     expect(failed.status).toBe(500);
-    expect(await reservationsOf(org)).toEqual([]);
+    expect(await reservationsOf(app, org)).toEqual([]);
   });
 
-  test("a transcription is refused while its price is held by others", async () => {
-    const { app, fake } = harness;
+  test("a transcription is refused while its price is held by others", async ({ app, fake }) => {
     const org = await app.createOrganization("Transcriptions held");
     await grantCredits(app, org.id, 1);
     const agentId = await insertAgent(app, org, "public");
-    const stale = await leaveReservation(org, 1, 60_000);
+    const stale = await leaveReservation(app, org, 1, 60_000);
     const audio = { bytes: wavFile({ seconds: 2 }), name: "note.wav", type: "audio/wav" };
 
     expect((await transcribe(app, { agentId, file: audio })).statusCode).toBe(402);
@@ -263,6 +258,6 @@ describe("follow-ups and transcriptions reserve too", () => {
     fake.scriptTranscription({ text: "Hello." });
     const transcribed = await transcribe(app, { agentId, file: audio });
     expect(transcribed.statusCode, transcribed.body).toBe(200);
-    expect(await reservationsOf(org)).toEqual([]);
+    expect(await reservationsOf(app, org)).toEqual([]);
   });
 });

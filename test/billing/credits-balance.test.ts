@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTestApp, type TestApp } from "../harness/app.ts";
+import { describe, expect } from "vitest";
+import { appTest } from "../harness/fixtures.ts";
 import {
   balanceOf,
   bucketsOf,
@@ -10,19 +10,14 @@ import {
   setBilling,
 } from "./billing-helpers.ts";
 
-let app: TestApp;
-
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(() => app.close());
+const test = appTest({ offline: true });
 
 // 10M input tokens of azure gpt-4o-mini at 0.15 credits per million = 1.5 credits.
 const ONE_AND_A_HALF = { ...MINI, inputTokens: 10_000_000 };
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
 describe("GET /api/credits/balance", () => {
-  test("a new organization is on the free plan with zero credits and can run", async () => {
+  test("a new organization is on the free plan with zero credits and can run", async ({ app }) => {
     const org = await app.createOrganization("Fresh");
     expect(await balanceOf(app, org)).toEqual({
       billingModel: "credits",
@@ -33,7 +28,9 @@ describe("GET /api/credits/balance", () => {
     });
   });
 
-  test("reports total, used and remaining of live buckets, rounded to 6 decimals", async () => {
+  test("reports total, used and remaining of live buckets, rounded to 6 decimals", async ({
+    app,
+  }) => {
     const org = await app.createOrganization("Buckets");
     await grantCredits(app, org.id, 10);
     await grantCredits(app, org.id, 0.1234567);
@@ -51,7 +48,9 @@ describe("GET /api/credits/balance", () => {
 });
 
 describe("credit rules", () => {
-  test("spends the oldest-expiring bucket first, never-expiring last, ignoring expired ones", async () => {
+  test("spends the oldest-expiring bucket first, never-expiring last, ignoring expired ones", async ({
+    app,
+  }) => {
     const org = await app.createOrganization("Order");
     const never = await grantCredits(app, org.id, 1);
     const later = await grantCredits(app, org.id, 1, inDays(2));
@@ -70,7 +69,9 @@ describe("credit rules", () => {
     });
   });
 
-  test("allows a message while any fraction remains and charges only the remainder", async () => {
+  test("allows a message while any fraction remains and charges only the remainder", async ({
+    app,
+  }) => {
     const org = await app.createOrganization("Fraction");
     await grantCredits(app, org.id, 2);
     const first = await increment(app, org, ONE_AND_A_HALF);
@@ -91,7 +92,7 @@ describe("credit rules", () => {
     expect((await bucketsOf(app, org.id))[0]!.remainingMicro).toBe(0);
   });
 
-  test("only expired buckets left means no_credits, not the free plan", async () => {
+  test("only expired buckets left means no_credits, not the free plan", async ({ app }) => {
     const org = await app.createOrganization("Expired");
     await grantCredits(app, org.id, 5, inDays(-2));
     const balance = await balanceOf(app, org);
@@ -102,7 +103,9 @@ describe("credit rules", () => {
 });
 
 describe("block reasons, in the spec's order", () => {
-  test("free plan: 5 agent messages, then free_plan_limit; other features do not count", async () => {
+  test("free plan: 5 agent messages, then free_plan_limit; other features do not count", async ({
+    app,
+  }) => {
     const org = await app.createOrganization("Free");
     for (let index = 0; index < 3; index += 1) {
       expect((await increment(app, org, { ...MINI, feature: "transcription" })).status).toBe(200);
@@ -140,7 +143,7 @@ describe("block reasons, in the spec's order", () => {
     });
   });
 
-  test("an active subscription without buckets lifts the free plan", async () => {
+  test("an active subscription without buckets lifts the free plan", async ({ app }) => {
     const org = await app.createOrganization("Subscribed");
     await setBilling(app, org.id, { subscriptionStatus: "active" });
     for (let message = 1; message <= 7; message += 1) {
@@ -149,7 +152,7 @@ describe("block reasons, in the spec's order", () => {
     expect(await balanceOf(app, org)).toMatchObject({ canRun: true, blockReason: null });
   });
 
-  test("payment_overdue comes before no_credits", async () => {
+  test("payment_overdue comes before no_credits", async ({ app }) => {
     const org = await app.createOrganization("Overdue credits");
     await grantCredits(app, org.id, 1);
     await increment(app, org, ONE_AND_A_HALF);
@@ -159,7 +162,7 @@ describe("block reasons, in the spec's order", () => {
     expect(await balanceOf(app, org)).toMatchObject({ blockReason: "no_credits" });
   });
 
-  test("payment_overdue blocks even with credits left", async () => {
+  test("payment_overdue blocks even with credits left", async ({ app }) => {
     const org = await app.createOrganization("Overdue rich");
     await grantCredits(app, org.id, 100);
     await setBilling(app, org.id, { subscriptionStatus: "past_due" });
@@ -172,7 +175,9 @@ describe("block reasons, in the spec's order", () => {
     expect(refused.body.details[0].message).toBe("payment_overdue");
   });
 
-  test("legacy: credits null, monthly query limit, payment_overdue before query_limit", async () => {
+  test("legacy: credits null, monthly query limit, payment_overdue before query_limit", async ({
+    app,
+  }) => {
     const org = await app.createOrganization("Legacy", { billingModel: "legacy" });
     await setBilling(app, org.id, { queryLimit: 2 });
     expect(await balanceOf(app, org)).toEqual({
@@ -196,7 +201,9 @@ describe("block reasons, in the spec's order", () => {
     expect(await balanceOf(app, org)).toMatchObject({ blockReason: "query_limit" });
   });
 
-  test("legacy without a query limit and without a subscription is on the free plan", async () => {
+  test("legacy without a query limit and without a subscription is on the free plan", async ({
+    app,
+  }) => {
     const org = await app.createOrganization("Legacy free", { billingModel: "legacy" });
     for (let message = 1; message <= 5; message += 1) await increment(app, org, MINI);
     expect(await balanceOf(app, org)).toMatchObject({
@@ -208,7 +215,9 @@ describe("block reasons, in the spec's order", () => {
 });
 
 describe("GET /api/credits/balance: the spec's quirks", () => {
-  test("403 with a plain-text Forbidden body for a missing, malformed or invalid key", async () => {
+  test("403 with a plain-text Forbidden body for a missing, malformed or invalid key", async ({
+    app,
+  }) => {
     for (const headers of [
       {},
       { authorization: "Basic abc" },
@@ -221,7 +230,9 @@ describe("GET /api/credits/balance: the spec's quirks", () => {
     }
   });
 
-  test("404 for every other method, with no CORS headers even for a browser preflight", async () => {
+  test("404 for every other method, with no CORS headers even for a browser preflight", async ({
+    app,
+  }) => {
     const org = await app.createOrganization("Methods");
     for (const method of ["POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const) {
       const response = await app.client(org.auth).request({
@@ -241,7 +252,7 @@ describe("GET /api/credits/balance: the spec's quirks", () => {
     expect(get.headers["access-control-allow-origin"]).toBeUndefined();
   });
 
-  test("401 when the key's organization no longer exists", async () => {
+  test("401 when the key's organization no longer exists", async ({ app }) => {
     const org = await app.createOrganization("Vanished");
     // Delete the organization row alone, leaving its key behind (foreign-key triggers off).
     await app.database.db.transaction(async (tx) => {

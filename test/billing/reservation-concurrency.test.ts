@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
 import { createAgent } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { testDatabaseKind } from "../harness/database.ts";
+import { appTest } from "../harness/fixtures.ts";
 import { postSse } from "../harness/sse-client.ts";
 import { grantCredits } from "./billing-helpers.ts";
 
@@ -18,46 +18,65 @@ const MAX_OUTPUT_TOKENS = 100;
 const MODELS = { gpt_4o_mini: { inputCreditsPerMillion: 0, outputCreditsPerMillion: 10_000 } };
 const MODEL_DELAY_MS = 300;
 
-const workDir = mkdtempSync(join(tmpdir(), "agentdesk-reservations-"));
-const modelsFile = join(workDir, "models.json");
-writeFileSync(modelsFile, JSON.stringify(MODELS));
+const test = appTest()
+  .extend("models", { scope: "file" }, MODELS)
+  // The app prices the models from a file of `models`, and caps each answer's output tokens.
+  .override("env", { scope: "file" }, ({ models }, { onCleanup }) => {
+    const workDir = mkdtempSync(join(tmpdir(), "agentdesk-reservations-"));
+    onCleanup(() => rmSync(workDir, { recursive: true, force: true }));
+    const modelsFile = join(workDir, "models.json");
+    writeFileSync(modelsFile, JSON.stringify(models));
+    return { MODELS_FILE: modelsFile, MODEL_MAX_OUTPUT_TOKENS: String(MAX_OUTPUT_TOKENS) };
+  })
+  // Every chat answer of the fake is one credit's worth, and slow.
+  .override("fake", { scope: "file" }, ({ service: { fake } }) => {
+    fake.setDefaultChat({
+      text: "One credit's worth of answer.",
+      usage: { promptTokens: 50, completionTokens: MAX_OUTPUT_TOKENS },
+      delayMs: MODEL_DELAY_MS,
+    });
+    return fake;
+  })
+  .extend("firstUrl", { scope: "file" }, ({ app }) => app.listen("api"))
+  // The second process: a child `agentdesk serve --role api` on PostgreSQL, in-process on PGlite.
+  .extend("secondUrl", { scope: "file" }, async ({ app, env, fake }, { onCleanup }) => {
+    const serviceEnv = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: fake.url, ...env };
+    if (testDatabaseKind === "postgres") {
+      const { child, url } = spawnChildApi({
+        ...serviceEnv,
+        DATABASE_URL: app.database.connectionString!,
+      });
+      onCleanup(() => {
+        child.kill("SIGTERM");
+      });
+      return url;
+    }
+    const second = await startTestApp({ env: serviceEnv, database: app.database, role: "api" });
+    onCleanup(() => second.close());
+    return second.listen("api");
+  });
 
-let fake: FakeOpenAI;
-let first: TestApp;
-/** The second process: a child `agentdesk serve --role api` on PostgreSQL, in-process on PGlite. */
-let secondUrl: string;
-let firstUrl: string;
-let child: ChildProcess | undefined;
-let second: TestApp | undefined;
-
-function serviceEnv(): Record<string, string> {
-  return {
-    OPENAI_API_KEY: "sk-test",
-    OPENAI_BASE_URL: fake.url,
-    MODELS_FILE: modelsFile,
-    MODEL_MAX_OUTPUT_TOKENS: String(MAX_OUTPUT_TOKENS),
-  };
-}
-
-async function startChildApi(databaseUrl: string): Promise<string> {
+/** `agentdesk serve --role api` as a child process; `url` is its dashboard API's, once it is up. */
+function spawnChildApi(env: Record<string, string>): { child: ChildProcess; url: Promise<string> } {
   const started = spawn(process.execPath, ["bin/agentdesk.js", "serve", "--role", "api"], {
     env: {
       PATH: process.env.PATH,
-      ...serviceEnv(),
-      DATABASE_URL: databaseUrl,
+      ...env,
       PORT: "0",
       SITE_PORT: "0",
       LOG_LEVEL: "warn",
       BOOTSTRAP_DEFAULT_ORG: "false",
     },
   });
-  child = started;
   let output = "";
   started.stderr.on("data", (chunk: Buffer) => {
     output += chunk.toString();
   });
-  return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the API did not start: ${output}`)), 50_000);
+  const url = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      started.kill("SIGTERM");
+      reject(new Error(`the API did not start: ${output}`));
+    }, 50_000);
     started.stdout.on("data", (chunk: Buffer) => {
       output += chunk.toString();
       const url = /dashboard API: (http:\/\/\S+)/.exec(output)?.[1];
@@ -68,34 +87,14 @@ async function startChildApi(databaseUrl: string): Promise<string> {
     });
     started.once("exit", (code) => reject(new Error(`the API exited (${code}): ${output}`)));
   });
+  return { child: started, url };
 }
 
-beforeAll(async () => {
-  fake = await startFakeOpenAI({
-    apiKey: "sk-test",
-    defaultChat: {
-      text: "One credit's worth of answer.",
-      usage: { promptTokens: 50, completionTokens: MAX_OUTPUT_TOKENS },
-      delayMs: MODEL_DELAY_MS,
-    },
-  });
-  first = await startTestApp({ env: serviceEnv() });
-  firstUrl = await first.listen("api");
-  if (testDatabaseKind === "postgres") {
-    secondUrl = await startChildApi(first.database.connectionString!);
-  } else {
-    second = await startTestApp({ env: serviceEnv(), database: first.database, role: "api" });
-    secondUrl = await second.listen("api");
-  }
+// Both processes start before the first burst, within the time a child's start may take.
+test.beforeAll(async ({ firstUrl, secondUrl }) => {
+  void firstUrl;
+  void secondUrl;
 }, 90_000);
-
-afterAll(async () => {
-  child?.kill("SIGTERM");
-  await second?.close();
-  await first?.close();
-  await fake?.close();
-  rmSync(workDir, { recursive: true, force: true });
-});
 
 type Outcome = { status: number; answered: boolean; body: string };
 
@@ -117,7 +116,12 @@ async function ask(
 }
 
 /** `count` questions at once, alternating processes and JSON/SSE. */
-function burst(org: TestOrganization, agentId: string, count: number): Promise<Outcome[]> {
+function burst(
+  { firstUrl, secondUrl }: { firstUrl: string; secondUrl: string },
+  org: TestOrganization,
+  agentId: string,
+  count: number,
+): Promise<Outcome[]> {
   return Promise.all(
     Array.from({ length: count }, (_, index) =>
       ask(index % 2 === 0 ? firstUrl : secondUrl, org, agentId, index % 4 >= 2),
@@ -125,9 +129,9 @@ function burst(org: TestOrganization, agentId: string, count: number): Promise<O
   );
 }
 
-async function chatLedger(organizationId: string) {
+async function chatLedger(app: TestApp, organizationId: string) {
   const rows = rowsOf<{ events: number; charged: string; requested: string }>(
-    await first.database.db.execute(sql`
+    await app.database.db.execute(sql`
       select count(*)::int as events, coalesce(sum(credits_charged_micro), 0)::text as charged,
         coalesce(sum(credits_requested_micro), 0)::text as requested
       from consumption_events where organization_id = ${organizationId} and feature = 'chat'`),
@@ -140,9 +144,9 @@ async function chatLedger(organizationId: string) {
   };
 }
 
-async function heldReservations(organizationId: string): Promise<number> {
+async function heldReservations(app: TestApp, organizationId: string): Promise<number> {
   const rows = rowsOf<{ held: number }>(
-    await first.database.db.execute(
+    await app.database.db.execute(
       sql`select count(*)::int as held from credit_reservations
         where organization_id = ${organizationId}`,
     ),
@@ -152,12 +156,16 @@ async function heldReservations(organizationId: string): Promise<number> {
 
 describe("two API processes never answer past the credits", () => {
   for (const credits of [1, 4]) {
-    test(`${credits} credit(s), ${5 * credits} parallel one-credit questions: at most ${credits + 1} answered, each paid`, async () => {
-      const org = await first.createOrganization(`Burst of ${credits}`);
-      await grantCredits(first, org.id, credits);
-      const agent = await createAgent(first, org, { name: "Priced" });
+    test(`${credits} credit(s), ${5 * credits} parallel one-credit questions: at most ${credits + 1} answered, each paid`, async ({
+      app,
+      firstUrl,
+      secondUrl,
+    }) => {
+      const org = await app.createOrganization(`Burst of ${credits}`);
+      await grantCredits(app, org.id, credits);
+      const agent = await createAgent(app, org, { name: "Priced" });
 
-      const outcomes = await burst(org, agent.id, 5 * credits);
+      const outcomes = await burst({ firstUrl, secondUrl }, org, agent.id, 5 * credits);
 
       const answered = outcomes.filter((outcome) => outcome.answered);
       expect(answered.length).toBeGreaterThanOrEqual(1);
@@ -166,21 +174,25 @@ describe("two API processes never answer past the credits", () => {
         expect(outcome.status, outcome.body).toBe(402);
         expect(JSON.parse(outcome.body).type).toBe("USAGE_LIMIT");
       }
-      const ledger = await chatLedger(org.id);
+      const ledger = await chatLedger(app, org.id);
       expect(ledger.events).toBe(answered.length);
       // Every answer paid in full, but for one last partial answer at most.
       expect(ledger.requested).toBe(answered.length);
       expect(ledger.charged).toBeGreaterThan(answered.length - 1);
       expect(ledger.charged).toBeLessThanOrEqual(credits);
-      expect(await heldReservations(org.id)).toBe(0);
+      expect(await heldReservations(app, org.id)).toBe(0);
     }, 60_000);
   }
 
-  test("the free plan answers at most its 5 messages under 50 parallel questions", async () => {
-    const org = await first.createOrganization("Free burst");
-    const agent = await createAgent(first, org, { name: "Free" });
+  test("the free plan answers at most its 5 messages under 50 parallel questions", async ({
+    app,
+    firstUrl,
+    secondUrl,
+  }) => {
+    const org = await app.createOrganization("Free burst");
+    const agent = await createAgent(app, org, { name: "Free" });
 
-    const outcomes = await burst(org, agent.id, 50);
+    const outcomes = await burst({ firstUrl, secondUrl }, org, agent.id, 50);
 
     const answered = outcomes.filter((outcome) => outcome.answered);
     expect(answered.length).toBeGreaterThanOrEqual(1);
@@ -188,7 +200,7 @@ describe("two API processes never answer past the credits", () => {
     for (const outcome of outcomes.filter((candidate) => !candidate.answered)) {
       expect(outcome.status, outcome.body).toBe(402);
     }
-    expect((await chatLedger(org.id)).events).toBe(answered.length);
-    expect(await heldReservations(org.id)).toBe(0);
+    expect((await chatLedger(app, org.id)).events).toBe(answered.length);
+    expect(await heldReservations(app, org.id)).toBe(0);
   }, 60_000);
 });

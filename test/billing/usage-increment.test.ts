@@ -1,22 +1,23 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { INCREMENT_MODELS } from "../../src/domain/billing/usage-models.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
-import { grantCredits, increment, insertAgent, MINI } from "./billing-helpers.ts";
+import type { TestOrganization } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
+import { increment, insertAgent, MINI } from "./billing-helpers.ts";
 
-let app: TestApp;
-let org: TestOrganization;
+// `org` has 1,000 credits.
+const test = appTest({ offline: true, orgName: "Metered" });
+
 let other: TestOrganization;
-
-beforeAll(async () => {
-  app = await startTestApp();
-  org = await app.createOrganization("Metered");
+test.beforeAll(async ({ app }) => {
   other = await app.createOrganization("Other");
-  await grantCredits(app, org.id, 1_000);
 });
-afterAll(() => app.close());
 
 describe("POST /api/usage/increment-agent-queries: happy path", () => {
-  test("charges tokens at the registry price times the coefficient and answers the spec's shape", async () => {
+  test("charges tokens at the registry price times the coefficient and answers the spec's shape", async ({
+    app,
+    org,
+    api,
+  }) => {
     const agentId = await insertAgent(app, org.id, "Support bot");
     const response = await increment(app, org, {
       ...MINI,
@@ -38,7 +39,7 @@ describe("POST /api/usage/increment-agent-queries: happy path", () => {
       tokens: { inputTokens: 1_000_000, outputTokens: 500_000 },
     });
 
-    const events = await app.client(org.auth).consumptionEvents.list({ agentId });
+    const events = await api.consumptionEvents.list({ agentId });
     const [event] = events.body.data;
     expect(event).toMatchObject({
       id: body.eventId,
@@ -54,7 +55,7 @@ describe("POST /api/usage/increment-agent-queries: happy path", () => {
     });
   });
 
-  test("defaults tokens to 0, coefficient to 1 and feature to agent_run", async () => {
+  test("defaults tokens to 0, coefficient to 1 and feature to agent_run", async ({ app, org }) => {
     const response = await increment(app, org, { provider: "openai", modelName: "gpt-4.1" });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
@@ -63,20 +64,20 @@ describe("POST /api/usage/increment-agent-queries: happy path", () => {
     });
   });
 
-  test("keeps a custom feature", async () => {
+  test("keeps a custom feature", async ({ app, org, api }) => {
     const response = await increment(app, org, {
       ...MINI,
       feature: "crm_summary",
       inputTokens: 10,
     });
     expect(response.status).toBe(200);
-    const listed = await app.client(org.auth).consumptionEvents.list({ feature: "crm_summary" });
+    const listed = await api.consumptionEvents.list({ feature: "crm_summary" });
     expect(listed.body.data.map((event: { id: string }) => event.id)).toEqual([
       response.body.eventId,
     ]);
   });
 
-  test("accepts every provider/model pair of the spec, each with a price", async () => {
+  test("accepts every provider/model pair of the spec, each with a price", async ({ app, org }) => {
     for (const [provider, models] of Object.entries(INCREMENT_MODELS)) {
       for (const modelName of models) {
         const response = await increment(app, org, {
@@ -109,7 +110,7 @@ describe("POST /api/usage/increment-agent-queries: bad input", () => {
     ["empty feature", { ...MINI, feature: "" }, "body.feature"],
   ];
   for (const [name, body, path] of cases) {
-    test(`400 for ${name}`, async () => {
+    test(`400 for ${name}`, async ({ app, org }) => {
       const response = await increment(app, org, body);
       expect(response.status).toBe(400);
       expect(response.error.type).toBe("INVALID_REQUEST");
@@ -117,17 +118,21 @@ describe("POST /api/usage/increment-agent-queries: bad input", () => {
     });
   }
 
-  test("400 for an agent of another organization, and nothing is charged", async () => {
+  test("400 for an agent of another organization, and nothing is charged", async ({
+    app,
+    org,
+    api,
+  }) => {
     const foreignAgent = await insertAgent(app, other.id, "Not yours");
     const response = await increment(app, org, { ...MINI, inputTokens: 5, agentId: foreignAgent });
     expect(response.status).toBe(400);
     expect(response.body.details[0].path).toBe("body.agentId");
-    const listed = await app.client(org.auth).consumptionEvents.list({ agentId: foreignAgent });
+    const listed = await api.consumptionEvents.list({ agentId: foreignAgent });
     expect(listed.body.pagination.total).toBe(0);
   });
 
-  test("400 for a body that is not JSON", async () => {
-    const response = await app.client(org.auth).request({
+  test("400 for a body that is not JSON", async ({ api }) => {
+    const response = await api.request({
       method: "POST",
       url: "/api/usage/increment-agent-queries",
       headers: { "content-type": "application/json" },
@@ -138,7 +143,7 @@ describe("POST /api/usage/increment-agent-queries: bad input", () => {
 });
 
 describe("POST /api/usage/increment-agent-queries: security", () => {
-  test("401 without a key and with an invalid key", async () => {
+  test("401 without a key and with an invalid key", async ({ app }) => {
     for (const headers of [{}, { authorization: "Bearer adk_not-a-key" }]) {
       const response = await app.client(headers).usage.increment(MINI);
       expect(response.status).toBe(401);
@@ -146,10 +151,10 @@ describe("POST /api/usage/increment-agent-queries: security", () => {
     }
   });
 
-  test("charges the caller's organization only", async () => {
+  test("charges the caller's organization only", async ({ app, api }) => {
     const response = await increment(app, other, { ...MINI, inputTokens: 100 });
     expect(response.body.organizationId).toBe(other.id);
-    const mine = await app.client(org.auth).consumptionEvents.list({ limit: 100 });
+    const mine = await api.consumptionEvents.list({ limit: 100 });
     expect(mine.body.data.map((event: { id: string }) => event.id)).not.toContain(
       response.body.eventId,
     );

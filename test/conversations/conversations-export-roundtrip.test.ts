@@ -1,18 +1,11 @@
 import { parse } from "csv-parse/sync";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { conversations, messages } from "../../src/db/schema/index.ts";
 import { createAgent } from "../harness/agents.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 
-let app: TestApp;
-let org: TestOrganization;
-
-beforeAll(async () => {
-  app = await startTestApp();
-  org = await app.createOrganization("Round trip");
-});
-afterAll(() => app.close());
+const test = appTest({ offline: true, orgName: "Round trip", funded: false });
 
 // Any text PostgreSQL can hold (no NUL, no lone surrogates): quotes, commas, CR, LF, tabs, emoji,
 // and cells that start like formulas.
@@ -27,7 +20,11 @@ const cellText = fc
   .map((text) => text.replaceAll("\u0000", ""));
 
 describe("CSV export round trip", () => {
-  test("gives back every message text exactly, with only formula-like cells prefixed by '", async () => {
+  test("gives back every message text exactly, with only formula-like cells prefixed by '", async ({
+    app,
+    org,
+    api,
+  }) => {
     await fc.assert(
       fc.asyncProperty(fc.array(cellText, { minLength: 1, maxLength: 30 }), async (texts) => {
         const agent = await createAgent(app, org, { name: "Round trip" });
@@ -50,7 +47,7 @@ describe("CSV export round trip", () => {
             createdAt: new Date(Date.UTC(2024, 0, 1, 0, 0, index)),
           })),
         );
-        const response = await app.client(org.auth).agents.exportConversations(agent.id);
+        const response = await api.agents.exportConversations(agent.id);
         expect(response.status).toBe(200);
         const [header, ...rows] = parse(response.text) as string[][];
         expect(header).toEqual([

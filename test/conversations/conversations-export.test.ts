@@ -1,18 +1,12 @@
 import { parse } from "csv-parse/sync";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { conversations, messages } from "../../src/db/schema/index.ts";
 import { createAgent } from "../harness/agents.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import type { TestOrganization } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 
 const HEADER = "conversation_id,message_from,message_text,message_created_at";
-
-let app: TestApp;
-let org: TestOrganization;
-let stranger: TestOrganization;
-let agentId: string;
-let otherAgentId: string;
-let emptyAgentId: string;
 
 type Seed = {
   id: string;
@@ -22,36 +16,58 @@ type Seed = {
   messages: Array<[from: "human" | "agent", text: string, at: string, draft?: boolean]>;
 };
 
-async function seed(conversation: Seed) {
-  const agent = conversation.agent ?? agentId;
-  await app.database.db.insert(conversations).values({
-    id: conversation.id,
-    externalId: conversation.id,
-    organizationId: org.id,
-    agentId: agent,
-    visitorId: `visitor-${conversation.id}`,
-    channel: conversation.channel ?? "website",
-    status: conversation.status ?? "UNRESOLVED",
-  });
-  await app.database.db.insert(messages).values(
-    conversation.messages.map(([from, text, at, draft], index) => ({
-      id: `${conversation.id}-m${index}`,
-      organizationId: org.id,
-      conversationId: conversation.id,
-      agentId: agent,
-      from,
-      text,
-      isDraft: draft ?? false,
-      createdAt: new Date(at),
-    })),
+const test = appTest({
+  offline: true,
+  orgName: "Exporter",
+  funded: false,
+  agent: { name: "Exported" },
+})
+  .extend(
+    "seed",
+    { scope: "file" },
+    ({ app, org, agent: exported }) =>
+      async (conversation: Seed) => {
+        const agent = conversation.agent ?? exported.id;
+        await app.database.db.insert(conversations).values({
+          id: conversation.id,
+          externalId: conversation.id,
+          organizationId: org.id,
+          agentId: agent,
+          visitorId: `visitor-${conversation.id}`,
+          channel: conversation.channel ?? "website",
+          status: conversation.status ?? "UNRESOLVED",
+        });
+        await app.database.db.insert(messages).values(
+          conversation.messages.map(([from, text, at, draft], index) => ({
+            id: `${conversation.id}-m${index}`,
+            organizationId: org.id,
+            conversationId: conversation.id,
+            agentId: agent,
+            from,
+            text,
+            isDraft: draft ?? false,
+            createdAt: new Date(at),
+          })),
+        );
+      },
+  )
+  .extend(
+    "exportCsv",
+    { scope: "file" },
+    ({ app, org, agent }) =>
+      (query = "", who: TestOrganization = org, id = agent.id) =>
+        app.api.inject({
+          url: `/api/agents/${id}/conversations-export${query}`,
+          headers: who.auth,
+        }),
   );
-}
 
-beforeAll(async () => {
-  app = await startTestApp();
-  org = await app.createOrganization("Exporter");
+let stranger: TestOrganization;
+let otherAgentId: string;
+let emptyAgentId: string;
+
+test.beforeAll(async ({ app, org, seed }) => {
   stranger = await app.createOrganization("Stranger");
-  agentId = (await createAgent(app, org, { name: "Exported" })).id;
   otherAgentId = (await createAgent(app, org, { name: "Other" })).id;
   emptyAgentId = (await createAgent(app, org, { name: "Silent" })).id;
   await seed({
@@ -87,22 +103,21 @@ beforeAll(async () => {
     messages: [["human", "other agent", "2024-03-02T00:00:00.000Z"]],
   });
 });
-afterAll(() => app.close());
-
-const exportCsv = (query = "", who: TestOrganization = org, id = agentId) =>
-  app.api.inject({ url: `/api/agents/${id}/conversations-export${query}`, headers: who.auth });
 
 function rows(body: string): string[][] {
   return parse(body, { relax_column_count: false }) as string[][];
 }
 
 describe("conversations-export", () => {
-  test("streams an RFC 4180 CSV attachment of the agent's sent messages, oldest first", async () => {
+  test("streams an RFC 4180 CSV attachment of the agent's sent messages, oldest first", async ({
+    agent,
+    exportCsv,
+  }) => {
     const response = await exportCsv();
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toBe("text/csv; charset=utf-8");
     expect(response.headers["content-disposition"]).toMatch(
-      new RegExp(`^attachment; filename="conversations-${agentId}-\\d{8}T\\d{6}Z\\.csv"$`),
+      new RegExp(`^attachment; filename="conversations-${agent.id}-\\d{8}T\\d{6}Z\\.csv"$`),
     );
     expect(response.body.startsWith(`${HEADER}\r\n`)).toBe(true);
     const [header, ...data] = rows(response.body);
@@ -124,7 +139,7 @@ describe("conversations-export", () => {
     );
   });
 
-  test("orders newest first with orderBy=desc", async () => {
+  test("orders newest first with orderBy=desc", async ({ exportCsv }) => {
     const data = rows((await exportCsv("?orderBy=desc")).body).slice(1);
     expect(data.map((row) => row[2]).slice(0, 2)).toEqual([
       "I want a PERSON",
@@ -133,7 +148,7 @@ describe("conversations-export", () => {
     expect(data).toHaveLength(9);
   });
 
-  test.each([
+  test.for([
     ["include=human", 5],
     ["include=agent", 4],
     ["status=RESOLVED", 6],
@@ -154,13 +169,13 @@ describe("conversations-export", () => {
     ["limit=3", 3],
     ["preview=true", 9],
     ["include=agent&status=RESOLVED&orderBy=desc&limit=2", 2],
-  ])("filters with %s", async (query, count) => {
+  ] as const)("filters with %s", async ([query, count], { exportCsv }) => {
     const response = await exportCsv(`?${query}`);
     expect(response.statusCode).toBe(200);
     expect(rows(response.body).slice(1)).toHaveLength(count);
   });
 
-  test("is the header row alone when nothing matches", async () => {
+  test("is the header row alone when nothing matches", async ({ org, exportCsv }) => {
     for (const response of [
       await exportCsv("", org, emptyAgentId),
       await exportCsv("?search=zzz-nothing"),
@@ -170,7 +185,7 @@ describe("conversations-export", () => {
     }
   });
 
-  test("exports messages written through the API", async () => {
+  test("exports messages written through the API", async ({ app, org, exportCsv }) => {
     const appended = await app.api.inject({
       method: "POST",
       url: `/api/agents/${emptyAgentId}/query-agent`,
@@ -186,7 +201,7 @@ describe("conversations-export", () => {
 });
 
 describe("large exports", () => {
-  beforeAll(async () => {
+  test.beforeAll(async ({ app, org }) => {
     await app.database.db.insert(conversations).values({
       id: "c-bulk",
       externalId: "c-bulk",
@@ -204,7 +219,10 @@ describe("large exports", () => {
       from generate_series(1, 2500) as n`);
   });
 
-  test("pages through every message once, in order, in both directions", async () => {
+  test("pages through every message once, in order, in both directions", async ({
+    org,
+    exportCsv,
+  }) => {
     const ascending = rows(
       (await exportCsv("?channel=slack&limit=100000", org, otherAgentId)).body,
     ).slice(1);
@@ -219,7 +237,10 @@ describe("large exports", () => {
     expect(descending.map((row) => row[2])).toEqual(ascending.map((row) => row[2]).reverse());
   });
 
-  test("stops at the limit across pages, defaults to 5000, and preview caps at 100", async () => {
+  test("stops at the limit across pages, defaults to 5000, and preview caps at 100", async ({
+    org,
+    exportCsv,
+  }) => {
     const limited = rows(
       (await exportCsv("?channel=slack&limit=1500", org, otherAgentId)).body,
     ).slice(1);
@@ -235,7 +256,7 @@ describe("large exports", () => {
 });
 
 describe("conversations-export refusals", () => {
-  test.each([
+  test.for([
     ["from=yesterday", "querystring.from"],
     ["to=2024-02-30", "querystring.to"],
     ["from=2024-03-05T25:00:00Z", "querystring.from"],
@@ -252,7 +273,7 @@ describe("conversations-export refusals", () => {
     ["orderBy=newest", "querystring.orderBy"],
     [`search=${"a".repeat(501)}`, "querystring.search"],
     ["conversationId=,,", "querystring.conversationId"],
-  ])("%s gives 400", async (query, path) => {
+  ] as const)("%s gives 400", async ([query, path], { exportCsv }) => {
     const response = await exportCsv(`?${query}`);
     expect(response.statusCode).toBe(400);
     expect(response.headers["content-type"]).toContain("application/json");
@@ -261,7 +282,7 @@ describe("conversations-export refusals", () => {
     expect(body.details.map((detail: { path: string }) => detail.path)).toContain(path);
   });
 
-  test("refuses from after to", async () => {
+  test("refuses from after to", async ({ exportCsv }) => {
     for (const query of [
       "?from=2024-03-06&to=2024-03-05",
       "?from=2024-03-05T10:00:00Z&to=2024-03-05T09:00:00Z",
@@ -272,12 +293,17 @@ describe("conversations-export refusals", () => {
     }
   });
 
-  test("accepts a search of exactly 500 characters", async () => {
+  test("accepts a search of exactly 500 characters", async ({ exportCsv }) => {
     expect((await exportCsv(`?search=${"a".repeat(500)}`)).statusCode).toBe(200);
   });
 
-  test("answers 401 without a key and 404 for an absent agent or another organization's", async () => {
-    const anonymous = await app.api.inject({ url: `/api/agents/${agentId}/conversations-export` });
+  test("answers 401 without a key and 404 for an absent agent or another organization's", async ({
+    app,
+    org,
+    agent,
+    exportCsv,
+  }) => {
+    const anonymous = await app.api.inject({ url: `/api/agents/${agent.id}/conversations-export` });
     expect(anonymous.statusCode).toBe(401);
     expect((await exportCsv("", org, "no-such-agent")).statusCode).toBe(404);
     const foreign = await exportCsv("", stranger);
@@ -285,7 +311,12 @@ describe("conversations-export refusals", () => {
     expect(foreign.body).not.toContain("order #12");
   });
 
-  test("writes times as toISOString does: UTC, milliseconds, the microseconds cut", async () => {
+  test("writes times as toISOString does: UTC, milliseconds, the microseconds cut", async ({
+    app,
+    org,
+    seed,
+    exportCsv,
+  }) => {
     const precise = (await createAgent(app, org, { name: "Precise" })).id;
     await seed({
       id: "c-precise",

@@ -3,8 +3,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import type { Database } from "../../src/db/client.ts";
+import { test as base, describe, expect, inject } from "vitest";
 import { createTestDatabase, testDatabaseKind } from "../harness/database.ts";
 import { type ServiceProcess, startServiceProcess } from "../harness/service-process.ts";
 
@@ -28,38 +27,52 @@ function snapshotDataDir(): string {
   return dataDir;
 }
 
-describe.skipIf(!redisUrl)("query-agent without a key, across two service processes", () => {
-  const dataDirs: string[] = [];
-  let database: Database | null = null;
-  let first: ServiceProcess;
-  let second: ServiceProcess;
-
-  beforeAll(async () => {
-    const env = {
+const test = base
+  .extend(
+    "env",
+    { scope: "file" },
+    {
       REDIS_URL: redisUrl!,
       // The client address is the X-Forwarded-For the test sends, as behind a load balancer.
       TRUST_PROXY: "1",
       QUERY_ANONYMOUS_RATE_LIMIT_PER_MINUTE: "3",
       QUERY_ANONYMOUS_IP_RATE_LIMIT_PER_MINUTE: "4",
       QUERY_ANONYMOUS_CONVERSATIONS_PER_AGENT_PER_HOUR: "4",
-    };
-    if (testDatabaseKind === "postgres") database = await createTestDatabase();
-    const storage = (): Record<string, string> => {
-      if (database) return { DATABASE_URL: database.connectionString! };
+    },
+  )
+  // The environment of one more process: `env`, and the database or data directory it uses.
+  .extend("processEnv", { scope: "file" }, async ({ env }, { onCleanup }) => {
+    const dataDirs: string[] = [];
+    const database = testDatabaseKind === "postgres" ? await createTestDatabase() : null;
+    onCleanup(async () => {
+      await database?.close();
+      for (const dataDir of dataDirs) rmSync(dataDir, { recursive: true, force: true });
+    });
+    return (): Record<string, string> => {
+      if (database) return { ...env, DATABASE_URL: database.connectionString! };
       const dataDir = snapshotDataDir();
       dataDirs.push(dataDir);
-      return { DATA_DIR: dataDir };
+      return { ...env, DATA_DIR: dataDir };
     };
+  })
+  .extend("first", { scope: "file" }, async ({ processEnv }, { onCleanup }) => {
+    const service = await startServiceProcess(processEnv());
+    onCleanup(() => service.stop());
+    return service;
+  })
+  .extend("second", { scope: "file" }, async ({ processEnv, first }, { onCleanup }) => {
     // One after the other: two first starts at once on one PostgreSQL database can deadlock.
-    first = await startServiceProcess({ ...env, ...storage() });
-    second = await startServiceProcess({ ...env, ...storage() });
-  }, START_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await Promise.all([first?.stop(), second?.stop()]);
-    await database?.close();
-    for (const dataDir of dataDirs) rmSync(dataDir, { recursive: true, force: true });
+    void first;
+    const service = await startServiceProcess(processEnv());
+    onCleanup(() => service.stop());
+    return service;
   });
+
+describe.skipIf(!redisUrl)("query-agent without a key, across two service processes", () => {
+  // Both processes start before the first test, within the time a start may take.
+  test.beforeAll(async ({ second }) => {
+    void second;
+  }, START_TIMEOUT_MS);
 
   /** A public agent of a new organization, created through `service`. */
   async function publicAgent(service: ServiceProcess): Promise<string> {
@@ -74,6 +87,7 @@ describe.skipIf(!redisUrl)("query-agent without a key, across two service proces
 
   /** Sends `count` anonymous messages, alternating between the processes; their statuses. */
   async function alternate(
+    { first, second }: { first: ServiceProcess; second: ServiceProcess },
     count: number,
     agentIdOn: (service: ServiceProcess) => string,
     request: (index: number) => { ip: string; visitorId: string },
@@ -93,13 +107,14 @@ describe.skipIf(!redisUrl)("query-agent without a key, across two service proces
     return statuses;
   }
 
-  test("counts one visitor's messages together", async () => {
+  test("counts one visitor's messages together", async ({ first, second }) => {
     const agents = new Map([
       [first, await publicAgent(first)],
       [second, await publicAgent(second)],
     ]);
     const visitorId = `visitor-${randomUUID()}`;
     const statuses = await alternate(
+      { first, second },
       5,
       (service) => agents.get(service)!,
       () => ({ ip: randomIp(), visitorId }),
@@ -107,13 +122,14 @@ describe.skipIf(!redisUrl)("query-agent without a key, across two service proces
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
   });
 
-  test("counts one address's messages together", async () => {
+  test("counts one address's messages together", async ({ first, second }) => {
     const agents = new Map([
       [first, await publicAgent(first)],
       [second, await publicAgent(second)],
     ]);
     const ip = randomIp();
     const statuses = await alternate(
+      { first, second },
       6,
       (service) => agents.get(service)!,
       () => ({ ip, visitorId: `visitor-${randomUUID()}` }),
@@ -123,9 +139,10 @@ describe.skipIf(!redisUrl)("query-agent without a key, across two service proces
 
   test.skipIf(testDatabaseKind !== "postgres")(
     "counts one agent's new conversations together (a database both processes share)",
-    async () => {
+    async ({ first, second }) => {
       const agentId = await publicAgent(first);
       const statuses = await alternate(
+        { first, second },
         6,
         () => agentId,
         () => ({ ip: randomIp(), visitorId: `visitor-${randomUUID()}` }),

@@ -1,38 +1,38 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { ANONYMOUS_CONVERSATION_REFUSED } from "../../src/domain/conversations/agent-message-service.ts";
-import {
-  createAgent,
-  createFundedOrganization,
-  type QueryTestApp,
-  startQueryTestApp,
-} from "../harness/agents.ts";
-import type { TestOrganization } from "../harness/app.ts";
+import { createAgent, createFundedOrganization } from "../harness/agents.ts";
+import type { TestApp, TestOrganization } from "../harness/app.ts";
 import { type Reply, unchecked } from "../harness/client.ts";
+import { appTest } from "../harness/fixtures.ts";
 import { postSse, summarize } from "../harness/sse-client.ts";
 
-let t: QueryTestApp;
-let owner: TestOrganization;
+const test = appTest({ orgName: "Owner", agent: { name: "Desk" } });
+
 let stranger: TestOrganization;
-let deskId: string;
 let widgetId: string;
 let strangerWidgetId: string;
-beforeAll(async () => {
-  t = await startQueryTestApp();
-  owner = await createFundedOrganization(t.app, "Owner");
-  stranger = await createFundedOrganization(t.app, "Stranger");
-  deskId = (await createAgent(t.app, owner, { name: "Desk" })).id;
-  widgetId = (await createAgent(t.app, owner, { name: "Widget", visibility: "public" })).id;
-  strangerWidgetId = (await createAgent(t.app, stranger, { name: "Theirs", visibility: "public" }))
+test.beforeAll(async ({ app, org: owner }) => {
+  stranger = await createFundedOrganization(app, "Stranger");
+  widgetId = (await createAgent(app, owner, { name: "Widget", visibility: "public" })).id;
+  strangerWidgetId = (await createAgent(app, stranger, { name: "Theirs", visibility: "public" }))
     .id;
 });
-afterAll(() => t.close());
 
-const append = (agentId: string, body: Record<string, unknown>, who?: TestOrganization) =>
-  t.app.client(who ? who.auth : {}).agents.queryAgent(agentId, unchecked(body));
+const append = (
+  app: TestApp,
+  agentId: string,
+  body: Record<string, unknown>,
+  who?: TestOrganization,
+) => app.client(who ? who.auth : {}).agents.queryAgent(agentId, unchecked(body));
 
 /** The texts of a conversation as its organization reads it; null when it does not exist. */
-async function textsOf(who: TestOrganization, conversationId: string, agentId: string) {
-  const response = await t.app
+async function textsOf(
+  app: TestApp,
+  who: TestOrganization,
+  conversationId: string,
+  agentId: string,
+) {
+  const response = await app
     .client(who.auth)
     .conversations.get(encodeURIComponent(conversationId), { agentId });
   if (response.status === 404) return null;
@@ -50,10 +50,20 @@ function errorOf(response: Reply<unknown>) {
 const REFUSED = { status: 401, type: "UNAUTHORIZED", error: ANONYMOUS_CONVERSATION_REFUSED };
 
 describe("query-agent: a conversation id belongs to its organization and agent", () => {
-  test("gives two organizations using the same id each their own conversation", async () => {
+  test("gives two organizations using the same id each their own conversation", async ({
+    app,
+    org: owner,
+    agent,
+  }) => {
     const shared = "crmchatsappai_5_6";
-    const mine = await append(deskId, { query: "owner's note", conversationId: shared }, owner);
+    const mine = await append(
+      app,
+      agent.id,
+      { query: "owner's note", conversationId: shared },
+      owner,
+    );
     const theirs = await append(
+      app,
       strangerWidgetId,
       { query: "stranger's note", conversationId: shared },
       stranger,
@@ -62,14 +72,14 @@ describe("query-agent: a conversation id belongs to its organization and agent",
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ conversationId: shared, visitorId: shared });
     }
-    expect(await textsOf(owner, shared, deskId)).toEqual(["owner's note"]);
-    expect(await textsOf(stranger, shared, strangerWidgetId)).toEqual(["stranger's note"]);
+    expect(await textsOf(app, owner, shared, agent.id)).toEqual(["owner's note"]);
+    expect(await textsOf(app, stranger, shared, strangerWidgetId)).toEqual(["stranger's note"]);
   });
 
-  test("does the same over SSE", async () => {
+  test("does the same over SSE", async ({ app, org: owner, agent }) => {
     const shared = "crmchatsappai_streamed_9";
-    await append(deskId, { query: "owner's note", conversationId: shared }, owner);
-    const base = await t.app.listen("api");
+    await append(app, agent.id, { query: "owner's note", conversationId: shared }, owner);
+    const base = await app.listen("api");
     const result = await postSse(
       `${base}/api/agents/${strangerWidgetId}/query-agent`,
       stranger.auth,
@@ -83,16 +93,24 @@ describe("query-agent: a conversation id belongs to its organization and agent",
     expect(answer).toBe("streamed by the stranger");
     expect(response).toMatchObject({ conversationId: shared, status: "UNRESOLVED" });
     expect(last).toBe("[DONE]");
-    expect(await textsOf(stranger, shared, strangerWidgetId)).toEqual(["streamed by the stranger"]);
-    expect(await textsOf(owner, shared, deskId)).toEqual(["owner's note"]);
+    expect(await textsOf(app, stranger, shared, strangerWidgetId)).toEqual([
+      "streamed by the stranger",
+    ]);
+    expect(await textsOf(app, owner, shared, agent.id)).toEqual(["owner's note"]);
   });
 
-  test("answers exactly as for an id never used anywhere", async () => {
+  test("answers exactly as for an id never used anywhere", async ({ app, org: owner, agent }) => {
     const used = "crmchatsappai_used_3";
     const fresh = "crmchatsappai_fresh_3";
-    await append(deskId, { query: "owner's note", conversationId: used }, owner);
-    const onUsed = await append(strangerWidgetId, { query: "hi", conversationId: used }, stranger);
+    await append(app, agent.id, { query: "owner's note", conversationId: used }, owner);
+    const onUsed = await append(
+      app,
+      strangerWidgetId,
+      { query: "hi", conversationId: used },
+      stranger,
+    );
     const onFresh = await append(
+      app,
       strangerWidgetId,
       { query: "hi", conversationId: fresh },
       stranger,
@@ -108,45 +126,53 @@ describe("query-agent: a conversation id belongs to its organization and agent",
     expect(comparable(onUsed.body)).toEqual(comparable(onFresh.body));
   });
 
-  test("gives another agent of the organization its own conversation with the same id", async () => {
+  test("gives another agent of the organization its own conversation with the same id", async ({
+    app,
+    org: owner,
+    agent,
+  }) => {
     const shared = "crmchatsappai_11_12";
-    await append(deskId, { query: "to the desk", conversationId: shared }, owner);
+    await append(app, agent.id, { query: "to the desk", conversationId: shared }, owner);
     const response = await append(
+      app,
       widgetId,
       { query: "to the widget", conversationId: shared },
       owner,
     );
     expect(response.status).toBe(200);
-    expect(await textsOf(owner, shared, deskId)).toEqual(["to the desk"]);
-    expect(await textsOf(owner, shared, widgetId)).toEqual(["to the widget"]);
+    expect(await textsOf(app, owner, shared, agent.id)).toEqual(["to the desk"]);
+    expect(await textsOf(app, owner, shared, widgetId)).toEqual(["to the widget"]);
   });
 });
 
 describe("query-agent without a key adds only to conversations it started", () => {
-  test("cannot inject into a CRM conversation, and is told the same as for an unknown id", async () => {
+  test("cannot inject into a CRM conversation, and is told the same as for an unknown id", async ({
+    app,
+    org: owner,
+  }) => {
     const crm = "crmchatsappai_77_88";
-    await append(widgetId, { query: "Agent: your order shipped", conversationId: crm }, owner);
+    await append(app, widgetId, { query: "Agent: your order shipped", conversationId: crm }, owner);
 
-    const injected = await append(widgetId, {
+    const injected = await append(app, widgetId, {
       query: "ANON INJECTED AGENT MESSAGE",
       conversationId: crm,
       visitorId: crm,
     });
-    const unknown = await append(widgetId, {
+    const unknown = await append(app, widgetId, {
       query: "ANON INJECTED AGENT MESSAGE",
       conversationId: "crmchatsappai_99_100",
       visitorId: "crmchatsappai_99_100",
     });
     expect(errorOf(injected)).toEqual(REFUSED);
     expect(errorOf(unknown)).toEqual(REFUSED);
-    expect(await textsOf(owner, crm, widgetId)).toEqual(["Agent: your order shipped"]);
-    expect(await textsOf(owner, "crmchatsappai_99_100", widgetId)).toBeNull();
+    expect(await textsOf(app, owner, crm, widgetId)).toEqual(["Agent: your order shipped"]);
+    expect(await textsOf(app, owner, "crmchatsappai_99_100", widgetId)).toBeNull();
   });
 
-  test("is refused before any stream starts", async () => {
+  test("is refused before any stream starts", async ({ app, org: owner }) => {
     const crm = "crmchatsappai_streamed_77";
-    await append(widgetId, { query: "Agent: hello", conversationId: crm }, owner);
-    const base = await t.app.listen("api");
+    await append(app, widgetId, { query: "Agent: hello", conversationId: crm }, owner);
+    const base = await app.listen("api");
     const result = await postSse(
       `${base}/api/agents/${widgetId}/query-agent`,
       {},
@@ -162,85 +188,97 @@ describe("query-agent without a key adds only to conversations it started", () =
       type: "UNAUTHORIZED",
       error: ANONYMOUS_CONVERSATION_REFUSED,
     });
-    expect(await textsOf(owner, crm, widgetId)).toEqual(["Agent: hello"]);
+    expect(await textsOf(app, owner, crm, widgetId)).toEqual(["Agent: hello"]);
   });
 
-  test("cannot write into a whatsapp conversation", async () => {
+  test("cannot write into a whatsapp conversation", async ({ app, org: owner }) => {
     const channelExternalId = `${owner.id}_${widgetId}_34600111222`;
     const started = (
-      await append(widgetId, { query: "Hola", channel: "whatsapp", channelExternalId }, owner)
+      await append(app, widgetId, { query: "Hola", channel: "whatsapp", channelExternalId }, owner)
     ).body;
 
-    const byExternalId = await append(widgetId, {
+    const byExternalId = await append(app, widgetId, {
       query: "ANON",
       channel: "whatsapp",
       channelExternalId,
     });
     expect(byExternalId.status).toBe(401);
     expect(byExternalId.error.type).toBe("UNAUTHORIZED");
-    const byId = await append(widgetId, {
+    const byId = await append(app, widgetId, {
       query: "ANON",
       conversationId: started.conversationId,
       visitorId: started.visitorId,
     });
     expect(errorOf(byId)).toEqual(REFUSED);
-    expect(await textsOf(owner, started.conversationId, widgetId)).toEqual(["Hola"]);
+    expect(await textsOf(app, owner, started.conversationId, widgetId)).toEqual(["Hola"]);
   });
 
-  test("cannot add to another visitor's conversation, and continues its own", async () => {
-    const started = await append(widgetId, { query: "Welcome!", visitorId: "visitor-1" });
+  test("cannot add to another visitor's conversation, and continues its own", async ({
+    app,
+    org: owner,
+  }) => {
+    const started = await append(app, widgetId, { query: "Welcome!", visitorId: "visitor-1" });
     expect(started.status).toBe(200);
     const { conversationId } = started.body;
 
-    const otherVisitor = await append(widgetId, {
+    const otherVisitor = await append(app, widgetId, {
       query: "Injected",
       conversationId,
       visitorId: "visitor-2",
     });
-    const noVisitor = await append(widgetId, { query: "Injected", conversationId });
+    const noVisitor = await append(app, widgetId, { query: "Injected", conversationId });
     expect(errorOf(otherVisitor)).toEqual(REFUSED);
     expect(errorOf(noVisitor)).toEqual(REFUSED);
-    const own = await append(widgetId, {
+    const own = await append(app, widgetId, {
       query: "Still there?",
       conversationId,
       visitorId: "visitor-1",
     });
     expect(own.status).toBe(200);
     expect(own.body).toMatchObject({ conversationId, visitorId: "visitor-1" });
-    expect(await textsOf(owner, conversationId, widgetId)).toEqual(["Welcome!", "Still there?"]);
+    expect(await textsOf(app, owner, conversationId, widgetId)).toEqual([
+      "Welcome!",
+      "Still there?",
+    ]);
   });
 
-  test("cannot add to a conversation started with a key, even with its visitorId", async () => {
+  test("cannot add to a conversation started with a key, even with its visitorId", async ({
+    app,
+    org: owner,
+  }) => {
     const keyed = (
-      await append(widgetId, { query: "Agent: hi", visitorId: "known-visitor" }, owner)
+      await append(app, widgetId, { query: "Agent: hi", visitorId: "known-visitor" }, owner)
     ).body;
-    const response = await append(widgetId, {
+    const response = await append(app, widgetId, {
       query: "Injected",
       conversationId: keyed.conversationId,
       visitorId: "known-visitor",
     });
     expect(errorOf(response)).toEqual(REFUSED);
-    expect(await textsOf(owner, keyed.conversationId, widgetId)).toEqual(["Agent: hi"]);
+    expect(await textsOf(app, owner, keyed.conversationId, widgetId)).toEqual(["Agent: hi"]);
   });
 
-  test("cannot choose a conversation id: nothing is created under it", async () => {
-    const response = await append(widgetId, {
+  test("cannot choose a conversation id: nothing is created under it", async ({
+    app,
+    org: owner,
+  }) => {
+    const response = await append(app, widgetId, {
       query: "Welcome!",
       conversationId: "my-widget-conversation",
       visitorId: "visitor-3",
     });
     expect(errorOf(response)).toEqual(REFUSED);
-    expect(await textsOf(owner, "my-widget-conversation", widgetId)).toBeNull();
+    expect(await textsOf(app, owner, "my-widget-conversation", widgetId)).toBeNull();
   });
 
-  test("writes only to website, form, dashboard or api conversations", async () => {
+  test("writes only to website, form, dashboard or api conversations", async ({ app }) => {
     for (const channel of ["whatsapp", "telegram", "crmchatsappai", "chatwoot"]) {
-      const response = await append(widgetId, { query: "hi", channel });
+      const response = await append(app, widgetId, { query: "hi", channel });
       expect(response.status, channel).toBe(401);
     }
-    const viaMetadata = await append(widgetId, { query: "hi", metadata: { channel: "meta" } });
+    const viaMetadata = await append(app, widgetId, { query: "hi", metadata: { channel: "meta" } });
     expect(viaMetadata.status).toBe(401);
-    const website = await append(widgetId, { query: "hi", channel: "website" });
+    const website = await append(app, widgetId, { query: "hi", channel: "website" });
     expect(website.status).toBe(200);
   });
 });

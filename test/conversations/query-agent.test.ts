@@ -1,50 +1,51 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import {
-  createAgent,
-  createFundedOrganization,
-  type QueryTestApp,
-  startQueryTestApp,
-} from "../harness/agents.ts";
+import { describe, expect } from "vitest";
+import { createAgent, createFundedOrganization } from "../harness/agents.ts";
 import type { TestOrganization } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 import { postSse, summarize } from "../harness/sse-client.ts";
 
-let t: QueryTestApp;
-let org: TestOrganization;
+const test = appTest({ orgName: "Owner", agent: { name: "Desk" } })
+  .extend(
+    "append",
+    { scope: "file" },
+    ({ app, org, agent }) =>
+      (body: Record<string, unknown>, headers: Record<string, string> = org.auth, id = agent.id) =>
+        app.api.inject({
+          method: "POST",
+          url: `/api/agents/${id}/query-agent`,
+          headers,
+          payload: body,
+        }),
+  )
+  .extend(
+    "conversation",
+    { scope: "file" },
+    ({ app, org }) =>
+      async (id: string, who: TestOrganization = org) => {
+        const response = await app.api.inject({
+          url: `/api/conversations/${id}`,
+          headers: who.auth,
+        });
+        expect(response.statusCode).toBe(200);
+        return response.json();
+      },
+  );
+
 let stranger: TestOrganization;
-let agentId: string;
 let publicAgentId: string;
-beforeAll(async () => {
-  t = await startQueryTestApp();
-  org = await createFundedOrganization(t.app, "Owner");
-  stranger = await createFundedOrganization(t.app, "Stranger");
-  agentId = (await createAgent(t.app, org, { name: "Desk" })).id;
-  publicAgentId = (await createAgent(t.app, org, { name: "Widget", visibility: "public" })).id;
+test.beforeAll(async ({ app, org }) => {
+  stranger = await createFundedOrganization(app, "Stranger");
+  publicAgentId = (await createAgent(app, org, { name: "Widget", visibility: "public" })).id;
 });
-afterAll(() => t.close());
-beforeEach(() => {
-  t.fake.requests.length = 0;
-});
-
-const append = (
-  body: Record<string, unknown>,
-  headers: Record<string, string> = org.auth,
-  id = agentId,
-) =>
-  t.app.api.inject({
-    method: "POST",
-    url: `/api/agents/${id}/query-agent`,
-    headers,
-    payload: body,
-  });
-
-async function conversation(id: string, who: TestOrganization = org) {
-  const response = await t.app.api.inject({ url: `/api/conversations/${id}`, headers: who.auth });
-  expect(response.statusCode).toBe(200);
-  return response.json();
-}
 
 describe("query-agent", () => {
-  test("appends an agent message without calling any model", async () => {
+  test("appends an agent message without calling any model", async ({
+    app,
+    org,
+    fake,
+    append,
+    conversation,
+  }) => {
     const response = await append({ query: "Hello! How can I help?" });
     expect(response.statusCode).toBe(200);
     const body = response.json();
@@ -54,7 +55,7 @@ describe("query-agent", () => {
       visitorId: expect.any(String),
       status: "UNRESOLVED",
     });
-    expect(t.fake.requests).toHaveLength(0);
+    expect(fake.requests).toHaveLength(0);
     const stored = await conversation(body.conversationId);
     expect(stored).toMatchObject({ channel: "api", visitorId: body.visitorId });
     expect(stored.messages).toEqual([
@@ -66,26 +67,27 @@ describe("query-agent", () => {
         usage: null,
       }),
     ]);
-    const events = await t.app.api.inject({
+    const events = await app.api.inject({
       url: `/api/consumption-events?conversationId=${body.conversationId}`,
       headers: org.auth,
     });
     expect(events.json().data).toEqual([]);
   });
 
-  test("continues a conversation, and its messages become the model's history", async () => {
-    const first = (
-      await t.app.client(org.auth).agents.query(agentId, { query: "Is my order late?" })
-    ).body;
+  test("continues a conversation, and its messages become the model's history", async ({
+    api,
+    agent,
+    fake,
+    append,
+  }) => {
+    const first = (await api.agents.query(agent.id, { query: "Is my order late?" })).body;
     const appended = await append({
       query: "A colleague here: it ships today.",
       conversationId: first.conversationId,
     });
     expect(appended.json().conversationId).toBe(first.conversationId);
-    await t.app
-      .client(org.auth)
-      .agents.query(agentId, { query: "Thanks!", conversationId: first.conversationId });
-    const messages = (t.fake.requests.at(-1)?.body?.messages ?? []) as Array<{
+    await api.agents.query(agent.id, { query: "Thanks!", conversationId: first.conversationId });
+    const messages = (fake.requests.at(-1)?.body?.messages ?? []) as Array<{
       role: string;
       content: string;
     }>;
@@ -95,16 +97,19 @@ describe("query-agent", () => {
     ]);
   });
 
-  test("lands crmchatsappai_{accountId}_{customerId} ids in the existing conversation", async () => {
+  test("lands crmchatsappai_{accountId}_{customerId} ids in the existing conversation", async ({
+    api,
+    agent,
+    append,
+    conversation,
+  }) => {
     const id = "crmchatsappai_acct9_cust77";
     const first = (await append({ query: "first", conversationId: id, visitorId: id })).json();
     expect(first).toMatchObject({ conversationId: id, visitorId: id });
     const second = (await append({ query: "second", conversationId: id })).json();
     expect(second).toMatchObject({ conversationId: id, visitorId: id });
     const reply = (
-      await t.app
-        .client(org.auth)
-        .agents.query(agentId, { query: "customer writes", conversationId: id })
+      await api.agents.query(agent.id, { query: "customer writes", conversationId: id })
     ).body;
     expect(reply.conversationId).toBe(id);
     const stored = await conversation(id);
@@ -116,8 +121,13 @@ describe("query-agent", () => {
     ]);
   });
 
-  test("lands whatsapp messages by channelExternalId {organizationId}_{agentId}_{telephoneNumber}", async () => {
-    const externalId = `${org.id}_${agentId}_34600111222`;
+  test("lands whatsapp messages by channelExternalId {organizationId}_{agentId}_{telephoneNumber}", async ({
+    org,
+    agent,
+    append,
+    conversation,
+  }) => {
+    const externalId = `${org.id}_${agent.id}_34600111222`;
     const first = (
       await append({ query: "Hola", channel: "whatsapp", channelExternalId: externalId })
     ).json();
@@ -133,17 +143,21 @@ describe("query-agent", () => {
       await append({
         query: "Hi",
         channel: "whatsapp",
-        channelExternalId: `${org.id}_${agentId}_34600999888`,
+        channelExternalId: `${org.id}_${agent.id}_34600999888`,
       })
     ).json();
     expect(otherNumber.conversationId).not.toBe(first.conversationId);
   });
 
-  test("refuses a whatsapp channelExternalId that is not this agent's pattern", async () => {
+  test("refuses a whatsapp channelExternalId that is not this agent's pattern", async ({
+    org,
+    agent,
+    append,
+  }) => {
     for (const externalId of [
       "34600111222",
       `${org.id}_other-agent_34600111222`,
-      `${org.id}_${agentId}_not-a-phone`,
+      `${org.id}_${agent.id}_not-a-phone`,
     ]) {
       const response = await append({
         query: "Hola",
@@ -155,7 +169,7 @@ describe("query-agent", () => {
     }
   });
 
-  test("lets metadata.channel override the top-level channel", async () => {
+  test("lets metadata.channel override the top-level channel", async ({ append, conversation }) => {
     const body = (
       await append({
         query: "hi",
@@ -168,10 +182,14 @@ describe("query-agent", () => {
     expect(stored.messages[0].metadata).toMatchObject({ contextDataAgents: "order 7" });
   });
 
-  test("stores a draft with a key; drafts stay out of the model's history", async () => {
-    const first = (
-      await t.app.client(org.auth).agents.query(agentId, { query: "Can I change my address?" })
-    ).body;
+  test("stores a draft with a key; drafts stay out of the model's history", async ({
+    api,
+    agent,
+    fake,
+    append,
+    conversation,
+  }) => {
+    const first = (await api.agents.query(agent.id, { query: "Can I change my address?" })).body;
     const draft = await append({
       query: "DRAFT: yes, send it to us",
       conversationId: first.conversationId,
@@ -180,13 +198,14 @@ describe("query-agent", () => {
     expect(draft.statusCode).toBe(200);
     const stored = await conversation(first.conversationId);
     expect(stored.messages.at(-1)).toMatchObject({ id: draft.json().messageId, isDraft: true });
-    await t.app
-      .client(org.auth)
-      .agents.query(agentId, { query: "Hello?", conversationId: first.conversationId });
-    expect(JSON.stringify(t.fake.requests.at(-1)?.body?.messages)).not.toContain("DRAFT");
+    await api.agents.query(agent.id, { query: "Hello?", conversationId: first.conversationId });
+    expect(JSON.stringify(fake.requests.at(-1)?.body?.messages)).not.toContain("DRAFT");
   });
 
-  test("links an existing contact by contactId, or matches and creates one from contact", async () => {
+  test("links an existing contact by contactId, or matches and creates one from contact", async ({
+    append,
+    conversation,
+  }) => {
     const withContact = (
       await append({ query: "hi", contact: { email: "lin@example.com", firstName: "Lin" } })
     ).json();
@@ -206,9 +225,9 @@ describe("query-agent", () => {
     ]);
   });
 
-  test("streams the stored message as SSE when streaming is true", async () => {
-    const base = await t.app.listen("api");
-    const result = await postSse(`${base}/api/agents/${agentId}/query-agent`, org.auth, {
+  test("streams the stored message as SSE when streaming is true", async ({ app, org, agent }) => {
+    const base = await app.listen("api");
+    const result = await postSse(`${base}/api/agents/${agent.id}/query-agent`, org.auth, {
       query: "Streamed hello",
       streaming: true,
     });
@@ -225,7 +244,7 @@ describe("query-agent", () => {
 });
 
 describe("query-agent authentication", () => {
-  test("requires a key for a draft (401), even on a public agent", async () => {
+  test("requires a key for a draft (401), even on a public agent", async ({ append }) => {
     const response = await append({ query: "draft", isDraft: true }, {}, publicAgentId);
     expect(response.statusCode).toBe(401);
     expect(response.json()).toMatchObject({
@@ -234,12 +253,12 @@ describe("query-agent authentication", () => {
     });
   });
 
-  test("requires a key for a private agent", async () => {
+  test("requires a key for a private agent", async ({ append }) => {
     const response = await append({ query: "hi" }, {});
     expect(response.statusCode).toBe(401);
   });
 
-  test("refuses a key that is sent but invalid", async () => {
+  test("refuses a key that is sent but invalid", async ({ append }) => {
     const response = await append(
       { query: "hi" },
       { authorization: "Bearer adk_wrong" },
@@ -248,7 +267,10 @@ describe("query-agent authentication", () => {
     expect(response.statusCode).toBe(401);
   });
 
-  test("lets a public agent's widget post without a key, into its own visitor's conversation only", async () => {
+  test("lets a public agent's widget post without a key, into its own visitor's conversation only", async ({
+    append,
+    conversation,
+  }) => {
     const created = await append(
       { query: "Welcome!", visitorId: "widget-visitor" },
       {},
@@ -281,12 +303,15 @@ describe("query-agent authentication", () => {
     ).toEqual(["Welcome!", "Still there?"]);
   });
 
-  test("answers 404 for an unknown agent, with or without a key", async () => {
+  test("answers 404 for an unknown agent, with or without a key", async ({ org, append }) => {
     expect((await append({ query: "hi" }, org.auth, "no-such-agent")).statusCode).toBe(404);
     expect((await append({ query: "hi" }, {}, "no-such-agent")).statusCode).toBe(404);
   });
 
-  test("answers 404 for another organization's agent and never touches its conversations", async () => {
+  test("answers 404 for another organization's agent and never touches its conversations", async ({
+    append,
+    conversation,
+  }) => {
     const theirs = (await append({ query: "ours" })).json();
     const response = await append(
       { query: "intrusion", conversationId: theirs.conversationId },
@@ -297,7 +322,12 @@ describe("query-agent authentication", () => {
     expect((await conversation(theirs.conversationId)).messages).toHaveLength(1);
   });
 
-  test("lands the same id on another agent in that agent's own conversation", async () => {
+  test("lands the same id on another agent in that agent's own conversation", async ({
+    app,
+    org,
+    agent: deskAgent,
+    append,
+  }) => {
     const desk = (await append({ query: "desk" })).json();
     const response = await append(
       { query: "widget", conversationId: desk.conversationId },
@@ -307,13 +337,13 @@ describe("query-agent authentication", () => {
     expect(response.statusCode).toBe(200);
     expect(response.json().conversationId).toBe(desk.conversationId);
     const read = (agent: string) =>
-      t.app.api.inject({
+      app.api.inject({
         url: `/api/conversations/${desk.conversationId}?agentId=${agent}`,
         headers: org.auth,
       });
-    expect((await read(agentId)).json().messages.map((m: { text: string }) => m.text)).toEqual([
-      "desk",
-    ]);
+    expect((await read(deskAgent.id)).json().messages.map((m: { text: string }) => m.text)).toEqual(
+      ["desk"],
+    );
     expect(
       (await read(publicAgentId)).json().messages.map((m: { text: string }) => m.text),
     ).toEqual(["widget"]);
@@ -321,7 +351,7 @@ describe("query-agent authentication", () => {
 });
 
 describe("query-agent bad input", () => {
-  test.each([
+  test.for([
     ["no query", {}, "body.query"],
     ["empty query", { query: "" }, "body.query"],
     ["unknown channel", { query: "hi", channel: "pigeon" }, "body.channel"],
@@ -333,13 +363,13 @@ describe("query-agent bad input", () => {
     ["isDraft not boolean", { query: "hi", isDraft: "yes" }, "body.isDraft"],
     ["metadata not an object", { query: "hi", metadata: "x" }, "body.metadata"],
     ["bad contact email", { query: "hi", contact: { email: "nope" } }, "body.contact.email"],
-  ])("%s gives 400", async (_label, payload, path) => {
+  ] as const)("%s gives 400", async ([_label, payload, path], { append }) => {
     const response = await append(payload);
     expect(response.statusCode).toBe(400);
     expect(response.json().details.map((d: { path: string }) => d.path)).toContain(path);
   });
 
-  test("lists the valid channels", async () => {
+  test("lists the valid channels", async ({ append }) => {
     const response = await append({ query: "hi", channel: "pigeon" });
     expect(response.json().error).toContain("must be one of: api, dashboard, website");
   });

@@ -1,65 +1,64 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import {
-  type ConversationRepo,
   createConversationRepo,
   type RecordedTurn,
 } from "../../src/domain/conversations/conversation-repo.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { createAgent } from "../harness/agents.ts";
+import type { TestApp, TestOrganization } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 
-let app: TestApp;
-let repo: ConversationRepo;
-let owner: TestOrganization;
+const test = appTest({
+  offline: true,
+  orgName: "Owner",
+  funded: false,
+  agent: { name: "Support" },
+})
+  .extend("repo", { scope: "file" }, ({ app }) => createConversationRepo(app.database.db))
+  // A turn of `org`'s `agent` in the conversation, unless `overrides` say otherwise.
+  .extend(
+    "turn",
+    { scope: "file" },
+    ({ org, agent }) =>
+      (conversationId: string, overrides: Partial<RecordedTurn> = {}): RecordedTurn => ({
+        organizationId: org.id,
+        agentId: agent.id,
+        conversation: {
+          id: conversationId,
+          externalId: conversationId,
+          visitorId: "visitor-1",
+          channel: "website",
+          channelExternalId: null,
+          startedAnonymously: false,
+        },
+        status: "reopen",
+        messages: [
+          { id: `${conversationId}-q`, from: "human", text: "Where is my order?" },
+          {
+            id: `${conversationId}-a`,
+            from: "agent",
+            text: "It ships today.",
+            sources: [{ source: "faq.md", chunk: "Orders ship the same day." }],
+            usage: { promptTokens: 10, completionTokens: 4, totalTokens: 14, cost: 0.5 },
+            metadata: { model: "fake" },
+            createdAt: new Date("2030-01-01T00:00:01.000Z"),
+          },
+        ],
+        ...overrides,
+      }),
+  );
+
 let other: TestOrganization;
-let agentId: string;
 let siblingAgentId: string;
 let otherAgentId: string;
-
-async function createAgent(org: TestOrganization, name: string): Promise<string> {
-  const response = await app.client(org.auth).agents.create({ name });
-  return response.body.id;
-}
-
-beforeAll(async () => {
-  app = await startTestApp();
-  repo = createConversationRepo(app.database.db);
-  owner = await app.createOrganization("Owner");
+test.beforeAll(async ({ app, org }) => {
   other = await app.createOrganization("Other");
-  agentId = await createAgent(owner, "Support");
-  siblingAgentId = await createAgent(owner, "Sales");
-  otherAgentId = await createAgent(other, "Theirs");
-});
-afterAll(() => app.close());
-
-const turn = (conversationId: string, overrides: Partial<RecordedTurn> = {}): RecordedTurn => ({
-  organizationId: owner.id,
-  agentId,
-  conversation: {
-    id: conversationId,
-    externalId: conversationId,
-    visitorId: "visitor-1",
-    channel: "website",
-    channelExternalId: null,
-    startedAnonymously: false,
-  },
-  status: "reopen",
-  messages: [
-    { id: `${conversationId}-q`, from: "human", text: "Where is my order?" },
-    {
-      id: `${conversationId}-a`,
-      from: "agent",
-      text: "It ships today.",
-      sources: [{ source: "faq.md", chunk: "Orders ship the same day." }],
-      usage: { promptTokens: 10, completionTokens: 4, totalTokens: 14, cost: 0.5 },
-      metadata: { model: "fake" },
-      createdAt: new Date("2030-01-01T00:00:01.000Z"),
-    },
-  ],
-  ...overrides,
+  siblingAgentId = (await createAgent(app, org, { name: "Sales" })).id;
+  otherAgentId = (await createAgent(app, other, { name: "Theirs" })).id;
 });
 
-async function messagesOf(conversationId: string) {
+async function messagesOf(app: TestApp, conversationId: string) {
   return rowsOf<Record<string, unknown>>(
     await app.database.db.execute(
       sql`select id, organization_id, agent_id, "from", text, sources, usage, attachments,
@@ -70,24 +69,30 @@ async function messagesOf(conversationId: string) {
 }
 
 describe("ConversationRepo.recordTurn (one statement per turn)", () => {
-  test("creates the conversation with the turn's fields and stores its messages", async () => {
+  test("creates the conversation with the turn's fields and stores its messages", async ({
+    app,
+    org,
+    agent,
+    repo,
+    turn,
+  }) => {
     const conversation = await repo.recordTurn(turn("turn-new"));
 
     expect(conversation).toMatchObject({
       id: "turn-new",
-      organizationId: owner.id,
-      agentId,
+      organizationId: org.id,
+      agentId: agent.id,
       visitorId: "visitor-1",
       channel: "website",
       status: "UNRESOLVED",
       contactId: null,
     });
     expect(conversation?.createdAt).toBeInstanceOf(Date);
-    expect(await messagesOf("turn-new")).toEqual([
+    expect(await messagesOf(app, "turn-new")).toEqual([
       {
         id: "turn-new-a",
-        organization_id: owner.id,
-        agent_id: agentId,
+        organization_id: org.id,
+        agent_id: agent.id,
         from: "agent",
         text: "It ships today.",
         sources: [{ source: "faq.md", chunk: "Orders ship the same day." }],
@@ -98,8 +103,8 @@ describe("ConversationRepo.recordTurn (one statement per turn)", () => {
       },
       {
         id: "turn-new-q",
-        organization_id: owner.id,
-        agent_id: agentId,
+        organization_id: org.id,
+        agent_id: agent.id,
         from: "human",
         text: "Where is my order?",
         sources: [],
@@ -111,7 +116,11 @@ describe("ConversationRepo.recordTurn (one statement per turn)", () => {
     ]);
   });
 
-  test("applies a turn to the agent's existing conversation: status, contact kept, messages added", async () => {
+  test("applies a turn to the agent's existing conversation: status, contact kept, messages added", async ({
+    app,
+    repo,
+    turn,
+  }) => {
     await repo.recordTurn(turn("turn-existing"));
     await app.database.db.execute(
       sql`update conversations set status = 'RESOLVED' where id = 'turn-existing'`,
@@ -153,7 +162,7 @@ describe("ConversationRepo.recordTurn (one statement per turn)", () => {
       }),
     );
     expect(handedOver?.status).toBe("HUMAN_REQUESTED");
-    const stored = await messagesOf("turn-existing");
+    const stored = await messagesOf(app, "turn-existing");
     expect(stored.map((message) => message.id)).toEqual([
       "turn-existing-a",
       "turn-existing-draft",
@@ -164,7 +173,13 @@ describe("ConversationRepo.recordTurn (one statement per turn)", () => {
     expect(stored.find((message) => message.id === "turn-existing-draft")?.is_draft).toBe(true);
   });
 
-  test("keeps another organization's and another agent's conversation with the same id apart", async () => {
+  test("keeps another organization's and another agent's conversation with the same id apart", async ({
+    app,
+    org,
+    agent,
+    repo,
+    turn,
+  }) => {
     const theirs = await repo.recordTurn(
       turn("turn-shared", {
         organizationId: other.id,
@@ -203,8 +218,8 @@ describe("ConversationRepo.recordTurn (one statement per turn)", () => {
     expect(mine).toMatchObject({
       id: "turn-shared-owner",
       externalId: "turn-shared",
-      organizationId: owner.id,
-      agentId,
+      organizationId: org.id,
+      agentId: agent.id,
       status: "HUMAN_REQUESTED",
     });
     expect(sibling).toMatchObject({
@@ -212,17 +227,21 @@ describe("ConversationRepo.recordTurn (one statement per turn)", () => {
       externalId: "turn-shared",
       agentId: siblingAgentId,
     });
-    expect((await messagesOf("turn-shared")).map((message) => message.text)).toEqual([
+    expect((await messagesOf(app, "turn-shared")).map((message) => message.text)).toEqual([
       "It ships today.",
       "Where is my order?",
     ]);
-    expect((await messagesOf("turn-shared-owner")).map((message) => message.text)).toEqual([
+    expect((await messagesOf(app, "turn-shared-owner")).map((message) => message.text)).toEqual([
       "Yours",
       "Mine",
     ]);
   });
 
-  test("stores nothing when a message cannot be stored, not even a new conversation", async () => {
+  test("stores nothing when a message cannot be stored, not even a new conversation", async ({
+    app,
+    repo,
+    turn,
+  }) => {
     await expect(
       repo.recordTurn(
         turn("turn-duplicate", {

@@ -1,11 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import {
-  createAgent,
-  createFundedOrganization,
-  type QueryTestApp,
-  startQueryTestApp,
-} from "../harness/agents.ts";
-import type { TestOrganization } from "../harness/app.ts";
+import { describe, expect } from "vitest";
+import type { ApiClient } from "../harness/client.ts";
+import { appTest } from "../harness/fixtures.ts";
 import {
   appendAgentMessage,
   chatCalls,
@@ -17,56 +12,51 @@ import {
 
 const SAVED_PROMPT = "Remind the customer kindly about their open order.";
 
-let t: QueryTestApp;
-let org: TestOrganization;
-let agentId: string;
-beforeAll(async () => {
-  t = await startQueryTestApp();
-  org = await createFundedOrganization(t.app);
-  agentId = (
-    await createAgent(t.app, org, {
-      name: "Kestrel Support",
-      useFollowUp: true,
-      followUpConfig: { prompt: SAVED_PROMPT, count: 2, followUpDelayHours: 24 },
-    })
-  ).id;
-});
-afterAll(() => t.close());
-beforeEach(() => {
-  t.fake.requests.length = 0;
+const test = appTest({
+  agent: {
+    name: "Kestrel Support",
+    useFollowUp: true,
+    followUpConfig: { prompt: SAVED_PROMPT, count: 2, followUpDelayHours: 24 },
+  },
 });
 
-async function getAgent() {
-  const response = await t.app.client(org.auth).agents.get(agentId);
+async function getAgent(api: ApiClient, agentId: string) {
+  const response = await api.agents.get(agentId);
   expect(response.status).toBe(200);
   return response.body;
 }
 
-async function conversation(id: string) {
-  const response = await t.app.client(org.auth).conversations.get(id);
+async function conversation(api: ApiClient, id: string) {
+  const response = await api.conversations.get(id);
   expect(response.status).toBe(200);
   return response.body;
 }
 
-async function followUpEvents() {
-  const response = await t.app.client(org.auth).consumptionEvents.list({ feature: "follow_up" });
+async function followUpEvents(api: ApiClient) {
+  const response = await api.consumptionEvents.list({ feature: "follow_up" });
   expect(response.status).toBe(200);
   return response.body.data as Array<Record<string, unknown>>;
 }
 
 describe("the follow-up agent on a stored conversation", () => {
-  test("reads the last 24 messages, classifies, writes, bills only the writing and stores nothing", async () => {
+  test("reads the last 24 messages, classifies, writes, bills only the writing and stores nothing", async ({
+    app,
+    org,
+    api,
+    agent,
+    fake,
+  }) => {
     const conversationId = "follow-up-window";
     for (let index = 1; index <= 30; index += 1) {
-      await appendAgentMessage(t.app, org, agentId, { query: `note ${index}.`, conversationId });
+      await appendAgentMessage(app, org, agent.id, { query: `note ${index}.`, conversationId });
     }
-    const eventsBefore = (await followUpEvents()).length;
-    scriptFollowUp(t.fake, {
+    const eventsBefore = (await followUpEvents(api)).length;
+    scriptFollowUp(fake, {
       verdict: "follow_up_conversation",
       writer: { text: "Did your order arrive?", usage: { promptTokens: 321, completionTokens: 7 } },
     });
 
-    const response = await sendFollowUp(t.app, org, agentId, { conversationId });
+    const response = await sendFollowUp(app, org, agent.id, { conversationId });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       answer: "Did your order arrive?",
@@ -79,23 +69,23 @@ describe("the follow-up agent on a stored conversation", () => {
       usage: { inputTokens: 321, outputTokens: 7 },
     });
 
-    const calls = chatCalls(t.fake.requests);
+    const calls = chatCalls(fake.requests);
     expect(calls).toHaveLength(2);
     expect(calls.filter(isClassification)).toHaveLength(1);
     expect(calls.every((call) => call.body?.model === "gpt-4o-mini")).toBe(true);
-    const sent = writerPrompt(t.fake.requests);
+    const sent = writerPrompt(fake.requests);
     expect(sent).toContain(SAVED_PROMPT);
     expect(sent).toContain("note 7.");
     expect(sent).toContain("note 30.");
     expect(sent).not.toMatch(/note [1-6]\./);
 
-    const stored = await conversation(conversationId);
+    const stored = await conversation(api, conversationId);
     expect(stored.messages).toHaveLength(30);
 
-    const events = await followUpEvents();
+    const events = await followUpEvents(api);
     expect(events).toHaveLength(eventsBefore + 1);
     expect(events[0]).toMatchObject({
-      agentId,
+      agentId: agent.id,
       feature: "follow_up",
       provider: "openai",
       modelName: "gpt-4o-mini",
@@ -104,37 +94,51 @@ describe("the follow-up agent on a stored conversation", () => {
     });
   });
 
-  test.each([
+  test.for([
     ["follow_up_conversation", true],
     ["permit", false],
     ["skip", false],
-  ])("writes the message whatever the verdict (%s → wouldSend %s)", async (verdict, wouldSend) => {
-    const { conversationId } = await appendAgentMessage(t.app, org, agentId, {
-      query: "Your replacement ships today.",
-    });
-    scriptFollowUp(t.fake, { verdict, writer: { text: `Message after ${verdict}` } });
-    const response = await sendFollowUp(t.app, org, agentId, { conversationId });
-    expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({
-      answer: `Message after ${verdict}`,
-      filter: { verdict, wouldSend },
-    });
-  });
+  ] as const)(
+    "writes the message whatever the verdict (%s → wouldSend %s)",
+    async ([verdict, wouldSend], { app, org, agent, fake }) => {
+      const { conversationId } = await appendAgentMessage(app, org, agent.id, {
+        query: "Your replacement ships today.",
+      });
+      scriptFollowUp(fake, { verdict, writer: { text: `Message after ${verdict}` } });
+      const response = await sendFollowUp(app, org, agent.id, { conversationId });
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({
+        answer: `Message after ${verdict}`,
+        filter: { verdict, wouldSend },
+      });
+    },
+  );
 
-  test("skips classification with skipFilter: filter null and one model call", async () => {
-    const { conversationId } = await appendAgentMessage(t.app, org, agentId, { query: "Hello." });
-    scriptFollowUp(t.fake, { calls: 1 });
-    const response = await sendFollowUp(t.app, org, agentId, { conversationId, skipFilter: true });
+  test("skips classification with skipFilter: filter null and one model call", async ({
+    app,
+    org,
+    agent,
+    fake,
+  }) => {
+    const { conversationId } = await appendAgentMessage(app, org, agent.id, { query: "Hello." });
+    scriptFollowUp(fake, { calls: 1 });
+    const response = await sendFollowUp(app, org, agent.id, { conversationId, skipFilter: true });
     expect(response.status).toBe(200);
     expect(response.body.filter).toBeNull();
-    expect(chatCalls(t.fake.requests)).toHaveLength(1);
-    expect(chatCalls(t.fake.requests).some(isClassification)).toBe(false);
+    expect(chatCalls(fake.requests)).toHaveLength(1);
+    expect(chatCalls(fake.requests).some(isClassification)).toBe(false);
   });
 
-  test("uses the request's prompt for this request only", async () => {
-    const before = await getAgent();
-    scriptFollowUp(t.fake, {});
-    const response = await sendFollowUp(t.app, org, agentId, {
+  test("uses the request's prompt for this request only", async ({
+    app,
+    org,
+    api,
+    agent,
+    fake,
+  }) => {
+    const before = await getAgent(api, agent.id);
+    scriptFollowUp(fake, {});
+    const response = await sendFollowUp(app, org, agent.id, {
       messages: [{ from: "human", text: "Is the lock in stock?" }],
       prompt: "Offer a 10% discount code.",
     });
@@ -145,17 +149,22 @@ describe("the follow-up agent on a stored conversation", () => {
       conversationId: null,
       messageId: null,
     });
-    expect(writerPrompt(t.fake.requests)).toContain("Offer a 10% discount code.");
-    expect(writerPrompt(t.fake.requests)).not.toContain(SAVED_PROMPT);
-    const after = await getAgent();
+    expect(writerPrompt(fake.requests)).toContain("Offer a 10% discount code.");
+    expect(writerPrompt(fake.requests)).not.toContain(SAVED_PROMPT);
+    const after = await getAgent(api, agent.id);
     expect(after.followUpConfig).toEqual(before.followUpConfig);
     expect(after.useFollowUp).toBe(true);
     expect(after.updatedAt).toBe(before.updatedAt);
   });
 
-  test("takes an inline conversation in order with who wrote each message", async () => {
-    scriptFollowUp(t.fake, {});
-    const response = await sendFollowUp(t.app, org, agentId, {
+  test("takes an inline conversation in order with who wrote each message", async ({
+    app,
+    org,
+    agent,
+    fake,
+  }) => {
+    scriptFollowUp(fake, {});
+    const response = await sendFollowUp(app, org, agent.id, {
       messages: [
         { from: "human", text: "My doorbell chimes twice." },
         { from: "agent", text: "Please update the firmware." },
@@ -163,7 +172,7 @@ describe("the follow-up agent on a stored conversation", () => {
       ],
     });
     expect(response.status).toBe(200);
-    const sent = writerPrompt(t.fake.requests);
+    const sent = writerPrompt(fake.requests);
     const order = [
       "Customer: My doorbell chimes twice.",
       "Kestrel Support: Please update the firmware.",
@@ -174,33 +183,33 @@ describe("the follow-up agent on a stored conversation", () => {
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
   });
 
-  test.each(["dashboard", "website", "form", "api"])(
+  test.for(["dashboard", "website", "form", "api"])(
     "saves the message in a %s conversation with metadata.followUpQuery",
-    async (channel) => {
-      const { conversationId } = await appendAgentMessage(t.app, org, agentId, {
+    async (channel, { app, org, api, agent, fake }) => {
+      const { conversationId } = await appendAgentMessage(app, org, agent.id, {
         query: "We sent the invoice.",
         channel,
       });
-      const before = await conversation(conversationId);
-      scriptFollowUp(t.fake, {
+      const before = await conversation(api, conversationId);
+      scriptFollowUp(fake, {
         verdict: "permit",
         writer: { text: "Any questions about the invoice?" },
       });
-      const response = await sendFollowUp(t.app, org, agentId, {
+      const response = await sendFollowUp(app, org, agent.id, {
         conversationId,
         saveToConversation: true,
       });
       expect(response.status).toBe(200);
       const body = response.body;
       expect(body.messageId).toEqual(expect.any(String));
-      const after = await conversation(conversationId);
+      const after = await conversation(api, conversationId);
       expect(after.status).toBe(before.status);
       expect(after.messages).toHaveLength(2);
       expect(after.messages[1]).toMatchObject({
         id: body.messageId,
         from: "agent",
         text: "Any questions about the invoice?",
-        agentId,
+        agentId: agent.id,
         // The agent's instructions (a versioned field) wrote it along with followUpConfig.
         agentVersion: 1,
         metadata: {
@@ -213,29 +222,40 @@ describe("the follow-up agent on a stored conversation", () => {
           },
         },
       });
-      const events = await followUpEvents();
+      const events = await followUpEvents(api);
       expect(events[0]).toMatchObject({ messageId: body.messageId, conversationId });
     },
   );
 });
 
 describe("the follow-up agent's failures", () => {
-  test("answers 500 naming the finish reason when the model writes nothing, and bills nothing", async () => {
-    const eventsBefore = (await followUpEvents()).length;
-    scriptFollowUp(t.fake, { writer: { text: "", finishReason: "length" } });
-    const response = await sendFollowUp(t.app, org, agentId, {
+  test("answers 500 naming the finish reason when the model writes nothing, and bills nothing", async ({
+    app,
+    org,
+    api,
+    agent,
+    fake,
+  }) => {
+    const eventsBefore = (await followUpEvents(api)).length;
+    scriptFollowUp(fake, { writer: { text: "", finishReason: "length" } });
+    const response = await sendFollowUp(app, org, agent.id, {
       messages: [{ from: "human", text: "Hello?" }],
     });
     expect(response.status).toBe(500);
     expect(response.error).toMatchObject({ type: "INTERNAL" });
     expect(response.error.error).toContain("empty response");
     expect(response.error.error).toContain("length");
-    expect(await followUpEvents()).toHaveLength(eventsBefore);
+    expect(await followUpEvents(api)).toHaveLength(eventsBefore);
   });
 
-  test("answers 500 with the model's failure, not the provider's body", async () => {
-    t.fake.script({ status: 400, errorMessage: "secret sk-live-999" });
-    const response = await sendFollowUp(t.app, org, agentId, {
+  test("answers 500 with the model's failure, not the provider's body", async ({
+    app,
+    org,
+    agent,
+    fake,
+  }) => {
+    fake.script({ status: 400, errorMessage: "secret sk-live-999" });
+    const response = await sendFollowUp(app, org, agent.id, {
       messages: [{ from: "human", text: "Hello?" }],
       skipFilter: true,
     });

@@ -1,22 +1,29 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { parseConfig } from "../../src/config/index.ts";
 import { resolveFollowUpModel } from "../../src/domain/follow-ups/follow-up-model.ts";
 import { createModelRegistry } from "../../src/models/model-registry.ts";
-import { startFakeOpenAI } from "../fakes/openai-server.ts";
-import { createAgent, createFundedOrganization } from "../harness/agents.ts";
-import { startTestApp, type TestApp } from "../harness/app.ts";
+import { createAgent, createFundedOrganization, startQueryTestApp } from "../harness/agents.ts";
+import { appTest } from "../harness/fixtures.ts";
 import { chatCalls, scriptFollowUp, sendFollowUp } from "./follow-up-helpers.ts";
 
-describe("the follow-up agent without any model credentials", () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(() => app.close());
+// `app` runs without any model credentials; `withFollowUpModel` is a second app, its OpenAI models
+// pointed at a fake of its own and FOLLOW_UP_MODEL set.
+const test = appTest({
+  offline: true,
+  agent: { followUpConfig: { prompt: "Check in." } },
+}).extend("withFollowUpModel", { scope: "file" }, async ({ env }, { onCleanup }) => {
+  const service = await startQueryTestApp({ ...env, FOLLOW_UP_MODEL: "openai:gpt-4.1-nano" });
+  onCleanup(() => service.close());
+  return service;
+});
 
-  test("answers from the offline responder, skips the filter it cannot run, and charges nothing", async () => {
-    const org = await createFundedOrganization(app);
-    const agent = await createAgent(app, org, { followUpConfig: { prompt: "Check in." } });
+describe("the follow-up agent without any model credentials", () => {
+  test("answers from the offline responder, skips the filter it cannot run, and charges nothing", async ({
+    app,
+    org,
+    api,
+    agent,
+  }) => {
     const response = await sendFollowUp(app, org, agent.id, {
       messages: [{ from: "human", text: "Does the doorbell work with my chime?" }],
     });
@@ -31,7 +38,7 @@ describe("the follow-up agent without any model credentials", () => {
     expect(body.answer).toContain("No language model is configured");
     expect(body.answer).toContain("OPENAI_API_KEY");
 
-    const events = await app.client(org.auth).consumptionEvents.list({ feature: "follow_up" });
+    const events = await api.consumptionEvents.list({ feature: "follow_up" });
     expect(events.body.data).toEqual([
       expect.objectContaining({
         provider: "local",
@@ -43,33 +50,22 @@ describe("the follow-up agent without any model credentials", () => {
 });
 
 describe("FOLLOW_UP_MODEL", () => {
-  test("sends the follow-up to the configured model, whatever the agent's model", async () => {
-    const fake = await startFakeOpenAI({ apiKey: "sk-test" });
-    const app = await startTestApp({
-      env: {
-        OPENAI_API_KEY: "sk-test",
-        OPENAI_BASE_URL: fake.url,
-        FOLLOW_UP_MODEL: "openai:gpt-4.1-nano",
-      },
+  test("sends the follow-up to the configured model, whatever the agent's model", async ({
+    withFollowUpModel: { app, fake },
+  }) => {
+    const org = await createFundedOrganization(app);
+    const agent = await createAgent(app, org, {
+      modelName: "gpt_4o",
+      followUpConfig: { prompt: "Check in." },
     });
-    try {
-      const org = await createFundedOrganization(app);
-      const agent = await createAgent(app, org, {
-        modelName: "gpt_4o",
-        followUpConfig: { prompt: "Check in." },
-      });
-      scriptFollowUp(fake, {});
-      const response = await sendFollowUp(app, org, agent.id, {
-        messages: [{ from: "human", text: "Hi" }],
-      });
-      expect(response.status).toBe(200);
-      expect(response.body.model).toBe("openai:gpt-4.1-nano");
-      const models = chatCalls(fake.requests).map((request) => request.body?.model);
-      expect(models).toEqual(["gpt-4.1-nano", "gpt-4.1-nano"]);
-    } finally {
-      await app.close();
-      await fake.close();
-    }
+    scriptFollowUp(fake, {});
+    const response = await sendFollowUp(app, org, agent.id, {
+      messages: [{ from: "human", text: "Hi" }],
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.model).toBe("openai:gpt-4.1-nano");
+    const models = chatCalls(fake.requests).map((request) => request.body?.model);
+    expect(models).toEqual(["gpt-4.1-nano", "gpt-4.1-nano"]);
   });
 
   test("is refused with a message naming the variable when its provider is unknown", () => {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { createLogger } from "../../src/lib/logger.ts";
 import { createAgent } from "../harness/agents.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 import { postSse, summarize } from "../harness/sse-client.ts";
 import { addFile, createDatastore, waitForSync } from "../knowledge/knowledge-helpers.ts";
 
@@ -9,12 +9,10 @@ import { addFile, createDatastore, waitForSync } from "../knowledge/knowledge-he
 const written: string[] = [];
 const logger = createLogger("info", "json", { write: (line: string) => written.push(line) });
 
-let app: TestApp;
-let org: TestOrganization;
+const test = appTest({ offline: true, orgName: "Keyless", funded: false, logger });
+
 let datastoreId: string;
-beforeAll(async () => {
-  app = await startTestApp({ logger });
-  org = await app.createOrganization("Keyless");
+test.beforeAll(async ({ app, org }) => {
   datastoreId = (await createDatastore(app, org, { name: "Help centre" })).id;
   const datasource = await addFile(app, org, datastoreId, {
     fileName: "hours.txt",
@@ -23,19 +21,21 @@ beforeAll(async () => {
   });
   expect((await waitForSync(app, org, datasource.id)).status).toBe("synched");
 });
-afterAll(() => app.close());
 
 const degradedLines = () =>
   written.filter((line) => line.includes("super retrieval needs a language model"));
 
 describe("super retrieval without a provider key", () => {
-  test("answers with plain retrieval, says so once in the logs, and records it", async () => {
+  test("answers with plain retrieval, says so once in the logs, and records it", async ({
+    app,
+    org,
+    api,
+  }) => {
     const agent = await createAgent(app, org, {
       datastoreIds: [datastoreId],
       useSuperRetrieval: true,
       retrievalEvaluationConfig: { retrievalRounds: 3, fallbackModels: ["gpt_4o"] },
     });
-    const api = app.client(org.auth);
     const first = await api.agents.query(agent.id, { query: "What are your opening hours?" });
     const second = await api.agents.query(agent.id, { query: "When are you open?" });
     for (const response of [first, second]) {
