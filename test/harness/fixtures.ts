@@ -34,9 +34,10 @@ export type AppTestOptions = {
  * - `org`: an organization with 1,000 credits (unless `funded: false`); `api`: the typed client
  *   with its key;
  * - `agent`: an agent of `org`.
+ * The app is started before the file's first test, in a hook.
  */
 export function appTest(options: AppTestOptions = {}) {
-  return test
+  const appTested = test
     .extend("env", { scope: "file" }, options.env ?? {})
     .extend("service", { scope: "file" }, async ({ env }, { onCleanup }) => {
       const service = await startQueryTestApp(env, {
@@ -60,4 +61,10 @@ export function appTest(options: AppTestOptions = {}) {
       fake.requests.length = 0;
       return true;
     });
+  // The app starts in a hook of the file, so it has a hook's time (HOOK_TIMEOUT_MS), not the
+  // first test's: on a busy two-core machine starting it on PGlite takes up to 30 s.
+  appTested.beforeAll(({ service }) => {
+    void service;
+  });
+  return appTested;
 }
