@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Database } from "../../src/db/client.ts";
+import { describe, expect } from "vitest";
 import { sha256Hex } from "../../src/lib/secrets.ts";
-import { startTestApp, type TestApp } from "../harness/app.ts";
+import { startTestApp } from "../harness/app.ts";
 import { createTestDatabaseFromMigration } from "../harness/database.ts";
+import { databaseTest } from "../harness/fixtures.ts";
 
 // Agents stored before versions existed (migration 0039) get their version 1 from the fields they
 // have; their earlier messages have no version.
@@ -10,10 +10,8 @@ const API_KEY = "adk_before-versions-key";
 const auth = { authorization: `Bearer ${API_KEY}` };
 const TOOLS = [{ id: "tool-1", type: "form", formId: "form-1" }];
 
-let database: Database;
-let app: TestApp;
-beforeAll(async () => {
-  database = await createTestDatabaseFromMigration("0038_event_subscriptions", async (execute) => {
+const test = databaseTest(() =>
+  createTestDatabaseFromMigration("0038_event_subscriptions", async (execute) => {
     await execute(`
       insert into organizations (id, name) values ('org-old', 'Old');
       insert into users (id, email) values ('user-old', 'old@example.com');
@@ -32,22 +30,28 @@ beforeAll(async () => {
       insert into messages (id, organization_id, conversation_id, agent_id, "from", text)
         values ('message-old', 'org-old', 'conversation-old', 'agent-plain', 'agent', 'Hi.');
     `);
-  });
-  app = await startTestApp({ database });
-});
-afterAll(async () => {
-  await app.close();
-  await database.close();
-});
+  }),
+)
+  .extend("app", { scope: "file" }, async ({ database }, { onCleanup }) => {
+    const app = await startTestApp({ database });
+    onCleanup(() => app.close());
+    return app;
+  })
+  .extend("api", { scope: "file" }, ({ app }) => app.client(auth));
 
-const client = () => app.client(auth);
+// Migrated from scratch, then started: under a hook's time limit rather than the first test's.
+test.beforeAll(({ app }) => {
+  void app;
+});
 
 describe("agents from before migration 0039", () => {
-  test("have version 1 with the fields they had, no author, dated by their last change", async () => {
-    const configured = await client().agents.get("agent-configured");
+  test("have version 1 with the fields they had, no author, dated by their last change", async ({
+    api,
+  }) => {
+    const configured = await api.agents.get("agent-configured");
     expect(configured.status).toBe(200);
     expect(configured.body.version).toBe(1);
-    const versions = await client().agents.versions("agent-configured");
+    const versions = await api.agents.versions("agent-configured");
     expect(versions.status).toBe(200);
     expect(versions.body.versions).toEqual([
       {
@@ -67,20 +71,20 @@ describe("agents from before migration 0039", () => {
         },
       },
     ]);
-    const plain = await client().agents.version("agent-plain", 1);
+    const plain = await api.agents.version("agent-plain", 1);
     expect(plain.status).toBe(200);
     expect(plain.body.fields).toMatchObject({ retrievalEvaluationConfig: {}, tools: [] });
   });
 
-  test("keep their earlier messages without a version, and version on from 1", async () => {
-    const conversation = await client().conversations.get("conversation-old");
+  test("keep their earlier messages without a version, and version on from 1", async ({ api }) => {
+    const conversation = await api.conversations.get("conversation-old");
     expect(conversation.status).toBe(200);
     expect(conversation.body.messages).toMatchObject([{ id: "message-old", agentVersion: null }]);
 
-    const changed = await client().agents.update("agent-plain", { systemPrompt: "Now versioned." });
+    const changed = await api.agents.update("agent-plain", { systemPrompt: "Now versioned." });
     expect(changed.status).toBe(200);
     expect(changed.body.version).toBe(2);
-    const restored = await client().agents.restoreVersion("agent-plain", 1);
+    const restored = await api.agents.restoreVersion("agent-plain", 1);
     expect(restored.status).toBe(200);
     expect(restored.body).toMatchObject({ version: 3, systemPrompt: "" });
   });

@@ -1,10 +1,10 @@
 import { parse } from "csv-parse/sync";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Database } from "../../src/db/client.ts";
+import { describe, expect } from "vitest";
 import { sha256Hex } from "../../src/lib/secrets.ts";
 import { createAgent } from "../harness/agents.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 import { createTestDatabaseFromMigration } from "../harness/database.ts";
+import { databaseTest } from "../harness/fixtures.ts";
 
 // Conversations stored before conversation ids were scoped to their organization and agent
 // (migrations 0015 to 0017) stay reachable by the ids their clients know, everywhere.
@@ -12,13 +12,9 @@ const API_KEY = "adk_legacy-test-key";
 const auth = { authorization: `Bearer ${API_KEY}` };
 const CRM_ID = "crmchatsappai_1_2";
 
-let database: Database;
-let app: TestApp;
-beforeAll(async () => {
-  database = await createTestDatabaseFromMigration(
-    "0014_agents_changed_notify",
-    async (execute) => {
-      await execute(`
+const test = databaseTest(() =>
+  createTestDatabaseFromMigration("0014_agents_changed_notify", async (execute) => {
+    await execute(`
       insert into organizations (id, name) values ('org-legacy', 'Legacy');
       insert into users (id, email) values ('user-legacy', 'legacy@example.com');
       insert into memberships (organization_id, user_id) values ('org-legacy', 'user-legacy');
@@ -47,31 +43,35 @@ beforeAll(async () => {
         values ('event-legacy', 'org-legacy', 'agent-legacy', 'chat', 'openai', 'gpt-4o-mini', 0, 0,
           0, '2024-01-01T00:00:01Z', '${CRM_ID}', 'm-2');
     `);
-    },
-  );
-  app = await startTestApp({ database });
-});
-afterAll(async () => {
-  await app.close();
-  await database.close();
+  }),
+).extend("app", { scope: "file" }, async ({ database }, { onCleanup }) => {
+  const app = await startTestApp({ database });
+  onCleanup(() => app.close());
+  return app;
 });
 
-const get = (url: string) => app.api.inject({ url, headers: auth });
+// Migrated from scratch, then started: under a hook's time limit rather than the first test's.
+test.beforeAll(({ app }) => {
+  void app;
+});
+
+const get = (app: TestApp, url: string) => app.api.inject({ url, headers: auth });
 const textsOf = (body: { messages: Array<{ text: string }> }) =>
   body.messages.map((message) => message.text);
 
 describe("conversations from before migration 0015", () => {
-  test("are read, listed and exported under the ids clients know", async () => {
-    const read = await get(`/api/conversations/${CRM_ID}`);
+  test("are read, listed and exported under the ids clients know", async ({ app }) => {
+    const read = await get(app, `/api/conversations/${CRM_ID}`);
     expect(read.statusCode).toBe(200);
     expect(read.json()).toMatchObject({ id: CRM_ID, agentId: "agent-legacy" });
     expect(textsOf(read.json())).toEqual(["Where is my parcel?", "On its way."]);
-    const listed = (await get("/api/conversations?agentId=agent-legacy")).json().data;
+    const listed = (await get(app, "/api/conversations?agentId=agent-legacy")).json().data;
     expect(listed.map((conversation: { id: string }) => conversation.id).sort()).toEqual([
       CRM_ID,
       "legacy-widget",
     ]);
     const exported = await get(
+      app,
       `/api/agents/agent-legacy/conversations-export?conversationId=${CRM_ID}`,
     );
     expect((parse(exported.body) as string[][]).slice(1).map((row) => row.slice(0, 3))).toEqual([
@@ -80,18 +80,18 @@ describe("conversations from before migration 0015", () => {
     ]);
   });
 
-  test("keep their annotations and consumption events under those ids", async () => {
-    const annotations = (await get(`/api/annotations?conversationId=${CRM_ID}`)).json();
+  test("keep their annotations and consumption events under those ids", async ({ app }) => {
+    const annotations = (await get(app, `/api/annotations?conversationId=${CRM_ID}`)).json();
     expect(annotations).toEqual([
       expect.objectContaining({ id: "annotation-legacy", conversationId: CRM_ID }),
     ]);
-    const events = (await get(`/api/consumption-events?conversationId=${CRM_ID}`)).json().data;
+    const events = (await get(app, `/api/consumption-events?conversationId=${CRM_ID}`)).json().data;
     expect(events).toEqual([
       expect.objectContaining({ id: "event-legacy", conversationId: CRM_ID }),
     ]);
   });
 
-  test("are continued by the ids clients know", async () => {
+  test("are continued by the ids clients know", async ({ app }) => {
     const response = await app.api.inject({
       method: "POST",
       url: "/api/agents/agent-legacy/query-agent",
@@ -100,26 +100,26 @@ describe("conversations from before migration 0015", () => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ conversationId: CRM_ID, visitorId: CRM_ID });
-    expect(textsOf((await get(`/api/conversations/${CRM_ID}`)).json())).toEqual([
+    expect(textsOf((await get(app, `/api/conversations/${CRM_ID}`)).json())).toEqual([
       "Where is my parcel?",
       "On its way.",
       "Delivered today.",
     ]);
   });
 
-  test("take no message without a key, even with their visitorId", async () => {
+  test("take no message without a key, even with their visitorId", async ({ app }) => {
     const response = await app.api.inject({
       method: "POST",
       url: "/api/agents/agent-legacy/query-agent",
       payload: { query: "Anonymous", conversationId: "legacy-widget", visitorId: "visitor-9" },
     });
     expect(response.statusCode).toBe(401);
-    expect(textsOf((await get("/api/conversations/legacy-widget")).json())).toEqual([
+    expect(textsOf((await get(app, "/api/conversations/legacy-widget")).json())).toEqual([
       "Welcome back",
     ]);
   });
 
-  test("no longer keep another organization from using the same ids", async () => {
+  test("no longer keep another organization from using the same ids", async ({ app }) => {
     const other = await app.createOrganization("Newcomer");
     const agent = await createAgent(app, other);
     const response = await app.api.inject({
@@ -135,6 +135,6 @@ describe("conversations from before migration 0015", () => {
       headers: other.auth,
     });
     expect(textsOf(theirs.json())).toEqual(["Hello from the newcomer"]);
-    expect(textsOf((await get(`/api/conversations/${CRM_ID}`)).json())).toHaveLength(3);
+    expect(textsOf((await get(app, `/api/conversations/${CRM_ID}`)).json())).toHaveLength(3);
   });
 });

@@ -1,29 +1,40 @@
 import { PGlite } from "@electric-sql/pglite";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Database, openDatabase } from "../../src/db/client.ts";
+import { describe, expect } from "vitest";
+import { openDatabase } from "../../src/db/client.ts";
 import { DRIVER_PARSERS, driverClient } from "../../src/db/pglite-parsers.ts";
 import { leads } from "../../src/db/schema/index.ts";
 import { testDatabaseKind } from "../harness/database.ts";
+import { databaseTest } from "../harness/fixtures.ts";
 
 // drizzle passes its own parsers with every PGlite query; the instance has them instead, and
 // each of the instance's users must still read values as it did. (Embedded database only: the
 // PostgreSQL projects would only run the same again.)
 
+const test = databaseTest(() => openDatabase({ kind: "pglite", dataDir: null })).extend(
+  "client",
+  { scope: "file" },
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it.
+  async ({}, { onCleanup }) => {
+    const client = await PGlite.create({ parsers: DRIVER_PARSERS });
+    onCleanup(() => client.close());
+    return client;
+  },
+);
+
 describe.skipIf(testDatabaseKind !== "pglite")("PGlite parsers", () => {
-  let client: PGlite;
   const seen: unknown[] = [];
 
-  beforeAll(async () => {
-    client = await PGlite.create({ parsers: DRIVER_PARSERS });
+  test.beforeAll(({ client }) => {
     const query = client.query.bind(client);
     client.query = ((text: string, params?: unknown[], options?: unknown) => {
       seen.push(options);
       return query(text, params, options as never);
     }) as typeof client.query;
   });
-  afterAll(() => client?.close());
 
-  test("leaves drizzle's overrides out of each query and reads the same text", async () => {
+  test("leaves drizzle's overrides out of each query and reads the same text", async ({
+    client,
+  }) => {
     const facade = driverClient(client);
     seen.length = 0;
     const drizzleOptions = { rowMode: "array", parsers: { ...DRIVER_PARSERS } };
@@ -36,7 +47,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("PGlite parsers", () => {
     expect(seen).toEqual([{ rowMode: "array" }]);
   });
 
-  test("keeps a query's parsers when one of them is not the instance's own", async () => {
+  test("keeps a query's parsers when one of them is not the instance's own", async ({ client }) => {
     const facade = driverClient(client);
     seen.length = 0;
     const options = { parsers: { 23: (value: string) => Number(value) * 10 } };
@@ -47,7 +58,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("PGlite parsers", () => {
     expect(seen).toEqual([options]);
   });
 
-  test("wraps the queries of a transaction the same way", async () => {
+  test("wraps the queries of a transaction the same way", async ({ client }) => {
     const facade = driverClient(client);
     seen.length = 0;
     const value = await facade.transaction(async (tx) => {
@@ -61,20 +72,19 @@ describe.skipIf(testDatabaseKind !== "pglite")("PGlite parsers", () => {
 });
 
 describe.skipIf(testDatabaseKind !== "pglite")("the embedded database's users", () => {
-  let database: Database;
-  beforeAll(async () => {
-    database = await openDatabase({ kind: "pglite", dataDir: null });
+  // Migrated from scratch under a hook's time limit rather than the first test's.
+  test.beforeAll(({ database }) => {
+    void database;
   });
-  afterAll(() => database?.close());
 
-  test("gives drizzle its own mapping of dates", async () => {
+  test("gives drizzle its own mapping of dates", async ({ database }) => {
     await database.db.insert(leads).values({ id: "lead-1", name: "Jane", email: "j@example.com" });
     const [row] = await database.db.select().from(leads);
     expect(row!.createdAt).toBeInstanceOf(Date);
     expect(Number.isNaN(row!.createdAt.getTime())).toBe(false);
   });
 
-  test("gives the job queue dates as node-postgres does", async () => {
+  test("gives the job queue dates as node-postgres does", async ({ database }) => {
     const withValues = await database.jobExecutor!.executeSql("select $1::timestamptz as at", [
       "2026-01-02T03:04:05Z",
     ]);

@@ -1,5 +1,5 @@
 import { PGlite } from "@electric-sql/pglite";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { test as base, describe, expect } from "vitest";
 import { DRIVER_PARSERS } from "../../src/db/pglite-parsers.ts";
 import { preparedQuery } from "../../src/db/pglite-prepared.ts";
 import { PLAN_PER_VALUE } from "../../src/db/prepared-statements.ts";
@@ -8,24 +8,34 @@ import { testDatabaseKind } from "../harness/database.ts";
 // The embedded database runs parameterised statements as named prepared statements of its one
 // session. (Embedded database only: PostgreSQL connections have their own, prepareStatements.)
 
-describe.skipIf(testDatabaseKind !== "pglite")("PGlite prepared statements", () => {
-  let client: PGlite;
-  let query: ReturnType<typeof preparedQuery>;
+const test = base
+  .extend(
+    "client",
+    { scope: "file" },
+    // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it.
+    async ({}, { onCleanup }) => {
+      const client = await PGlite.create({ parsers: DRIVER_PARSERS });
+      onCleanup(() => client.close());
+      return client;
+    },
+  )
+  .extend("query", { scope: "file" }, ({ client }) => preparedQuery(client));
 
-  const preparedTexts = async () =>
+describe.skipIf(testDatabaseKind !== "pglite")("PGlite prepared statements", () => {
+  const preparedTexts = async (client: PGlite) =>
     (
       await client.query<{ statement: string }>("select statement from pg_prepared_statements")
     ).rows.map((row) => row.statement);
 
-  beforeAll(async () => {
-    client = await PGlite.create({ parsers: DRIVER_PARSERS });
+  test.beforeAll(async ({ client }) => {
     await client.exec(`create table items (id int primary key, label text, data jsonb,
       at timestamptz default '2026-01-02 03:04:05+00')`);
-    query = preparedQuery(client);
   });
-  afterAll(() => client?.close());
 
-  test("answers as PGlite's own query does, parsers and row mode included", async () => {
+  test("answers as PGlite's own query does, parsers and row mode included", async ({
+    client,
+    query,
+  }) => {
     const insert = "insert into items (id, label, data) values ($1, $2, $3) returning *";
     const ours = await query(insert, [1, "one", { tags: ["a"] }]);
     const theirs = await client.query(insert, [2, "two", { tags: ["a"] }]);
@@ -43,18 +53,21 @@ describe.skipIf(testDatabaseKind !== "pglite")("PGlite prepared statements", () 
     expect(parsed.rows.map((row) => row.id)).toEqual([20]);
   });
 
-  test("prepares each text once and leaves statements without parameters alone", async () => {
+  test("prepares each text once and leaves statements without parameters alone", async ({
+    client,
+    query,
+  }) => {
     const text = "select count(*)::int as n from items where id > $1";
     for (const after of [0, 1, 2]) await query(text, [after]);
     await query("select count(*) from items", []);
     await query(`select ${PLAN_PER_VALUE} count(*) from items where id > $1`, [0]);
-    const texts = await preparedTexts();
+    const texts = await preparedTexts(client);
     expect(texts.filter((statement) => statement === text)).toHaveLength(1);
     expect(texts.some((statement) => statement.includes(PLAN_PER_VALUE))).toBe(false);
     expect(texts).not.toContain("select count(*) from items");
   });
 
-  test("reports the database's errors and goes on working after them", async () => {
+  test("reports the database's errors and goes on working after them", async ({ query }) => {
     const insert = "insert into items (id, label) values ($1, $2)";
     await query(insert, [10, "ten"]);
     await expect(query(insert, [10, "again"])).rejects.toMatchObject({
@@ -71,7 +84,10 @@ describe.skipIf(testDatabaseKind !== "pglite")("PGlite prepared statements", () 
     expect(after.rows).toEqual([{ label: "ten" }]);
   });
 
-  test("waits for a transaction in progress instead of running inside it", async () => {
+  test("waits for a transaction in progress instead of running inside it", async ({
+    client,
+    query,
+  }) => {
     let insideTransaction!: () => void;
     const inserted = new Promise<void>((resolve) => {
       insideTransaction = resolve;

@@ -1,15 +1,11 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { type Database, type Db, rowsOf } from "../../src/db/client.ts";
+import { describe, expect, vi } from "vitest";
+import { type Db, rowsOf } from "../../src/db/client.ts";
 import { startPgliteVacuum } from "../../src/db/pglite-vacuum.ts";
 import { newId } from "../../src/lib/ids.ts";
-import { createTestDatabase } from "../harness/database.ts";
+import { databaseTest } from "../harness/fixtures.ts";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database.close());
+const test = databaseTest();
 
 const silent = { warn: () => {} };
 
@@ -36,7 +32,7 @@ async function settle(db: Db, organizationId: string, count: number, inFlight = 
 }
 
 describe("vacuuming the credit reservations of the embedded database", () => {
-  test("keeps the table at the size of one interval's reservations", async () => {
+  test("keeps the table at the size of one interval's reservations", async ({ database }) => {
     const { db } = database;
     const organizationId = newId();
     await db.execute(sql`insert into organizations (id, name) values (${organizationId}, 'Busy')`);

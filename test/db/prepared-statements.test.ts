@@ -1,17 +1,14 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
 import { PLAN_PER_VALUE } from "../../src/db/prepared-statements.ts";
-import { createTestDatabase, testDatabaseKind } from "../harness/database.ts";
+import { testDatabaseKind } from "../harness/database.ts";
+import { databaseTest } from "../harness/fixtures.ts";
 
 // On PostgreSQL every parameterised statement becomes a named prepared statement of its
 // connection (PGlite has no pool and runs statements as they come).
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database?.close());
+const test = databaseTest();
 
 describe.skipIf(testDatabaseKind !== "postgres")("prepared statements", () => {
   /** The statements the connection of this transaction holds prepared. */
@@ -20,7 +17,9 @@ describe.skipIf(testDatabaseKind !== "postgres")("prepared statements", () => {
       await tx.execute(sql`select statement from pg_prepared_statements`),
     ).map((row) => row.statement);
 
-  test("prepares a parameterised statement once per connection and reuses it", async () => {
+  test("prepares a parameterised statement once per connection and reuses it", async ({
+    database,
+  }) => {
     await database.db.transaction(async (tx) => {
       for (const value of [1, 2, 3]) {
         const [row] = rowsOf<{ doubled: number }>(
@@ -33,7 +32,9 @@ describe.skipIf(testDatabaseKind !== "postgres")("prepared statements", () => {
     });
   });
 
-  test("leaves statements without parameters and those planned per value unnamed", async () => {
+  test("leaves statements without parameters and those planned per value unnamed", async ({
+    database,
+  }) => {
     await database.db.transaction(async (tx) => {
       await tx.execute(sql`select 41 + 1 as answer`);
       await tx.execute(sql`select ${"x"}::text as planned ${sql.raw(PLAN_PER_VALUE)}`);

@@ -1,20 +1,18 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Database, rowsOf } from "../../src/db/client.ts";
+import { describe, expect } from "vitest";
+import { type Db, rowsOf } from "../../src/db/client.ts";
 import {
   executePart,
   executeParts,
   isRejectedByDatabase,
   type StatementPart,
 } from "../../src/db/statement-parts.ts";
-import { createTestDatabase } from "../harness/database.ts";
+import { databaseTest } from "../harness/fixtures.ts";
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
+const test = databaseTest();
+test.beforeAll(async ({ database }) => {
   await database.db.execute(sql`create table part_notes (id text primary key, note text)`);
 });
-afterAll(() => database?.close());
 
 /** Inserts a note; reads its id back, or null when the insert wrote nothing. */
 const notePart = (name: string, id: string, note: string): StatementPart<string | null> => ({
@@ -26,18 +24,20 @@ const notePart = (name: string, id: string, note: string): StatementPart<string 
   read: (row) => (row?.[`${name}_id`] as string | undefined) ?? null,
 });
 
-const notes = async () =>
-  rowsOf<{ id: string }>(await database.db.execute(sql`select id from part_notes order by id`)).map(
+const notes = async (db: Db) =>
+  rowsOf<{ id: string }>(await db.execute(sql`select id from part_notes order by id`)).map(
     (row) => row.id,
   );
 
 describe("statement parts", () => {
-  test("runs one part as its own statement", async () => {
+  test("runs one part as its own statement", async ({ database }) => {
     expect(await executePart(database.db, notePart("single", "alone", "x"))).toBe("alone");
-    expect(await notes()).toContain("alone");
+    expect(await notes(database.db)).toContain("alone");
   });
 
-  test("runs two parts as one statement, each reading its own row, one of them empty", async () => {
+  test("runs two parts as one statement, each reading its own row, one of them empty", async ({
+    database,
+  }) => {
     const [first, second] = await executeParts(
       database.db,
       notePart("first", "both-1", "x"),
@@ -45,10 +45,12 @@ describe("statement parts", () => {
     );
     expect(first).toBe("both-1");
     expect(second).toBeNull();
-    expect(await notes()).toEqual(["alone", "both-1"]);
+    expect(await notes(database.db)).toEqual(["alone", "both-1"]);
   });
 
-  test("writes neither part when the database refuses one, and says it refused", async () => {
+  test("writes neither part when the database refuses one, and says it refused", async ({
+    database,
+  }) => {
     const refused: StatementPart<null> = {
       ctes: sql`refused as (select (1 / 0)::text as id)`,
       row: sql`select id as refused_id from refused`,
@@ -61,7 +63,7 @@ describe("statement parts", () => {
     ).catch((caught: unknown) => caught);
 
     expect(isRejectedByDatabase(error)).toBe(true);
-    expect(await notes()).not.toContain("never-written");
+    expect(await notes(database.db)).not.toContain("never-written");
   });
 
   test("does not call a failure that never reached the database a refusal", () => {

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Database, rowsOf } from "../../src/db/client.ts";
+import { describe, expect } from "vitest";
+import { rowsOf } from "../../src/db/client.ts";
 import { indexedVector } from "../../src/retrieval/vector-index.ts";
 import { createTestDatabaseFromMigration, withoutPgvector } from "../harness/database.ts";
+import { databaseTest } from "../harness/fixtures.ts";
 
 // Migration 0028 rebuilds the HNSW indexes of a database that has them (pgvector installed, the
 // default embedder's from migration 0003 and those the service added for other dimension counts)
@@ -11,13 +12,9 @@ const unitVector = (dimensions: number, component: number) =>
   `(select array_agg(case when g = ${component} then 1048576 else 0 end)::real[]
     from generate_series(1, ${dimensions}) g)`;
 
-let database: Database;
-beforeAll(async () => {
-  if (withoutPgvector) return;
-  database = await createTestDatabaseFromMigration(
-    "0027_billing_reserve_one_row",
-    async (execute) => {
-      await execute(`
+const test = databaseTest(() =>
+  createTestDatabaseFromMigration("0027_billing_reserve_one_row", async (execute) => {
+    await execute(`
       insert into organizations (id, name) values ('org-1', 'Org');
       insert into datastores (id, organization_id, name, embedder_id, dimensions) values
         ('store-512', 'org-1', 'Default', 'local:hash-ngram-v1', 512),
@@ -35,15 +32,18 @@ beforeAll(async () => {
       create index knowledge_chunks_embedding_8_idx on knowledge_chunks
         using hnsw ((embedding::vector(8)) vector_cosine_ops) where dimensions = 8;
     `);
-    },
-  );
-});
-afterAll(async () => {
-  await database?.close();
-});
+  }),
+);
 
 describe.skipIf(withoutPgvector)("HNSW indexes from before migration 0028", () => {
-  test("are rebuilt over unit vectors in half precision, under their names", async () => {
+  // Migrated from scratch under a hook's time limit rather than the first test's.
+  test.beforeAll(({ database }) => {
+    void database;
+  });
+
+  test("are rebuilt over unit vectors in half precision, under their names", async ({
+    database,
+  }) => {
     const indexes = rowsOf<{ indexname: string; indexdef: string }>(
       await database.db.execute(
         sql`select indexname, indexdef from pg_indexes
@@ -68,7 +68,7 @@ describe.skipIf(withoutPgvector)("HNSW indexes from before migration 0028", () =
     }
   });
 
-  test("answer from the rebuilt index with the chunks stored before", async () => {
+  test("answer from the rebuilt index with the chunks stored before", async ({ database }) => {
     // The expression the service's searches order by, so the rebuilt index must be the one they walk.
     const nearest = sql`select id from knowledge_chunks where dimensions = 8
       order by ${indexedVector(sql`embedding`, 8)} <=> ${indexedVector(sql`'[1,0,0,0,0,0,0,0]'`, 8)}

@@ -1,5 +1,6 @@
 import { test } from "vitest";
 import type { Role } from "../../src/app/runtime.ts";
+import type { Database } from "../../src/db/client.ts";
 import type { Logger } from "../../src/lib/logger.ts";
 import {
   type AgentFields,
@@ -7,6 +8,7 @@ import {
   createFundedOrganization,
   startQueryTestApp,
 } from "./agents.ts";
+import { createTestDatabase } from "./database.ts";
 
 export type AppTestOptions = {
   /** Environment of the app, over the fake OpenAI's key and URL. */
@@ -67,4 +69,17 @@ export function appTest(options: AppTestOptions = {}) {
     void service;
   });
   return appTested;
+}
+
+/**
+ * The `test` of a file that works on a database without the app:
+ * - `database`: a fresh, migrated database (or the one `open` gives), set up once per file.
+ */
+export function databaseTest(open: () => Promise<Database> = createTestDatabase) {
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it.
+  return test.extend("database", { scope: "file" }, async ({}, { onCleanup }) => {
+    const database = await open();
+    onCleanup(() => database.close());
+    return database;
+  });
 }

@@ -5,10 +5,11 @@ import { Writable } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
 import { sql } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import type { App } from "../../src/http/app-types.ts";
 import { createLogger } from "../../src/lib/logger.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { startTestApp } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 
 type LogLine = Record<string, unknown> & { level: number; msg?: string; reqId?: string };
 
@@ -20,13 +21,34 @@ const ERROR = 50;
 const written: string[] = [];
 const logger = createLogger("info", "json", { write: (line: string) => written.push(line) });
 
-let app: TestApp;
-let org: TestOrganization;
-beforeAll(async () => {
-  app = await startTestApp({ logger, env: { LEAD_RATE_LIMIT_PER_MINUTE: "10000" } });
-  org = await app.createOrganization("Logged");
+/** What the `pretty` app and loggers print, as a terminal would show it. */
+const printed: string[] = [];
+// pino-pretty pipes into its destination, which must therefore be a stream.
+const terminal = () =>
+  new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      printed.push(chunk.toString());
+      done();
+    },
+  });
+
+const test = appTest({
+  logger,
+  env: { LEAD_RATE_LIMIT_PER_MINUTE: "10000" },
+  offline: true,
+  funded: false,
+  orgName: "Logged",
+}).extend("pretty", { scope: "file" }, async ({ app }, { onCleanup }) => {
+  // A second API process on the same database, logging with LOG_FORMAT=pretty.
+  const pretty = await startTestApp({
+    database: app.database,
+    role: "api",
+    logger: createLogger("info", "pretty", terminal()),
+    env: { LEAD_RATE_LIMIT_PER_MINUTE: "10000" },
+  });
+  onCleanup(() => pretty.close());
+  return pretty;
 });
-afterAll(() => app.close());
 
 /**
  * Sends a request with a fresh X-Request-Id and returns its status and the lines logged with
@@ -76,7 +98,7 @@ function expectAccessFields(line: LogLine) {
 }
 
 describe("one access line per request, dashboard API", () => {
-  test("200: info, the route, the caller's organization; no query string", async () => {
+  test("200: info, the route, the caller's organization; no query string", async ({ app, org }) => {
     const { status, line, text } = await accessLine(app.api, {
       method: "GET",
       url: "/api/annotation-tags?apiKey=leaked-key&note=private",
@@ -96,7 +118,10 @@ describe("one access line per request, dashboard API", () => {
     expect(text).not.toContain(org.apiKey);
   });
 
-  test("404 of a known route: info (the client's business), the route's pattern, not the id in the URL", async () => {
+  test("404 of a known route: info (the client's business), the route's pattern, not the id in the URL", async ({
+    app,
+    org,
+  }) => {
     const { status, line, text } = await accessLine(app.api, {
       method: "GET",
       url: "/api/agents/agent-that-does-not-exist",
@@ -113,7 +138,7 @@ describe("one access line per request, dashboard API", () => {
     expect(text).not.toContain("agent-that-does-not-exist");
   });
 
-  test("404 of no route: the path as sent, without its query string", async () => {
+  test("404 of no route: the path as sent, without its query string", async ({ app, org }) => {
     const { status, line, text } = await accessLine(app.api, {
       method: "DELETE",
       url: "/api/nothing-here/42?token=abc123",
@@ -126,7 +151,7 @@ describe("one access line per request, dashboard API", () => {
     expect(text).not.toContain("abc123");
   });
 
-  test("401: warn, no organization, and neither the key sent nor its header", async () => {
+  test("401: warn, no organization, and neither the key sent nor its header", async ({ app }) => {
     const { status, line, text } = await accessLine(app.api, {
       method: "GET",
       url: "/api/annotation-tags",
@@ -140,7 +165,7 @@ describe("one access line per request, dashboard API", () => {
     expect(text.toLowerCase()).not.toContain("authorization");
   });
 
-  test("400: info, and no error line besides it; the body is not logged", async () => {
+  test("400: info, and no error line besides it; the body is not logged", async ({ app, org }) => {
     const { status, line, text } = await accessLine(app.api, {
       method: "POST",
       url: "/api/annotation-tags",
@@ -159,7 +184,10 @@ describe("one access line per request, dashboard API", () => {
     expect(text).not.toContain("do-not-log-me");
   });
 
-  test("500: the error once with its stack, then the access line at error", async () => {
+  test("500: the error once with its stack, then the access line at error", async ({
+    app,
+    org,
+  }) => {
     // A table gone from under the service: the read fails as a real fault would.
     await app.database.db.execute(sql`alter table annotation_tags rename to annotation_tags_away`);
     try {
@@ -191,7 +219,7 @@ describe("one access line per request, dashboard API", () => {
 });
 
 describe("requests that end early", () => {
-  test("a URL refused before routing: its path without the query string", async () => {
+  test("a URL refused before routing: its path without the query string", async ({ app }) => {
     const { status, line, text } = await accessLine(app.api, {
       method: "GET",
       url: "/api/agents/%zz?token=abc123",
@@ -201,7 +229,9 @@ describe("requests that end early", () => {
     expect(text).not.toContain("abc123");
   });
 
-  test("a client that leaves before its body is sent: one warn line, aborted, no status", async () => {
+  test("a client that leaves before its body is sent: one warn line, aborted, no status", async ({
+    app,
+  }) => {
     const base = new URL(await app.listen("site"));
     const socket = connect(Number(base.port), base.hostname);
     await once(socket, "connect");
@@ -240,7 +270,7 @@ describe("requests that end early", () => {
 describe("one access line per request, marketing site", () => {
   const lead = { name: "Jane Doe", email: "jane@example.com", company: "Acme", score: 420 };
 
-  test("a stored lead: info, the route, no organization, none of the form", async () => {
+  test("a stored lead: info, the route, no organization, none of the form", async ({ app }) => {
     const { status, line, text } = await accessLine(app.site, {
       method: "POST",
       url: "/api/leads",
@@ -255,7 +285,9 @@ describe("one access line per request, marketing site", () => {
     expect(text).not.toContain("Jane Doe");
   });
 
-  test("over real HTTP, keep-alive: one line for each request of the connection", async () => {
+  test("over real HTTP, keep-alive: one line for each request of the connection", async ({
+    app,
+  }) => {
     const base = await app.listen("site");
     const ids = ["kept-alive-1", "kept-alive-2"];
     for (const id of ids) {
@@ -273,7 +305,7 @@ describe("one access line per request, marketing site", () => {
     }
   });
 
-  test("a body that is not JSON: info, one line", async () => {
+  test("a body that is not JSON: info, one line", async ({ app }) => {
     const { status, line } = await accessLine(app.site, {
       method: "POST",
       url: "/api/leads",
@@ -284,7 +316,7 @@ describe("one access line per request, marketing site", () => {
     expect(line).toMatchObject({ level: INFO, route: "/api/leads", status: 400 });
   });
 
-  test("an unknown path: info, the path without its query string", async () => {
+  test("an unknown path: info, the path without its query string", async ({ app }) => {
     const { status, line, text } = await accessLine(app.site, {
       method: "GET",
       url: "/contact?email=jane@example.com",
@@ -296,30 +328,12 @@ describe("one access line per request, marketing site", () => {
 });
 
 describe("LOG_FORMAT=pretty", () => {
-  const printed: string[] = [];
-  // pino-pretty pipes into its destination, which must therefore be a stream.
-  const terminal = () =>
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        printed.push(chunk.toString());
-        done();
-      },
-    });
-  let pretty: TestApp;
-  beforeAll(async () => {
-    pretty = await startTestApp({
-      database: app.database,
-      role: "api",
-      logger: createLogger("info", "pretty", terminal()),
-      env: { LEAD_RATE_LIMIT_PER_MINUTE: "10000" },
-    });
-  });
-  afterAll(() => pretty.close());
-
   // Colours depend on the terminal the tests run in; the text does not.
   const plain = (text: string) => stripVTControlCharacters(text);
 
-  test("writes the access line as one readable line, its fields as the message", async () => {
+  test("writes the access line as one readable line, its fields as the message", async ({
+    pretty,
+  }) => {
     const response = await pretty.site.inject({
       method: "POST",
       url: "/api/leads",

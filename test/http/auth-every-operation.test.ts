@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { createSeeder } from "../annotations/seed.ts";
-import { ADMIN_TOKEN, startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { ADMIN_TOKEN, type TestApp } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 import { addFile, createDatastore } from "../knowledge/knowledge-helpers.ts";
 
 /**
@@ -42,8 +43,13 @@ const OPENAI_ERROR_REF = "#/components/schemas/OpenAIError";
 const isOpenAi = (operation: Documented) => operation.path.startsWith("/v1/");
 const METHODS = new Set(["get", "post", "put", "patch", "delete"]);
 
-let app: TestApp;
-let org: TestOrganization;
+const test = appTest({
+  env: { ANNOTATION_ANONYMOUS_RATE_LIMIT_PER_MINUTE: "1000000" },
+  offline: true,
+  funded: false,
+  orgName: "Caller",
+});
+
 let revokedKey: string;
 let operations: Documented[];
 /** Ids of resources of ANOTHER organization, by `<first path segment after /api>.<param>`. */
@@ -73,10 +79,8 @@ function urlOf(operation: Documented): string {
   });
 }
 
-beforeAll(async () => {
-  app = await startTestApp({ env: { ANNOTATION_ANONYMOUS_RATE_LIMIT_PER_MINUTE: "1000000" } });
+test.beforeAll(async ({ app, org }) => {
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-  org = await app.createOrganization("Caller");
   const spare = await app.api.inject({
     method: "POST",
     url: `/api/admin/organizations/${org.id}/api-keys`,
@@ -146,7 +150,6 @@ beforeAll(async () => {
       })),
   );
 }, 120_000);
-afterAll(() => app.close());
 
 type Credential = { name: string; authorization?: string; for: Access[] };
 
@@ -178,6 +181,7 @@ type Mismatch = { operation: string; credential: string; body: string; got: unkn
 
 /** Sends `authorization` with every body variant to `operation`; returns what was not refused. */
 async function refusals(
+  app: TestApp,
   operation: Documented,
   credential: string,
   authorization: string | undefined,
@@ -255,31 +259,33 @@ describe("every operation that needs credentials", () => {
     expect(wrong).toEqual([]);
   });
 
-  test.each(BAD_CREDENTIALS.map((credential) => [credential.name, credential] as const))(
+  test.for(BAD_CREDENTIALS.map((credential) => [credential.name, credential] as const))(
     "%s: refused before the body and the ids of another organization are read",
-    async (_name, credential) => {
+    async ([_name, credential], { app }) => {
       const mismatches: Mismatch[] = [];
       for (const operation of operations.filter((op) => credential.for.includes(op.access))) {
-        mismatches.push(...(await refusals(operation, credential.name, credential.authorization)));
+        mismatches.push(
+          ...(await refusals(app, operation, credential.name, credential.authorization)),
+        );
       }
       expect(mismatches).toEqual([]);
     },
   );
 
-  test("a revoked key: refused on every operation that reads a key", async () => {
+  test("a revoked key: refused on every operation that reads a key", async ({ app }) => {
     const mismatches: Mismatch[] = [];
     for (const operation of operations.filter(
       (op) => op.access === "key" || op.access === "optional",
     )) {
-      mismatches.push(...(await refusals(operation, "a revoked key", `Bearer ${revokedKey}`)));
+      mismatches.push(...(await refusals(app, operation, "a revoked key", `Bearer ${revokedKey}`)));
     }
     expect(mismatches).toEqual([]);
   });
 
-  test("an organization's valid API key is not the admin token", async () => {
+  test("an organization's valid API key is not the admin token", async ({ app, org }) => {
     const mismatches: Mismatch[] = [];
     for (const operation of operations.filter((op) => op.access === "admin")) {
-      mismatches.push(...(await refusals(operation, "an API key", org.auth.authorization)));
+      mismatches.push(...(await refusals(app, operation, "an API key", org.auth.authorization)));
     }
     expect(mismatches).toEqual([]);
   });

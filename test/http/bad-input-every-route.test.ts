@@ -1,11 +1,12 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, vi } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { MAX_JSON_DEPTH } from "../../src/http/plugins/json-body.ts";
 import { MALFORMED_MULTIPART_MESSAGE } from "../../src/http/plugins/multipart-form.ts";
 import { createSeeder } from "../annotations/seed.ts";
 import { memberOf, type SignedIn } from "../harness/accounts.ts";
-import { ADMIN_TOKEN, startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { ADMIN_TOKEN, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 import { addFile, createDatastore, waitForSync } from "../knowledge/knowledge-helpers.ts";
 
 /**
@@ -174,14 +175,25 @@ const BAD_BODIES: BadBody[] = [
   },
 ];
 
-let app: TestApp;
-let org: TestOrganization;
+const test = appTest({
+  env: {
+    LEAD_RATE_LIMIT_PER_MINUTE: "1000000",
+    ANNOTATION_ANONYMOUS_RATE_LIMIT_PER_MINUTE: "1000000",
+    TRANSCRIBE_RATE_LIMIT_PER_MINUTE: "1000000",
+    PUBLIC_CHAT_RATE_LIMIT_PER_MINUTE: "1000000",
+    PUBLIC_CHAT_IP_RATE_LIMIT_PER_MINUTE: "1000000",
+  },
+  offline: true,
+  funded: false,
+  orgName: "Every route",
+});
+
 let owner: SignedIn;
 let routes: Route[];
 let storedBefore: Record<string, string[]>;
 
 /** Every row of every table of the application, as sorted JSON lines, per table. */
-async function storedRows(): Promise<Record<string, string[]>> {
+async function storedRows(app: TestApp): Promise<Record<string, string[]>> {
   const tables = rowsOf<{ name: string }>(
     await app.database.db.execute(
       sql`select table_name as name from information_schema.tables
@@ -201,7 +213,7 @@ async function storedRows(): Promise<Record<string, string[]>> {
 }
 
 /** The documented operations that can carry a body, with real ids in their paths. */
-async function documentedRoutes(ids: Record<string, string>): Promise<Route[]> {
+async function documentedRoutes(app: TestApp, ids: Record<string, string>): Promise<Route[]> {
   const found: Route[] = [];
   for (const listener of ["api", "site"] as const) {
     const response = await app[listener].inject({ url: "/api/openapi.json" });
@@ -273,23 +285,13 @@ function withValueAt(path: Array<string | number>, valueText: string): string {
 
 const isOpen = (requirement: Record<string, string[]>) => Object.keys(requirement).length === 0;
 
-function credentialsFor(route: Route): Record<string, string> {
+function credentialsFor(org: TestOrganization, route: Route): Record<string, string> {
   if (route.listener === "site") return {};
   if (route.name.includes("/api/admin/")) return { authorization: `Bearer ${ADMIN_TOKEN}` };
   return route.sessionOnly ? owner.headers : org.auth;
 }
 
-beforeAll(async () => {
-  app = await startTestApp({
-    env: {
-      LEAD_RATE_LIMIT_PER_MINUTE: "1000000",
-      ANNOTATION_ANONYMOUS_RATE_LIMIT_PER_MINUTE: "1000000",
-      TRANSCRIBE_RATE_LIMIT_PER_MINUTE: "1000000",
-      PUBLIC_CHAT_RATE_LIMIT_PER_MINUTE: "1000000",
-      PUBLIC_CHAT_IP_RATE_LIMIT_PER_MINUTE: "1000000",
-    },
-  });
-  org = await app.createOrganization("Every route");
+test.beforeAll(async ({ app, org }) => {
   owner = await memberOf(app, org, "owner");
   const seeder = createSeeder(app);
   const agentId = await seeder.agent(org, { visibility: "public" });
@@ -322,7 +324,7 @@ beforeAll(async () => {
     async () => expect((await client.evals.getRun(evalRun.id)).body.status).toBe("completed"),
     { timeout: 20_000, interval: 50 },
   );
-  routes = await documentedRoutes({
+  routes = await documentedRoutes(app, {
     "eval-sets.id": evalSet.id,
     "eval-sets.caseId": evalCase.id,
     "eval-runs.id": evalRun.id,
@@ -351,9 +353,8 @@ beforeAll(async () => {
     "organizations.userId": "no-such-user",
     "organizations.invitationId": "no-such-invitation",
   });
-  storedBefore = await storedRows();
+  storedBefore = await storedRows(app);
 }, 120_000);
-afterAll(() => app.close());
 
 type Mismatch = { route: string; expected: Outcome; got: [number, unknown] };
 
@@ -366,14 +367,18 @@ const OPENAI_TYPES: Record<string, string> = {
 };
 
 /** Sends `bad` to every route and returns the answers that are not what the table says. */
-async function sendToEveryRoute(bad: BadBody, withCredentials: boolean): Promise<Mismatch[]> {
+async function sendToEveryRoute(
+  { app, org }: { app: TestApp; org: TestOrganization },
+  bad: BadBody,
+  withCredentials: boolean,
+): Promise<Mismatch[]> {
   const mismatches: Mismatch[] = [];
   for (const route of routes) {
     const response = await app[route.listener].inject({
       method: route.method,
       url: route.url,
       headers: {
-        ...(withCredentials ? credentialsFor(route) : {}),
+        ...(withCredentials ? credentialsFor(org, route) : {}),
         "content-type": bad.contentType,
       },
       payload: bad.payload(route),
@@ -439,15 +444,15 @@ describe("bad bodies on every route that takes one", () => {
     ["with the organization's key (the admin token on admin routes)", true],
     ["without credentials", false],
   ])("%s", (_label, withCredentials) => {
-    test.each(BAD_BODIES.map((bad) => [bad.name, bad] as const))(
+    test.for(BAD_BODIES.map((bad) => [bad.name, bad] as const))(
       "%s: no 5xx, the listener's envelope and type",
-      async (_name, bad) => {
-        expect(await sendToEveryRoute(bad, withCredentials)).toEqual([]);
+      async ([_name, bad], { app, org }) => {
+        expect(await sendToEveryRoute({ app, org }, bad, withCredentials)).toEqual([]);
       },
     );
   });
 
-  test("changed nothing stored", async () => {
-    expect(await storedRows()).toEqual(storedBefore);
+  test("changed nothing stored", async ({ app }) => {
+    expect(await storedRows(app)).toEqual(storedBefore);
   });
 });

@@ -1,29 +1,20 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { MAX_JSON_DEPTH } from "../../src/http/plugins/json-body.ts";
 import { ERROR_STATUS } from "../../src/lib/errors.ts";
-import { createAgent, createFundedOrganization } from "../harness/agents.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
-import { createDatastore } from "../knowledge/knowledge-helpers.ts";
+import { type KnowledgeFixtures, knowledgeTest } from "../knowledge/knowledge-helpers.ts";
 import { deepJson, hostileMultipart } from "./hostile-bodies.ts";
 
 const TOO_DEEP = `The JSON body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`;
 const API_BODY_LIMIT = 1024 * 1024;
 const SITE_BODY_LIMIT = 16 * 1024;
 
-let app: TestApp;
-let org: TestOrganization;
-let agentId: string;
-let datastoreId: string;
-beforeAll(async () => {
-  app = await startTestApp({
-    env: { LEAD_RATE_LIMIT_PER_MINUTE: "1000000", TRANSCRIBE_RATE_LIMIT_PER_MINUTE: "1000000" },
-  });
-  org = await createFundedOrganization(app, "Fuzzed");
-  agentId = (await createAgent(app, org, { visibility: "public" })).id;
-  datastoreId = (await createDatastore(app, org)).id;
+const test = knowledgeTest({
+  env: { LEAD_RATE_LIMIT_PER_MINUTE: "1000000", TRANSCRIBE_RATE_LIMIT_PER_MINUTE: "1000000" },
+  funded: true,
+  orgName: "Fuzzed",
+  agent: { visibility: "public" },
 });
-afterAll(() => app.close());
 
 type Answer = { statusCode: number; headers: Record<string, unknown>; body: string };
 
@@ -40,23 +31,27 @@ function expectApiAnswer(response: Answer, allowed: number[]) {
   expect(ERROR_STATUS[body.type as keyof typeof ERROR_STATUS]).toBe(response.statusCode);
 }
 
-const listDatasources = async () =>
+const listDatasources = async ({ app, org, datastore }: KnowledgeFixtures) =>
   (
     await app.api.inject({
-      url: `/api/datastores/${datastoreId}/datasources`,
+      url: `/api/datastores/${datastore.id}/datasources`,
       headers: org.auth,
     })
   ).json() as unknown[];
 
 describe("malformed multipart bodies never fail the server", () => {
-  test("POST /api/datasources: 201 or a 4xx envelope; a datasource exactly for each 201", async () => {
+  test("POST /api/datasources: 201 or a 4xx envelope; a datasource exactly for each 201", async ({
+    app,
+    org,
+    datastore,
+  }) => {
     let created = 0;
     await fc.assert(
       fc.asyncProperty(
         hostileMultipart([
           ["type", "file"],
           ["type", "web_page"],
-          ["datastoreId", datastoreId],
+          ["datastoreId", datastore.id],
           ["datastoreId", "no-such-datastore"],
           ["fileName", "Opening hours"],
           ["custom_id", "customer-1"],
@@ -74,14 +69,18 @@ describe("malformed multipart bodies never fail the server", () => {
       ),
       { numRuns: 150 },
     );
-    expect(await listDatasources()).toHaveLength(created);
+    expect(await listDatasources({ app, org, datastore })).toHaveLength(created);
   });
 
-  test("POST /api/transcribe-audio: a 4xx envelope, nothing charged", async () => {
+  test("POST /api/transcribe-audio: a 4xx envelope, nothing charged", async ({
+    app,
+    org,
+    agent,
+  }) => {
     await fc.assert(
       fc.asyncProperty(
         hostileMultipart([
-          ["agentId", agentId],
+          ["agentId", agent.id],
           ["agentId", "no-such-agent"],
         ]),
         async ({ contentType, body }) => {
@@ -108,7 +107,7 @@ describe("malformed multipart bodies never fail the server", () => {
 type DeepTarget = {
   listener: "api" | "site";
   method: "POST" | "PATCH";
-  url: () => string;
+  url: (agentId: string) => string;
   /** The body with `value` in a free-form place, and how many levels enclose that place. */
   wrap: (value: string) => string;
   enclosing: number;
@@ -127,7 +126,7 @@ const TARGETS: Record<string, DeepTarget> = {
   "PATCH /api/agents/{id} (tools[0].config)": {
     listener: "api",
     method: "PATCH",
-    url: () => `/api/agents/${agentId}`,
+    url: (agentId) => `/api/agents/${agentId}`,
     wrap: (value) => `{"tools":[{"type":"form","config":{"k":${value}}}]}`,
     enclosing: 4,
     allowed: [200],
@@ -159,7 +158,11 @@ const TARGETS: Record<string, DeepTarget> = {
 };
 
 describe(`JSON nested past ${MAX_JSON_DEPTH} levels is refused, and only that`, () => {
-  test("answers exactly by depth: the depth refusal beyond the limit, never below it", async () => {
+  test("answers exactly by depth: the depth refusal beyond the limit, never below it", async ({
+    app,
+    org,
+    agent,
+  }) => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...Object.keys(TARGETS)),
@@ -172,12 +175,12 @@ describe(`JSON nested past ${MAX_JSON_DEPTH} levels is refused, and only that`, 
           const payload = target.wrap(deep.text);
           const depth = target.enclosing + deep.depth;
           const agentBefore = await app.api.inject({
-            url: `/api/agents/${agentId}`,
+            url: `/api/agents/${agent.id}`,
             headers: org.auth,
           });
           const response = await app[target.listener].inject({
             method: target.method,
-            url: target.url(),
+            url: target.url(agent.id),
             headers: {
               ...(target.listener === "api" ? org.auth : {}),
               "content-type": "application/json",
@@ -195,7 +198,7 @@ describe(`JSON nested past ${MAX_JSON_DEPTH} levels is refused, and only that`, 
               target.listener === "api" ? "INVALID_REQUEST" : "validation_error",
             );
             const agentAfter = await app.api.inject({
-              url: `/api/agents/${agentId}`,
+              url: `/api/agents/${agent.id}`,
               headers: org.auth,
             });
             expect(agentAfter.json()).toEqual(agentBefore.json());

@@ -1,36 +1,46 @@
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { MAX_JSON_DEPTH } from "../../src/http/plugins/json-body.ts";
-import { createAgent, createFundedOrganization } from "../harness/agents.ts";
-import type { TestApp, TestOrganization } from "../harness/app.ts";
-import { startTestApp } from "../harness/app.ts";
 import {
   addFile,
-  createDatastore,
   getDatasource,
+  knowledgeTest,
   waitForSync,
 } from "../knowledge/knowledge-helpers.ts";
 
 const TOO_DEEP = `The JSON body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`;
 
-let app: TestApp;
-let org: TestOrganization;
-let agentId: string;
-let datastoreId: string;
-let datasourceId: string;
-beforeAll(async () => {
-  app = await startTestApp();
-  org = await createFundedOrganization(app, "Deep");
-  agentId = (await createAgent(app, org)).id;
-  datastoreId = (await createDatastore(app, org)).id;
-  const datasource = await addFile(app, org, datastoreId, {
-    fileName: "hours.txt",
-    contentType: "text/plain",
-    content: "We are open Monday to Friday, 9:00 to 17:00.\n",
+const test = knowledgeTest({ funded: true, orgName: "Deep" })
+  .extend("datasource", { scope: "file" }, async ({ app, org, datastore }) => {
+    const datasource = await addFile(app, org, datastore.id, {
+      fileName: "hours.txt",
+      contentType: "text/plain",
+      content: "We are open Monday to Friday, 9:00 to 17:00.\n",
+    });
+    return waitForSync(app, org, datasource.id);
+  })
+  .extend("send", { scope: "file" }, ({ app, org }) => {
+    return (method: "POST" | "PATCH", url: string, payload: string) =>
+      app.api.inject({
+        method,
+        url,
+        headers: { ...org.auth, "content-type": "application/json" },
+        payload,
+      });
+  })
+  .extend("readAgent", { scope: "file" }, ({ app, org }) => {
+    return async (id: string) =>
+      (await app.api.inject({ url: `/api/agents/${id}`, headers: org.auth })).json();
+  })
+  .extend("agentCount", { scope: "file" }, ({ app, org }) => {
+    return async () =>
+      (await app.api.inject({ url: "/api/agents", headers: org.auth })).json().length;
+  })
+  .extend("eventCount", { scope: "file" }, ({ app, org }) => {
+    return async () =>
+      (await app.api.inject({ url: "/api/consumption-events", headers: org.auth })).json()
+        .pagination.total;
   });
-  datasourceId = (await waitForSync(app, org, datasource.id)).id;
-});
-afterAll(() => app.close());
 
 /** JSON text of objects nested `levels` deep ({"a":{"a":…}}), `inner` at the bottom. */
 const nestedObjects = (levels: number, inner = "1") =>
@@ -52,14 +62,6 @@ function bodyOfDepth(fields: Record<string, unknown>, path: string[], depth: num
   return text.replace(`"${marker}"`, nestedObjects(depth - path.length));
 }
 
-const send = (method: "POST" | "PATCH", url: string, payload: string) =>
-  app.api.inject({
-    method,
-    url,
-    headers: { ...org.auth, "content-type": "application/json" },
-    payload,
-  });
-
 function expectTooDeep(response: { statusCode: number; json(): unknown }) {
   expect(response.statusCode).toBe(400);
   expect(response.json()).toEqual({
@@ -68,14 +70,6 @@ function expectTooDeep(response: { statusCode: number; json(): unknown }) {
     requestId: expect.any(String),
   });
 }
-
-const readAgent = async (id: string) =>
-  (await app.api.inject({ url: `/api/agents/${id}`, headers: org.auth })).json();
-const agentCount = async () =>
-  (await app.api.inject({ url: "/api/agents", headers: org.auth })).json().length;
-const eventCount = async () =>
-  (await app.api.inject({ url: "/api/consumption-events", headers: org.auth })).json().pagination
-    .total;
 
 // The free-form objects of an agent (the spec: "inner structure not shown").
 const AGENT_FIELDS: Array<[string, string[]]> = [
@@ -89,7 +83,10 @@ const AGENT_FIELDS: Array<[string, string[]]> = [
 ];
 
 describe(`JSON bodies nest at most ${MAX_JSON_DEPTH} levels`, () => {
-  test("stores a free-form object that brings the body to the limit, and reads it back as sent", async () => {
+  test("stores a free-form object that brings the body to the limit, and reads it back as sent", async ({
+    send,
+    readAgent,
+  }) => {
     const payload = bodyOfDepth({ name: "Deep" }, ["followUpConfig", "config"], MAX_JSON_DEPTH);
     const created = await send("POST", "/api/agents", payload);
     expect(created.statusCode).toBe(201);
@@ -97,45 +94,54 @@ describe(`JSON bodies nest at most ${MAX_JSON_DEPTH} levels`, () => {
     expect(stored.followUpConfig).toEqual(JSON.parse(payload).followUpConfig);
   });
 
-  test("refuses one level more, before anything is stored", async () => {
+  test("refuses one level more, before anything is stored", async ({ send, agentCount }) => {
     const before = await agentCount();
     const payload = bodyOfDepth({ name: "Deep" }, ["followUpConfig", "config"], MAX_JSON_DEPTH + 1);
     expectTooDeep(await send("POST", "/api/agents", payload));
     expect(await agentCount()).toBe(before);
   });
 
-  test.each(AGENT_FIELDS)(
+  test.for(AGENT_FIELDS)(
     "POST /api/agents with %s 10,000 levels deep → 400",
-    async (_label, path) => {
+    async ([_label, path], { send, agentCount }) => {
       const before = await agentCount();
       expectTooDeep(await send("POST", "/api/agents", bodyOfDepth({ name: "a" }, path, 10_000)));
       expect(await agentCount()).toBe(before);
     },
   );
 
-  test("POST /api/agents with a tool's config 10,000 levels of arrays deep → 400", async () => {
+  test("POST /api/agents with a tool's config 10,000 levels of arrays deep → 400", async ({
+    send,
+  }) => {
     const payload = `{"name":"a","tools":[{"type":"form","config":{"a":${nestedArrays(10_000)}}}]}`;
     expectTooDeep(await send("POST", "/api/agents", payload));
   });
 
-  test.each(AGENT_FIELDS)(
+  test.for(AGENT_FIELDS)(
     "PATCH /api/agents/{id} with %s 10,000 levels deep → 400, agent unchanged",
-    async (_label, path) => {
-      const before = await readAgent(agentId);
+    async ([_label, path], { agent, send, readAgent }) => {
+      const before = await readAgent(agent.id);
       const payload = bodyOfDepth({ name: "changed" }, path, 10_000);
-      expectTooDeep(await send("PATCH", `/api/agents/${agentId}`, payload));
-      expect(await readAgent(agentId)).toEqual(before);
+      expectTooDeep(await send("PATCH", `/api/agents/${agent.id}`, payload));
+      expect(await readAgent(agent.id)).toEqual(before);
     },
   );
 
-  test("PATCH /api/agents/{id} with a tool's config 10,000 levels deep → 400, agent unchanged", async () => {
-    const before = await readAgent(agentId);
+  test("PATCH /api/agents/{id} with a tool's config 10,000 levels deep → 400, agent unchanged", async ({
+    agent,
+    send,
+    readAgent,
+  }) => {
+    const before = await readAgent(agent.id);
     const payload = `{"tools":[{"type":"form","config":${nestedObjects(10_000)}}]}`;
-    expectTooDeep(await send("PATCH", `/api/agents/${agentId}`, payload));
-    expect(await readAgent(agentId)).toEqual(before);
+    expectTooDeep(await send("PATCH", `/api/agents/${agent.id}`, payload));
+    expect(await readAgent(agent.id)).toEqual(before);
   });
 
-  test("POST /api/usage/increment-agent-queries: metadata at the limit is recorded, 10,000 levels is 400 and charges nothing", async () => {
+  test("POST /api/usage/increment-agent-queries: metadata at the limit is recorded, 10,000 levels is 400 and charges nothing", async ({
+    send,
+    eventCount,
+  }) => {
     const fields = { provider: "openai", modelName: "gpt-4.1", inputTokens: 10 };
     const atLimit = await send(
       "POST",
@@ -154,25 +160,35 @@ describe(`JSON bodies nest at most ${MAX_JSON_DEPTH} levels`, () => {
     expect(await eventCount()).toBe(before);
   });
 
-  test("POST /api/datastores/update/{id} with metadata 10,000 levels deep → 400, datasource unchanged", async () => {
-    const before = await getDatasource(app, org, datasourceId);
-    const payload = bodyOfDepth({ id: datasourceId, text: "New text" }, ["metadata"], 10_000);
-    expectTooDeep(await send("POST", `/api/datastores/update/${datastoreId}`, payload));
-    expect(await getDatasource(app, org, datasourceId)).toEqual(before);
+  test("POST /api/datastores/update/{id} with metadata 10,000 levels deep → 400, datasource unchanged", async ({
+    app,
+    org,
+    datastore,
+    datasource,
+    send,
+  }) => {
+    const before = await getDatasource(app, org, datasource.id);
+    const payload = bodyOfDepth({ id: datasource.id, text: "New text" }, ["metadata"], 10_000);
+    expectTooDeep(await send("POST", `/api/datastores/update/${datastore.id}`, payload));
+    expect(await getDatasource(app, org, datasource.id)).toEqual(before);
   });
 
-  test("refuses a whole body of 10,000 levels, and one of arrays up to the 1 MiB body cap", async () => {
+  test("refuses a whole body of 10,000 levels, and one of arrays up to the 1 MiB body cap", async ({
+    send,
+  }) => {
     expectTooDeep(await send("POST", "/api/agents", nestedObjects(10_000)));
     const levels = 500_000;
     expectTooDeep(await send("POST", "/api/agents", nestedArrays(levels)));
   });
 
-  test("refuses deep nesting around an escaped NUL as too deep, without walking it", async () => {
+  test("refuses deep nesting around an escaped NUL as too deep, without walking it", async ({
+    send,
+  }) => {
     const payload = `{"name":"a","followUpConfig":{"config":${nestedObjects(10_000, '"\\u0000"')}}}`;
     expectTooDeep(await send("POST", "/api/agents", payload));
   });
 
-  test("counts brackets inside strings as text, not nesting", async () => {
+  test("counts brackets inside strings as text, not nesting", async ({ send, readAgent }) => {
     const brackets = `[{\\"${"[{".repeat(5_000)}`;
     const payload = `{"name":"Brackets","systemPrompt":"${brackets}","description":"\\\\"}`;
     const created = await send("POST", "/api/agents", payload);

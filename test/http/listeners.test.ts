@@ -1,28 +1,27 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTestApp, type TestApp } from "../harness/app.ts";
+import { describe, expect } from "vitest";
+import { appTest } from "../harness/fixtures.ts";
 
 type OpenApi = { openapi: string; info: { version: string }; paths: Record<string, unknown> };
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(() => app.close());
+const test = appTest({ offline: true });
 
 describe("both listeners over real HTTP", () => {
-  test.each(["api", "site"] as const)("%s: GET /api/health → 200 {status: ok}", async (which) => {
-    const base = await app.listen(which);
-    const response = await fetch(`${base}/api/health`);
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: "ok" });
-  });
+  test.for(["api", "site"] as const)(
+    "%s: GET /api/health → 200 {status: ok}",
+    async (which, { app }) => {
+      const base = await app.listen(which);
+      const response = await fetch(`${base}/api/health`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ status: "ok" });
+    },
+  );
 
-  test.each([
+  test.for([
     ["GET", "/api/unknown"],
     ["POST", "/api/agents-nope/x"],
     ["DELETE", "/api/leads/123"],
     ["PUT", "/nothing-here"],
-  ])("dashboard: %s %s → JSON 404 NOT_FOUND", async (method, path) => {
+  ] as const)("dashboard: %s %s → JSON 404 NOT_FOUND", async ([method, path], { app }) => {
     const base = await app.listen("api");
     const response = await fetch(`${base}${path}`, { method });
     expect(response.status).toBe(404);
@@ -34,12 +33,12 @@ describe("both listeners over real HTTP", () => {
     });
   });
 
-  test.each([
+  test.for([
     ["GET", "/api/unknown"],
     ["POST", "/api/contact"],
     ["PATCH", "/api/leads/abc"],
     ["GET", "/"],
-  ])("site: %s %s → JSON 404 not_found", async (method, path) => {
+  ] as const)("site: %s %s → JSON 404 not_found", async ([method, path], { app }) => {
     const base = await app.listen("site");
     const response = await fetch(`${base}${path}`, { method });
     expect(response.status).toBe(404);
@@ -51,7 +50,7 @@ describe("both listeners over real HTTP", () => {
     });
   });
 
-  test("serves an OpenAPI 3.1 document and a docs page on both listeners", async () => {
+  test("serves an OpenAPI 3.1 document and a docs page on both listeners", async ({ app }) => {
     for (const which of ["api", "site"] as const) {
       const base = await app.listen(which);
       const document = (await (await fetch(`${base}/api/openapi.json`)).json()) as OpenApi;
@@ -67,7 +66,7 @@ describe("both listeners over real HTTP", () => {
     expect(Object.keys(site.paths)).toContain("/api/leads");
   });
 
-  test("echoes a safe X-Request-Id and replaces an unsafe one", async () => {
+  test("echoes a safe X-Request-Id and replaces an unsafe one", async ({ app }) => {
     const base = await app.listen("api");
     const kept = await fetch(`${base}/api/nope`, { headers: { "x-request-id": "trace-123" } });
     expect(kept.headers.get("x-request-id")).toBe("trace-123");
@@ -78,7 +77,9 @@ describe("both listeners over real HTTP", () => {
     expect(replaced.headers.get("x-request-id")).not.toContain("<");
   });
 
-  test("answers a malformed JSON body on the dashboard API with 400 INVALID_REQUEST", async () => {
+  test("answers a malformed JSON body on the dashboard API with 400 INVALID_REQUEST", async ({
+    app,
+  }) => {
     const base = await app.listen("api");
     const response = await fetch(`${base}/api/admin/organizations`, {
       method: "POST",
@@ -89,26 +90,31 @@ describe("both listeners over real HTTP", () => {
     expect(((await response.json()) as { type: string }).type).toBe("INVALID_REQUEST");
   });
 
-  test.each([
+  test.for([
     ["/api/me/%zz", 400],
     ["/api/me?x=%00", 400],
     [`/api/admin/organizations/${"x".repeat(300)}/credits`, 414],
-  ])("dashboard: malformed URL %s → %i in the JSON envelope", async (path, status) => {
-    const base = await app.listen("api");
-    const response = await fetch(`${base}${path}`, {
-      method: path.includes("credits") ? "POST" : "GET",
-      headers: { authorization: "Bearer test-admin-token", "content-type": "application/json" },
-      body: path.includes("credits") ? JSON.stringify({ amount: 1 }) : undefined,
-    });
-    expect(response.status).toBe(status);
-    expect(await response.json()).toEqual({
-      error: expect.any(String),
-      type: "INVALID_REQUEST",
-      requestId: expect.any(String),
-    });
-  });
+  ] as const)(
+    "dashboard: malformed URL %s → %i in the JSON envelope",
+    async ([path, status], { app }) => {
+      const base = await app.listen("api");
+      const response = await fetch(`${base}${path}`, {
+        method: path.includes("credits") ? "POST" : "GET",
+        headers: { authorization: "Bearer test-admin-token", "content-type": "application/json" },
+        body: path.includes("credits") ? JSON.stringify({ amount: 1 }) : undefined,
+      });
+      expect(response.status).toBe(status);
+      expect(await response.json()).toEqual({
+        error: expect.any(String),
+        type: "INVALID_REQUEST",
+        requestId: expect.any(String),
+      });
+    },
+  );
 
-  test("dashboard: a NUL character in a JSON body is a 400, not a database error", async () => {
+  test("dashboard: a NUL character in a JSON body is a 400, not a database error", async ({
+    app,
+  }) => {
     const base = await app.listen("api");
     const response = await fetch(`${base}/api/admin/organizations`, {
       method: "POST",
@@ -119,7 +125,7 @@ describe("both listeners over real HTTP", () => {
     expect(((await response.json()) as { type: string }).type).toBe("INVALID_REQUEST");
   });
 
-  test("site: a malformed URL is a JSON 404", async () => {
+  test("site: a malformed URL is a JSON 404", async ({ app }) => {
     const base = await app.listen("site");
     const response = await fetch(`${base}/api/%zz`);
     expect(response.status).toBe(404);

@@ -6,13 +6,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  createFundedOrganization,
-  type QueryTestApp,
-  startQueryTestApp,
-} from "../harness/agents.ts";
-import type { TestOrganization } from "../harness/app.ts";
+import { describe, expect } from "vitest";
+import { appTest } from "../harness/fixtures.ts";
 
 /**
  * A client generated from the served dashboard document (openapi-typescript types, openapi-fetch
@@ -63,15 +58,19 @@ export async function run(baseUrl: string, apiKey: string) {
 }
 `;
 
-let t: QueryTestApp;
-let org: TestOrganization;
-let directory: string;
+const test = appTest({ orgName: "Typed client" }).extend(
+  "directory",
+  { scope: "file" },
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it.
+  async ({}, { onCleanup }) => {
+    const directory = await mkdtemp(join(tmpdir(), "agentdesk-client-"));
+    onCleanup(() => rm(directory, { recursive: true, force: true }));
+    return directory;
+  },
+);
 
-beforeAll(async () => {
-  t = await startQueryTestApp();
-  org = await createFundedOrganization(t.app, "Typed client");
-  directory = await mkdtemp(join(tmpdir(), "agentdesk-client-"));
-  const document = (await t.app.api.inject({ url: "/api/openapi.json" })).json() as OpenAPI3;
+test.beforeAll(async ({ app, directory }) => {
+  const document = (await app.api.inject({ url: "/api/openapi.json" })).json() as OpenAPI3;
   await writeFile(join(directory, "api.ts"), astToString(await openapiTS(document)));
   await writeFile(join(directory, "client.ts"), CLIENT);
   await writeFile(join(directory, "package.json"), JSON.stringify({ type: "module" }));
@@ -95,22 +94,22 @@ beforeAll(async () => {
   await symlink(NODE_MODULES, join(directory, "node_modules"), "dir");
 }, 60_000);
 
-afterAll(async () => {
-  await t.close();
-  await rm(directory, { recursive: true, force: true });
-});
-
 describe("a client generated from the dashboard document", () => {
-  test("type-checks with the project's TypeScript", async () => {
+  test("type-checks with the project's TypeScript", async ({ directory }) => {
     const checked = await promisify(execFile)(process.execPath, [TSC, "-p", directory]).catch(
       (error: { stdout?: string }) => ({ stdout: error.stdout ?? "tsc failed" }),
     );
     expect(checked.stdout).toBe("");
   }, 60_000);
 
-  test("creates an agent, queries it and reads a typed 404 from the live API", async () => {
-    t.fake.script({ text: "We open at nine.", usage: { promptTokens: 20, completionTokens: 5 } });
-    const baseUrl = await t.app.listen("api");
+  test("creates an agent, queries it and reads a typed 404 from the live API", async ({
+    app,
+    fake,
+    org,
+    directory,
+  }) => {
+    fake.script({ text: "We open at nine.", usage: { promptTokens: 20, completionTokens: 5 } });
+    const baseUrl = await app.listen("api");
     const client = (await import(pathToFileURL(join(directory, "client.ts")).href)) as {
       run(baseUrl: string, apiKey: string): Promise<Record<string, unknown>>;
     };
@@ -124,7 +123,7 @@ describe("a client generated from the dashboard document", () => {
       type: "NOT_FOUND",
       notAType: "NOT_A_TYPE",
     });
-    const stored = await t.app.api.inject({
+    const stored = await app.api.inject({
       url: `/api/agents/${result.agentId}`,
       headers: org.auth,
     });

@@ -4,8 +4,8 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTestApp, type TestApp } from "../harness/app.ts";
+import { describe, expect } from "vitest";
+import { appTest } from "../harness/fixtures.ts";
 
 /**
  * Both served OpenAPI documents pass Redocly's recommended ruleset without an error, so client
@@ -43,13 +43,20 @@ const ACCEPTED_WARNINGS = [
   "api.json operation-2xx-response #/paths/~1api~1auth~1oidc~1callback/get/responses",
 ];
 
-let app: TestApp;
-let directory: string;
+const test = appTest({ offline: true }).extend(
+  "directory",
+  { scope: "file" },
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it.
+  async ({}, { onCleanup }) => {
+    const directory = await mkdtemp(join(tmpdir(), "agentdesk-openapi-"));
+    onCleanup(() => rm(directory, { recursive: true, force: true }));
+    return directory;
+  },
+);
+
 let problems: Problem[];
 
-beforeAll(async () => {
-  app = await startTestApp();
-  directory = await mkdtemp(join(tmpdir(), "agentdesk-openapi-"));
+test.beforeAll(async ({ app, directory }) => {
   for (const listener of ["api", "site"] as const) {
     const response = await app[listener].inject({ url: "/api/openapi.json" });
     expect(response.statusCode).toBe(200);
@@ -71,11 +78,6 @@ beforeAll(async () => {
   expect(reports).toHaveLength(2);
   problems = reports.flatMap((report) => report.problems);
 }, 60_000);
-
-afterAll(async () => {
-  await app.close();
-  await rm(directory, { recursive: true, force: true });
-});
 
 const named = (problem: Problem) =>
   problem.location.map((at) => `${at.source.ref} ${problem.ruleId} ${at.pointer}`).join(" and ");

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createOpenAI } from "@ai-sdk/openai";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { test as base, describe, expect } from "vitest";
 import { createAiSdkEmbedder } from "../../src/ingestion/embedders/ai-sdk-embedder.ts";
 import { EmbedderError } from "../../src/ingestion/embedders/embedder-types.ts";
 import { createLocalEmbedder } from "../../src/ingestion/embedders/local-embedder.ts";
@@ -14,6 +14,31 @@ import { evaluateRetriever, topKByDotProduct } from "./retrieval-metrics.ts";
 const dot = (left: number[], right: number[]) =>
   left.reduce((sum, value, index) => sum + value * right[index]!, 0);
 const norm = (vector: number[]) => Math.sqrt(dot(vector, vector));
+
+/**
+ * - `fake`: an OpenAI-compatible embeddings server on 127.0.0.1 (`fakeEmbeddingsServer(8)`), set
+ *   up once per file; its recorded `requests` start empty, and its failures at none, in every test
+ *   that asks for it.
+ */
+const test = base
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it.
+  .extend("embeddingsServer", { scope: "file" }, async ({}, { onCleanup }) => {
+    const fake = fakeEmbeddingsServer(8);
+    await new Promise<void>((resolve) => fake.server.listen(0, "127.0.0.1", resolve));
+    onCleanup(
+      () =>
+        new Promise<void>((resolve, reject) =>
+          fake.server.close((error) => (error ? reject(error) : resolve())),
+        ),
+    );
+    const baseURL = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}/v1`;
+    return { ...fake, baseURL };
+  })
+  .extend("fake", ({ embeddingsServer }) => {
+    embeddingsServer.requests.length = 0;
+    embeddingsServer.state.failuresLeft = 0;
+    return embeddingsServer;
+  });
 
 describe("local embedder", () => {
   test("returns unit vectors of the configured size with estimated usage", async () => {
@@ -166,24 +191,10 @@ function fakeVector(text: string, dimensions: number): number[] {
 }
 
 describe("AI SDK embedder against an OpenAI-compatible server", () => {
-  const fake = fakeEmbeddingsServer(8);
-  let baseURL = "";
-
-  beforeAll(async () => {
-    await new Promise<void>((resolve) => fake.server.listen(0, "127.0.0.1", resolve));
-    baseURL = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}/v1`;
-  });
-  afterAll(async () => {
-    await new Promise<void>((resolve, reject) =>
-      fake.server.close((error) => (error ? reject(error) : resolve())),
-    );
-  });
-  beforeEach(() => {
-    fake.requests.length = 0;
-    fake.state.failuresLeft = 0;
-  });
-
-  const embedderFor = (options: { dimensions?: number; maxRetries?: number } = {}) =>
+  const embedderFor = (
+    { baseURL }: { baseURL: string },
+    options: { dimensions?: number; maxRetries?: number } = {},
+  ) =>
     createAiSdkEmbedder({
       id: "openai:text-embedding-3-small",
       model: createOpenAI({ baseURL, apiKey: "test-key" }).embedding("text-embedding-3-small"),
@@ -192,9 +203,11 @@ describe("AI SDK embedder against an OpenAI-compatible server", () => {
       maxRetries: options.maxRetries ?? 2,
     });
 
-  test("sends batches of batchSize and returns normalised vectors in order with usage", async () => {
+  test("sends batches of batchSize and returns normalised vectors in order with usage", async ({
+    fake,
+  }) => {
     const texts = Array.from({ length: 250 }, (_, index) => `text number ${index}`);
-    const result = await embedderFor().embed(texts);
+    const result = await embedderFor(fake).embed(texts);
 
     expect(fake.requests.map((request) => request.inputs.length)).toEqual([100, 100, 50]);
     expect(fake.requests.flatMap((request) => request.inputs)).toEqual(texts);
@@ -211,17 +224,17 @@ describe("AI SDK embedder against an OpenAI-compatible server", () => {
     expect(result.usage.tokens).toBe(250 * 3);
   });
 
-  test("retries a request that failed with a 500", async () => {
+  test("retries a request that failed with a 500", async ({ fake }) => {
     fake.state.failuresLeft = 1;
-    const result = await embedderFor().embed(["alpha", "beta"]);
+    const result = await embedderFor(fake).embed(["alpha", "beta"]);
     expect(fake.requests).toHaveLength(2);
     expect(fake.requests[1]!.inputs).toEqual(["alpha", "beta"]);
     expect(result.vectors).toHaveLength(2);
   });
 
-  test("gives up after its retries with a clear error", async () => {
+  test("gives up after its retries with a clear error", async ({ fake }) => {
     fake.state.failuresLeft = 10;
-    const failure = embedderFor({ maxRetries: 1 }).embed(["alpha"]);
+    const failure = embedderFor(fake, { maxRetries: 1 }).embed(["alpha"]);
     await expect(failure).rejects.toThrow(EmbedderError);
     await expect(failure).rejects.toThrow(
       "The embedding model openai:text-embedding-3-small failed (HTTP 500, after 2 attempts)",
@@ -229,16 +242,18 @@ describe("AI SDK embedder against an OpenAI-compatible server", () => {
     expect(fake.requests).toHaveLength(2);
   });
 
-  test("refuses vectors of another size than configured", async () => {
-    await expect(embedderFor({ dimensions: 16 }).embed(["alpha"])).rejects.toThrow(
+  test("refuses vectors of another size than configured", async ({ fake }) => {
+    await expect(embedderFor(fake, { dimensions: 16 }).embed(["alpha"])).rejects.toThrow(
       "returned vectors of 8 dimensions, configured for 16",
     );
   });
 
-  test("passes a cancelled job's reason through instead of calling the provider", async () => {
+  test("passes a cancelled job's reason through instead of calling the provider", async ({
+    fake,
+  }) => {
     const controller = new AbortController();
     controller.abort(new Error("job cancelled"));
-    await expect(embedderFor().embed(["alpha"], { signal: controller.signal })).rejects.toThrow(
+    await expect(embedderFor(fake).embed(["alpha"], { signal: controller.signal })).rejects.toThrow(
       "job cancelled",
     );
     expect(fake.requests).toHaveLength(0);

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Database, rowsOf } from "../../src/db/client.ts";
-import { type FakeWebSite, htmlPage, sitemap, startFakeWebSite } from "../fakes/web-site.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
-import { createTestDatabase } from "../harness/database.ts";
+import { describe, expect } from "vitest";
+import { rowsOf } from "../../src/db/client.ts";
+import { htmlPage, sitemap, startFakeWebSite } from "../fakes/web-site.ts";
+import { startTestApp, type TestApp } from "../harness/app.ts";
+import { databaseTest } from "../harness/fixtures.ts";
 import {
   addFile,
   createDatastore,
@@ -17,10 +17,38 @@ import {
 // datasource while its job runs), then an API-only app on the same database, whose jobs stay
 // queued because no worker takes them.
 
-let database: Database;
-let worker: TestApp | null = null;
-let org: TestOrganization;
-let web: FakeWebSite;
+const test = databaseTest()
+  .extend("worker", { scope: "file" }, async ({ database }, { onCleanup }) => {
+    const worker = await startTestApp({ database, env: { KNOWLEDGE_FETCH_TIMEOUT_MS: "1500" } });
+    // Closed once: by the API-only app before it starts, or when the file is done.
+    let closed: Promise<void> | undefined;
+    const close = () => {
+      closed ??= worker.close();
+      return closed;
+    };
+    onCleanup(close);
+    return { ...worker, close };
+  })
+  .extend("org", { scope: "file" }, ({ worker }) => worker.createOrganization("Cleanup Co"))
+  .extend("web", { scope: "file" }, async ({ worker }, { onCleanup }) => {
+    // Started after the worker, so closed before it.
+    void worker;
+    const web = await startFakeWebSite({
+      "/a": htmlPage("Alpha", "Alpha page."),
+      "/slow": { hang: true },
+    });
+    onCleanup(() => web.close());
+    web.routes.set("/b", htmlPage("Beta", "Beta page."));
+    web.routes.set("/sitemap.xml", sitemap([`${web.base}/a`, `${web.base}/b`]));
+    return web;
+  })
+  .extend("app", { scope: "file" }, async ({ database, worker }, { onCleanup }) => {
+    await worker.close();
+    const app = await startTestApp({ database, role: "api" });
+    onCleanup(() => app.close());
+    return app;
+  });
+
 let site: Datasource;
 let pages: Datasource[];
 
@@ -56,13 +84,7 @@ async function until<T>(check: () => Promise<T | null>, what: string): Promise<T
   }
 }
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  worker = await startTestApp({ database, env: { KNOWLEDGE_FETCH_TIMEOUT_MS: "1500" } });
-  org = await worker.createOrganization("Cleanup Co");
-  web = await startFakeWebSite({ "/a": htmlPage("Alpha", "Alpha page."), "/slow": { hang: true } });
-  web.routes.set("/b", htmlPage("Beta", "Beta page."));
-  web.routes.set("/sitemap.xml", sitemap([`${web.base}/a`, `${web.base}/b`]));
+test.beforeAll(async ({ worker, org, web }) => {
   const store = await createDatastore(worker, org);
   const created = await worker.client(org.auth).datasources.create({
     datastoreId: store.id,
@@ -76,15 +98,13 @@ beforeAll(async () => {
   pages = (listed.body as Datasource[]).filter((row) => row.groupId === site.id);
   expect(pages).toHaveLength(2);
 });
-afterAll(async () => {
-  await worker?.close();
-  await web.close();
-  await database.close();
-});
 
 describe("deleting a datasource while its job runs", () => {
-  test("leaves the running job alone, and the job ends without bringing the datasource back", async () => {
-    const app = worker!;
+  test("leaves the running job alone, and the job ends without bringing the datasource back", async ({
+    worker: app,
+    org,
+    web,
+  }) => {
     const store = await createDatastore(app, org);
     const created = await app.client(org.auth).datasources.create({
       datastoreId: store.id,
@@ -114,16 +134,10 @@ describe("deleting a datasource while its job runs", () => {
 });
 
 describe("deleting removes queued ingestion jobs", () => {
-  let app: TestApp;
-
-  beforeAll(async () => {
-    await worker?.close();
-    worker = null;
-    app = await startTestApp({ database, role: "api" });
-  });
-  afterAll(() => app.close());
-
-  test("DELETE of a datastore deletes the queued jobs of its datasources, not another datastore's", async () => {
+  test("DELETE of a datastore deletes the queued jobs of its datasources, not another datastore's", async ({
+    app,
+    org,
+  }) => {
     const doomed = await createDatastore(app, org);
     const kept = await createDatastore(app, org);
     const first = await addFile(app, org, doomed.id, note("First note."));
@@ -145,7 +159,10 @@ describe("deleting removes queued ingestion jobs", () => {
     expect((await getDatasource(app, org, other.id)).status).toBe("pending");
   });
 
-  test("DELETE of a datasource deletes each of its queued jobs and no other", async () => {
+  test("DELETE of a datasource deletes each of its queued jobs and no other", async ({
+    app,
+    org,
+  }) => {
     const store = await createDatastore(app, org);
     const doomed = await addFile(app, org, store.id, note("Doomed note."));
     const sibling = await addFile(app, org, store.id, note("Sibling note."));
@@ -164,7 +181,10 @@ describe("deleting removes queued ingestion jobs", () => {
     expect(await queuedJobIds(app, [sibling.id])).toEqual(siblingJobs);
   });
 
-  test("DELETE of a web site deletes the queued jobs of the site and of its pages", async () => {
+  test("DELETE of a web site deletes the queued jobs of the site and of its pages", async ({
+    app,
+    org,
+  }) => {
     const elsewhere = await addFile(
       app,
       org,
@@ -188,7 +208,7 @@ describe("deleting removes queued ingestion jobs", () => {
     expect(await queuedJobIds(app, [elsewhere.id])).toEqual(elsewhereJobs);
   });
 
-  test("another organization's DELETE is 404 and leaves the jobs queued", async () => {
+  test("another organization's DELETE is 404 and leaves the jobs queued", async ({ app, org }) => {
     const intruder = await app.createOrganization("Intruder Co");
     const store = await createDatastore(app, org);
     const datasource = await addFile(app, org, store.id, note("Private note."));

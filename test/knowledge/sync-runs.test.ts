@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
-import { type FakeWebSite, startFakeWebSite } from "../fakes/web-site.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { startTestApp, type TestApp } from "../harness/app.ts";
 import {
   addFile,
   createDatastore,
   getDatasource,
+  knowledgeTest,
   type QueryResult,
   query,
   waitForSync,
@@ -14,24 +14,10 @@ import {
 
 // Two processes on one database: an API without workers, where jobs stay queued for the test to
 // run or break by hand, and, per test, a worker with a short job lease.
-let api: TestApp;
-let org: TestOrganization;
-let web: FakeWebSite;
-const workers: TestApp[] = [];
+const test = knowledgeTest({ role: "api", orgName: "Sync runs" });
 
-beforeAll(async () => {
-  api = await startTestApp({ role: "api" });
-  org = await api.createOrganization("Sync runs");
-  web = await startFakeWebSite();
-});
-afterAll(async () => {
-  for (const worker of workers) await worker.close();
-  await api.close();
-  await web.close();
-});
-
-async function generationOf(datasourceId: string): Promise<number> {
-  const result = await api.database.db.execute(
+async function generationOf(app: TestApp, datasourceId: string): Promise<number> {
+  const result = await app.database.db.execute(
     sql`select sync_generation as generation from datasources where id = ${datasourceId}`,
   );
   return rowsOf<{ generation: number }>(result)[0]!.generation;
@@ -42,8 +28,12 @@ const page = (title: string, text: string) =>
   `<p>${text}</p></main></body></html>`;
 
 describe("a sync run that was taken over", () => {
-  test("writes nothing once a newer run of the same job holds the datasource", async () => {
-    const store = await createDatastore(api, org);
+  test("writes nothing once a newer run of the same job holds the datasource", async ({
+    app,
+    org,
+    web,
+  }) => {
+    const store = await createDatastore(app, org);
     let releaseFirst = () => {};
     web.routes.set("/taken-over", {
       body: page("First run", "Text the first run fetched, late, about pelicans."),
@@ -51,7 +41,7 @@ describe("a sync run that was taken over", () => {
         releaseFirst = resolve;
       }),
     });
-    const created = await api.client(org.auth).datasources.create({
+    const created = await app.client(org.auth).datasources.create({
       datastoreId: store.id,
       type: "web_page",
       config: { source_url: `${web.base}/taken-over` },
@@ -61,9 +51,9 @@ describe("a sync run that was taken over", () => {
     const job = {
       organizationId: org.id,
       datasourceId,
-      generation: await generationOf(datasourceId),
+      generation: await generationOf(app, datasourceId),
     };
-    const { knowledge } = api.runtime.services;
+    const { knowledge } = app.runtime.services;
 
     // The first run claims the datasource and waits for the page, as a stalled process would.
     const first = knowledge.runSync(job);
@@ -73,14 +63,14 @@ describe("a sync run that was taken over", () => {
       body: page("Second run", "Text the second run fetched, about cormorants."),
     });
     await knowledge.runSync(job);
-    expect(await getDatasource(api, org, datasourceId)).toMatchObject({ status: "synched" });
+    expect(await getDatasource(app, org, datasourceId)).toMatchObject({ status: "synched" });
 
     releaseFirst();
     await first;
-    const ended = await getDatasource(api, org, datasourceId);
+    const ended = await getDatasource(app, org, datasourceId);
     expect(ended.status).toBe("synched");
     const found: QueryResult[] = (
-      await query(api, org, store.id, { query: "pelicans cormorants", topK: 10 })
+      await query(app, org, store.id, { query: "pelicans cormorants", topK: 10 })
     ).body;
     expect(found.map((hit) => hit.text).join(" ")).toContain("cormorants");
     expect(found.map((hit) => hit.text).join(" ")).not.toContain("pelicans");
@@ -89,27 +79,31 @@ describe("a sync run that was taken over", () => {
 });
 
 describe("a sync whose every run died", () => {
-  test("ends in error, through the ingestion job's dead letter, instead of staying pending", async () => {
-    const store = await createDatastore(api, org);
-    const created = await addFile(api, org, store.id, {
+  test("ends in error, through the ingestion job's dead letter, instead of staying pending", async ({
+    app,
+    org,
+    onTestFinished,
+  }) => {
+    const store = await createDatastore(app, org);
+    const created = await addFile(app, org, store.id, {
       fileName: "never.md",
       contentType: "text/markdown",
       content: "# Never synched\n\nEvery worker that took this died.",
     });
     expect(created.status).toBe("pending");
     // What the last allowed run leaves when its process dies before claiming the datasource.
-    await api.database.db.execute(
+    await app.database.db.execute(
       sql`update pgboss.job set state = 'active', started_on = now() - interval '1 minute',
             expire_in = interval '2 seconds', retry_count = retry_limit
           where name = 'knowledge.ingest' and data->>'datasourceId' = ${created.id}`,
     );
     const worker = await startTestApp({
       role: "all",
-      database: api.database,
+      database: app.database,
       env: { JOB_LEASE_SECONDS: "2" },
     });
-    workers.push(worker);
-    const ended = await waitForSync(api, org, created.id, 15_000);
+    onTestFinished(() => worker.close());
+    const ended = await waitForSync(app, org, created.id, 15_000);
     expect(ended.status).toBe("error");
     expect(ended.errorMessage).toMatch(/^Ingestion did not finish: every attempt stopped/);
   });

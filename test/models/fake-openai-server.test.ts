@@ -1,19 +1,11 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
+import { describe, expect } from "vitest";
+import type { FakeOpenAI } from "../fakes/openai-server.ts";
+import { modelTest } from "./model-fixtures.ts";
 
-let fake: FakeOpenAI;
-beforeAll(async () => {
-  fake = await startFakeOpenAI({ apiKey: "sk-fake" });
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => {
-  fake.requests.length = 0;
-});
+const test = modelTest({ apiKey: "sk-fake" });
 
-const post = (path: string, body: unknown, key = "sk-fake") =>
+const post = (fake: FakeOpenAI, path: string, body: unknown, key = "sk-fake") =>
   fetch(`${fake.url}${path}`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
@@ -34,8 +26,10 @@ async function sseEvents(response: Response): Promise<string[]> {
 const chat = { model: "gpt-test", messages: [{ role: "user", content: "ping pong" }] };
 
 describe("fake OpenAI server wire format", () => {
-  test("streams SSE chunks, a finish chunk, the usage chunk only when asked, then [DONE]", async () => {
-    const plain = await post("/chat/completions", { ...chat, stream: true });
+  test("streams SSE chunks, a finish chunk, the usage chunk only when asked, then [DONE]", async ({
+    fake,
+  }) => {
+    const plain = await post(fake, "/chat/completions", { ...chat, stream: true });
     expect(plain.headers.get("content-type")).toBe("text/event-stream");
     const events = await sseEvents(plain);
     expect(events.at(-1)).toBe("[DONE]");
@@ -51,7 +45,7 @@ describe("fake OpenAI server wire format", () => {
     expect(chunks.some((chunk) => chunk.usage)).toBe(false);
 
     const withUsage = await sseEvents(
-      await post("/chat/completions", {
+      await post(fake, "/chat/completions", {
         ...chat,
         stream: true,
         stream_options: { include_usage: true },
@@ -64,7 +58,9 @@ describe("fake OpenAI server wire format", () => {
     });
   });
 
-  test("answers from a function of the request, in queue order, then falls back to the default", async () => {
+  test("answers from a function of the request, in queue order, then falls back to the default", async ({
+    fake,
+  }) => {
     fake.script(
       (request) => ({
         text: `you sent ${(request.body?.messages as unknown[] | undefined)?.length} message(s)`,
@@ -75,18 +71,18 @@ describe("fake OpenAI server wire format", () => {
     );
     const replies = [];
     for (let index = 0; index < 3; index += 1) {
-      replies.push(await contentOf(await post("/chat/completions", chat)));
+      replies.push(await contentOf(await post(fake, "/chat/completions", chat)));
     }
     expect(replies).toEqual(["you sent 1 message(s)", "second", "Answer: ping pong"]);
   });
 
-  test("refuses a wrong key and unknown routes with OpenAI error bodies", async () => {
-    const unauthorized = await post("/chat/completions", chat, "sk-wrong");
+  test("refuses a wrong key and unknown routes with OpenAI error bodies", async ({ fake }) => {
+    const unauthorized = await post(fake, "/chat/completions", chat, "sk-wrong");
     expect(unauthorized.status).toBe(401);
     expect(await unauthorized.json()).toMatchObject({
       error: { message: "Incorrect API key provided" },
     });
-    const missing = await post("/completions", chat);
+    const missing = await post(fake, "/completions", chat);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({
       error: {
@@ -97,9 +93,9 @@ describe("fake OpenAI server wire format", () => {
     });
   });
 
-  test("delays the reply and records the request until then", async () => {
+  test("delays the reply and records the request until then", async ({ fake }) => {
     fake.script({ delayMs: 300, text: "late" });
-    const pending = post("/chat/completions", chat);
+    const pending = post(fake, "/chat/completions", chat);
     const seen = await fake.waitFor((request) => request.path === "/v1/chat/completions");
     expect(seen.body).toMatchObject(chat);
     expect(await contentOf(await pending)).toBe("late");

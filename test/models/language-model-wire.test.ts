@@ -1,41 +1,36 @@
 import { generateText, Output, streamText, tool } from "ai";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { z } from "zod";
 import { toModelProviderError } from "../../src/models/model-failure.ts";
 import { createModelRegistry } from "../../src/models/model-registry.ts";
-import { createModelTransport } from "../../src/models/model-transport.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
+import type { ModelTransport } from "../../src/models/model-transport.ts";
+import { type ModelFixtures, modelTest } from "./model-fixtures.ts";
 
-let fake: FakeOpenAI;
-const transport = createModelTransport();
-
-beforeAll(async () => {
-  fake = await startFakeOpenAI({ apiKey: "sk-test" });
-});
-afterAll(async () => {
-  await Promise.all([fake.close(), transport.close()]);
-});
-beforeEach(() => {
-  fake.requests.length = 0;
-});
+const test = modelTest({ apiKey: "sk-test" });
 
 /** Each wire test runs over the platform's fetch and over the transport the service uses. */
 const clients = [
-  ["the platform's fetch", undefined],
-  ["the model transport", transport.fetch],
+  ["the platform's fetch", (_transport: ModelTransport) => undefined],
+  ["the model transport", (transport: ModelTransport) => transport.fetch],
 ] as const;
 
-describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) => {
-  const openaiModel = (modelName: "gpt_4o" | "gpt_41_mini" = "gpt_4o") =>
+describe.each(clients)("OpenAI models through the registry over %s", (_, fetchOf) => {
+  const openaiModel = (
+    { fake, transport }: ModelFixtures,
+    modelName: "gpt_4o" | "gpt_41_mini" = "gpt_4o",
+  ) =>
     createModelRegistry({
       providerKeys: { openai: "sk-test" },
       openaiBaseUrl: fake.url,
-      fetch,
+      fetch: fetchOf(transport),
     }).resolveLanguageModel(modelName).model;
 
-  test("generates text with the provider's usage and sends key, model and prompt", async () => {
+  test("generates text with the provider's usage and sends key, model and prompt", async ({
+    fake,
+    transport,
+  }) => {
     const result = await generateText({
-      model: openaiModel(),
+      model: openaiModel({ fake, transport }),
       system: "You are terse.",
       prompt: "What is the refund window?",
     });
@@ -55,9 +50,12 @@ describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) 
     });
   });
 
-  test("streams word-sized deltas and reports usage at the end", async () => {
+  test("streams word-sized deltas and reports usage at the end", async ({ fake, transport }) => {
     fake.script({ text: "Refunds are accepted within thirty days.", usage: { promptTokens: 42 } });
-    const result = streamText({ model: openaiModel("gpt_41_mini"), prompt: "refunds?" });
+    const result = streamText({
+      model: openaiModel({ fake, transport }, "gpt_41_mini"),
+      prompt: "refunds?",
+    });
     const deltas: string[] = [];
     for await (const delta of result.textStream) deltas.push(delta);
     expect(deltas).toEqual(["Refunds ", "are ", "accepted ", "within ", "thirty ", "days."]);
@@ -70,14 +68,20 @@ describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) 
     });
   });
 
-  test("passes an empty answer and its finish reason through", async () => {
+  test("passes an empty answer and its finish reason through", async ({ fake, transport }) => {
     fake.script({ text: "", finishReason: "length", usage: { completionTokens: 0 } });
-    const result = await generateText({ model: openaiModel(), prompt: "long question" });
+    const result = await generateText({
+      model: openaiModel({ fake, transport }),
+      prompt: "long question",
+    });
     expect(result.text).toBe("");
     expect(result.finishReason).toBe("length");
   });
 
-  test("carries tool calls, then the answer that follows the tool result", async () => {
+  test("carries tool calls, then the answer that follows the tool result", async ({
+    fake,
+    transport,
+  }) => {
     fake.script(
       { toolCalls: [{ name: "request_human", arguments: { reason: "angry customer" } }] },
       (request) => ({
@@ -86,7 +90,7 @@ describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) 
     );
     let calledWith: unknown;
     const result = await generateText({
-      model: openaiModel(),
+      model: openaiModel({ fake, transport }),
       prompt: "I want a person",
       tools: {
         request_human: tool({
@@ -109,12 +113,12 @@ describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) 
     ]);
   });
 
-  test("streams tool calls", async () => {
+  test("streams tool calls", async ({ fake, transport }) => {
     fake.script({
       toolCalls: [{ id: "call_9", name: "request_human", arguments: { reason: "x" } }],
     });
     const result = streamText({
-      model: openaiModel(),
+      model: openaiModel({ fake, transport }),
       prompt: "human please",
       tools: { request_human: tool({ inputSchema: z.object({ reason: z.string() }) }) },
     });
@@ -125,14 +129,17 @@ describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) 
     expect(await result.finishReason).toBe("tool-calls");
   });
 
-  test("answers structured output requests with schema-shaped JSON", async () => {
+  test("answers structured output requests with schema-shaped JSON", async ({
+    fake,
+    transport,
+  }) => {
     const schema = z.object({
       message: z.string(),
       urgency: z.enum(["low", "high"]),
       count: z.number(),
     });
     const sampled = await generateText({
-      model: openaiModel(),
+      model: openaiModel({ fake, transport }),
       prompt: "follow up",
       output: Output.object({ schema }),
     });
@@ -141,18 +148,23 @@ describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) 
 
     fake.script({ json: { message: "Still there?", urgency: "high", count: 2 } });
     const scripted = await generateText({
-      model: openaiModel(),
+      model: openaiModel({ fake, transport }),
       prompt: "follow up",
       output: Output.object({ schema }),
     });
     expect(scripted.output).toEqual({ message: "Still there?", urgency: "high", count: 2 });
   });
 
-  test("turns an HTTP error into a clear error without the provider's body", async () => {
+  test("turns an HTTP error into a clear error without the provider's body", async ({
+    fake,
+    transport,
+  }) => {
     fake.script({ status: 429, errorMessage: "quota exceeded for key sk-secret" });
-    const failure = await generateText({ model: openaiModel(), prompt: "hi", maxRetries: 0 }).catch(
-      (error: unknown) => error,
-    );
+    const failure = await generateText({
+      model: openaiModel({ fake, transport }),
+      prompt: "hi",
+      maxRetries: 0,
+    }).catch((error: unknown) => error);
     const mapped = toModelProviderError(failure, "gpt_4o");
     expect(mapped.message).toBe(
       "The model gpt_4o failed: the provider's rate limit or quota was reached (HTTP 429)",
@@ -161,17 +173,24 @@ describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) 
     expect(mapped.retryable).toBe(true);
   });
 
-  test("retries a server error before any token and then succeeds", async () => {
+  test("retries a server error before any token and then succeeds", async ({ fake, transport }) => {
     fake.script({ status: 503, retryAfterMs: 0 }, { text: "recovered" });
-    const result = await generateText({ model: openaiModel(), prompt: "hi", maxRetries: 1 });
+    const result = await generateText({
+      model: openaiModel({ fake, transport }),
+      prompt: "hi",
+      maxRetries: 1,
+    });
     expect(result.text).toBe("recovered");
     expect(fake.requests).toHaveLength(2);
   });
 
-  test("gives up on a model that hangs when the timeout fires, and the fake sees the abort", async () => {
+  test("gives up on a model that hangs when the timeout fires, and the fake sees the abort", async ({
+    fake,
+    transport,
+  }) => {
     fake.script({ hang: true });
     const failure = await generateText({
-      model: openaiModel(),
+      model: openaiModel({ fake, transport }),
       prompt: "hello?",
       maxRetries: 0,
       timeout: 200,
@@ -184,11 +203,11 @@ describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) 
     expect(seen.path).toBe("/v1/chat/completions");
   });
 
-  test("reports a cancelled call as cancelled", async () => {
+  test("reports a cancelled call as cancelled", async ({ fake, transport }) => {
     fake.script({ delayMs: 5_000 });
     const controller = new AbortController();
     const pending = generateText({
-      model: openaiModel(),
+      model: openaiModel({ fake, transport }),
       prompt: "hello?",
       maxRetries: 0,
       abortSignal: controller.signal,
@@ -201,11 +220,14 @@ describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) 
     await fake.waitFor((request) => request.closedByClient);
   });
 
-  test("stops a stream that hangs mid-answer when the caller aborts", async () => {
+  test("stops a stream that hangs mid-answer when the caller aborts", async ({
+    fake,
+    transport,
+  }) => {
     fake.script({ text: "one two three four", hangAfterChunks: 2 });
     const controller = new AbortController();
     const result = streamText({
-      model: openaiModel(),
+      model: openaiModel({ fake, transport }),
       prompt: "count",
       abortSignal: controller.signal,
     });
@@ -219,7 +241,7 @@ describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) 
     await fake.waitFor((request) => request.closedByClient);
   });
 
-  test("surfaces an error event that arrives mid-stream", async () => {
+  test("surfaces an error event that arrives mid-stream", async ({ fake, transport }) => {
     fake.script({
       text: "partial answer here",
       failAfterChunks: 1,
@@ -227,7 +249,7 @@ describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) 
     });
     let reported: unknown;
     const result = streamText({
-      model: openaiModel(),
+      model: openaiModel({ fake, transport }),
       prompt: "go",
       onError: ({ error }) => {
         reported = error;
@@ -244,7 +266,9 @@ describe.each(clients)("OpenAI models through the registry over %s", (_, fetch) 
 });
 
 describe("LLM_BASE_URL", () => {
-  test("sends a Claude agent to the OpenAI-compatible endpoint with the LLM key", async () => {
+  test("sends a Claude agent to the OpenAI-compatible endpoint with the LLM key", async ({
+    fake,
+  }) => {
     const registry = createModelRegistry({
       providerKeys: {},
       llmBaseUrl: fake.url,

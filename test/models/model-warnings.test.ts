@@ -1,22 +1,23 @@
 import { generateText, tool, zodSchema } from "ai";
-import { afterAll, beforeAll, describe, expect, type MockInstance, test, vi } from "vitest";
+import { describe, expect, type MockInstance, vi } from "vitest";
 import { z } from "zod";
 import { createLogger } from "../../src/lib/logger.ts";
 import { createOfflineResponder } from "../../src/models/offline-responder.ts";
-import { createAgent, createFundedOrganization } from "../harness/agents.ts";
-import { startTestApp, type TestApp } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 import { postSse, summarize } from "../harness/sse-client.ts";
 
 /** Every line the app logs, as production writes it (JSON, at debug). */
 const written: string[] = [];
 const logger = createLogger("debug", "json", { write: (line: string) => written.push(line) });
 
-let app: TestApp;
-beforeAll(async () => {
-  // No provider key: the offline responder answers.
-  app = await startTestApp({ logger });
+// No provider key: the offline responder answers.
+const test = appTest({ logger, offline: true });
+
+// The app starts under a hook's time limit, and every test runs with it: its hook is what sends
+// the AI SDK's warnings to the log.
+test.beforeAll(({ app }) => {
+  void app;
 }, 60_000);
-afterAll(() => app.close());
 
 /** What reached the console (where the AI SDK prints its warnings without a hook) while `run` ran. */
 async function printedDuring(run: () => Promise<void>): Promise<string> {
@@ -36,9 +37,11 @@ async function printedDuring(run: () => Promise<void>): Promise<string> {
 const logged = () => written.map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe("an offline answer", () => {
-  test("leaves the log JSON lines only, with no warning: no tools are offered to it", async () => {
-    const org = await createFundedOrganization(app);
-    const agent = await createAgent(app, org);
+  test("leaves the log JSON lines only, with no warning: no tools are offered to it", async ({
+    app,
+    org,
+    agent,
+  }) => {
     const base = await app.listen("api");
     written.length = 0;
     const printed = await printedDuring(async () => {

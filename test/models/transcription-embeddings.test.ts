@@ -1,9 +1,9 @@
 import { cosineSimilarity, embed, embedMany, experimental_transcribe as transcribe } from "ai";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { toModelProviderError } from "../../src/models/model-failure.ts";
 import { createModelRegistry } from "../../src/models/model-registry.ts";
-import { createModelTransport } from "../../src/models/model-transport.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
+import type { ModelTransport } from "../../src/models/model-transport.ts";
+import { type ModelFixtures, modelTest } from "./model-fixtures.ts";
 
 /** A mono 16-bit PCM WAV file of a 440 Hz tone, header written by hand. */
 function wavFile(seconds: number, sampleRate = 8000): Uint8Array {
@@ -31,33 +31,30 @@ function wavFile(seconds: number, sampleRate = 8000): Uint8Array {
   return new Uint8Array(buffer);
 }
 
-let fake: FakeOpenAI;
-const transport = createModelTransport();
-beforeAll(async () => {
-  fake = await startFakeOpenAI({ embeddingDimensions: 64 });
-});
-afterAll(async () => {
-  await Promise.all([fake.close(), transport.close()]);
-});
+const test = modelTest({ embeddingDimensions: 64 });
 
 /** Each test runs over the platform's fetch and over the transport the service uses. */
 const clients = [
-  ["the platform's fetch", undefined],
-  ["the model transport", transport.fetch],
+  ["the platform's fetch", (_transport: ModelTransport) => undefined],
+  ["the model transport", (transport: ModelTransport) => transport.fetch],
 ] as const;
-beforeEach(() => {
-  fake.requests.length = 0;
-});
 
-describe.each(clients)("transcription through the registry over %s", (_, fetch) => {
-  const registry = () =>
-    createModelRegistry({ providerKeys: { openai: "sk-openai" }, openaiBaseUrl: fake.url, fetch });
+describe.each(clients)("transcription through the registry over %s", (_, fetchOf) => {
+  const registry = ({ fake, transport }: ModelFixtures) =>
+    createModelRegistry({
+      providerKeys: { openai: "sk-openai" },
+      openaiBaseUrl: fake.url,
+      fetch: fetchOf(transport),
+    });
 
-  test("uploads the audio as multipart and returns the provider's text", async () => {
+  test("uploads the audio as multipart and returns the provider's text", async ({
+    fake,
+    transport,
+  }) => {
     const audio = wavFile(0.5);
     fake.scriptTranscription({ text: "hello from the tone" });
     const result = await transcribe({
-      model: registry().resolveTranscriptionModel("openai:whisper-1"),
+      model: registry({ fake, transport }).resolveTranscriptionModel("openai:whisper-1"),
       audio,
     });
     expect(result.text).toBe("hello from the tone");
@@ -72,10 +69,13 @@ describe.each(clients)("transcription through the registry over %s", (_, fetch) 
     );
   });
 
-  test("reads verbose JSON (segments and duration) when asked for it", async () => {
+  test("reads verbose JSON (segments and duration) when asked for it", async ({
+    fake,
+    transport,
+  }) => {
     fake.scriptTranscription({ text: "two seconds", durationSeconds: 2, language: "english" });
     const result = await transcribe({
-      model: registry().resolveTranscriptionModel("openai:whisper-1"),
+      model: registry({ fake, transport }).resolveTranscriptionModel("openai:whisper-1"),
       audio: wavFile(0.1),
       providerOptions: { openai: { temperature: 0 } },
     });
@@ -84,11 +84,17 @@ describe.each(clients)("transcription through the registry over %s", (_, fetch) 
     expect(result.segments).toEqual([{ text: "two seconds", startSecond: 0, endSecond: 2 }]);
   });
 
-  test("goes to a dedicated speech-to-text server with its own key, never the provider's", async () => {
-    const model = registry().resolveTranscriptionModel("openai:whisper-large-v3", {
-      baseUrl: fake.url,
-      apiKey: "whisper-key",
-    });
+  test("goes to a dedicated speech-to-text server with its own key, never the provider's", async ({
+    fake,
+    transport,
+  }) => {
+    const model = registry({ fake, transport }).resolveTranscriptionModel(
+      "openai:whisper-large-v3",
+      {
+        baseUrl: fake.url,
+        apiKey: "whisper-key",
+      },
+    );
     const result = await transcribe({ model, audio: wavFile(0.1) });
     expect(result.text).toMatch(/^Transcript of audio\.wav \(\d+ bytes\)$/);
     expect(fake.requests[0]?.headers.authorization).toBe("Bearer whisper-key");
@@ -101,10 +107,10 @@ describe.each(clients)("transcription through the registry over %s", (_, fetch) 
     expect(String(fake.requests[1]?.headers.authorization)).not.toContain("sk-openai");
   });
 
-  test("turns a provider failure into a clear error", async () => {
+  test("turns a provider failure into a clear error", async ({ fake, transport }) => {
     fake.scriptTranscription({ status: 500, errorMessage: "GPU on fire at /srv/whisper" });
     const failure = await transcribe({
-      model: registry().resolveTranscriptionModel("openai:whisper-1"),
+      model: registry({ fake, transport }).resolveTranscriptionModel("openai:whisper-1"),
       audio: wavFile(0.1),
       maxRetries: 0,
     }).catch((error: unknown) => error);
@@ -116,17 +122,20 @@ describe.each(clients)("transcription through the registry over %s", (_, fetch) 
   });
 });
 
-describe.each(clients)("embeddings through the registry over %s", (_, fetch) => {
-  const model = () =>
+describe.each(clients)("embeddings through the registry over %s", (_, fetchOf) => {
+  const model = ({ fake, transport }: ModelFixtures) =>
     createModelRegistry({
       providerKeys: { openai: "sk" },
       openaiBaseUrl: fake.url,
-      fetch,
+      fetch: fetchOf(transport),
     }).resolveEmbeddingModel("openai:text-embedding-3-small");
 
-  test("returns deterministic unit vectors that rank related texts higher, with usage", async () => {
+  test("returns deterministic unit vectors that rank related texts higher, with usage", async ({
+    fake,
+    transport,
+  }) => {
     const { embeddings, usage } = await embedMany({
-      model: model(),
+      model: model({ fake, transport }),
       values: ["refund policy for orders", "orders refund policy", "weather in Lisbon"],
     });
     expect(embeddings).toHaveLength(3);
@@ -139,7 +148,10 @@ describe.each(clients)("embeddings through the registry over %s", (_, fetch) => 
     expect(cosineSimilarity(first, second)).toBeCloseTo(Math.sqrt(3) / 2, 10);
     expect(cosineSimilarity(first, third)).toBeLessThan(0.5);
     expect(usage.tokens).toBe(10);
-    const again = await embed({ model: model(), value: "refund policy for orders" });
+    const again = await embed({
+      model: model({ fake, transport }),
+      value: "refund policy for orders",
+    });
     expect(again.embedding).toEqual(first);
     expect(fake.requests[0]?.body).toMatchObject({
       model: "text-embedding-3-small",
@@ -147,8 +159,12 @@ describe.each(clients)("embeddings through the registry over %s", (_, fetch) => 
     });
   });
 
-  test("sends embeddings to LLM_BASE_URL when it is set", async () => {
-    const local = createModelRegistry({ providerKeys: {}, llmBaseUrl: fake.url, fetch });
+  test("sends embeddings to LLM_BASE_URL when it is set", async ({ fake, transport }) => {
+    const local = createModelRegistry({
+      providerKeys: {},
+      llmBaseUrl: fake.url,
+      fetch: fetchOf(transport),
+    });
     const result = await embed({
       model: local.resolveEmbeddingModel("openai:nomic-embed-text"),
       value: "hi",

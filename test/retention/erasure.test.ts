@@ -1,9 +1,10 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { contacts, messages } from "../../src/db/schema/index.ts";
 import { KEPT_EVENT_METADATA } from "../../src/domain/retention/retention-repo.ts";
 import { createSeeder } from "../annotations/seed.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import type { TestApp } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 import { ledgerOf } from "./ledger.ts";
 
 /**
@@ -12,25 +13,19 @@ import { ledgerOf } from "./ledger.ts";
  * stay without the personal fields, and nothing of another organization can be reached.
  */
 
-let app: TestApp;
-let org: TestOrganization;
-let other: TestOrganization;
-let agentId: string;
-let otherAgentId: string;
-let seeder: ReturnType<typeof createSeeder>;
-
-beforeAll(async () => {
+const test = appTest({
   // Two conversations a batch: a contact with three conversations takes several.
-  app = await startTestApp({ env: { RETENTION_BATCH_SIZE: "2" } });
-  org = await app.createOrganization("Erasing");
-  other = await app.createOrganization("Bystander");
-  seeder = createSeeder(app);
-  agentId = await seeder.agent(org);
-  otherAgentId = await seeder.agent(other);
-});
-afterAll(() => app.close());
+  env: { RETENTION_BATCH_SIZE: "2" },
+  offline: true,
+  funded: false,
+  orgName: "Erasing",
+})
+  .extend("other", { scope: "file" }, ({ app }) => app.createOrganization("Bystander"))
+  .extend("seeder", { scope: "file" }, ({ app }) => createSeeder(app))
+  .extend("agentId", { scope: "file" }, ({ seeder, org }) => seeder.agent(org))
+  .extend("otherAgentId", { scope: "file" }, ({ seeder, other }) => seeder.agent(other));
 
-async function messageCount(messageIds: string[]): Promise<number> {
+async function messageCount(app: TestApp, messageIds: string[]): Promise<number> {
   const rows = await app.database.db
     .select({ id: messages.id })
     .from(messages)
@@ -39,7 +34,12 @@ async function messageCount(messageIds: string[]): Promise<number> {
 }
 
 describe("DELETE /api/conversations/{id}", () => {
-  test("erases the conversation, its messages and annotations; keeps its events without it", async () => {
+  test("erases the conversation, its messages and annotations; keeps its events without it", async ({
+    app,
+    org,
+    seeder,
+    agentId,
+  }) => {
     const client = app.client(org.auth);
     const kept = await seeder.exchange(org, agentId);
     const erased = await seeder.exchange(org, agentId, {
@@ -69,7 +69,7 @@ describe("DELETE /api/conversations/{id}", () => {
 
     expect((await client.conversations.get(erased.conversationId)).status).toBe(404);
     expect((await client.annotations.get(annotation.body.id)).status).toBe(404);
-    expect(await messageCount([erased.humanMessageId, erased.agentMessageId])).toBe(0);
+    expect(await messageCount(app, [erased.humanMessageId, erased.agentMessageId])).toBe(0);
     const exported = await client.agents.exportConversations(agentId);
     expect(exported.status).toBe(200);
     expect(exported.text).not.toContain(erased.conversationId);
@@ -106,7 +106,12 @@ describe("DELETE /api/conversations/{id}", () => {
     expect((await client.conversations.get(kept.conversationId)).status).toBe(200);
   });
 
-  test("answers 404 the second time, and for an id never used", async () => {
+  test("answers 404 the second time, and for an id never used", async ({
+    app,
+    org,
+    seeder,
+    agentId,
+  }) => {
     const client = app.client(org.auth);
     const exchange = await seeder.exchange(org, agentId);
     expect((await client.conversations.delete(exchange.conversationId)).status).toBe(200);
@@ -117,7 +122,13 @@ describe("DELETE /api/conversations/{id}", () => {
     expect(unknown.status).toBe(404);
   });
 
-  test("answers 404 for another organization's conversation and leaves it whole", async () => {
+  test("answers 404 for another organization's conversation and leaves it whole", async ({
+    app,
+    org,
+    other,
+    seeder,
+    otherAgentId,
+  }) => {
     const theirs = await seeder.exchange(other, otherAgentId);
     const attempt = await app.client(org.auth).conversations.delete(theirs.conversationId);
     expect(attempt.status).toBe(404);
@@ -131,7 +142,7 @@ describe("DELETE /api/conversations/{id}", () => {
     expect(still.body.messages).toHaveLength(2);
   });
 
-  test("refuses callers without a valid key with 401", async () => {
+  test("refuses callers without a valid key with 401", async ({ app, org, seeder, agentId }) => {
     const exchange = await seeder.exchange(org, agentId);
     const anonymous = await app.client().conversations.delete(exchange.conversationId);
     expect(anonymous.status).toBe(401);
@@ -145,7 +156,12 @@ describe("DELETE /api/conversations/{id}", () => {
     );
   });
 
-  test("asks which agent when two agents use the id, then erases only that one's", async () => {
+  test("asks which agent when two agents use the id, then erases only that one's", async ({
+    app,
+    org,
+    seeder,
+    agentId,
+  }) => {
     const client = app.client(org.auth);
     const secondAgentId = await seeder.agent(org, { name: "Second agent" });
     const first = await seeder.exchange(org, agentId, { conversationId: "shared-id" });
@@ -158,7 +174,7 @@ describe("DELETE /api/conversations/{id}", () => {
     const ambiguous = await client.conversations.delete("shared-id");
     expect(ambiguous.status).toBe(400);
     expect(ambiguous.error.type).toBe("INVALID_REQUEST");
-    expect(await messageCount([first.agentMessageId])).toBe(1);
+    expect(await messageCount(app, [first.agentMessageId])).toBe(1);
 
     const response = await client.conversations.delete("shared-id", { agentId: secondAgentId });
     expect(response.status).toBe(200);
@@ -170,10 +186,10 @@ describe("DELETE /api/conversations/{id}", () => {
     expect(remaining.body.agentId).toBe(agentId);
   });
 
-  test.each([
+  test.for([
     ["an empty agentId", "some-id", { agentId: "" }],
     ["an agentId over 200 characters", "some-id", { agentId: "a".repeat(201) }],
-  ])("answers 400 to %s", async (_label, id, query) => {
+  ] as const)("answers 400 to %s", async ([_label, id, query], { app, org }) => {
     const response = await app.client(org.auth).conversations.delete(id, query);
     expect(response.status).toBe(400);
     expect(response.error).toMatchObject({ type: "INVALID_REQUEST", details: expect.any(Array) });
@@ -181,7 +197,12 @@ describe("DELETE /api/conversations/{id}", () => {
 });
 
 describe("DELETE /api/contacts/{id}", () => {
-  test("erases the contact and every conversation linked to it, in several batches", async () => {
+  test("erases the contact and every conversation linked to it, in several batches", async ({
+    app,
+    org,
+    seeder,
+    agentId,
+  }) => {
     const client = app.client(org.auth);
     const email = "gdpr.request@example.com";
     const linked = [
@@ -204,7 +225,10 @@ describe("DELETE /api/contacts/{id}", () => {
       expect((await client.conversations.get(exchange.conversationId)).status).toBe(404);
     }
     expect(
-      await messageCount(linked.flatMap((row) => [row.humanMessageId, row.agentMessageId])),
+      await messageCount(
+        app,
+        linked.flatMap((row) => [row.humanMessageId, row.agentMessageId]),
+      ),
     ).toBe(0);
     const stored = await app.database.db.select().from(contacts).where(eq(contacts.id, contactId));
     expect(stored).toEqual([]);
@@ -224,7 +248,13 @@ describe("DELETE /api/contacts/{id}", () => {
     expect(again.error.type).toBe("NOT_FOUND");
   });
 
-  test("answers 404 for an unknown contact and for another organization's", async () => {
+  test("answers 404 for an unknown contact and for another organization's", async ({
+    app,
+    org,
+    other,
+    seeder,
+    otherAgentId,
+  }) => {
     const theirs = await seeder.exchange(other, otherAgentId, {
       contact: { email: "their.customer@example.com" },
     });
@@ -237,7 +267,12 @@ describe("DELETE /api/contacts/{id}", () => {
     expect(still.body.contact.id).toBe(theirs.contactId);
   });
 
-  test("refuses callers without a valid key with 401, and ids over 64 characters with 400", async () => {
+  test("refuses callers without a valid key with 401, and ids over 64 characters with 400", async ({
+    app,
+    org,
+    seeder,
+    agentId,
+  }) => {
     const exchange = await seeder.exchange(org, agentId, {
       contact: { email: "kept.safe@example.com" },
     });

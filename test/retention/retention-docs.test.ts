@@ -1,11 +1,10 @@
 import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Database } from "../../src/db/client.ts";
+import { describe, expect } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { KEPT_EVENT_METADATA } from "../../src/domain/retention/retention-repo.ts";
 import { jobCatalog } from "../../src/jobs/job-catalog.ts";
-import { createTestDatabase } from "../harness/database.ts";
+import { databaseTest } from "../harness/fixtures.ts";
 
 /**
  * docs/retention.md against the code: the table of where a conversation's data lives names every
@@ -24,14 +23,12 @@ const documentedTables = (() => {
     .flatMap((line) => [...(line.split("|")[1] ?? "").matchAll(/`(\w+)`/g)].map((m) => m[1]!));
 })();
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database.close());
+const test = databaseTest();
 
 describe("docs/retention.md", () => {
-  test("says what erasure does to every table that references a conversation, message or contact", async () => {
+  test("says what erasure does to every table that references a conversation, message or contact", async ({
+    database,
+  }) => {
     const referencing = rowsOf<{ table: string }>(
       await database.db.execute(
         sql`select distinct table_name as table from information_schema.columns

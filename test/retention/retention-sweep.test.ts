@@ -1,10 +1,11 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { annotations, conversations, messages, organizations } from "../../src/db/schema/index.ts";
 import { KEPT_EVENT_METADATA } from "../../src/domain/retention/retention-repo.ts";
 import { createSeeder, type SeededExchange } from "../annotations/seed.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import type { TestApp, TestOrganization } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 import { HOOK_TIMEOUT_MS } from "../harness/timeouts.ts";
 import { ledgerOf } from "./ledger.ts";
 
@@ -17,24 +18,20 @@ import { ledgerOf } from "./ledger.ts";
 
 const BATCH_SIZE = 2;
 
-let app: TestApp;
-let seeder: ReturnType<typeof createSeeder>;
-
-beforeAll(async () => {
-  app = await startTestApp({ env: { RETENTION_BATCH_SIZE: String(BATCH_SIZE) } });
-  seeder = createSeeder(app);
-});
-afterAll(() => app.close());
+const test = appTest({
+  env: { RETENTION_BATCH_SIZE: String(BATCH_SIZE) },
+  offline: true,
+}).extend("seeder", { scope: "file" }, ({ app }) => createSeeder(app));
 
 /** Makes a conversation look idle for `days` days: its last activity moved back. */
-async function idleFor(organizationId: string, conversationId: string, days: number) {
+async function idleFor(app: TestApp, organizationId: string, conversationId: string, days: number) {
   await app.database.db.execute(
     sql`update conversations set updated_at = now() - make_interval(days => ${days})
         where organization_id = ${organizationId} and external_id = ${conversationId}`,
   );
 }
 
-async function conversationIdsOf(organization: TestOrganization): Promise<string[]> {
+async function conversationIdsOf(app: TestApp, organization: TestOrganization): Promise<string[]> {
   const rows = await app.database.db
     .select({ id: conversations.externalId })
     .from(conversations)
@@ -42,7 +39,7 @@ async function conversationIdsOf(organization: TestOrganization): Promise<string
   return rows.map((row) => row.id).sort();
 }
 
-async function setRetention(organization: TestOrganization, days: number | null) {
+async function setRetention(app: TestApp, organization: TestOrganization, days: number | null) {
   const response = await app.admin.admin.updateOrganization(organization.id, {
     conversationRetentionDays: days,
   });
@@ -50,14 +47,18 @@ async function setRetention(organization: TestOrganization, days: number | null)
   return response;
 }
 
-async function runSweep() {
+async function runSweep(app: TestApp) {
   const response = await app.admin.admin.runRetention();
   expect(response.status).toBe(200);
   return response.body as { organizations: number; conversationsDeleted: number };
 }
 
 /** `count` exchanges with one agent of the organization, through the query endpoint. */
-async function exchanges(organization: TestOrganization, count: number) {
+async function exchanges(
+  seeder: ReturnType<typeof createSeeder>,
+  organization: TestOrganization,
+  count: number,
+) {
   const agentId = await seeder.agent(organization);
   const seeded: SeededExchange[] = [];
   for (let index = 0; index < count; index += 1) {
@@ -67,16 +68,18 @@ async function exchanges(organization: TestOrganization, count: number) {
 }
 
 describe("PATCH /api/admin/organizations/{id}", () => {
-  test("sets and clears conversationRetentionDays, shown where the organization is returned", async () => {
+  test("sets and clears conversationRetentionDays, shown where the organization is returned", async ({
+    app,
+  }) => {
     const organization = await app.createOrganization("Settings");
-    const set = await setRetention(organization, 30);
+    const set = await setRetention(app, organization, 30);
     expect(set.body).toEqual({
       organization: { id: organization.id, name: "Settings", conversationRetentionDays: 30 },
     });
     const billing = await app.admin.admin.updateBilling(organization.id, { plan: "pro" });
     expect(billing.body.organization).toMatchObject({ conversationRetentionDays: 30 });
 
-    const cleared = await setRetention(organization, null);
+    const cleared = await setRetention(app, organization, null);
     expect(cleared.body.organization.conversationRetentionDays).toBeNull();
     const [row] = await app.database.db
       .select({ days: organizations.conversationRetentionDays })
@@ -85,7 +88,7 @@ describe("PATCH /api/admin/organizations/{id}", () => {
     expect(row).toEqual({ days: null });
   });
 
-  test.each([
+  test.for([
     ["zero days", { conversationRetentionDays: 0 }],
     ["negative days", { conversationRetentionDays: -5 }],
     ["more than 36500 days", { conversationRetentionDays: 36_501 }],
@@ -93,9 +96,9 @@ describe("PATCH /api/admin/organizations/{id}", () => {
     ["a string", { conversationRetentionDays: "30" }],
     ["no field", {}],
     ["an unknown field", { conversationRetentionDays: 30, retentionDays: 30 }],
-  ])("answers 400 to %s and changes nothing", async (_label, body) => {
+  ] as const)("answers 400 to %s and changes nothing", async ([_label, body], { app }) => {
     const organization = await app.createOrganization("Bad input");
-    await setRetention(organization, 10);
+    await setRetention(app, organization, 10);
     const response = await app.admin.admin.updateOrganization(organization.id, body);
     expect(response.status).toBe(400);
     expect(response.error).toMatchObject({
@@ -107,7 +110,7 @@ describe("PATCH /api/admin/organizations/{id}", () => {
     expect(billing.body.organization.conversationRetentionDays).toBe(10);
   });
 
-  test("answers 404 for an unknown organization, 401 without the admin token", async () => {
+  test("answers 404 for an unknown organization, 401 without the admin token", async ({ app }) => {
     const missing = await app.admin.admin.updateOrganization("no-such-organization", {
       conversationRetentionDays: 30,
     });
@@ -127,33 +130,36 @@ describe("PATCH /api/admin/organizations/{id}", () => {
 });
 
 describe("the retention sweep", () => {
-  test("erases exactly the conversations idle longer than the setting, in batches", async () => {
+  test("erases exactly the conversations idle longer than the setting, in batches", async ({
+    app,
+    seeder,
+  }) => {
     const limited = await app.createOrganization("Keeps 30 days");
     const unlimited = await app.createOrganization("Keeps everything");
-    const seeded = await exchanges(limited, 7);
-    const kept = await exchanges(unlimited, 2);
+    const seeded = await exchanges(seeder, limited, 7);
+    const kept = await exchanges(seeder, unlimited, 2);
     // Five conversations past 30 days (more than two batches), one just within, one fresh.
     const old = seeded.slice(0, 5);
     for (const [index, exchange] of old.entries()) {
-      await idleFor(limited.id, exchange.conversationId, 31 + index * 100);
+      await idleFor(app, limited.id, exchange.conversationId, 31 + index * 100);
     }
-    await idleFor(limited.id, seeded[5]!.conversationId, 29);
-    for (const exchange of kept) await idleFor(unlimited.id, exchange.conversationId, 400);
+    await idleFor(app, limited.id, seeded[5]!.conversationId, 29);
+    for (const exchange of kept) await idleFor(app, unlimited.id, exchange.conversationId, 400);
     const annotated = await app.client(limited.auth).annotations.create({
       messageId: old[0]!.agentMessageId,
       sentiment: "good",
       comment: "Helpful",
     });
     expect(annotated.status).toBe(200);
-    const eventsBefore = await eventIds(limited.id);
-    await setRetention(limited, 30);
+    const eventsBefore = await eventIds(app, limited.id);
+    await setRetention(app, limited, 30);
 
-    const result = await runSweep();
+    const result = await runSweep(app);
     expect(result.conversationsDeleted).toBe(old.length);
 
     const survivors = seeded.slice(5).map((exchange) => exchange.conversationId);
-    expect(await conversationIdsOf(limited)).toEqual(survivors.sort());
-    expect(await conversationIdsOf(unlimited)).toEqual(
+    expect(await conversationIdsOf(app, limited)).toEqual(survivors.sort());
+    expect(await conversationIdsOf(app, unlimited)).toEqual(
       kept.map((exchange) => exchange.conversationId).sort(),
     );
     const oldMessages = old.flatMap((exchange) => [
@@ -191,42 +197,44 @@ describe("the retention sweep", () => {
     }
 
     // Idempotent: a second run finds nothing more.
-    expect((await runSweep()).conversationsDeleted).toBe(0);
-    expect(await conversationIdsOf(limited)).toEqual(survivors.sort());
+    expect((await runSweep(app)).conversationsDeleted).toBe(0);
+    expect(await conversationIdsOf(app, limited)).toEqual(survivors.sort());
   });
 
-  test("keeps everything of an organization whose setting is unset", async () => {
+  test("keeps everything of an organization whose setting is unset", async ({ app, seeder }) => {
     const organization = await app.createOrganization("Changed its mind");
-    const seeded = await exchanges(organization, 2);
-    for (const exchange of seeded) await idleFor(organization.id, exchange.conversationId, 3_000);
-    await setRetention(organization, 1);
-    await setRetention(organization, null);
-    await runSweep();
-    expect(await conversationIdsOf(organization)).toEqual(
+    const seeded = await exchanges(seeder, organization, 2);
+    for (const exchange of seeded) {
+      await idleFor(app, organization.id, exchange.conversationId, 3_000);
+    }
+    await setRetention(app, organization, 1);
+    await setRetention(app, organization, null);
+    await runSweep(app);
+    expect(await conversationIdsOf(app, organization)).toEqual(
       seeded.map((exchange) => exchange.conversationId).sort(),
     );
   });
 
-  test("two sweeps at once erase each conversation once", async () => {
+  test("two sweeps at once erase each conversation once", async ({ app, seeder }) => {
     const organization = await app.createOrganization("Swept twice");
-    const seeded = await exchanges(organization, 6);
-    for (const exchange of seeded) await idleFor(organization.id, exchange.conversationId, 10);
-    await setRetention(organization, 7);
-    const [first, second] = await Promise.all([runSweep(), runSweep()]);
+    const seeded = await exchanges(seeder, organization, 6);
+    for (const exchange of seeded) await idleFor(app, organization.id, exchange.conversationId, 10);
+    await setRetention(app, organization, 7);
+    const [first, second] = await Promise.all([runSweep(app), runSweep(app)]);
     expect(first!.conversationsDeleted + second!.conversationsDeleted).toBe(seeded.length);
-    expect(await conversationIdsOf(organization)).toEqual([]);
+    expect(await conversationIdsOf(app, organization)).toEqual([]);
   });
 
   test(
     "runs as the retention.sweep job, scheduled daily in UTC",
-    async () => {
+    async ({ app, seeder }) => {
       const organization = await app.createOrganization("Swept by the worker");
-      const [exchange] = await exchanges(organization, 1);
-      await idleFor(organization.id, exchange!.conversationId, 3);
-      await setRetention(organization, 2);
+      const [exchange] = await exchanges(seeder, organization, 1);
+      await idleFor(app, organization.id, exchange!.conversationId, 3);
+      await setRetention(app, organization, 2);
       await app.runtime.jobs.send("retention.sweep", {});
       // Polls the table until the worker erased it: the hook timeout bounds the wait.
-      while ((await conversationIdsOf(organization)).length > 0) {
+      while ((await conversationIdsOf(app, organization)).length > 0) {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const schedules = rowsOf<{ name: string; cron: string; timezone: string }>(
@@ -240,6 +248,6 @@ describe("the retention sweep", () => {
   );
 });
 
-async function eventIds(organizationId: string): Promise<string[]> {
+async function eventIds(app: TestApp, organizationId: string): Promise<string[]> {
   return (await ledgerOf(app.database.db, organizationId)).map((event) => event.id);
 }

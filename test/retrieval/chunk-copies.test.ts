@@ -1,10 +1,11 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Database, rowsOf } from "../../src/db/client.ts";
+import { describe, expect } from "vitest";
+import { type Db, rowsOf } from "../../src/db/client.ts";
 import { type ChunkCopies, createChunkCopies } from "../../src/retrieval/chunk-copies.ts";
 import type { SearchFilters } from "../../src/retrieval/search-filters.ts";
 import { encodeEmbedding } from "../../src/retrieval/vector-encoding.ts";
-import { createTestDatabase, testDatabaseKind } from "../harness/database.ts";
+import { testDatabaseKind } from "../harness/database.ts";
+import { databaseTest } from "../harness/fixtures.ts";
 import { searchOver } from "./search-over.ts";
 import { createUnitVectors } from "./unit-vectors.ts";
 
@@ -12,23 +13,30 @@ import { createUnitVectors } from "./unit-vectors.ts";
 // on random unit vectors, and its copies against every way chunks change underneath it.
 
 const DIMENSIONS = 16;
-let database: Database;
 const unitVector = createUnitVectors(DIMENSIONS, 7);
 let chunkSerial = 0;
 
-async function addDatastore(id: string) {
-  await database.db.execute(sql`
+const test = databaseTest();
+
+async function addDatastore(db: Db, id: string) {
+  await db.execute(sql`
     insert into datastores (id, organization_id, name, embedder_id, dimensions)
     values (${id}, 'org', ${id}, 'local:test', ${DIMENSIONS})`);
 }
 
-async function addDatasource(id: string, datastoreId: string, groupId: string | null = null) {
-  await database.db.execute(sql`
+async function addDatasource(
+  db: Db,
+  id: string,
+  datastoreId: string,
+  groupId: string | null = null,
+) {
+  await db.execute(sql`
     insert into datasources (id, organization_id, datastore_id, group_id, type, name)
     values (${id}, 'org', ${datastoreId}, ${groupId}, ${groupId ? "web_page" : "file"}, ${id})`);
 }
 
 async function addChunks(
+  db: Db,
   datastoreId: string,
   datasourceId: string,
   count: number,
@@ -37,7 +45,7 @@ async function addChunks(
   for (let index = 0; index < count; index += 1) {
     chunkSerial += 1;
     const id = `${datasourceId}-${index}-${chunkSerial}`;
-    await database.db.execute(sql`
+    await db.execute(sql`
       insert into knowledge_chunks (id, organization_id, datastore_id, datasource_id, custom_id,
         position, text, start_offset, end_offset, token_count, content_hash, dimensions, embedding)
       values (${id}, 'org', ${datastoreId}, ${datasourceId}, ${customId}, ${index}, ${`chunk ${id}`},
@@ -45,9 +53,9 @@ async function addChunks(
   }
 }
 
-async function versionsOf(...ids: string[]) {
+async function versionsOf(db: Db, ...ids: string[]) {
   const rows = rowsOf<{ id: string; knowledge_version: string | number }>(
-    await database.db.execute(
+    await db.execute(
       sql`select id, knowledge_version from datastores where id in ${ids} order by id`,
     ),
   );
@@ -68,13 +76,13 @@ async function nearest(copies: ChunkCopies, request: NearestRequest) {
 }
 
 /** The same ranking computed by PostgreSQL: dot products over real[] in float8, ties by id. */
-async function sqlNearest(request: NearestRequest): Promise<string[]> {
+async function sqlNearest(db: Db, request: NearestRequest): Promise<string[]> {
   const query = `{${encodeEmbedding(request.queryVector).join(",")}}`;
   const datastoreIds = request.datastores.map((store) => store.id);
   const datasourceIds = request.filters?.datasourceIds ?? [];
   const customIds = request.filters?.customIds ?? [];
   const rows = rowsOf<{ id: string }>(
-    await database.db.execute(sql`
+    await db.execute(sql`
       select c.id from knowledge_chunks c join datasources s on s.id = c.datasource_id
       where c.datastore_id in ${datastoreIds}
         and (${datasourceIds.length === 0} or c.datasource_id = any(${`{${datasourceIds.join(",")}}`}::text[])
@@ -86,23 +94,23 @@ async function sqlNearest(request: NearestRequest): Promise<string[]> {
   return rows.map((row) => row.id);
 }
 
-beforeAll(async () => {
-  database = await createTestDatabase();
+test.beforeAll(async ({ database }) => {
   await database.db.execute(sql`insert into organizations (id, name) values ('org', 'Org')`);
-  await addDatastore("store-a");
-  await addDatastore("store-b");
-  await addDatasource("file-a", "store-a");
-  await addDatasource("site-a", "store-a");
-  await addDatasource("page-a", "store-a", "site-a");
-  await addDatasource("file-b", "store-b");
-  await addChunks("store-a", "file-a", 60, "manual");
-  await addChunks("store-a", "page-a", 40);
-  await addChunks("store-b", "file-b", 50, "faq");
+  await addDatastore(database.db, "store-a");
+  await addDatastore(database.db, "store-b");
+  await addDatasource(database.db, "file-a", "store-a");
+  await addDatasource(database.db, "site-a", "store-a");
+  await addDatasource(database.db, "page-a", "store-a", "site-a");
+  await addDatasource(database.db, "file-b", "store-b");
+  await addChunks(database.db, "store-a", "file-a", 60, "manual");
+  await addChunks(database.db, "store-a", "page-a", 40);
+  await addChunks(database.db, "store-b", "file-b", 50, "faq");
 }, 60_000);
-afterAll(() => database?.close());
 
 describe(`exact vector scoring in the application (${testDatabaseKind})`, () => {
-  test("ranks exactly as PostgreSQL does, across datastores and with every filter", async () => {
+  test("ranks exactly as PostgreSQL does, across datastores and with every filter", async ({
+    database,
+  }) => {
     const index = createChunkCopies({
       db: database.db,
       maxBytes: 10 * 1024 * 1024,
@@ -136,17 +144,17 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
       for (let round = 0; round < 3; round += 1) {
         const request = {
           ...rest,
-          datastores: await versionsOf(...stores),
+          datastores: await versionsOf(database.db, ...stores),
           queryVector: unitVector(),
         };
-        const expected = await sqlNearest(request);
+        const expected = await sqlNearest(database.db, request);
         expect(expected.length).toBeGreaterThan(0);
         expect(await nearest(index, request)).toEqual(expected);
       }
     }
   });
 
-  test("keeps only chunks of the site's pages for a web_site filter", async () => {
+  test("keeps only chunks of the site's pages for a web_site filter", async ({ database }) => {
     const index = createChunkCopies({
       db: database.db,
       maxBytes: 10 * 1024 * 1024,
@@ -154,7 +162,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
       vectorsFirst: true,
     });
     const ids = await nearest(index, {
-      datastores: await versionsOf("store-a"),
+      datastores: await versionsOf(database.db, "store-a"),
       dimensions: DIMENSIONS,
       queryVector: unitVector(),
       filters: { datasourceIds: ["site-a"] },
@@ -164,25 +172,27 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
     expect(ids!.every((id) => id.startsWith("page-a-"))).toBe(true);
   });
 
-  test("sees every insert, update and delete, including cascades, at the next query", async () => {
+  test("sees every insert, update and delete, including cascades, at the next query", async ({
+    database,
+  }) => {
     const index = createChunkCopies({
       db: database.db,
       maxBytes: 10 * 1024 * 1024,
       maxVectorValues: Infinity,
       vectorsFirst: true,
     });
-    await addDatastore("store-c");
-    await addDatasource("file-c", "store-c");
+    await addDatastore(database.db, "store-c");
+    await addDatasource(database.db, "file-c", "store-c");
     const everything = async () =>
       nearest(index, {
-        datastores: await versionsOf("store-c"),
+        datastores: await versionsOf(database.db, "store-c"),
         dimensions: DIMENSIONS,
         queryVector: unitVector(),
         limit: 1_000,
       });
     const onlyCustom = async (customId: string) =>
       nearest(index, {
-        datastores: await versionsOf("store-c"),
+        datastores: await versionsOf(database.db, "store-c"),
         dimensions: DIMENSIONS,
         queryVector: unitVector(),
         filters: { customIds: [customId] },
@@ -190,7 +200,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
       });
 
     expect(await everything()).toEqual([]);
-    await addChunks("store-c", "file-c", 5);
+    await addChunks(database.db, "store-c", "file-c", 5);
     expect(await everything()).toHaveLength(5);
 
     await database.db.execute(
@@ -201,7 +211,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
     await database.db.execute(
       sql`update knowledge_chunks set text = 'zebra crossing' where id = (select min(id) from knowledge_chunks where datasource_id = 'file-c')`,
     );
-    const copied = await index.of(await versionsOf("store-c"), DIMENSIONS);
+    const copied = await index.of(await versionsOf(database.db, "store-c"), DIMENSIONS);
     expect(copied!.rankText(["zebra"], undefined, 10)).toHaveLength(1);
 
     await database.db.execute(
@@ -213,18 +223,22 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
     expect(await everything()).toEqual([]);
   });
 
-  test("raises the version once per statement and survives deleting the datastore itself", async () => {
-    await addDatastore("store-d");
-    await addDatasource("file-d", "store-d");
-    const [before] = await versionsOf("store-d");
-    await addChunks("store-d", "file-d", 3);
-    const [after] = await versionsOf("store-d");
+  test("raises the version once per statement and survives deleting the datastore itself", async ({
+    database,
+  }) => {
+    await addDatastore(database.db, "store-d");
+    await addDatasource(database.db, "file-d", "store-d");
+    const [before] = await versionsOf(database.db, "store-d");
+    await addChunks(database.db, "store-d", "file-d", 3);
+    const [after] = await versionsOf(database.db, "store-d");
     expect(after!.knowledgeVersion).toBe(before!.knowledgeVersion + 3);
     await database.db.execute(sql`delete from datastores where id = 'store-d'`);
-    expect(await versionsOf("store-d")).toEqual([]);
+    expect(await versionsOf(database.db, "store-d")).toEqual([]);
   });
 
-  test("declines a datastore larger than its budget and stays within the budget", async () => {
+  test("declines a datastore larger than its budget and stays within the budget", async ({
+    database,
+  }) => {
     const vectorBytes = DIMENSIONS * 4 + 200;
     const request = {
       dimensions: DIMENSIONS,
@@ -238,7 +252,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
         maxVectorValues: Infinity,
         vectorsFirst: true,
       });
-      const copied = await roomy.of(await versionsOf(store), DIMENSIONS);
+      const copied = await roomy.of(await versionsOf(database.db, store), DIMENSIONS);
       expect(copied!.rankText(["chunk"], undefined, 5)).toHaveLength(5);
       return roomy.heldBytes();
     };
@@ -255,10 +269,15 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
       vectorsFirst: true,
     });
     expect(
-      await nearest(small, { ...request, datastores: await versionsOf("store-a") }),
+      await nearest(small, { ...request, datastores: await versionsOf(database.db, "store-a") }),
     ).toBeNull();
-    expect(await nearest(small, { ...request, datastores: await versionsOf("store-b") })).toEqual(
-      await sqlNearest({ ...request, datastores: await versionsOf("store-b") }),
+    expect(
+      await nearest(small, { ...request, datastores: await versionsOf(database.db, "store-b") }),
+    ).toEqual(
+      await sqlNearest(database.db, {
+        ...request,
+        datastores: await versionsOf(database.db, "store-b"),
+      }),
     );
     expect(small.heldBytes()).toBe(50 * vectorBytes);
 
@@ -269,7 +288,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
       maxVectorValues: Infinity,
       vectorsFirst: true,
     });
-    const copied = await vectorsOnly.of(await versionsOf("store-b"), DIMENSIONS);
+    const copied = await vectorsOnly.of(await versionsOf(database.db, "store-b"), DIMENSIONS);
     expect(copied!.nearest(request.queryVector, undefined, 5)).toHaveLength(5);
     expect(copied!.rankText(["chunk"], undefined, 5)).toBeNull();
     expect(vectorsOnly.heldBytes()).toBe(50 * vectorBytes);
@@ -280,13 +299,15 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
       maxVectorValues: Infinity,
       vectorsFirst: true,
     });
-    await nearest(tight, { ...request, datastores: await versionsOf("store-a") });
+    await nearest(tight, { ...request, datastores: await versionsOf(database.db, "store-a") });
     expect(tight.heldBytes()).toBe(sizeA);
-    await nearest(tight, { ...request, datastores: await versionsOf("store-b") });
+    await nearest(tight, { ...request, datastores: await versionsOf(database.db, "store-b") });
     expect(tight.heldBytes()).toBe(sizeB);
   });
 
-  test("leaves the vectors of a datastore above maxVectorValues to the database, not its text", async () => {
+  test("leaves the vectors of a datastore above maxVectorValues to the database, not its text", async ({
+    database,
+  }) => {
     const copies = createChunkCopies({
       db: database.db,
       maxBytes: 10 * 1024 * 1024,
@@ -295,15 +316,20 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
     });
     const request = { dimensions: DIMENSIONS, queryVector: unitVector(), limit: 5 };
     // store-a has 100 chunks: only its full text is copied.
-    const large = await copies.of(await versionsOf("store-a"), DIMENSIONS);
+    const large = await copies.of(await versionsOf(database.db, "store-a"), DIMENSIONS);
     expect(large!.nearest(request.queryVector, undefined, 5)).toBeNull();
     expect(large!.rankText(["chunk"], undefined, 5)).toHaveLength(5);
     // store-b has 50: both.
-    expect(await nearest(copies, { ...request, datastores: await versionsOf("store-b") })).toEqual(
-      await sqlNearest({ ...request, datastores: await versionsOf("store-b") }),
+    expect(
+      await nearest(copies, { ...request, datastores: await versionsOf(database.db, "store-b") }),
+    ).toEqual(
+      await sqlNearest(database.db, {
+        ...request,
+        datastores: await versionsOf(database.db, "store-b"),
+      }),
     );
     // Together they are ranked as the larger one must be.
-    const both = await copies.of(await versionsOf("store-a", "store-b"), DIMENSIONS);
+    const both = await copies.of(await versionsOf(database.db, "store-a", "store-b"), DIMENSIONS);
     expect(both!.nearest(request.queryVector, undefined, 5)).toBeNull();
 
     // With room for either side but not both, the full text goes first here, the vectors first
@@ -315,7 +341,7 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
         maxVectorValues,
         vectorsFirst: true,
       });
-      await roomy.of(await versionsOf("store-b"), DIMENSIONS);
+      await roomy.of(await versionsOf(database.db, "store-b"), DIMENSIONS);
       return roomy.heldBytes();
     };
     const [textOnly, bothSides] = [await heldBy(0), await heldBy(Infinity)];
@@ -328,20 +354,25 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
         vectorsFirst,
       });
     expect(Math.max(textOnly, vectorsOnly)).toBeLessThan(bothSides);
-    const textFirst = await roomFor(false).of(await versionsOf("store-b"), DIMENSIONS);
+    const textFirst = await roomFor(false).of(await versionsOf(database.db, "store-b"), DIMENSIONS);
     expect(textFirst!.nearest(request.queryVector, undefined, 5)).toBeNull();
     expect(textFirst!.rankText(["chunk"], undefined, 5)).toHaveLength(5);
-    const vectorsFirst = await roomFor(true).of(await versionsOf("store-b"), DIMENSIONS);
+    const vectorsFirst = await roomFor(true).of(
+      await versionsOf(database.db, "store-b"),
+      DIMENSIONS,
+    );
     expect(vectorsFirst!.nearest(request.queryVector, undefined, 5)).toHaveLength(5);
     expect(vectorsFirst!.rankText(["chunk"], undefined, 5)).toBeNull();
   });
 
-  test("gives the same hybrid results with vectors ranked by the database and text here", async () => {
+  test("gives the same hybrid results with vectors ranked by the database and text here", async ({
+    database,
+  }) => {
     const search = (exactCacheBytes: number, exactVectorMaxValues: number) =>
       searchOver(database, exactCacheBytes, { exactVectorMaxValues, vectorsFirst: false });
     for (let round = 0; round < 3; round += 1) {
       const request = {
-        datastores: await versionsOf("store-a", "store-b"),
+        datastores: await versionsOf(database.db, "store-a", "store-b"),
         dimensions: DIMENSIONS,
         queryVector: unitVector(),
         queryText: "chunk store",
@@ -351,10 +382,12 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
     }
   });
 
-  test("shows passages as the database reads them, and a renamed datasource at the next query", async () => {
+  test("shows passages as the database reads them, and a renamed datasource at the next query", async ({
+    database,
+  }) => {
     const queryVector = unitVector();
     const request = async () => ({
-      datastores: await versionsOf("store-a", "store-b"),
+      datastores: await versionsOf(database.db, "store-a", "store-b"),
       dimensions: DIMENSIONS,
       queryVector,
       queryText: "chunk store",
@@ -385,13 +418,15 @@ describe(`exact vector scoring in the application (${testDatabaseKind})`, () => 
     }
   });
 
-  test("gives the hybrid search the same results as the database's own vector search", async () => {
+  test("gives the hybrid search the same results as the database's own vector search", async ({
+    database,
+  }) => {
     // Without the in-app scorer: pgvector's distance operator on PGlite, SQL over real[] here
     // when PostgreSQL has no pgvector.
     const search = (exactCacheBytes: number) => searchOver(database, exactCacheBytes);
     for (let round = 0; round < 3; round += 1) {
       const request = {
-        datastores: await versionsOf("store-a", "store-b"),
+        datastores: await versionsOf(database.db, "store-a", "store-b"),
         dimensions: DIMENSIONS,
         queryVector: unitVector(),
         queryText: "chunk",

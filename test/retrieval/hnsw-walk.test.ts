@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Database, rowsOf } from "../../src/db/client.ts";
+import { describe, expect } from "vitest";
+import { rowsOf } from "../../src/db/client.ts";
 import { vectorRanksInSql } from "../../src/retrieval/hybrid-search.ts";
 import { encodeEmbedding } from "../../src/retrieval/vector-encoding.ts";
-import { createTestDatabase, testDatabaseKind, withoutPgvector } from "../harness/database.ts";
+import { testDatabaseKind, withoutPgvector } from "../harness/database.ts";
+import { databaseTest } from "../harness/fixtures.ts";
 import { createUnitVectors } from "./unit-vectors.ts";
 
 // Where the database ranks the vectors of a datastore (PostgreSQL with pgvector), the vector side
@@ -11,11 +12,11 @@ import { createUnitVectors } from "./unit-vectors.ts";
 // of all its chunks as cheaper: vectors are stored out of line and it did not count reading them
 // (src/retrieval/vector-index.ts).
 const CHUNKS = 1_000;
-let database: Database;
+
+const test = databaseTest();
 
 describe.skipIf(testDatabaseKind !== "postgres" || withoutPgvector)("the HNSW walk", () => {
-  beforeAll(async () => {
-    database = await createTestDatabase();
+  test.beforeAll(async ({ database }) => {
     await database.db.execute(sql`insert into organizations (id, name) values ('org', 'Org')`);
     await database.db.execute(sql`
       insert into datastores (id, organization_id, name, embedder_id, dimensions)
@@ -31,11 +32,10 @@ describe.skipIf(testDatabaseKind !== "postgres" || withoutPgvector)("the HNSW wa
       from generate_series(1, ${CHUNKS}) n`);
     await database.db.execute(sql`analyze knowledge_chunks`);
   });
-  afterAll(async () => {
-    await database?.close();
-  });
 
-  test("answers a datastore's vector ranking from the index rather than a sort of its chunks", async () => {
+  test("answers a datastore's vector ranking from the index rather than a sort of its chunks", async ({
+    database,
+  }) => {
     const statement = vectorRanksInSql({
       encoded: encodeEmbedding(createUnitVectors(512, 3)()),
       dimensions: 512,

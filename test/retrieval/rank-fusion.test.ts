@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
 import { fusedRanks, fuseRankings, rankedIds } from "../../src/retrieval/hybrid-search.ts";
-import { createTestDatabase } from "../harness/database.ts";
+import { databaseTest } from "../harness/fixtures.ts";
 
 // Hybrid search fuses in the application when both rankings come from chunk copies, and in SQL
 // otherwise: both must give the same order and the same values, ties included.
 
-let database: Database;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database.close());
+const test = databaseTest();
 
-async function fusedInSql(vector: string[], text: string[], topK: number) {
+async function fusedInSql(database: Database, vector: string[], text: string[], topK: number) {
   const rows = rowsOf<{ id: string; rrf: number | string }>(
     await database.db.execute(fusedRanks(rankedIds(vector), rankedIds(text), topK)),
   );
@@ -32,20 +28,22 @@ function ranking(seed: number, size: number, pool: string[]): string[] {
 }
 
 describe("reciprocal rank fusion", () => {
-  test("gives the statement's order and values, to the bit", async () => {
+  test("gives the statement's order and values, to the bit", async ({ database }) => {
     const pool = Array.from({ length: 300 }, (_, index) => `c${(index * 7919) % 1000}x${index}`);
     for (let seed = 1; seed <= 5; seed += 1) {
       const vector = ranking(seed, 200, pool);
       const text = ranking(seed + 100, 150, pool);
       for (const topK of [1, 6, 50, 400]) {
-        expect(fuseRankings([vector, text], topK)).toEqual(await fusedInSql(vector, text, topK));
+        expect(fuseRankings([vector, text], topK)).toEqual(
+          await fusedInSql(database, vector, text, topK),
+        );
       }
-      expect(fuseRankings([vector, []], 10)).toEqual(await fusedInSql(vector, [], 10));
-      expect(fuseRankings([[], text], 10)).toEqual(await fusedInSql([], text, 10));
+      expect(fuseRankings([vector, []], 10)).toEqual(await fusedInSql(database, vector, [], 10));
+      expect(fuseRankings([[], text], 10)).toEqual(await fusedInSql(database, [], text, 10));
     }
   });
 
-  test("breaks exact ties by id in byte order, as the statement does", async () => {
+  test("breaks exact ties by id in byte order, as the statement does", async ({ database }) => {
     // With the vector list's constant 60 and the text list's 20, vector rank 10 + text rank 45
     // (1/70 + 1/65) ties with vector rank 5 + text rank 50 (1/65 + 1/70).
     const filler = (prefix: string, count: number) =>
@@ -58,7 +56,7 @@ describe("reciprocal rank fusion", () => {
     expect(text.indexOf("a-tie") + 1).toBe(50);
 
     const fused = fuseRankings([vector, text], 100);
-    expect(fused).toEqual(await fusedInSql(vector, text, 100));
+    expect(fused).toEqual(await fusedInSql(database, vector, text, 100));
     const tied = fused.filter((hit) => hit.id.endsWith("tie"));
     // Equal in double precision too, so the id decides: "Z" (0x5a) before "a" (0x61) in bytes,
     // the other way round in a linguistic collation.

@@ -1,14 +1,15 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Database, rowsOf } from "../../src/db/client.ts";
+import { describe, expect } from "vitest";
+import { type Db, rowsOf } from "../../src/db/client.ts";
 import { BM25_B, BM25_K1, bm25Idf } from "../../src/retrieval/bm25.ts";
 import { createChunkCopies } from "../../src/retrieval/chunk-copies.ts";
 import type { ChunkSearch } from "../../src/retrieval/hybrid-search.ts";
 import { type TextPostings, TextPostingsBuilder } from "../../src/retrieval/text-postings.ts";
 import { questionLexemes } from "../../src/retrieval/text-query.ts";
 import { encodeEmbedding } from "../../src/retrieval/vector-encoding.ts";
-import { createTestDatabase, testDatabaseKind } from "../harness/database.ts";
+import { testDatabaseKind } from "../harness/database.ts";
+import { databaseTest } from "../harness/fixtures.ts";
 import { searchOver } from "./search-over.ts";
 import { createUnitVectors } from "./unit-vectors.ts";
 
@@ -23,7 +24,8 @@ const QUESTIONS: Array<{ question: string }> = JSON.parse(
 const DIMENSIONS = 4;
 /** Relative difference allowed between two BM25 scores: the logarithms' last bit. */
 const TOLERANCE = 1e-12;
-let database: Database;
+
+const test = databaseTest();
 
 /** Every paragraph of every document, plus chunks that reach tsvector's limits. */
 function corpusChunks(): Array<{ id: string; datasource: string; text: string }> {
@@ -46,9 +48,9 @@ function corpusChunks(): Array<{ id: string; datasource: string; text: string }>
 
 const unitVector = createUnitVectors(DIMENSIONS, 11);
 
-async function datastoreVersion() {
+async function datastoreVersion(db: Db) {
   const [row] = rowsOf<{ knowledge_version: string | number }>(
-    await database.db.execute(sql`select knowledge_version from datastores where id = 'help'`),
+    await db.execute(sql`select knowledge_version from datastores where id = 'help'`),
   );
   return [{ id: "help", knowledgeVersion: Number(row!.knowledge_version) }];
 }
@@ -57,9 +59,9 @@ async function datastoreVersion() {
  * BM25 of every chunk containing one of the lexemes, computed by the database from the chunks
  * alone (no kept statistics): the reference both rankings must give.
  */
-async function databaseScores(lexemes: string[]): Promise<Map<string, number>> {
+async function databaseScores(db: Db, lexemes: string[]): Promise<Map<string, number>> {
   const rows = rowsOf<{ id: string; relevance: number | string }>(
-    await database.db.execute(sql`
+    await db.execute(sql`
       with chunks as (
         select id, search,
           (select sum(coalesce(array_length(u.positions, 1), 1)) from unnest(search) u) as size
@@ -101,9 +103,9 @@ function expectSameScores(ours: Map<string, number>, theirs: Map<string, number>
   }
 }
 
-async function loadPostings(): Promise<{ postings: TextPostings; ids: string[] }> {
+async function loadPostings(db: Db): Promise<{ postings: TextPostings; ids: string[] }> {
   const rows = rowsOf<{ id: string; search: Uint8Array }>(
-    await database.db.execute(
+    await db.execute(
       sql`select id, tsvectorsend(search) as search from knowledge_chunks order by id`,
     ),
   );
@@ -112,8 +114,7 @@ async function loadPostings(): Promise<{ postings: TextPostings; ids: string[] }
   return { postings: builder.build(), ids: rows.map((row) => row.id) };
 }
 
-beforeAll(async () => {
-  database = await createTestDatabase();
+test.beforeAll(async ({ database }) => {
   await database.db.execute(sql`insert into organizations (id, name) values ('org', 'Org')`);
   await database.db.execute(sql`
     insert into datastores (id, organization_id, name, embedder_id, dimensions)
@@ -132,16 +133,17 @@ beforeAll(async () => {
         ${`{${encodeEmbedding(unitVector()).join(",")}}`}::real[])`);
   }
 }, 120_000);
-afterAll(() => database?.close());
 
 describe(`BM25 in the application (${testDatabaseKind})`, () => {
-  test("gives every matching chunk the BM25 score the database computes from the chunks", async () => {
-    const { postings, ids } = await loadPostings();
+  test("gives every matching chunk the BM25 score the database computes from the chunks", async ({
+    database,
+  }) => {
+    const { postings, ids } = await loadPostings(database.db);
     let compared = 0;
     for (const { question } of QUESTIONS) {
       const lexemes = await questionLexemes(database.db, question);
       if (lexemes.length === 0) continue;
-      const theirs = await databaseScores(lexemes);
+      const theirs = await databaseScores(database.db, lexemes);
       expect(theirs.size).toBeGreaterThan(0);
       expectSameScores(applicationScores(postings, ids, lexemes), theirs);
       compared += theirs.size;
@@ -150,15 +152,18 @@ describe(`BM25 in the application (${testDatabaseKind})`, () => {
     expect(compared).toBeGreaterThan(2_000);
   });
 
-  test("ranks the lexemes of one question alone, and repeated ones once", async () => {
-    const { postings, ids } = await loadPostings();
+  test("ranks the lexemes of one question alone, and repeated ones once", async ({ database }) => {
+    const { postings, ids } = await loadPostings(database.db);
     for (const lexemes of [["refund"], ["refund", "refund", "deliveri"], ["zzzunknown"]]) {
-      expectSameScores(applicationScores(postings, ids, lexemes), await databaseScores(lexemes));
+      expectSameScores(
+        applicationScores(postings, ids, lexemes),
+        await databaseScores(database.db, lexemes),
+      );
     }
   });
 
-  test("weighs a rare lexeme above a common one, unlike ts_rank", async () => {
-    const { postings, ids } = await loadPostings();
+  test("weighs a rare lexeme above a common one, unlike ts_rank", async ({ database }) => {
+    const { postings, ids } = await loadPostings(database.db);
     const common = "account";
     const rare = "deadbolt";
     expect(postings.documentFrequency(common)).toBeGreaterThan(
@@ -172,14 +177,14 @@ describe(`BM25 in the application (${testDatabaseKind})`, () => {
     expect(row!.text.toLowerCase()).toContain(rare);
   });
 
-  test("ranks with the filters and ties as the hybrid search's SQL does", async () => {
+  test("ranks with the filters and ties as the hybrid search's SQL does", async ({ database }) => {
     const copies = createChunkCopies({
       db: database.db,
       maxBytes: 64 * 1024 * 1024,
       maxVectorValues: Infinity,
       vectorsFirst: true,
     });
-    const copied = (await copies.of(await datastoreVersion(), DIMENSIONS))!;
+    const copied = (await copies.of(await datastoreVersion(database.db), DIMENSIONS))!;
     const inDatabase = searchOver(database, 0);
     for (const filters of [
       undefined,
@@ -191,7 +196,7 @@ describe(`BM25 in the application (${testDatabaseKind})`, () => {
         const lexemes = await questionLexemes(database.db, question);
         if (lexemes.length === 0) continue;
         const hits = await inDatabase({
-          datastores: await datastoreVersion(),
+          datastores: await datastoreVersion(database.db),
           dimensions: DIMENSIONS,
           queryVector: [],
           queryText: question,
@@ -205,16 +210,18 @@ describe(`BM25 in the application (${testDatabaseKind})`, () => {
     }
   });
 
-  test("ranks hyphenated words, e-mail addresses, decimals and non-ASCII words as one lexeme", async () => {
+  test("ranks hyphenated words, e-mail addresses, decimals and non-ASCII words as one lexeme", async ({
+    database,
+  }) => {
     const copies = createChunkCopies({
       db: database.db,
       maxBytes: 64 * 1024 * 1024,
       maxVectorValues: Infinity,
       vectorsFirst: true,
     });
-    const copied = (await copies.of(await datastoreVersion(), DIMENSIONS))!;
+    const copied = (await copies.of(await datastoreVersion(database.db), DIMENSIONS))!;
     const inDatabase = searchOver(database, 0);
-    const { postings, ids } = await loadPostings();
+    const { postings, ids } = await loadPostings(database.db);
     for (const question of [
       "Is two-factor sign-in 1.5 naïve?",
       "Is the two-factor sign-in for my wi-fi camera?",
@@ -224,7 +231,7 @@ describe(`BM25 in the application (${testDatabaseKind})`, () => {
       const ranked = copied.rankText(lexemes, undefined, 30);
       expect(ranked).not.toBeNull();
       const hits = await inDatabase({
-        datastores: await datastoreVersion(),
+        datastores: await datastoreVersion(database.db),
         dimensions: DIMENSIONS,
         queryVector: [],
         queryText: question,
@@ -234,11 +241,14 @@ describe(`BM25 in the application (${testDatabaseKind})`, () => {
       });
       expect(ranked).toEqual(hits.map((hit) => hit.chunkId));
       expect(lexemes.some((lexeme) => !/^[a-z0-9]+$/.test(lexeme))).toBe(true);
-      expectSameScores(applicationScores(postings, ids, lexemes), await databaseScores(lexemes));
+      expectSameScores(
+        applicationScores(postings, ids, lexemes),
+        await databaseScores(database.db, lexemes),
+      );
     }
   });
 
-  test("returns the same hits with and without the copies, in every mode", async () => {
+  test("returns the same hits with and without the copies, in every mode", async ({ database }) => {
     const search = (exactCacheBytes: number) => searchOver(database, exactCacheBytes);
     const [withCopies, inDatabase] = [search(64 * 1024 * 1024), search(0)];
     for (const mode of ["text", "hybrid"] as const) {
@@ -247,7 +257,7 @@ describe(`BM25 in the application (${testDatabaseKind})`, () => {
         "Is the two-factor sign-in for my wi-fi camera?",
       ]) {
         const request: ChunkSearch = {
-          datastores: await datastoreVersion(),
+          datastores: await datastoreVersion(database.db),
           dimensions: DIMENSIONS,
           queryVector: unitVector(),
           queryText,

@@ -1,29 +1,42 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { encodeEmbedding } from "../../src/retrieval/vector-encoding.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import { testDatabaseKind } from "../harness/database.ts";
-import { addFile, createDatastore, query, waitForSync } from "../knowledge/knowledge-helpers.ts";
+import {
+  addFile,
+  createDatastore,
+  knowledgeTest,
+  query,
+  waitForSync,
+} from "../knowledge/knowledge-helpers.ts";
 import { searchOver } from "./search-over.ts";
 
 // BM25's kept statistics (knowledge_lexeme_statistics, knowledge_text_totals) against a recount
 // of the chunks after every way chunks change: ingestion, re-indexing, deletion through the API,
 // cascades, direct updates, concurrent writers of one datastore.
 
-let app: TestApp;
-let org: TestOrganization;
+type Execute = (statement: ReturnType<typeof sql>) => Promise<unknown>;
 
-beforeAll(async () => {
-  app = await startTestApp();
-  org = await app.createOrganization("Statistics");
-});
-afterAll(() => app.close());
-
-const execute = (statement: ReturnType<typeof sql>) => app.database.db.execute(statement);
+const test = knowledgeTest({ orgName: "Statistics" })
+  .extend("execute", { scope: "file" }, ({ app }) => {
+    return (statement: ReturnType<typeof sql>) => app.database.db.execute(statement);
+  })
+  .extend("synched", { scope: "file" }, ({ app, org }) => {
+    return async (datastoreId: string, fileName: string, content: string) => {
+      const created = await addFile(app, org, datastoreId, {
+        fileName,
+        contentType: "text/markdown",
+        content,
+      });
+      const done = await waitForSync(app, org, created.id, 60_000);
+      expect(done.status).toBe("synched");
+      return created.id;
+    };
+  });
 
 /** The kept statistics and a recount from the chunks, as comparable lists. */
-async function keptAndCounted() {
+async function keptAndCounted(execute: Execute) {
   const list = async (statement: ReturnType<typeof sql>) =>
     rowsOf<Record<string, unknown>>(await execute(statement)).map((row) =>
       Object.values(row).map(String).join(" "),
@@ -43,21 +56,10 @@ async function keptAndCounted() {
   return { lexemes, counted, totals, countedTotals };
 }
 
-async function expectStatisticsMatchChunks() {
-  const { lexemes, counted, totals, countedTotals } = await keptAndCounted();
+async function expectStatisticsMatchChunks(execute: Execute) {
+  const { lexemes, counted, totals, countedTotals } = await keptAndCounted(execute);
   expect(lexemes).toEqual(counted);
   expect(totals).toEqual(countedTotals);
-}
-
-async function synched(datastoreId: string, fileName: string, content: string) {
-  const created = await addFile(app, org, datastoreId, {
-    fileName,
-    contentType: "text/markdown",
-    content,
-  });
-  const done = await waitForSync(app, org, created.id, 60_000);
-  expect(done.status).toBe("synched");
-  return created.id;
 }
 
 const paragraph = (words: string[], seed: number) =>
@@ -65,13 +67,18 @@ const paragraph = (words: string[], seed: number) =>
 const WORDS = ["pipe", "request", "boiler", "valve", "thermostat", "warranty", "leak", "invoice"];
 
 describe(`BM25 statistics kept on ${testDatabaseKind}`, () => {
-  test("follow ingestion, re-indexing and deletion through the API", async () => {
+  test("follow ingestion, re-indexing and deletion through the API", async ({
+    app,
+    org,
+    execute,
+    synched,
+  }) => {
     const store = await createDatastore(app, org, { name: "Plumbing" });
     const other = await createDatastore(app, org, { name: "Other" });
     const first = await synched(store.id, "a.md", `# A\n\n${paragraph(WORDS, 1)}\n\nThe pipe.`);
     await synched(store.id, "b.md", `# B\n\n${paragraph(WORDS, 3)}\n\n${paragraph(WORDS, 5)}`);
     await synched(other.id, "c.md", `# C\n\nA request about an invoice.`);
-    await expectStatisticsMatchChunks();
+    await expectStatisticsMatchChunks(execute);
     const [kept] = rowsOf<{ chunks: number }>(
       await execute(sql`select chunks from knowledge_lexeme_statistics
                         where datastore_id = ${store.id} and lexeme = 'pipe'`),
@@ -84,12 +91,12 @@ describe(`BM25 statistics kept on ${testDatabaseKind}`, () => {
     });
     expect(updated.status).toBe(200);
     expect((await waitForSync(app, org, first, 60_000)).status).toBe("synched");
-    await expectStatisticsMatchChunks();
+    await expectStatisticsMatchChunks(execute);
 
     expect((await app.client(org.auth).datasources.delete(first)).status).toBe(200);
-    await expectStatisticsMatchChunks();
+    await expectStatisticsMatchChunks(execute);
     expect((await app.client(org.auth).datastores.delete(other.id)).status).toBe(200);
-    await expectStatisticsMatchChunks();
+    await expectStatisticsMatchChunks(execute);
     const left = rowsOf(
       await execute(sql`select 1 from knowledge_text_totals where datastore_id = ${other.id}`),
     );
@@ -101,7 +108,12 @@ describe(`BM25 statistics kept on ${testDatabaseKind}`, () => {
     expect(response.body.length).toBeGreaterThan(0);
   });
 
-  test("follow direct updates of text and placement, and vectors of another size", async () => {
+  test("follow direct updates of text and placement, and vectors of another size", async ({
+    app,
+    org,
+    execute,
+    synched,
+  }) => {
     const store = await createDatastore(app, org, { name: "Direct" });
     const source = await synched(store.id, "d.md", `# D\n\n${paragraph(WORDS, 2)}`);
     await execute(sql`
@@ -109,22 +121,27 @@ describe(`BM25 statistics kept on ${testDatabaseKind}`, () => {
         text, start_offset, end_offset, token_count, content_hash, dimensions, embedding)
       values ('other-size', ${org.id}, ${store.id}, ${source}, 9, 'pipe pipe valve', 0, 1, 1, 'h',
         3, ${`{${encodeEmbedding([1, 0, 0]).join(",")}}`}::real[])`);
-    await expectStatisticsMatchChunks();
+    await expectStatisticsMatchChunks(execute);
     await execute(
       sql`update knowledge_chunks set position = position + 100 where datastore_id = ${store.id}`,
     );
-    await expectStatisticsMatchChunks();
+    await expectStatisticsMatchChunks(execute);
     await execute(
       sql`update knowledge_chunks set text = 'a warranty claim' where id = 'other-size'`,
     );
-    await expectStatisticsMatchChunks();
+    await expectStatisticsMatchChunks(execute);
     await execute(sql`update knowledge_chunks set dimensions = 5 where id = 'other-size'`);
-    await expectStatisticsMatchChunks();
+    await expectStatisticsMatchChunks(execute);
     await execute(sql`delete from knowledge_chunks where id = 'other-size'`);
-    await expectStatisticsMatchChunks();
+    await expectStatisticsMatchChunks(execute);
   });
 
-  test("stay exact under concurrent writers of one datastore, without deadlocks", async () => {
+  test("stay exact under concurrent writers of one datastore, without deadlocks", async ({
+    app,
+    org,
+    execute,
+    synched,
+  }) => {
     const store = await createDatastore(app, org, { name: "Concurrent" });
     const source = await synched(store.id, "e.md", "# E\n\nStart.");
     const [row] = rowsOf<{ dimensions: number }>(
@@ -150,10 +167,15 @@ describe(`BM25 statistics kept on ${testDatabaseKind}`, () => {
         }),
       ),
     );
-    await expectStatisticsMatchChunks();
+    await expectStatisticsMatchChunks(execute);
   });
 
-  test("rank several datastores alike in the application and in SQL", async () => {
+  test("rank several datastores alike in the application and in SQL", async ({
+    app,
+    org,
+    execute,
+    synched,
+  }) => {
     const stores = [
       await createDatastore(app, org, { name: "Left" }),
       await createDatastore(app, org, { name: "Right" }),
