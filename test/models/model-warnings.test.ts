@@ -10,14 +10,9 @@ import { postSse, summarize } from "../harness/sse-client.ts";
 const written: string[] = [];
 const logger = createLogger("debug", "json", { write: (line: string) => written.push(line) });
 
-// No provider key: the offline responder answers.
+// No provider key: the offline responder answers. The app, started before the first test, installs
+// the hook that sends the AI SDK's warnings to the log: every test runs with it.
 const test = appTest({ logger, offline: true });
-
-// The app starts under a hook's time limit, and every test runs with it: its hook is what sends
-// the AI SDK's warnings to the log.
-test.beforeAll(({ app }) => {
-  void app;
-}, 60_000);
 
 /** What reached the console (where the AI SDK prints its warnings without a hook) while `run` ran. */
 async function printedDuring(run: () => Promise<void>): Promise<string> {
