@@ -1,18 +1,15 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { type Permission, ROLES, roleMay } from "../../src/domain/accounts/permissions.ts";
-import { startTestApp, type TestApp } from "../harness/app.ts";
+import type { TestApp } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 
 type Operation = { "x-permission"?: Permission; security?: Array<Record<string, string[]>> };
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-}, 60_000);
-afterAll(() => app.close());
+const test = appTest({ offline: true });
 
 /** The roles table docs/accounts.md must hold, made from the routes' declarations. */
-async function rolesTable(): Promise<string> {
+async function rolesTable(app: TestApp): Promise<string> {
   const document = (await app.api.inject({ url: "/api/openapi.json" })).json() as {
     paths: Record<string, Record<string, Operation>>;
   };
@@ -35,13 +32,15 @@ async function rolesTable(): Promise<string> {
 }
 
 describe("docs/accounts.md", () => {
-  test("holds the roles table of every route that takes a key or a session, as declared", async () => {
+  test("holds the roles table of every route that takes a key or a session, as declared", async ({
+    app,
+  }) => {
     const file = new URL("../../docs/accounts.md", import.meta.url);
     const text = readFileSync(file, "utf8");
     const start = text.indexOf("| endpoint | permission |");
     expect(start, "docs/accounts.md has the roles table").toBeGreaterThan(0);
     const documented = text.slice(start).split("\n\n")[0]!.trim();
-    const expected = await rolesTable();
+    const expected = await rolesTable(app);
     // On a change of routes: UPDATE_DOCS=1 npx vitest run test/accounts/accounts-docs.test.ts
     if (process.env.UPDATE_DOCS === "1") {
       writeFileSync(file, text.replace(documented, expected));

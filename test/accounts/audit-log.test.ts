@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { createSeeder } from "../annotations/seed.ts";
 import { memberOf, ownOrigin, type SignedIn, TEST_PASSWORD } from "../harness/accounts.ts";
-import { ADMIN_TOKEN, startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { ADMIN_TOKEN, type TestApp } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 
 type AuditEvent = {
   id: string;
@@ -14,26 +15,29 @@ type AuditEvent = {
   details: Record<string, unknown>;
 };
 
-let app: TestApp;
-let org: TestOrganization;
-let admin: SignedIn;
+const test = appTest({ offline: true, orgName: "Audited", funded: false }).extend(
+  "admin",
+  { scope: "file" },
+  ({ app, org }) => memberOf(app, org, "admin"),
+);
 const adminToken = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
-beforeAll(async () => {
-  app = await startTestApp();
-  org = await app.createOrganization("Audited");
-  admin = await memberOf(app, org, "admin");
-}, 60_000);
-afterAll(() => app.close());
-
-async function events(query = "", headers: Record<string, string> = admin.headers) {
+async function events(
+  { app, admin }: { app: TestApp; admin: SignedIn },
+  query = "",
+  headers: Record<string, string> = admin.headers,
+) {
   const response = await app.api.inject({ url: `/api/audit-events${query}`, headers });
   expect(response.statusCode, response.body).toBe(200);
   return response.json() as { data: AuditEvent[]; nextCursor: string | null };
 }
 
 describe("the audit log", () => {
-  test("records each security action with who did it, from where, in the organization", async () => {
+  test("records each security action with who did it, from where, in the organization", async ({
+    app,
+    org,
+    admin,
+  }) => {
     const seeder = createSeeder(app);
     const agentId = await seeder.agent(org);
     const exchange = await seeder.exchange(org, agentId);
@@ -73,7 +77,7 @@ describe("the audit log", () => {
       payload: { email: admin.email, password: "wrong password!" },
     });
 
-    const { data } = await events("?limit=200");
+    const { data } = await events({ app, admin }, "?limit=200");
     const byAction = new Map(data.map((event) => [event.action, event]));
     expect([...byAction.keys()]).toEqual(
       expect.arrayContaining([
@@ -103,17 +107,17 @@ describe("the audit log", () => {
     expect(text).not.toContain(admin.headers.cookie.split("=")[1]);
   });
 
-  test("pages newest first and filters by action and actor", async () => {
-    const first = await events("?limit=2");
+  test("pages newest first and filters by action and actor", async ({ app, admin }) => {
+    const first = await events({ app, admin }, "?limit=2");
     expect(first.data).toHaveLength(2);
     expect(first.nextCursor).not.toBeNull();
-    const second = await events(`?limit=2&cursor=${first.nextCursor}`);
+    const second = await events({ app, admin }, `?limit=2&cursor=${first.nextCursor}`);
     expect(second.data[0]!.at <= first.data[1]!.at).toBe(true);
     expect(second.data.map((event) => event.id)).not.toContain(first.data[1]!.id);
-    const logins = await events("?action=login.succeeded");
+    const logins = await events({ app, admin }, "?action=login.succeeded");
     expect(logins.data.length).toBeGreaterThan(0);
     expect(logins.data.every((event) => event.action === "login.succeeded")).toBe(true);
-    const mine = await events(`?actorId=${admin.userId}`);
+    const mine = await events({ app, admin }, `?actorId=${admin.userId}`);
     expect(mine.data.every((event) => event.actor.id === admin.userId)).toBe(true);
     const bad = await app.api.inject({
       url: "/api/audit-events?cursor=nope",
@@ -122,23 +126,23 @@ describe("the audit log", () => {
     expect(bad.statusCode).toBe(400);
   });
 
-  test("is for owners and admins of the organization only", async () => {
+  test("is for owners and admins of the organization only", async ({ app, org, admin }) => {
     const member = await memberOf(app, org, "member");
     const refused = await app.api.inject({ url: "/api/audit-events", headers: member.headers });
     expect(refused.statusCode).toBe(403);
     const other = await app.createOrganization("Someone else");
     const otherAdmin = await memberOf(app, other, "owner");
-    const theirs = await events("?limit=200", otherAdmin.headers);
+    const theirs = await events({ app, admin }, "?limit=200", otherAdmin.headers);
     expect(theirs.data.every((event) => event.actor.id !== admin.userId)).toBe(true);
     // A full-access key of the organization reads its log too.
-    const keyed = await events("?limit=1", org.auth);
+    const keyed = await events({ app, admin }, "?limit=1", org.auth);
     expect(keyed.data).toHaveLength(1);
     await app.api.inject({
       method: "POST",
       url: "/api/auth/logout",
       headers: { cookie: member.headers.cookie, origin: ownOrigin(app) },
     });
-    const logout = await events("?action=logout");
+    const logout = await events({ app, admin }, "?action=logout");
     expect(logout.data[0]).toMatchObject({ actor: { id: member.userId } });
   });
 });

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { invitations, users } from "../../src/db/schema/index.ts";
 import { sha256Hex } from "../../src/lib/secrets.ts";
 import {
@@ -10,7 +10,8 @@ import {
   signIn,
   TEST_PASSWORD,
 } from "../harness/accounts.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import type { TestApp, TestOrganization } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 import {
   auditOf,
   call,
@@ -23,28 +24,24 @@ import {
 const NEW_PASSWORD = "a long new passphrase";
 const INVALID_LINK = "This invitation link is invalid, used, expired or revoked";
 
-let app: TestApp;
-let org: TestOrganization;
-let owner: SignedIn;
-let admin: SignedIn;
-let viewer: SignedIn;
+const test = appTest({ offline: true, orgName: "Inviting", funded: false })
+  .extend("owner", { scope: "file" }, ({ app, org }) => memberOf(app, org, "owner"))
+  .extend("admin", { scope: "file" }, ({ app, org }) => memberOf(app, org, "admin"))
+  .extend("viewer", { scope: "file" }, ({ app, org }) => memberOf(app, org, "viewer"));
+
 /** Every token handed out, to check that none reaches the audit log. */
 const tokens: string[] = [];
-
-beforeAll(async () => {
-  app = await startTestApp();
-  org = await app.createOrganization("Inviting");
-  owner = await memberOf(app, org, "owner");
-  admin = await memberOf(app, org, "admin");
-  viewer = await memberOf(app, org, "viewer");
-});
-afterAll(() => app.close());
 
 const invitationsUrl = (organizationId: string) =>
   `/api/organizations/${organizationId}/invitations`;
 const acceptUrl = (token: string) => `/api/auth/invitations/${token}/accept`;
 
-async function invite(email: string, role = "member", by: SignedIn = admin) {
+async function invite(
+  { app, org, admin }: { app: TestApp; org: TestOrganization; admin: SignedIn },
+  email: string,
+  role = "member",
+  by: SignedIn = admin,
+) {
   const response = await call(app, "POST", invitationsUrl(org.id), by.headers, { email, role });
   expect(response.statusCode).toBe(201);
   const token = tokenOf(response.json().acceptUrl);
@@ -53,11 +50,15 @@ async function invite(email: string, role = "member", by: SignedIn = admin) {
 }
 
 /** Accepts without a session, as a visitor who opened the link. */
-const acceptAnonymously = (token: string, body: Record<string, unknown>) =>
+const acceptAnonymously = (app: TestApp, token: string, body: Record<string, unknown>) =>
   app.api.inject({ method: "POST", url: acceptUrl(token), payload: body });
 
 describe("POST /api/organizations/{id}/invitations", () => {
-  test("invites for 7 days with a one-time link whose token is stored hashed", async () => {
+  test("invites for 7 days with a one-time link whose token is stored hashed", async ({
+    app,
+    org,
+    admin,
+  }) => {
     const before = Date.now();
     const response = await call(app, "POST", invitationsUrl(org.id), admin.headers, {
       email: "  Newcomer@Example.com ",
@@ -95,8 +96,13 @@ describe("POST /api/organizations/{id}/invitations", () => {
     });
   });
 
-  test("lists pending invitations without their links, and revokes them", async () => {
-    const pending = await invite("pending@example.com", "viewer");
+  test("lists pending invitations without their links, and revokes them", async ({
+    app,
+    org,
+    admin,
+    viewer,
+  }) => {
+    const pending = await invite({ app, org, admin }, "pending@example.com", "viewer");
     const listed = await call(app, "GET", invitationsUrl(org.id), viewer.headers);
     expect(listed.statusCode).toBe(200);
     const mine = listed.json().data.find((row: { id: string }) => row.id === pending.id);
@@ -119,7 +125,7 @@ describe("POST /api/organizations/{id}/invitations", () => {
     expect(revoked.statusCode).toBe(204);
     const after = await call(app, "GET", invitationsUrl(org.id), admin.headers);
     expect(after.json().data.map((row: { id: string }) => row.id)).not.toContain(pending.id);
-    const accept = await acceptAnonymously(pending.token, { password: NEW_PASSWORD });
+    const accept = await acceptAnonymously(app, pending.token, { password: NEW_PASSWORD });
     expect(accept.statusCode).toBe(400);
     expect(accept.json().error).toBe(INVALID_LINK);
     const again = await call(
@@ -137,7 +143,7 @@ describe("POST /api/organizations/{id}/invitations", () => {
     });
   });
 
-  test("refuses a viewer or a member, storing nothing", async () => {
+  test("refuses a viewer or a member, storing nothing", async ({ app, org, viewer }) => {
     const member = await memberOf(app, org, "member");
     const before = (await invitationsOf(app, org.id)).length;
     for (const by of [viewer, member]) {
@@ -151,7 +157,7 @@ describe("POST /api/organizations/{id}/invitations", () => {
     expect(await invitationsOf(app, org.id)).toHaveLength(before);
   });
 
-  test("lets only owners invite owners", async () => {
+  test("lets only owners invite owners", async ({ app, org, owner, admin }) => {
     const byAdmin = await call(app, "POST", invitationsUrl(org.id), admin.headers, {
       email: "boss@example.com",
       role: "owner",
@@ -160,11 +166,14 @@ describe("POST /api/organizations/{id}/invitations", () => {
     expect(
       (await invitationsOf(app, org.id)).filter((i) => i.email === "boss@example.com"),
     ).toEqual([]);
-    const byOwner = await invite("boss@example.com", "owner", owner);
+    const byOwner = await invite({ app, org, admin }, "boss@example.com", "owner", owner);
     expect(byOwner).toMatchObject({ role: "owner" });
   });
 
-  test("refuses a session of another organization, storing nothing there", async () => {
+  test("refuses a session of another organization, storing nothing there", async ({
+    app,
+    owner,
+  }) => {
     const elsewhere = await app.createOrganization("Elsewhere");
     const response = await call(app, "POST", invitationsUrl(elsewhere.id), owner.headers, {
       email: "spy@example.com",
@@ -176,7 +185,12 @@ describe("POST /api/organizations/{id}/invitations", () => {
     expect(await invitationsOf(app, elsewhere.id)).toEqual([]);
   });
 
-  test("refuses to invite a member again, and bad e-mails and roles", async () => {
+  test("refuses to invite a member again, and bad e-mails and roles", async ({
+    app,
+    org,
+    admin,
+    viewer,
+  }) => {
     const taken = await call(app, "POST", invitationsUrl(org.id), admin.headers, {
       email: viewer.email,
       role: "member",
@@ -196,17 +210,21 @@ describe("POST /api/organizations/{id}/invitations", () => {
 });
 
 describe("POST /api/auth/invitations/{token}/accept", () => {
-  test("makes a new account, which joins, is signed in, and calls the API", async () => {
-    const { token } = await invite("ada@example.com", "member");
-    const noPassword = await acceptAnonymously(token, { name: "Ada" });
+  test("makes a new account, which joins, is signed in, and calls the API", async ({
+    app,
+    org,
+    admin,
+  }) => {
+    const { token } = await invite({ app, org, admin }, "ada@example.com", "member");
+    const noPassword = await acceptAnonymously(app, token, { name: "Ada" });
     expect(noPassword.statusCode).toBe(400);
     expect(noPassword.json().error).toBe(
       "Choose a password (at least 10 characters) to create your account",
     );
-    const short = await acceptAnonymously(token, { password: "short" });
+    const short = await acceptAnonymously(app, token, { password: "short" });
     expect(short.statusCode).toBe(400);
 
-    const accepted = await acceptAnonymously(token, { password: NEW_PASSWORD, name: "Ada" });
+    const accepted = await acceptAnonymously(app, token, { password: NEW_PASSWORD, name: "Ada" });
     expect(accepted.statusCode).toBe(200);
     expect(accepted.json()).toEqual({
       user: { id: expect.any(String), email: "ada@example.com", name: "Ada" },
@@ -230,16 +248,18 @@ describe("POST /api/auth/invitations/{token}/accept", () => {
     });
   });
 
-  test("refuses a used, expired, revoked or forged token alike", async () => {
-    const used = await invite("once@example.com");
-    expect((await acceptAnonymously(used.token, { password: NEW_PASSWORD })).statusCode).toBe(200);
-    const expired = await invite("late@example.com");
+  test("refuses a used, expired, revoked or forged token alike", async ({ app, org, admin }) => {
+    const used = await invite({ app, org, admin }, "once@example.com");
+    expect((await acceptAnonymously(app, used.token, { password: NEW_PASSWORD })).statusCode).toBe(
+      200,
+    );
+    const expired = await invite({ app, org, admin }, "late@example.com");
     await app.database.db
       .update(invitations)
       .set({ expiresAt: sql`now() - interval '1 second'` })
       .where(eq(invitations.id, expired.id));
     for (const token of [used.token, expired.token, "forged-token-of-nobody"]) {
-      const response = await acceptAnonymously(token, { password: NEW_PASSWORD });
+      const response = await acceptAnonymously(app, token, { password: NEW_PASSWORD });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ type: "INVALID_REQUEST", error: INVALID_LINK });
     }
@@ -251,10 +271,10 @@ describe("POST /api/auth/invitations/{token}/accept", () => {
     expect(late).toEqual([]);
   });
 
-  test("lets one of two simultaneous acceptances of a link win", async () => {
-    const { token } = await invite("twice@example.com");
+  test("lets one of two simultaneous acceptances of a link win", async ({ app, org, admin }) => {
+    const { token } = await invite({ app, org, admin }, "twice@example.com");
     const answers = await Promise.all(
-      [1, 2].map(() => acceptAnonymously(token, { password: NEW_PASSWORD })),
+      [1, 2].map(() => acceptAnonymously(app, token, { password: NEW_PASSWORD })),
     );
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 400]);
     const made = await app.database.db
@@ -264,10 +284,14 @@ describe("POST /api/auth/invitations/{token}/accept", () => {
     expect(made).toHaveLength(1);
   });
 
-  test("lets an existing user signed in as the invited e-mail just join", async () => {
+  test("lets an existing user signed in as the invited e-mail just join", async ({
+    app,
+    org,
+    admin,
+  }) => {
     const elsewhere = await app.createOrganization("Home");
     const person = await memberOf(app, elsewhere, "member");
-    const { token } = await invite(person.email, "admin");
+    const { token } = await invite({ app, org, admin }, person.email, "admin");
     const accepted = await app.api.inject({
       method: "POST",
       url: acceptUrl(token),
@@ -285,8 +309,13 @@ describe("POST /api/auth/invitations/{token}/accept", () => {
     expect(await roleIn(app, org.id, person.userId)).toBe("admin");
   });
 
-  test("refuses a user signed in as another e-mail (403), the invitation still pending", async () => {
-    const { token, id } = await invite("someone-else@example.com");
+  test("refuses a user signed in as another e-mail (403), the invitation still pending", async ({
+    app,
+    org,
+    admin,
+    viewer,
+  }) => {
+    const { token, id } = await invite({ app, org, admin }, "someone-else@example.com");
     const response = await app.api.inject({
       method: "POST",
       url: acceptUrl(token),
@@ -301,20 +330,24 @@ describe("POST /api/auth/invitations/{token}/accept", () => {
     expect(stored!.acceptedAt).toBeNull();
   });
 
-  test("asks an existing user who is not signed in for their own password", async () => {
+  test("asks an existing user who is not signed in for their own password", async ({
+    app,
+    org,
+    admin,
+  }) => {
     const elsewhere = await app.createOrganization("Other home");
     const person = await memberOf(app, elsewhere, "viewer");
-    const { token } = await invite(person.email, "member");
-    const none = await acceptAnonymously(token, {});
+    const { token } = await invite({ app, org, admin }, person.email, "member");
+    const none = await acceptAnonymously(app, token, {});
     expect(none.statusCode).toBe(400);
     expect(none.json().error).toContain("give its password, or sign in first");
-    const wrong = await acceptAnonymously(token, { password: "not the password" });
+    const wrong = await acceptAnonymously(app, token, { password: "not the password" });
     expect(wrong.statusCode).toBe(401);
     expect(await roleIn(app, org.id, person.userId)).toBeNull();
     const failed = await auditOf(app, elsewhere.id, "login.failed");
     expect(failed.map((event) => event.actorId)).toEqual([person.userId]);
 
-    const right = await acceptAnonymously(token, { password: TEST_PASSWORD });
+    const right = await acceptAnonymously(app, token, { password: TEST_PASSWORD });
     expect(right.statusCode).toBe(200);
     expect(sessionCookieOf(right)).toMatch(/^agentdesk_session=ads_/);
     expect(await roleIn(app, org.id, person.userId)).toBe("member");
@@ -322,7 +355,7 @@ describe("POST /api/auth/invitations/{token}/accept", () => {
     await signIn(app, person.email, TEST_PASSWORD);
   });
 
-  test("writes no token or password in the audit log", async () => {
+  test("writes no token or password in the audit log", async ({ app }) => {
     await expectNoSecretsInAudit(app, [...tokens, NEW_PASSWORD, TEST_PASSWORD]);
   });
 });

@@ -1,34 +1,25 @@
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { memberOf, type SignedIn } from "../harness/accounts.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { describe, expect, vi } from "vitest";
+import { memberOf } from "../harness/accounts.ts";
+import { startTestApp, type TestApp } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 import { auditOf, call, roleIn } from "./people-helpers.ts";
 
-let app: TestApp;
-/** A second API process on the same database, to see changes reach other processes. */
-let other: TestApp;
-let org: TestOrganization;
-let owner: SignedIn;
-let admin: SignedIn;
-let viewer: SignedIn;
-
-beforeAll(async () => {
-  app = await startTestApp();
-  other = await startTestApp({ database: app.database, role: "api" });
-  org = await app.createOrganization("People");
-  owner = await memberOf(app, org, "owner");
-  admin = await memberOf(app, org, "admin");
-  viewer = await memberOf(app, org, "viewer");
-});
-afterAll(async () => {
-  await other.close();
-  await app.close();
-});
+const test = appTest({ offline: true, orgName: "People", funded: false })
+  // A second API process on the same database, to see changes reach other processes.
+  .extend("other", { scope: "file" }, async ({ app }, { onCleanup }) => {
+    const other = await startTestApp({ database: app.database, role: "api" });
+    onCleanup(() => other.close());
+    return other;
+  })
+  .extend("owner", { scope: "file" }, ({ app, org }) => memberOf(app, org, "owner"))
+  .extend("admin", { scope: "file" }, ({ app, org }) => memberOf(app, org, "admin"))
+  .extend("viewer", { scope: "file" }, ({ app, org }) => memberOf(app, org, "viewer"));
 
 const membersUrl = (organizationId: string, userId?: string) =>
   `/api/organizations/${organizationId}/members${userId ? `/${userId}` : ""}`;
 
 /** A fresh organization whose only owner is a signed-in user. */
-async function soleOwnerOrganization() {
+async function soleOwnerOrganization(app: TestApp) {
   const organization = await app.createOrganization("Sole owner");
   const only = await memberOf(app, organization, "owner");
   // The admin API's organization comes with an owner of its own (its keys' holder): removed.
@@ -43,7 +34,13 @@ async function soleOwnerOrganization() {
 }
 
 describe("GET /api/organizations/{id}/members", () => {
-  test("lists every member with their role to any member, oldest first", async () => {
+  test("lists every member with their role to any member, oldest first", async ({
+    app,
+    org,
+    owner,
+    admin,
+    viewer,
+  }) => {
     const response = await call(app, "GET", membersUrl(org.id), viewer.headers);
     expect(response.statusCode).toBe(200);
     const data = response.json().data;
@@ -64,7 +61,11 @@ describe("GET /api/organizations/{id}/members", () => {
     expect(withKey.json()).toEqual(response.json());
   });
 
-  test("never shows another organization's members to a session or a key", async () => {
+  test("never shows another organization's members to a session or a key", async ({
+    app,
+    org,
+    owner,
+  }) => {
     const elsewhere = await app.createOrganization("Elsewhere");
     for (const headers of [owner.headers, org.auth]) {
       const response = await call(app, "GET", membersUrl(elsewhere.id), headers);
@@ -76,7 +77,11 @@ describe("GET /api/organizations/{id}/members", () => {
 });
 
 describe("PATCH /api/organizations/{id}/members/{userId}", () => {
-  test("lets an admin change a member's role, recorded in the audit log", async () => {
+  test("lets an admin change a member's role, recorded in the audit log", async ({
+    app,
+    org,
+    admin,
+  }) => {
     const member = await memberOf(app, org, "member");
     const response = await call(app, "PATCH", membersUrl(org.id, member.userId), admin.headers, {
       role: "viewer",
@@ -94,7 +99,12 @@ describe("PATCH /api/organizations/{id}/members/{userId}", () => {
     });
   });
 
-  test("refuses an admin who would make an owner or change an owner, changing nothing", async () => {
+  test("refuses an admin who would make an owner or change an owner, changing nothing", async ({
+    app,
+    org,
+    owner,
+    admin,
+  }) => {
     const member = await memberOf(app, org, "member");
     const promote = await call(app, "PATCH", membersUrl(org.id, member.userId), admin.headers, {
       role: "owner",
@@ -113,7 +123,11 @@ describe("PATCH /api/organizations/{id}/members/{userId}", () => {
     expect(await roleIn(app, org.id, owner.userId)).toBe("owner");
   });
 
-  test("lets an owner, and the organization's own key, make owners", async () => {
+  test("lets an owner, and the organization's own key, make owners", async ({
+    app,
+    org,
+    owner,
+  }) => {
     const first = await memberOf(app, org, "member");
     const second = await memberOf(app, org, "member");
     const bySession = await call(app, "PATCH", membersUrl(org.id, first.userId), owner.headers, {
@@ -132,7 +146,13 @@ describe("PATCH /api/organizations/{id}/members/{userId}", () => {
     expect(keyEvent).toMatchObject({ actorType: "key", actorId: org.apiKeyId });
   });
 
-  test("refuses members and viewers, and roles that do not exist", async () => {
+  test("refuses members and viewers, and roles that do not exist", async ({
+    app,
+    org,
+    owner,
+    admin,
+    viewer,
+  }) => {
     const member = await memberOf(app, org, "member");
     for (const headers of [member.headers, viewer.headers]) {
       const response = await call(app, "PATCH", membersUrl(org.id, admin.userId), headers, {
@@ -152,8 +172,8 @@ describe("PATCH /api/organizations/{id}/members/{userId}", () => {
     expect(await roleIn(app, org.id, admin.userId)).toBe("admin");
   });
 
-  test("keeps the last owner: neither demoted nor removed (409)", async () => {
-    const { organization, only } = await soleOwnerOrganization();
+  test("keeps the last owner: neither demoted nor removed (409)", async ({ app }) => {
+    const { organization, only } = await soleOwnerOrganization(app);
     const demote = await call(
       app,
       "PATCH",
@@ -191,7 +211,13 @@ describe("PATCH /api/organizations/{id}/members/{userId}", () => {
     expect(last.statusCode).toBe(409);
   });
 
-  test("refuses a demoted user's next request at once, here and in another process", async () => {
+  test("refuses a demoted user's next request at once, here and in another process", async ({
+    app,
+    other,
+    org,
+    owner,
+    viewer,
+  }) => {
     const demoted = await memberOf(app, org, "admin");
     const url = membersUrl(org.id, viewer.userId);
     // Both processes have verified (and keep) the session as an admin's.
@@ -218,7 +244,11 @@ describe("PATCH /api/organizations/{id}/members/{userId}", () => {
 });
 
 describe("DELETE /api/organizations/{id}/members/{userId}", () => {
-  test("removes a member, who is refused at once, recorded in the audit log", async () => {
+  test("removes a member, who is refused at once, recorded in the audit log", async ({
+    app,
+    org,
+    admin,
+  }) => {
     const member = await memberOf(app, org, "member");
     expect((await call(app, "GET", membersUrl(org.id), member.headers)).statusCode).toBe(200);
     const removed = await call(app, "DELETE", membersUrl(org.id, member.userId), admin.headers);
@@ -236,7 +266,11 @@ describe("DELETE /api/organizations/{id}/members/{userId}", () => {
     expect(again.statusCode).toBe(404);
   });
 
-  test("lets an owner or admin leave; members and viewers ask an admin", async () => {
+  test("lets an owner or admin leave; members and viewers ask an admin", async ({
+    app,
+    org,
+    viewer,
+  }) => {
     const leaving = await memberOf(app, org, "admin");
     const left = await call(app, "DELETE", membersUrl(org.id, leaving.userId), leaving.headers);
     expect(left.statusCode).toBe(204);

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { parseConfig } from "../../src/config/index.ts";
 import { auditEvents, invitations, oidcLogins, users } from "../../src/db/schema/index.ts";
 import { newId } from "../../src/lib/ids.ts";
@@ -9,10 +9,11 @@ import {
   type OidcTestUser,
   startOidcProvider,
 } from "../fakes/oidc-provider.ts";
-import { startTcpProxy, type TcpProxy } from "../fakes/tcp-proxy.ts";
+import { startTcpProxy } from "../fakes/tcp-proxy.ts";
 import { memberOf } from "../harness/accounts.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 import { type Browser, createBrowser, type Page } from "../harness/browser.ts";
+import { appTest } from "../harness/fixtures.ts";
 
 /**
  * Single sign-on against a real OpenID provider (oidc-provider) on 127.0.0.1: a browser made of
@@ -20,86 +21,35 @@ import { type Browser, createBrowser, type Page } from "../harness/browser.ts";
  * the service decides who comes in (DESIGN.md §10 "OIDC SSO").
  */
 
-let provider: OidcTestProvider;
-let proxy: TcpProxy;
-let app: TestApp;
-/** PUBLIC_URL: the service as the browser and the provider know it. */
-let appUrl: string;
-
-beforeAll(async () => {
-  // PUBLIC_URL must be known before the app starts, its port only after: a proxy in front.
-  const listener = { host: "127.0.0.1", port: 0 };
-  proxy = await startTcpProxy(listener);
-  appUrl = `http://127.0.0.1:${proxy.port}`;
-  provider = await startOidcProvider({ redirectUri: `${appUrl}/api/auth/oidc/callback` });
-  app = await startTestApp({
-    env: {
-      PUBLIC_URL: appUrl,
-      OIDC_ISSUER: provider.issuer,
-      OIDC_CLIENT_ID: provider.clientId,
-      OIDC_CLIENT_SECRET: provider.clientSecret,
-      OIDC_ALLOWED_DOMAINS: "example.com, @corp.example.com",
-    },
-  });
-  listener.port = Number(new URL(await app.listen("api")).port);
-}, 60_000);
-
-afterAll(async () => {
-  await app?.close();
-  await provider?.close();
-  await proxy?.close();
-});
-
-function person(local: string, domain: string, overrides: Partial<OidcTestUser> = {}) {
-  const user: OidcTestUser = {
-    subject: `sub-${newId()}`,
-    email: `${local}-${newId().toLowerCase()}@${domain}`,
-    emailVerified: true,
-    name: `${local} Example`,
-    password: "provider password",
-    ...overrides,
-  };
-  provider.addUser(user);
-  return user;
-}
-
-const isCallback = (location: string) => location.startsWith(`${appUrl}/api/auth/oidc/callback`);
-
-/**
- * Signs `user` in at the provider, from the service's login link to the provider's redirect
- * back (its login form, then its consent form, each skipped once this browser has been
- * through it): the page returned is that redirect, whose Location is the service's callback.
- */
-async function throughProvider(browser: Browser, user: OidcTestUser): Promise<Page> {
-  let page = await browser.follow(await browser.go(`${appUrl}/api/auth/oidc/login`), isCallback);
-  if (page.body.includes('name="login"')) {
-    expect(page.url.startsWith(provider.issuer)).toBe(true);
-    page = await browser.submit(page, { login: user.email, password: user.password }, isCallback);
-  }
-  if (page.response.status === 200) page = await browser.submit(page, {}, isCallback);
-  expect(isCallback(page.response.headers.get("location") ?? "")).toBe(true);
-  return page;
-}
-
-/** The whole sign-in: the service's answer to the provider's callback. */
-async function signInWithSso(user: OidcTestUser, browser = createBrowser()) {
-  const back = await throughProvider(browser, user);
-  const callback = await browser.go(back.response.headers.get("location")!);
-  return { browser, callback };
-}
-
-const userByEmail = async (email: string) =>
-  (await app.database.db.select().from(users).where(eq(users.email, email)))[0];
-
-const auditOf = (userId: string) =>
-  app.database.db.select().from(auditEvents).where(eq(auditEvents.actorId, userId));
-
-const failuresFor = (email: string) =>
-  app.database.db
-    .select()
-    .from(auditEvents)
-    .where(eq(auditEvents.actorEmail, email))
-    .then((rows) => rows.filter((row) => row.action === "login.failed"));
+const test = appTest({ offline: true })
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it.
+  .extend("proxy", { scope: "file" }, async ({}, { onCleanup }) => {
+    // PUBLIC_URL must be known before the app starts, its port only after: a proxy in front.
+    const listener = { host: "127.0.0.1", port: 0 };
+    const proxy = await startTcpProxy(listener);
+    onCleanup(() => proxy.close());
+    return { listener, url: `http://127.0.0.1:${proxy.port}` };
+  })
+  .extend("provider", { scope: "file" }, async ({ proxy }, { onCleanup }) => {
+    const provider = await startOidcProvider({
+      redirectUri: `${proxy.url}/api/auth/oidc/callback`,
+    });
+    onCleanup(() => provider.close());
+    return provider;
+  })
+  .override("env", { scope: "file" }, ({ proxy, provider }) => ({
+    PUBLIC_URL: proxy.url,
+    OIDC_ISSUER: provider.issuer,
+    OIDC_CLIENT_ID: provider.clientId,
+    OIDC_CLIENT_SECRET: provider.clientSecret,
+    OIDC_ALLOWED_DOMAINS: "example.com, @corp.example.com",
+  }))
+  /** PUBLIC_URL: the service as the browser and the provider know it, the app listening behind. */
+  .extend("appUrl", { scope: "file" }, async ({ app, proxy }) => {
+    proxy.listener.port = Number(new URL(await app.listen("api")).port);
+    return proxy.url;
+  })
+  .extend("sso", { scope: "file" }, ({ app, provider, appUrl }) => ssoOf(app, provider, appUrl));
 
 type SessionBody = {
   user: { id: string; email: string; name: string };
@@ -107,15 +57,84 @@ type SessionBody = {
   activeOrganizationId: string | null;
 };
 
-async function session(browser: Browser) {
-  const response = await fetch(`${appUrl}/api/auth/session`, {
-    headers: { cookie: browser.cookieHeader(appUrl) },
-  });
-  return { status: response.status, body: (await response.json()) as SessionBody };
+/** The steps of a sign-in and what they leave in the database, on this app and provider. */
+function ssoOf(app: TestApp, provider: OidcTestProvider, appUrl: string) {
+  function person(local: string, domain: string, overrides: Partial<OidcTestUser> = {}) {
+    const user: OidcTestUser = {
+      subject: `sub-${newId()}`,
+      email: `${local}-${newId().toLowerCase()}@${domain}`,
+      emailVerified: true,
+      name: `${local} Example`,
+      password: "provider password",
+      ...overrides,
+    };
+    provider.addUser(user);
+    return user;
+  }
+
+  const isCallback = (location: string) => location.startsWith(`${appUrl}/api/auth/oidc/callback`);
+
+  /**
+   * Signs `user` in at the provider, from the service's login link to the provider's redirect
+   * back (its login form, then its consent form, each skipped once this browser has been
+   * through it): the page returned is that redirect, whose Location is the service's callback.
+   */
+  async function throughProvider(browser: Browser, user: OidcTestUser): Promise<Page> {
+    let page = await browser.follow(await browser.go(`${appUrl}/api/auth/oidc/login`), isCallback);
+    if (page.body.includes('name="login"')) {
+      expect(page.url.startsWith(provider.issuer)).toBe(true);
+      page = await browser.submit(page, { login: user.email, password: user.password }, isCallback);
+    }
+    if (page.response.status === 200) page = await browser.submit(page, {}, isCallback);
+    expect(isCallback(page.response.headers.get("location") ?? "")).toBe(true);
+    return page;
+  }
+
+  /** The whole sign-in: the service's answer to the provider's callback. */
+  async function signInWithSso(user: OidcTestUser, browser = createBrowser()) {
+    const back = await throughProvider(browser, user);
+    const callback = await browser.go(back.response.headers.get("location")!);
+    return { browser, callback };
+  }
+
+  const userByEmail = async (email: string) =>
+    (await app.database.db.select().from(users).where(eq(users.email, email)))[0];
+
+  const auditOf = (userId: string) =>
+    app.database.db.select().from(auditEvents).where(eq(auditEvents.actorId, userId));
+
+  const failuresFor = (email: string) =>
+    app.database.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.actorEmail, email))
+      .then((rows) => rows.filter((row) => row.action === "login.failed"));
+
+  async function session(browser: Browser) {
+    const response = await fetch(`${appUrl}/api/auth/session`, {
+      headers: { cookie: browser.cookieHeader(appUrl) },
+    });
+    return { status: response.status, body: (await response.json()) as SessionBody };
+  }
+
+  return {
+    person,
+    throughProvider,
+    signInWithSso,
+    userByEmail,
+    auditOf,
+    failuresFor,
+    session,
+  };
 }
 
 describe("signing in with the OpenID provider", () => {
-  test("makes a new user of an allowed domain a member of Default, who can call the API", async () => {
+  test("makes a new user of an allowed domain a member of Default, who can call the API", async ({
+    provider,
+    appUrl,
+    sso,
+  }) => {
+    const { person, signInWithSso, userByEmail, auditOf, session } = sso;
     const alice = person("alice", "example.com");
     const { browser, callback } = await signInWithSso(alice);
 
@@ -147,7 +166,8 @@ describe("signing in with the OpenID provider", () => {
     ]);
   });
 
-  test("finds the same user by the provider's subject on the next sign-in", async () => {
+  test("finds the same user by the provider's subject on the next sign-in", async ({ sso }) => {
+    const { person, signInWithSso, userByEmail, auditOf, session } = sso;
     const bea = person("bea", "corp.example.com");
     await signInWithSso(bea);
     const first = await userByEmail(bea.email);
@@ -159,7 +179,11 @@ describe("signing in with the OpenID provider", () => {
     expect(joins).toHaveLength(1);
   });
 
-  test("lets an invited person of another domain join with the invitation's role", async () => {
+  test("lets an invited person of another domain join with the invitation's role", async ({
+    app,
+    sso,
+  }) => {
+    const { person, signInWithSso, auditOf, session } = sso;
     const acme = await app.createOrganization("Acme");
     const bob = person("bob", "partner.test");
     const invitationId = newId();
@@ -192,7 +216,11 @@ describe("signing in with the OpenID provider", () => {
     });
   });
 
-  test("links an existing user with a password to the identity on first use", async () => {
+  test("links an existing user with a password to the identity on first use", async ({
+    app,
+    sso,
+  }) => {
+    const { person, signInWithSso, userByEmail, session } = sso;
     const org = await app.createOrganization("Linked");
     const erin = person("erin", "elsewhere.test");
     const existing = await memberOf(app, org, "viewer", erin.email);
@@ -215,7 +243,8 @@ describe("refusals, each a page that says why", () => {
     expect(callback.response.headers.getSetCookie().join()).not.toContain("agentdesk_session=");
   }
 
-  test("refuses a person of another domain who was not invited", async () => {
+  test("refuses a person of another domain who was not invited", async ({ sso }) => {
+    const { person, signInWithSso, userByEmail, failuresFor } = sso;
     const carol = person("carol", "other.test");
     const { callback } = await signInWithSso(carol);
 
@@ -225,7 +254,10 @@ describe("refusals, each a page that says why", () => {
     expect(failed!.details).toEqual({ method: "oidc", reason: "domain_not_allowed" });
   });
 
-  test("refuses an e-mail the provider has not verified, even of an allowed domain", async () => {
+  test("refuses an e-mail the provider has not verified, even of an allowed domain", async ({
+    sso,
+  }) => {
+    const { person, signInWithSso, userByEmail, failuresFor } = sso;
     const dave = person("dave", "example.com", { emailVerified: false });
     const { callback } = await signInWithSso(dave);
 
@@ -235,7 +267,11 @@ describe("refusals, each a page that says why", () => {
     expect(failed!.details).toEqual({ method: "oidc", reason: "email_unverified" });
   });
 
-  test("refuses a callback replayed, forged, or opened in another browser", async () => {
+  test("refuses a callback replayed, forged, or opened in another browser", async ({
+    app,
+    sso,
+  }) => {
+    const { person, throughProvider } = sso;
     const fay = person("fay", "example.com");
     const browser = createBrowser();
     const back = await throughProvider(browser, fay);
@@ -260,7 +296,10 @@ describe("refusals, each a page that says why", () => {
     expect(await app.database.db.select().from(oidcLogins)).toEqual([]);
   });
 
-  test("refuses when the provider answers with an error (the person cancelled there)", async () => {
+  test("refuses when the provider answers with an error (the person cancelled there)", async ({
+    provider,
+    appUrl,
+  }) => {
     const browser = createBrowser();
     const start = await browser.go(`${appUrl}/api/auth/oidc/login`);
     const authorization = new URL(start.response.headers.get("location")!);
@@ -273,7 +312,12 @@ describe("refusals, each a page that says why", () => {
     await expectRefusal(callback, /did not confirm this sign-in \(access_denied\)/);
   });
 
-  test("refuses a verified e-mail whose account is linked to another identity", async () => {
+  test("refuses a verified e-mail whose account is linked to another identity", async ({
+    app,
+    provider,
+    sso,
+  }) => {
+    const { person, signInWithSso, failuresFor } = sso;
     const hal = person("hal", "example.com");
     await app.database.db.insert(users).values({
       id: newId(),
@@ -288,7 +332,7 @@ describe("refusals, each a page that says why", () => {
     expect(failed!.details).toEqual({ method: "oidc", reason: "identity_conflict" });
   });
 
-  test("answers a callback without any query with the page, not a 500", async () => {
+  test("answers a callback without any query with the page, not a 500", async ({ appUrl }) => {
     const response = await fetch(`${appUrl}/api/auth/oidc/callback`);
     expect(response.status).toBe(403);
     expect(await response.text()).toMatch(/Start again from the sign-in page/);
@@ -296,7 +340,13 @@ describe("refusals, each a page that says why", () => {
 });
 
 describe("the audit log of sign-ins", () => {
-  test("never holds a code, a state, a token or the client secret", async () => {
+  test("never holds a code, a state, a token or the client secret", async ({
+    app,
+    provider,
+    appUrl,
+    sso,
+  }) => {
+    const { person, throughProvider } = sso;
     const gil = person("gil", "example.com");
     const browser = createBrowser();
     const back = await throughProvider(browser, gil);
@@ -318,7 +368,7 @@ describe("the audit log of sign-ins", () => {
 });
 
 describe("without OIDC_ISSUER", () => {
-  test("says single sign-on is off, and both steps answer 404", async () => {
+  test("says single sign-on is off, and both steps answer 404", async ({ app }) => {
     const plain = await startTestApp();
     try {
       const providers = await plain.api.inject({ url: "/api/auth/providers" });

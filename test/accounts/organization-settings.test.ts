@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { memberOf, type SignedIn } from "../harness/accounts.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import type { TestApp, TestOrganization } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 import { auditOf, call } from "./people-helpers.ts";
 
 /**
@@ -8,41 +9,38 @@ import { auditOf, call } from "./people-helpers.ts";
  * retention, owners and admins change them (docs/accounts.md, docs/retention.md).
  */
 
-let app: TestApp;
-let org: TestOrganization;
-let other: TestOrganization;
-let owner: SignedIn;
-let admin: SignedIn;
-let member: SignedIn;
-let viewer: SignedIn;
+const test = appTest({ offline: true, orgName: "Settled", funded: false })
+  .extend("other", { scope: "file" }, ({ app }) => app.createOrganization("Somewhere else"))
+  .extend("owner", { scope: "file" }, ({ app, org }) => memberOf(app, org, "owner"))
+  .extend("admin", { scope: "file" }, ({ app, org }) => memberOf(app, org, "admin"))
+  .extend("member", { scope: "file" }, ({ app, org }) => memberOf(app, org, "member"))
+  .extend("viewer", { scope: "file" }, ({ app, org }) => memberOf(app, org, "viewer"));
 
-beforeAll(async () => {
-  app = await startTestApp();
-  org = await app.createOrganization("Settled");
-  other = await app.createOrganization("Somewhere else");
-  [owner, admin, member, viewer] = await Promise.all([
-    memberOf(app, org, "owner"),
-    memberOf(app, org, "admin"),
-    memberOf(app, org, "member"),
-    memberOf(app, org, "viewer"),
-  ]);
-}, 60_000);
-afterAll(() => app.close());
+type Settled = { app: TestApp; org: TestOrganization };
 
-const url = (id = org.id) => `/api/organizations/${id}`;
-const patch = (headers: Record<string, string>, payload: unknown, id = org.id) =>
-  call(app, "PATCH", url(id), headers, payload);
+const url = (id: string) => `/api/organizations/${id}`;
+const patch = (
+  { app, org }: Settled,
+  headers: Record<string, string>,
+  payload: unknown,
+  id = org.id,
+) => call(app, "PATCH", url(id), headers, payload);
 
-async function stored() {
-  const response = await call(app, "GET", url(), owner.headers);
+async function stored({ app, org, owner }: Settled & { owner: SignedIn }) {
+  const response = await call(app, "GET", url(org.id), owner.headers);
   expect(response.statusCode, response.body).toBe(200);
   return response.json();
 }
 
 describe("GET /api/organizations/{id}", () => {
-  test("shows any member, and a full-access key, the name and retention", async () => {
+  test("shows any member, and a full-access key, the name and retention", async ({
+    app,
+    org,
+    member,
+    viewer,
+  }) => {
     for (const headers of [viewer.headers, member.headers, org.auth]) {
-      const response = await call(app, "GET", url(), headers);
+      const response = await call(app, "GET", url(org.id), headers);
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json()).toEqual({
         id: org.id,
@@ -53,10 +51,15 @@ describe("GET /api/organizations/{id}", () => {
     }
   });
 
-  test("refuses another organization's people and keys before reading it", async () => {
+  test("refuses another organization's people and keys before reading it", async ({
+    app,
+    org,
+    other,
+    owner,
+  }) => {
     const outsider = await memberOf(app, other, "owner");
     for (const headers of [outsider.headers, other.auth]) {
-      const response = await call(app, "GET", url(), headers);
+      const response = await call(app, "GET", url(org.id), headers);
       expect(response.statusCode).toBe(403);
       expect(response.json().type).toBe("FORBIDDEN");
     }
@@ -66,15 +69,23 @@ describe("GET /api/organizations/{id}", () => {
 });
 
 describe("PATCH /api/organizations/{id}", () => {
-  test("lets an owner rename and an admin set the retention, each audited", async () => {
-    const renamed = await patch(owner.headers, { name: "  Settled Ltd " });
+  test("lets an owner rename and an admin set the retention, each audited", async ({
+    app,
+    org,
+    owner,
+    admin,
+  }) => {
+    const renamed = await patch({ app, org }, owner.headers, { name: "  Settled Ltd " });
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(renamed.json()).toMatchObject({ id: org.id, name: "Settled Ltd" });
 
-    const kept = await patch(admin.headers, { conversationRetentionDays: 30 });
+    const kept = await patch({ app, org }, admin.headers, { conversationRetentionDays: 30 });
     expect(kept.statusCode, kept.body).toBe(200);
     expect(kept.json()).toMatchObject({ name: "Settled Ltd", conversationRetentionDays: 30 });
-    expect(await stored()).toMatchObject({ name: "Settled Ltd", conversationRetentionDays: 30 });
+    expect(await stored({ app, org, owner })).toMatchObject({
+      name: "Settled Ltd",
+      conversationRetentionDays: 30,
+    });
 
     const [rename] = await auditOf(app, org.id, "organization.settings_changed");
     expect(rename).toMatchObject({
@@ -91,7 +102,7 @@ describe("PATCH /api/organizations/{id}", () => {
     });
 
     // Both at once, back to keeping everything; a value given unchanged records nothing.
-    const both = await patch(owner.headers, {
+    const both = await patch({ app, org }, owner.headers, {
       name: "Settled Ltd",
       conversationRetentionDays: null,
     });
@@ -100,18 +111,23 @@ describe("PATCH /api/organizations/{id}", () => {
     expect(await auditOf(app, org.id, "retention.changed")).toHaveLength(2);
   });
 
-  test("shows the new name in every member's session at once", async () => {
+  test("shows the new name in every member's session at once", async ({
+    app,
+    org,
+    admin,
+    viewer,
+  }) => {
     const before = await call(app, "GET", "/api/auth/session", viewer.headers);
     expect(before.statusCode).toBe(200);
-    await patch(admin.headers, { name: "Renamed for everyone" });
+    await patch({ app, org }, admin.headers, { name: "Renamed for everyone" });
     const after = await call(app, "GET", "/api/auth/session", viewer.headers);
     expect(after.json().organizations).toEqual([
       { id: org.id, name: "Renamed for everyone", role: "viewer" },
     ]);
   });
 
-  test("takes a full-access key, never a key with scopes", async () => {
-    const viaKey = await patch(org.auth, { conversationRetentionDays: 90 });
+  test("takes a full-access key, never a key with scopes", async ({ app, org, owner }) => {
+    const viaKey = await patch({ app, org }, org.auth, { conversationRetentionDays: 90 });
     expect(viaKey.statusCode, viaKey.body).toBe(200);
     const [event] = (await auditOf(app, org.id, "retention.changed")).slice(-1);
     expect(event).toMatchObject({ actorType: "key", actorId: org.apiKeyId });
@@ -122,28 +138,36 @@ describe("PATCH /api/organizations/{id}", () => {
     });
     expect(created.statusCode, created.body).toBe(201);
     const scoped = await patch(
+      { app, org },
       { authorization: `Bearer ${created.json().key}` },
       { conversationRetentionDays: 1 },
     );
     expect(scoped.statusCode).toBe(403);
-    expect((await stored()).conversationRetentionDays).toBe(90);
+    expect((await stored({ app, org, owner })).conversationRetentionDays).toBe(90);
   });
 
-  test("refuses members, viewers and other organizations with 403, changing nothing", async () => {
+  test("refuses members, viewers and other organizations with 403, changing nothing", async ({
+    app,
+    org,
+    other,
+    owner,
+    member,
+    viewer,
+  }) => {
     const outsider = await memberOf(app, other, "owner");
-    const before = await stored();
+    const before = await stored({ app, org, owner });
     for (const headers of [member.headers, viewer.headers, outsider.headers, other.auth]) {
-      const response = await patch(headers, { name: "Taken over" });
+      const response = await patch({ app, org }, headers, { name: "Taken over" });
       expect(response.statusCode).toBe(403);
       expect(response.json()).toMatchObject({ type: "FORBIDDEN", error: expect.any(String) });
     }
-    const refused = await patch(member.headers, { name: "Taken over" });
+    const refused = await patch({ app, org }, member.headers, { name: "Taken over" });
     expect(refused.json().error).toBe("The role member does not allow settings:write");
-    expect(await stored()).toEqual(before);
+    expect(await stored({ app, org, owner })).toEqual(before);
   });
 
-  test("refuses bad input with 400, changing nothing", async () => {
-    const before = await stored();
+  test("refuses bad input with 400, changing nothing", async ({ app, org, owner }) => {
+    const before = await stored({ app, org, owner });
     const events = (await auditOf(app, org.id)).length;
     for (const body of [
       { name: "" },
@@ -156,19 +180,19 @@ describe("PATCH /api/organizations/{id}", () => {
       { plan: "enterprise" },
       {},
     ]) {
-      const response = await patch(owner.headers, body);
+      const response = await patch({ app, org }, owner.headers, body);
       expect(response.statusCode, JSON.stringify(body)).toBe(400);
       expect(response.json().type).toBe("INVALID_REQUEST");
     }
-    expect(await stored()).toEqual(before);
+    expect(await stored({ app, org, owner })).toEqual(before);
     expect(await auditOf(app, org.id)).toHaveLength(events);
 
-    const edges = await patch(owner.headers, {
+    const edges = await patch({ app, org }, owner.headers, {
       name: "x".repeat(100),
       conversationRetentionDays: 1,
     });
     expect(edges.json()).toMatchObject({ name: "x".repeat(100), conversationRetentionDays: 1 });
-    const longest = await patch(owner.headers, { conversationRetentionDays: 36_500 });
+    const longest = await patch({ app, org }, owner.headers, { conversationRetentionDays: 36_500 });
     expect(longest.json().conversationRetentionDays).toBe(36_500);
   });
 });

@@ -1,33 +1,28 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { organizations, users } from "../../src/db/schema/index.ts";
-import { memberOf, ownOrigin, type SignedIn, sessionCookieOf } from "../harness/accounts.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { memberOf, ownOrigin, sessionCookieOf } from "../harness/accounts.ts";
+import { startTestApp, type TestApp } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 import { auditOf, call, expectNoSecretsInAudit, roleIn } from "./people-helpers.ts";
 
 const PASSWORD = "signing up for real";
 
-let app: TestApp;
-let open: TestApp;
-let org: TestOrganization;
-let person: SignedIn;
-
-beforeAll(async () => {
-  app = await startTestApp();
-  open = await startTestApp({ env: { SIGNUP: "open" } });
-  org = await app.createOrganization("Where it began");
-  person = await memberOf(app, org, "viewer");
-});
-afterAll(async () => {
-  await open.close();
-  await app.close();
-});
+/** `app` as installed (sign-up closed), `open` another instance with SIGNUP=open. */
+const test = appTest({ offline: true, orgName: "Where it began", funded: false })
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it.
+  .extend("open", { scope: "file" }, async ({}, { onCleanup }) => {
+    const open = await startTestApp({ env: { SIGNUP: "open" } });
+    onCleanup(() => open.close());
+    return open;
+  })
+  .extend("person", { scope: "file" }, ({ app, org }) => memberOf(app, org, "viewer"));
 
 const organizationsNamed = (target: TestApp, name: string) =>
   target.database.db.select().from(organizations).where(eq(organizations.name, name));
 
 describe("POST /api/organizations", () => {
-  test("makes the signed-in user owner of a new organization", async () => {
+  test("makes the signed-in user owner of a new organization", async ({ app, org, person }) => {
     const response = await call(app, "POST", "/api/organizations", person.headers, {
       name: "  Side project ",
     });
@@ -59,7 +54,11 @@ describe("POST /api/organizations", () => {
     });
   });
 
-  test("refuses no session, a key, another site's page and a bad name, making nothing", async () => {
+  test("refuses no session, a key, another site's page and a bad name, making nothing", async ({
+    app,
+    org,
+    person,
+  }) => {
     const attempts: { headers: Record<string, string>; status: number }[] = [
       { headers: {}, status: 401 },
       { headers: org.auth, status: 401 },
@@ -83,7 +82,7 @@ describe("POST /api/auth/signup", () => {
   const signup = (target: TestApp, body: Record<string, unknown>) =>
     target.api.inject({ method: "POST", url: "/api/auth/signup", payload: body });
 
-  test("is closed with SIGNUP=invite (the default), making nobody", async () => {
+  test("is closed with SIGNUP=invite (the default), making nobody", async ({ app }) => {
     const response = await signup(app, {
       email: "eager@example.com",
       name: "Eager",
@@ -100,7 +99,7 @@ describe("POST /api/auth/signup", () => {
     expect(made).toEqual([]);
   });
 
-  test("with SIGNUP=open makes an account, its organization and a session", async () => {
+  test("with SIGNUP=open makes an account, its organization and a session", async ({ open }) => {
     const response = await signup(open, {
       email: "Founder@Example.com",
       name: "Grace",
@@ -130,7 +129,7 @@ describe("POST /api/auth/signup", () => {
     await expectNoSecretsInAudit(open, [PASSWORD, sessionCookieOf(response).split("=")[1]!]);
   });
 
-  test("makes one account of two simultaneous sign-ups with one e-mail", async () => {
+  test("makes one account of two simultaneous sign-ups with one e-mail", async ({ open }) => {
     const answers = await Promise.all(
       ["First", "Second"].map((name) =>
         signup(open, { email: "race@example.com", name, password: PASSWORD }),
@@ -144,7 +143,7 @@ describe("POST /api/auth/signup", () => {
     expect(made).toHaveLength(1);
   });
 
-  test("refuses a taken e-mail, a short password and a bad e-mail", async () => {
+  test("refuses a taken e-mail, a short password and a bad e-mail", async ({ open }) => {
     const taken = await signup(open, {
       email: "founder@example.com",
       name: "Impostor",

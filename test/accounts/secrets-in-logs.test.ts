@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { createLogger } from "../../src/lib/logger.ts";
 import { ownOrigin, sessionCookieOf } from "../harness/accounts.ts";
-import { startTestApp, type TestApp } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 
 /** Every line the app logs, as production writes it (JSON, level debug, redaction on). */
 const written: string[] = [];
 const logger = createLogger("debug", "json", { write: (line: string) => written.push(line) });
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp({ logger });
-}, 60_000);
-afterAll(() => app.close());
+const test = appTest({ offline: true, logger });
 
 describe("the logs of the account flows", () => {
-  test("never hold a password, a setup or reset token, or a session cookie", async () => {
+  test("never hold a password, a setup or reset token, or a session cookie", async ({ app }) => {
     await app.createOrganization("Default");
     const link = (await app.runtime.services.accounts.setupLink())!;
     const token = new URL(link).searchParams.get("token")!;

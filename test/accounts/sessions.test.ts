@@ -1,35 +1,34 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
 import { memberships, users } from "../../src/db/schema/index.ts";
 import { hashPassword } from "../../src/domain/accounts/passwords.ts";
 import { newId } from "../../src/lib/ids.ts";
-import {
-  memberOf,
-  ownOrigin,
-  type SignedIn,
-  sessionCookieOf,
-  TEST_PASSWORD,
-} from "../harness/accounts.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { memberOf, ownOrigin, sessionCookieOf, TEST_PASSWORD } from "../harness/accounts.ts";
+import type { TestApp } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 
-let app: TestApp;
-let org: TestOrganization;
-let owner: SignedIn;
+const test = appTest({ offline: true, orgName: "Signed in", funded: false }).extend(
+  "owner",
+  { scope: "file" },
+  ({ app, org }) => memberOf(app, org, "owner"),
+);
 
-beforeAll(async () => {
-  app = await startTestApp();
-  org = await app.createOrganization("Signed in");
-  owner = await memberOf(app, org, "owner");
-}, 60_000);
-afterAll(() => app.close());
-
-const login = (email: string, password: string, headers: Record<string, string> = {}) =>
+const login = (
+  app: TestApp,
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+) =>
   app.api.inject({ method: "POST", url: "/api/auth/login", payload: { email, password }, headers });
 
 describe("a session", () => {
-  test("logs in, calls the API with the cookie alone, logs out and is refused at once", async () => {
-    const response = await login(owner.email.toUpperCase(), TEST_PASSWORD);
+  test("logs in, calls the API with the cookie alone, logs out and is refused at once", async ({
+    app,
+    org,
+    owner,
+  }) => {
+    const response = await login(app, owner.email.toUpperCase(), TEST_PASSWORD);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual({
       user: { id: owner.userId, email: owner.email, name: "owner" },
@@ -70,9 +69,9 @@ describe("a session", () => {
     ).toBe(401);
   });
 
-  test("answers a wrong password and an unknown e-mail alike", async () => {
-    const wrong = await login(owner.email, "not the password at all");
-    const unknown = await login("nobody-here@example.com", "not the password at all");
+  test("answers a wrong password and an unknown e-mail alike", async ({ app, owner }) => {
+    const wrong = await login(app, owner.email, "not the password at all");
+    const unknown = await login(app, "nobody-here@example.com", "not the password at all");
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
     const { requestId: _a, ...wrongBody } = wrong.json();
@@ -81,7 +80,11 @@ describe("a session", () => {
     expect(wrong.headers["set-cookie"]).toBeUndefined();
   });
 
-  test("refuses the 11th try within 15 minutes per e-mail, and per address, with Retry-After", async () => {
+  test("refuses the 11th try within 15 minutes per e-mail, and per address, with Retry-After", async ({
+    app,
+    org,
+    owner,
+  }) => {
     const target = await memberOf(app, org, "member");
     const from = (address: string, email: string, password: string) =>
       app.api.inject({
@@ -108,7 +111,7 @@ describe("a session", () => {
     expect((await from("203.0.113.10", owner.email, TEST_PASSWORD)).statusCode).toBe(200);
   });
 
-  test("needs its own origin on requests that change something (CSRF)", async () => {
+  test("needs its own origin on requests that change something (CSRF)", async ({ app, org }) => {
     const member = await memberOf(app, org, "member");
     const attempt = (headers: Record<string, string>) =>
       app.api.inject({
@@ -139,12 +142,12 @@ describe("a session", () => {
     expect(keyed.statusCode).toBe(201);
   });
 
-  test("is the spec's 'session has no organization' on the credits balance", async () => {
+  test("is the spec's 'session has no organization' on the credits balance", async ({ app }) => {
     const email = `lonely-${newId().toLowerCase()}@example.com`;
     await app.database.db
       .insert(users)
       .values({ id: newId(), email, passwordHash: await hashPassword(TEST_PASSWORD) });
-    const response = await login(email, TEST_PASSWORD);
+    const response = await login(app, email, TEST_PASSWORD);
     expect(response.json().organizations).toEqual([]);
     const balance = await app.api.inject({
       url: "/api/credits/balance",
@@ -154,7 +157,11 @@ describe("a session", () => {
     expect(balance.json().error).toMatch(/session has no organization/i);
   });
 
-  test("acts in the organization X-Organization-Id names, and never in one it is not a member of", async () => {
+  test("acts in the organization X-Organization-Id names, and never in one it is not a member of", async ({
+    app,
+    org,
+    owner,
+  }) => {
     const other = await app.createOrganization("Not mine");
     const second = await app.createOrganization("Also mine");
     await app.database.db
@@ -189,7 +196,7 @@ describe("a session", () => {
     expect(agentsThere[0]!.n).toBe(0);
   });
 
-  test("switches its active organization among its own", async () => {
+  test("switches its active organization among its own", async ({ app, org }) => {
     const second = await app.createOrganization("Switch target");
     const user = await memberOf(app, org, "member");
     await app.database.db
@@ -214,7 +221,7 @@ describe("a session", () => {
     expect(refused.statusCode).toBe(403);
   });
 
-  test("never writes a password, token or cookie into the audit log", async () => {
+  test("never writes a password, token or cookie into the audit log", async ({ app }) => {
     const rows = rowsOf<Record<string, unknown>>(
       await app.database.db.execute(sql`select * from audit_events`),
     );

@@ -1,26 +1,25 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { ownOrigin, sessionCookieOf } from "../harness/accounts.ts";
-import { startTestApp, type TestApp } from "../harness/app.ts";
+import { startTestApp } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 
-let app: TestApp;
-let other: TestApp;
-
-beforeAll(async () => {
-  app = await startTestApp({ env: { BOOTSTRAP_DEFAULT_ORG: "true" } });
-  // A second API process on the same database.
-  other = await startTestApp({ database: app.database });
-}, 60_000);
-afterAll(async () => {
-  await other.close();
-  await app.close();
-});
+const test = appTest({ offline: true, env: { BOOTSTRAP_DEFAULT_ORG: "true" } }).extend(
+  "other",
+  { scope: "file" },
+  async ({ app }, { onCleanup }) => {
+    // A second API process on the same database.
+    const other = await startTestApp({ database: app.database });
+    onCleanup(() => other.close());
+    return other;
+  },
+);
 
 const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
 
 describe("the first owner", () => {
   let link: string;
 
-  test("is made through a one-time setup link while nobody can sign in", async () => {
+  test("is made through a one-time setup link while nobody can sign in", async ({ app }) => {
     await app.runtime.services.organizations.ensureDefaultOrganization();
     link = (await app.runtime.services.accounts.setupLink())!;
     expect(link).toMatch(/^http:\/\/127\.0\.0\.1:3000\/console\/setup\?token=[\w-]{40,}$/);
@@ -66,7 +65,9 @@ describe("the first owner", () => {
     expect(leads.statusCode, leads.body).toBe(200);
   });
 
-  test("cannot be made twice: the link and any other are dead once somebody can sign in", async () => {
+  test("cannot be made twice: the link and any other are dead once somebody can sign in", async ({
+    app,
+  }) => {
     const again = await app.api.inject({
       method: "POST",
       url: "/api/auth/setup",
@@ -81,7 +82,7 @@ describe("the first owner", () => {
     expect(await app.runtime.services.accounts.setupLink()).toBeNull();
   });
 
-  test("logs out on one process and is refused on the other at once", async () => {
+  test("logs out on one process and is refused on the other at once", async ({ app, other }) => {
     const login = await other.api.inject({
       method: "POST",
       url: "/api/auth/login",

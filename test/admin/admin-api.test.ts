@@ -1,18 +1,17 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { apiKeys, creditBuckets, organizations } from "../../src/db/schema/index.ts";
 import { sha256Hex } from "../../src/lib/secrets.ts";
 import { instanceAdminOf, memberOf } from "../harness/accounts.ts";
-import { ADMIN_TOKEN, startTestApp, type TestApp } from "../harness/app.ts";
+import { ADMIN_TOKEN, startTestApp } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(() => app.close());
+const test = appTest({ offline: true });
 
 describe("admin API", () => {
-  test("creates an organization with owner and a key shown once, stored only hashed", async () => {
+  test("creates an organization with owner and a key shown once, stored only hashed", async ({
+    app,
+  }) => {
     const response = await app.admin.admin.createOrganization({
       name: "Globex",
       ownerEmail: "Owner@Globex.example",
@@ -38,7 +37,7 @@ describe("admin API", () => {
     expect(organization).toMatchObject({ plan: "pro", billingModel: "credits" });
   });
 
-  test("issues further keys that authenticate as the same organization", async () => {
+  test("issues further keys that authenticate as the same organization", async ({ app }) => {
     const org = await app.createOrganization("Initech");
     const issued = await app.admin.admin.issueApiKey(org.id);
     expect(issued.status).toBe(201);
@@ -49,7 +48,7 @@ describe("admin API", () => {
     expect(me.body.organization).toEqual({ id: org.id, name: "Initech" });
   });
 
-  test("grants credit buckets in micro-credits", async () => {
+  test("grants credit buckets in micro-credits", async ({ app }) => {
     const org = await app.createOrganization("Hooli");
     const response = await app.admin.admin.grantCredits(org.id, {
       amount: 12.3456789,
@@ -68,7 +67,7 @@ describe("admin API", () => {
     expect(bucket?.remainingMicro).toBe(12_345_679);
   });
 
-  test("updates billing settings", async () => {
+  test("updates billing settings", async ({ app }) => {
     const org = await app.createOrganization("Umbrella");
     const response = await app.admin.admin.updateBilling(org.id, {
       billingModel: "legacy",
@@ -85,12 +84,12 @@ describe("admin API", () => {
     });
   });
 
-  test.each([
+  test.for([
     ["POST", "/api/admin/organizations", {}],
     ["POST", "/api/admin/organizations", { name: "" }],
     ["POST", "/api/admin/organizations", { name: "X", billingModel: "barter" }],
     ["POST", "/api/admin/organizations", { name: "X", ownerEmail: "nope" }],
-  ] as const)("%s %s with %j → 400 INVALID_REQUEST", async (method, url, payload) => {
+  ] as const)("%s %s with %j → 400 INVALID_REQUEST", async ([method, url, payload], { app }) => {
     const response = await app.admin.request({ method, url, payload });
     expect(response.status).toBe(400);
     expect(response.error).toMatchObject({
@@ -101,7 +100,7 @@ describe("admin API", () => {
     });
   });
 
-  test("rejects bad credit and billing bodies and unknown organizations", async () => {
+  test("rejects bad credit and billing bodies and unknown organizations", async ({ app }) => {
     const org = await app.createOrganization("Soylent");
     const negative = await app.admin.admin.grantCredits(org.id, { amount: -5 });
     expect(negative.status).toBe(400);
@@ -112,9 +111,9 @@ describe("admin API", () => {
     expect(missing.error.type).toBe("NOT_FOUND");
   });
 
-  test.each([[undefined], ["Bearer wrong-token"], ["Basic dGVzdDp0ZXN0"]])(
+  test.for([[undefined], ["Bearer wrong-token"], ["Basic dGVzdDp0ZXN0"]])(
     "refuses authorization %j with 401",
-    async (authorization) => {
+    async ([authorization], { app }) => {
       const response = await app.admin
         .as(authorization ? { authorization } : {})
         .admin.createOrganization({ name: "Nope" });
@@ -123,13 +122,15 @@ describe("admin API", () => {
     },
   );
 
-  test("refuses an organization's API key on the admin API", async () => {
+  test("refuses an organization's API key on the admin API", async ({ app }) => {
     const org = await app.createOrganization("Tyrell");
     const response = await app.client(org.auth).admin.createOrganization({ name: "Escalation" });
     expect(response.status).toBe(401);
   });
 
-  test("takes no bearer token without ADMIN_TOKEN: only instance administrators' sessions", async () => {
+  test("takes no bearer token without ADMIN_TOKEN: only instance administrators' sessions", async ({
+    app,
+  }) => {
     const closed = await startTestApp({ env: { ADMIN_TOKEN: "" }, database: app.database });
     try {
       for (const authorization of [`Bearer ${ADMIN_TOKEN}`, "Bearer ", undefined]) {

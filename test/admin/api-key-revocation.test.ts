@@ -1,25 +1,25 @@
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { rowsOf } from "../../src/db/client.ts";
+import { describe, expect, vi } from "vitest";
+import { type Database, rowsOf } from "../../src/db/client.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 import { testDatabaseKind } from "../harness/database.ts";
+import { appTest } from "../harness/fixtures.ts";
 
 // Each API process keeps the keys it verified for up to a minute; these tests wait far less, so
 // they pass only when the change itself reaches the process.
 const NOTICED_WITHIN = { timeout: 5_000, interval: 50 };
 
-let first: TestApp;
-let second: TestApp;
-beforeAll(async () => {
-  first = await startTestApp();
-  // A second API process on the same database.
-  second = await startTestApp({ database: first.database, role: "api" });
-});
-afterAll(async () => {
-  await second.close();
-  await first.close();
-});
+const test = appTest({ offline: true }).extend(
+  "second",
+  { scope: "file" },
+  async ({ app }, { onCleanup }) => {
+    // A second API process on the same database.
+    const second = await startTestApp({ database: app.database, role: "api" });
+    onCleanup(() => second.close());
+    return second;
+  },
+);
 
 const statusWith = (app: TestApp, apiKey: string) =>
   app
@@ -27,21 +27,21 @@ const statusWith = (app: TestApp, apiKey: string) =>
     .account.me()
     .then((reply) => reply.status);
 
-async function newKey(organizationId: string) {
+async function newKey(first: TestApp, organizationId: string) {
   const response = await first.admin.admin.issueApiKey(organizationId);
   return response.body as { apiKey: string; apiKeyId: string };
 }
 
 /** Uses the key on both processes, so both have verified (and kept) it. */
-async function verifiedEverywhere(apiKey: string) {
+async function verifiedEverywhere(first: TestApp, second: TestApp, apiKey: string) {
   expect(await statusWith(first, apiKey)).toBe(200);
   expect(await statusWith(second, apiKey)).toBe(200);
   expect(await statusWith(second, apiKey)).toBe(200);
 }
 
 /** From another database: a session cannot change this setting of its own database. */
-async function allowConnections(allowed: boolean) {
-  const name = new URL(first.database.connectionString!).pathname.slice(1);
+async function allowConnections(database: Database, allowed: boolean) {
+  const name = new URL(database.connectionString!).pathname.slice(1);
   const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
   await client.connect();
   try {
@@ -60,14 +60,17 @@ async function refusedBy(apps: TestApp[], apiKey: string) {
   }
 }
 
-const revokeInSql = (apiKeyId: string) =>
+const revokeInSql = (first: TestApp, apiKeyId: string) =>
   first.database.db.execute(sql`update api_keys set revoked_at = now() where id = ${apiKeyId}`);
 
 describe("revoking a key that processes have verified", () => {
-  test("is refused at once by the process that revoked it and promptly by the other", async () => {
+  test("is refused at once by the process that revoked it and promptly by the other", async ({
+    app: first,
+    second,
+  }) => {
     const org = await first.createOrganization("Revoked in the API");
-    const { apiKey, apiKeyId } = await newKey(org.id);
-    await verifiedEverywhere(apiKey);
+    const { apiKey, apiKeyId } = await newKey(first, org.id);
+    await verifiedEverywhere(first, second, apiKey);
 
     const revoked = await first.admin.admin.revokeApiKey(org.id, apiKeyId);
     expect(revoked.status).toBe(204);
@@ -76,39 +79,42 @@ describe("revoking a key that processes have verified", () => {
     expect(await statusWith(second, org.apiKey)).toBe(200);
   });
 
-  test("is refused when an operator revokes it in SQL", async () => {
+  test("is refused when an operator revokes it in SQL", async ({ app: first, second }) => {
     const org = await first.createOrganization("Revoked in SQL");
-    await verifiedEverywhere(org.apiKey);
-    await revokeInSql(org.apiKeyId);
+    await verifiedEverywhere(first, second, org.apiKey);
+    await revokeInSql(first, org.apiKeyId);
     await refusedBy([first, second], org.apiKey);
   });
 
-  test("is refused once its organization is deleted", async () => {
+  test("is refused once its organization is deleted", async ({ app: first, second }) => {
     const org = await first.createOrganization("Deleted");
-    await verifiedEverywhere(org.apiKey);
+    await verifiedEverywhere(first, second, org.apiKey);
     await first.database.db.execute(sql`delete from organizations where id = ${org.id}`);
     await refusedBy([first, second], org.apiKey);
   });
 
-  test("keeps a verified key without reading it again (the database trigger is what revokes it)", async () => {
+  test("keeps a verified key without reading it again (the database trigger is what revokes it)", async ({
+    app: first,
+    second,
+  }) => {
     const org = await first.createOrganization("Kept");
-    await verifiedEverywhere(org.apiKey);
+    await verifiedEverywhere(first, second, org.apiKey);
     await first.database.db.execute(sql`alter table api_keys disable trigger api_keys_changed`);
     try {
-      await revokeInSql(org.apiKeyId);
+      await revokeInSql(first, org.apiKeyId);
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(await statusWith(second, org.apiKey)).toBe(200);
     } finally {
       await first.database.db.execute(sql`alter table api_keys enable trigger api_keys_changed`);
     }
     // Any later change to the key is announced again.
-    await revokeInSql(org.apiKeyId);
+    await revokeInSql(first, org.apiKeyId);
     await refusedBy([second], org.apiKey);
   });
 
   test.runIf(testDatabaseKind === "postgres")(
     "forgets every kept key when the listening connection is lost, and listens again",
-    async () => {
+    async ({ app: first, second }) => {
       const listeners = async () =>
         rowsOf<{ pid: number }>(
           await first.database.db.execute(
@@ -119,20 +125,20 @@ describe("revoking a key that processes have verified", () => {
       await vi.waitFor(async () => expect(await listeners()).toHaveLength(2), NOTICED_WITHIN);
 
       const org = await first.createOrganization("Lost connection");
-      await verifiedEverywhere(org.apiKey);
+      await verifiedEverywhere(first, second, org.apiKey);
       const before = await listeners();
       // The listeners cannot come back until connections are allowed again (pooled ones stay).
-      await allowConnections(false);
+      await allowConnections(first.database, false);
       try {
         await first.database.db.execute(
           sql`select pg_terminate_backend(pid) from pg_stat_activity
               where datname = current_database() and query like 'listen %'`,
         );
         // Revoked while nobody listens: no process is told, so neither may trust what it kept.
-        await revokeInSql(org.apiKeyId);
+        await revokeInSql(first, org.apiKeyId);
         await refusedBy([first, second], org.apiKey);
       } finally {
-        await allowConnections(true);
+        await allowConnections(first.database, true);
       }
 
       await vi.waitFor(async () => {
@@ -140,9 +146,9 @@ describe("revoking a key that processes have verified", () => {
         expect(after).toHaveLength(2);
         expect(after.some((pid) => before.includes(pid))).toBe(false);
       }, NOTICED_WITHIN);
-      const { apiKey, apiKeyId } = await newKey(org.id);
-      await verifiedEverywhere(apiKey);
-      await revokeInSql(apiKeyId);
+      const { apiKey, apiKeyId } = await newKey(first, org.id);
+      await verifiedEverywhere(first, second, apiKey);
+      await revokeInSql(first, apiKeyId);
       await refusedBy([second], apiKey);
     },
   );

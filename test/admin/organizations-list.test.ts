@@ -1,18 +1,18 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { organizations } from "../../src/db/schema/index.ts";
-import { startTestApp, type TestApp } from "../harness/app.ts";
+import type { TestApp } from "../harness/app.ts";
 import type { Query } from "../harness/client.ts";
+import { appTest } from "../harness/fixtures.ts";
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(() => app.close());
+const test = appTest({ offline: true });
 
 type Summary = { id: string; name: string };
 
-async function allOrganizations(query: Query = {}): Promise<{ ids: string[]; pages: number }> {
+async function allOrganizations(
+  app: TestApp,
+  query: Query = {},
+): Promise<{ ids: string[]; pages: number }> {
   const ids: string[] = [];
   let cursor: string | undefined;
   let pages = 0;
@@ -27,7 +27,7 @@ async function allOrganizations(query: Query = {}): Promise<{ ids: string[]; pag
 }
 
 describe("GET /api/admin/organizations", () => {
-  test("lists organizations newest first with their billing fields", async () => {
+  test("lists organizations newest first with their billing fields", async ({ app }) => {
     const first = await app.createOrganization("Older", { plan: "pro", billingModel: "legacy" });
     const second = await app.createOrganization("Newer");
     const response = await app.admin.admin.listOrganizations({ limit: 2 });
@@ -47,7 +47,7 @@ describe("GET /api/admin/organizations", () => {
     ]);
   });
 
-  test("shows each organization's conversation retention", async () => {
+  test("shows each organization's conversation retention", async ({ app }) => {
     const kept = await app.createOrganization("Keeps a month");
     const set = await app.admin.admin.updateOrganization(kept.id, {
       conversationRetentionDays: 30,
@@ -59,7 +59,9 @@ describe("GET /api/admin/organizations", () => {
     ]);
   });
 
-  test("pages through all of them without duplicates or gaps, also on equal times", async () => {
+  test("pages through all of them without duplicates or gaps, also on equal times", async ({
+    app,
+  }) => {
     for (let index = 0; index < 7; index++) await app.createOrganization(`Paged ${index}`);
     // Three share one creation time, to the microsecond: the id breaks the tie.
     await app.database.db.execute(
@@ -70,13 +72,13 @@ describe("GET /api/admin/organizations", () => {
       .select({ id: organizations.id })
       .from(organizations)
       .orderBy(sql`${organizations.createdAt} desc, ${organizations.id} desc`);
-    const { ids, pages } = await allOrganizations({ limit: 2 });
+    const { ids, pages } = await allOrganizations(app, { limit: 2 });
     expect(ids).toEqual(stored.map((row) => row.id));
     expect(new Set(ids).size).toBe(ids.length);
     expect(pages).toBe(Math.ceil(stored.length / 2));
   });
 
-  test.each([
+  test.for<[string, Query, string]>([
     ["limit 0", { limit: 0 }, "querystring.limit"],
     ["limit 1001", { limit: 1001 }, "querystring.limit"],
     ["a limit that is not a number", { limit: "all" }, "querystring.limit"],
@@ -86,7 +88,7 @@ describe("GET /api/admin/organizations", () => {
       { cursor: Buffer.from("2024-01-01 00:00:00+00|").toString("base64url") },
       "querystring.cursor",
     ],
-  ])("answers %s with 400 naming the parameter", async (_label, query, path) => {
+  ])("answers %s with 400 naming the parameter", async ([, query, path], { app }) => {
     const response = await app.admin.admin.listOrganizations(query);
     expect(response.status).toBe(400);
     expect(response.error.type).toBe("INVALID_REQUEST");
@@ -95,7 +97,9 @@ describe("GET /api/admin/organizations", () => {
 });
 
 describe("GET /api/admin/organizations/{id}/api-keys", () => {
-  test("lists the organization's keys newest first with prefixes, never the hash or the key", async () => {
+  test("lists the organization's keys newest first with prefixes, never the hash or the key", async ({
+    app,
+  }) => {
     const org = await app.createOrganization("Keyed");
     const other = await app.createOrganization("Other keys");
     const second = await app.admin.admin.issueApiKey(org.id, { name: "ci" });
@@ -126,7 +130,7 @@ describe("GET /api/admin/organizations/{id}/api-keys", () => {
     expect(response.text).not.toContain(other.apiKeyId);
   });
 
-  test("answers 404 for an unknown organization and 400 for an id too long", async () => {
+  test("answers 404 for an unknown organization and 400 for an id too long", async ({ app }) => {
     const unknown = await app.admin.admin.listApiKeys("doesnotexist");
     expect(unknown.status).toBe(404);
     expect(unknown.error.type).toBe("NOT_FOUND");
@@ -135,7 +139,9 @@ describe("GET /api/admin/organizations/{id}/api-keys", () => {
 });
 
 describe("access to the organization lists", () => {
-  test("refuses callers without the admin token with 401, an organization's key included", async () => {
+  test("refuses callers without the admin token with 401, an organization's key included", async ({
+    app,
+  }) => {
     const org = await app.createOrganization("Curious");
     for (const headers of [
       {},

@@ -2,60 +2,52 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
-import { grantCredits } from "../billing/billing-helpers.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
 import { memberOf, type SignedIn } from "../harness/accounts.ts";
-import { createAgent } from "../harness/agents.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { startTestApp, type TestApp } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 
 // Every answer costs, and holds, exactly one credit: 100 output tokens at 10,000 credits per
 // million and no input price. The model takes 300 ms, so a burst is in flight all at once.
 const MODELS = { gpt_4o_mini: { inputCreditsPerMillion: 0, outputCreditsPerMillion: 10_000 } };
-const workDir = mkdtempSync(join(tmpdir(), "agentdesk-key-budget-"));
-const modelsFile = join(workDir, "models.json");
-writeFileSync(modelsFile, JSON.stringify(MODELS));
 
-let fake: FakeOpenAI;
-let app: TestApp;
-let second: TestApp;
-let org: TestOrganization;
-let owner: SignedIn;
-let agentId: string;
-
-beforeAll(async () => {
-  fake = await startFakeOpenAI({
-    apiKey: "sk-test",
-    defaultChat: {
-      text: "One credit's worth of answer.",
-      usage: { promptTokens: 50, completionTokens: 100 },
-      delayMs: 300,
-    },
-  });
-  const env = {
-    OPENAI_API_KEY: "sk-test",
-    OPENAI_BASE_URL: fake.url,
+const test = appTest({ orgName: "Budgets" })
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it.
+  .extend("modelsFile", { scope: "file" }, ({}, { onCleanup }) => {
+    const workDir = mkdtempSync(join(tmpdir(), "agentdesk-key-budget-"));
+    onCleanup(() => rmSync(workDir, { recursive: true, force: true }));
+    const modelsFile = join(workDir, "models.json");
+    writeFileSync(modelsFile, JSON.stringify(MODELS));
+    return modelsFile;
+  })
+  .override("env", { scope: "file" }, ({ modelsFile }) => ({
     MODELS_FILE: modelsFile,
     MODEL_MAX_OUTPUT_TOKENS: "100",
-  };
-  app = await startTestApp({ env });
-  // A second API process on the same database: the budget holds across processes.
-  second = await startTestApp({ database: app.database, env });
-  org = await app.createOrganization("Budgets");
-  await grantCredits(app, org.id, 1_000);
-  owner = await memberOf(app, org, "owner");
-  agentId = (await createAgent(app, org)).id;
-}, 60_000);
+  }))
+  .extend("second", { scope: "file" }, async ({ app, fake, env }, { onCleanup }) => {
+    // A second API process on the same database: the budget holds across processes.
+    const second = await startTestApp({
+      database: app.database,
+      env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: fake.url, ...env },
+    });
+    onCleanup(() => second.close());
+    return second;
+  })
+  .extend("owner", { scope: "file" }, ({ app, org }) => memberOf(app, org, "owner"));
 
-afterAll(async () => {
-  await second?.close();
-  await app?.close();
-  await fake?.close();
-  rmSync(workDir, { recursive: true, force: true });
+test.beforeAll(({ fake }) => {
+  fake.setDefaultChat({
+    text: "One credit's worth of answer.",
+    usage: { promptTokens: 50, completionTokens: 100 },
+    delayMs: 300,
+  });
 });
 
-async function keyWithBudget(monthlyCreditBudget: number): Promise<{ id: string; key: string }> {
+async function keyWithBudget(
+  { app, owner }: { app: TestApp; owner: SignedIn },
+  monthlyCreditBudget: number,
+): Promise<{ id: string; key: string }> {
   const created = await app.api.inject({
     method: "POST",
     url: "/api/api-keys",
@@ -66,7 +58,7 @@ async function keyWithBudget(monthlyCreditBudget: number): Promise<{ id: string;
   return created.json();
 }
 
-const ask = (headers: Record<string, string>, through: TestApp = app) =>
+const ask = (through: TestApp, agentId: string, headers: Record<string, string>) =>
   through.api.inject({
     method: "POST",
     url: `/api/agents/${agentId}/query`,
@@ -74,7 +66,7 @@ const ask = (headers: Record<string, string>, through: TestApp = app) =>
     payload: { query: "What does this cost?" },
   });
 
-async function spentWith(apiKeyId: string) {
+async function spentWith(app: TestApp, apiKeyId: string) {
   const [row] = rowsOf<{ events: number; charged: string }>(
     await app.database.db.execute(sql`
       select count(*)::int as events, coalesce(sum(credits_charged_micro), 0)::text as charged
@@ -83,7 +75,7 @@ async function spentWith(apiKeyId: string) {
   return { events: row!.events, charged: Number(row!.charged) / 1e6 };
 }
 
-async function heldBy(apiKeyId: string): Promise<number> {
+async function heldBy(app: TestApp, apiKeyId: string): Promise<number> {
   const [row] = rowsOf<{ held: number }>(
     await app.database.db.execute(
       sql`select count(*)::int as held from credit_reservations where api_key_id = ${apiKeyId}`,
@@ -96,17 +88,23 @@ async function heldBy(apiKeyId: string): Promise<number> {
  * `count` questions at once, then one at a time until the budget refuses: a burst's holds
  * (each the most an answer can cost) may leave some of the budget for later, never more.
  */
-async function spendAll(key: string, count: number) {
+async function spendAll(
+  { app, second, agent }: { app: TestApp; second: TestApp; agent: { id: string } },
+  key: string,
+  count: number,
+) {
   const headers = { authorization: `Bearer ${key}` };
   // Half the burst through each process.
   const burst = await Promise.all(
-    Array.from({ length: count }, (_, index) => ask(headers, index % 2 === 0 ? app : second)),
+    Array.from({ length: count }, (_, index) =>
+      ask(index % 2 === 0 ? app : second, agent.id, headers),
+    ),
   );
   const refusals = burst.filter((outcome) => outcome.statusCode !== 200);
   const burstAnswered = burst.length - refusals.length;
   let answered = burstAnswered;
   for (;;) {
-    const next = await ask(headers);
+    const next = await ask(app, agent.id, headers);
     if (next.statusCode !== 200) {
       refusals.push(next);
       break;
@@ -117,9 +115,15 @@ async function spendAll(key: string, count: number) {
 }
 
 describe("a key's monthly credit budget", () => {
-  test("pays for exactly its credits under 30 parallel questions from two processes", async () => {
-    const { id, key } = await keyWithBudget(5);
-    const spent = await spendAll(key, 30);
+  test("pays for exactly its credits under 30 parallel questions from two processes", async ({
+    app,
+    second,
+    owner,
+    agent,
+    fake,
+  }) => {
+    const { id, key } = await keyWithBudget({ app, owner }, 5);
+    const spent = await spendAll({ app, second, agent }, key, 30);
 
     expect(spent.burstAnswered).toBeGreaterThanOrEqual(1);
     expect(spent.answered).toBe(5);
@@ -128,29 +132,39 @@ describe("a key's monthly credit budget", () => {
       expect(refused.json().type).toBe("USAGE_LIMIT");
       expect(refused.json().error).toContain("monthly credit budget of 5 credits");
     }
-    expect(await spentWith(id)).toEqual({ events: 5, charged: 5 });
-    expect(await heldBy(id)).toBe(0);
+    expect(await spentWith(app, id)).toEqual({ events: 5, charged: 5 });
+    expect(await heldBy(app, id)).toBe(0);
     // Refused before the model is asked.
     const calls = fake.requests.length;
-    expect((await ask({ authorization: `Bearer ${key}` })).statusCode).toBe(402);
+    expect((await ask(app, agent.id, { authorization: `Bearer ${key}` })).statusCode).toBe(402);
     expect(fake.requests.length).toBe(calls);
   }, 60_000);
 
-  test("caps the last answer at what is left, never spending past the budget", async () => {
-    const { id, key } = await keyWithBudget(2.5);
-    const spent = await spendAll(key, 10);
+  test("caps the last answer at what is left, never spending past the budget", async ({
+    app,
+    second,
+    owner,
+    agent,
+  }) => {
+    const { id, key } = await keyWithBudget({ app, owner }, 2.5);
+    const spent = await spendAll({ app, second, agent }, key, 10);
     expect(spent.answered).toBe(3);
-    expect(await spentWith(id)).toEqual({ events: 3, charged: 2.5 });
+    expect(await spentWith(app, id)).toEqual({ events: 3, charged: 2.5 });
   }, 60_000);
 
-  test("leaves sessions and other keys of the organization alone", async () => {
-    const { key } = await keyWithBudget(0);
-    const refused = await ask({ authorization: `Bearer ${key}` });
+  test("leaves sessions and other keys of the organization alone", async ({
+    app,
+    org,
+    owner,
+    agent,
+  }) => {
+    const { key } = await keyWithBudget({ app, owner }, 0);
+    const refused = await ask(app, agent.id, { authorization: `Bearer ${key}` });
     expect(refused.statusCode).toBe(402);
     expect(refused.json().error).toContain("monthly credit budget of 0 credits");
     const followUp = await app.api.inject({
       method: "POST",
-      url: `/api/agents/${agentId}/follow-up/query`,
+      url: `/api/agents/${agent.id}/follow-up/query`,
       headers: { authorization: `Bearer ${key}` },
       payload: {
         messages: [{ from: "human", text: "Any news?" }],
@@ -160,11 +174,15 @@ describe("a key's monthly credit budget", () => {
     });
     expect(followUp.statusCode, followUp.body).toBe(402);
     expect(followUp.json().error).toContain("monthly credit budget of 0 credits");
-    expect((await ask(owner.headers)).statusCode).toBe(200);
-    expect((await ask(org.auth)).statusCode).toBe(200);
+    expect((await ask(app, agent.id, owner.headers)).statusCode).toBe(200);
+    expect((await ask(app, agent.id, org.auth)).statusCode).toBe(200);
   }, 60_000);
 
-  test("holds reported usage (increment-agent-queries) within the budget too", async () => {
+  test("holds reported usage (increment-agent-queries) within the budget too", async ({
+    app,
+    org,
+    owner,
+  }) => {
     const report = (headers: Record<string, string>) =>
       app.api.inject({
         method: "POST",
@@ -180,7 +198,7 @@ describe("a key's monthly credit budget", () => {
     // What one report costs, asked with the organization's own key (no budget).
     const price = (await report(org.auth)).json().credits.requested as number;
     expect(price).toBeGreaterThan(0);
-    const { id, key } = await keyWithBudget(price * 1.5);
+    const { id, key } = await keyWithBudget({ app, owner }, price * 1.5);
     const keyed = { authorization: `Bearer ${key}` };
     expect((await report(keyed)).json().credits).toEqual({ charged: price, requested: price });
     // The last report is capped at what was left; the next is refused.
@@ -188,6 +206,6 @@ describe("a key's monthly credit budget", () => {
     const refused = await report(keyed);
     expect(refused.statusCode).toBe(402);
     expect(refused.json().error).toContain(`monthly credit budget of ${price * 1.5} credits`);
-    expect(await spentWith(id)).toEqual({ events: 2, charged: price * 1.5 });
+    expect(await spentWith(app, id)).toEqual({ events: 2, charged: price * 1.5 });
   });
 });

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { memberOf, type SignedIn } from "../harness/accounts.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { startTestApp, type TestApp } from "../harness/app.ts";
 import { testDatabaseKind } from "../harness/database.ts";
+import { appTest } from "../harness/fixtures.ts";
 
 // Two API instances on one database, as behind a load balancer: with Redis (PostgreSQL runs,
 // TEST_REDIS_URL) a key's limit holds across both; without Redis each counts on its own, so
@@ -9,25 +10,25 @@ import { testDatabaseKind } from "../harness/database.ts";
 const redisUrl = process.env.TEST_REDIS_URL;
 const shared = testDatabaseKind === "postgres" && redisUrl !== undefined;
 
-let first: TestApp;
-let second: TestApp | undefined;
-let org: TestOrganization;
-let owner: SignedIn;
+const test = appTest({
+  offline: true,
+  env: shared ? { REDIS_URL: redisUrl! } : {},
+  orgName: "Limited",
+  funded: false,
+})
+  .extend("second", { scope: "file" }, async ({ app, env }, { onCleanup }) => {
+    if (!shared) return undefined;
+    const second = await startTestApp({ env, database: app.database, role: "api" });
+    onCleanup(() => second.close());
+    return second;
+  })
+  .extend("owner", { scope: "file" }, ({ app, org }) => memberOf(app, org, "owner"));
 
-beforeAll(async () => {
-  const env: Record<string, string> = shared ? { REDIS_URL: redisUrl! } : {};
-  first = await startTestApp({ env });
-  if (shared) second = await startTestApp({ env, database: first.database, role: "api" });
-  org = await first.createOrganization("Limited");
-  owner = await memberOf(first, org, "owner");
-}, 60_000);
-afterAll(async () => {
-  await second?.close();
-  await first?.close();
-});
-
-async function limitedKey(rateLimitPerMinute: number): Promise<string> {
-  const created = await first.api.inject({
+async function limitedKey(
+  { app, owner }: { app: TestApp; owner: SignedIn },
+  rateLimitPerMinute: number,
+): Promise<string> {
+  const created = await app.api.inject({
     method: "POST",
     url: "/api/api-keys",
     headers: owner.headers,
@@ -41,8 +42,12 @@ const me = (app: TestApp, headers: Record<string, string>) =>
   app.api.inject({ method: "GET", url: "/api/me", headers });
 
 describe("a key's rate limit", () => {
-  test(`accepts exactly 60 of 200 parallel requests${shared ? " across two instances" : ""}`, async () => {
-    const key = await limitedKey(60);
+  test(`accepts exactly 60 of 200 parallel requests${shared ? " across two instances" : ""}`, async ({
+    app: first,
+    second,
+    owner,
+  }) => {
+    const key = await limitedKey({ app: first, owner }, 60);
     const apps = second ? [first, second] : [first];
     const outcomes = await Promise.all(
       Array.from({ length: 200 }, (_, index) =>
@@ -67,9 +72,13 @@ describe("a key's rate limit", () => {
     }
   }, 60_000);
 
-  test("counts each key apart and leaves sessions and unlimited keys alone", async () => {
-    const key = await limitedKey(2);
-    const other = await limitedKey(2);
+  test("counts each key apart and leaves sessions and unlimited keys alone", async ({
+    app: first,
+    org,
+    owner,
+  }) => {
+    const key = await limitedKey({ app: first, owner }, 2);
+    const other = await limitedKey({ app: first, owner }, 2);
     const bearer = (value: string) => ({ authorization: `Bearer ${value}` });
     expect((await me(first, bearer(key))).headers["ratelimit-remaining"]).toBe("1");
     expect((await me(first, bearer(key))).statusCode).toBe(200);

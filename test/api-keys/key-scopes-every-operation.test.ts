@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { KEY_SCOPES, keyMay, type Permission } from "../../src/domain/accounts/permissions.ts";
 import { createSeeder } from "../annotations/seed.ts";
 import { memberOf, type SignedIn } from "../harness/accounts.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import type { TestApp } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 import { addFile, createDatastore } from "../knowledge/knowledge-helpers.ts";
 
 /**
@@ -25,9 +26,13 @@ const KEYED = new Set(['[{"apiKey":[]},{"session":[]}]', '[{},{"apiKey":[]},{"se
 /** The spec's exceptions to 403 FORBIDDEN. */
 const REFUSALS: Record<string, number> = { "POST /api/agents/{id}/query": 401 };
 
-let app: TestApp;
-let org: TestOrganization;
-let owner: SignedIn;
+const test = appTest({
+  offline: true,
+  env: { ANNOTATION_ANONYMOUS_RATE_LIMIT_PER_MINUTE: "1000000" },
+  orgName: "Scoped",
+  funded: false,
+}).extend("owner", { scope: "file" }, ({ app, org }) => memberOf(app, org, "owner"));
+
 let operations: Documented[];
 /** Ids of the organization's own resources, the agent a key may use among them. */
 let ownIds: Record<string, string>;
@@ -35,10 +40,7 @@ let otherAgentId: string;
 let otherConversationId: string;
 let keyAgentConversationId: string;
 
-beforeAll(async () => {
-  app = await startTestApp({ env: { ANNOTATION_ANONYMOUS_RATE_LIMIT_PER_MINUTE: "1000000" } });
-  org = await app.createOrganization("Scoped");
-  owner = await memberOf(app, org, "owner");
+test.beforeAll(async ({ app, org }) => {
   const seeder = createSeeder(app);
   const agentId = await seeder.agent(org);
   otherAgentId = await seeder.agent(org);
@@ -81,9 +83,11 @@ beforeAll(async () => {
       })),
   );
 }, 120_000);
-afterAll(() => app.close());
 
-async function makeKey(payload: Record<string, unknown>): Promise<string> {
+async function makeKey(
+  { app, owner }: { app: TestApp; owner: SignedIn },
+  payload: Record<string, unknown>,
+): Promise<string> {
   const created = await app.api.inject({
     method: "POST",
     url: "/api/api-keys",
@@ -103,7 +107,7 @@ function urlOf(operation: Documented, agentId?: string): string {
   });
 }
 
-async function send(operation: Documented, key: string, agentId?: string) {
+async function send(app: TestApp, operation: Documented, key: string, agentId?: string) {
   const body = operation.method === "GET" || operation.method === "DELETE" ? undefined : "{}";
   return app.api.inject({
     method: operation.method as "GET",
@@ -117,7 +121,7 @@ async function send(operation: Documented, key: string, agentId?: string) {
 }
 
 describe("a key made with scopes", () => {
-  test("is refused on every operation its scopes do not grant", async () => {
+  test("is refused on every operation its scopes do not grant", async ({ app, owner }) => {
     const keyed = operations.filter((op) => op.permission !== "identity");
     expect(keyed.length).toBeGreaterThan(30);
     const keys = new Map<Permission, string>();
@@ -126,12 +130,15 @@ describe("a key made with scopes", () => {
       let key = keys.get(operation.permission);
       if (!key) {
         // Every scope but those that grant the permission (all of them for role-only ones).
-        key = await makeKey({
-          scopes: KEY_SCOPES.filter((scope) => !keyMay([scope], operation.permission)),
-        });
+        key = await makeKey(
+          { app, owner },
+          {
+            scopes: KEY_SCOPES.filter((scope) => !keyMay([scope], operation.permission)),
+          },
+        );
         keys.set(operation.permission, key);
       }
-      const response = await send(operation, key);
+      const response = await send(app, operation, key);
       const expected = REFUSALS[operation.name] ?? 403;
       if (response.statusCode !== expected) {
         wrong.push([operation.name, response.statusCode, response.body.slice(0, 160)]);
@@ -140,8 +147,8 @@ describe("a key made with scopes", () => {
     expect(wrong).toEqual([]);
   }, 120_000);
 
-  test("is let in where its scopes grant the operation", async () => {
-    const key = await makeKey({ scopes: ["agents:read", "conversations:read"] });
+  test("is let in where its scopes grant the operation", async ({ app, owner }) => {
+    const key = await makeKey({ app, owner }, { scopes: ["agents:read", "conversations:read"] });
     const agents = await app.api.inject({
       url: "/api/agents",
       headers: { authorization: `Bearer ${key}` },
@@ -158,19 +165,19 @@ describe("a key made with scopes", () => {
 describe("a key made for some agents", () => {
   let key: string;
   let bearer: { authorization: string };
-  beforeAll(async () => {
-    key = await makeKey({ agentIds: [ownIds["agents.id"]] });
+  test.beforeAll(async ({ app, owner }) => {
+    key = await makeKey({ app, owner }, { agentIds: [ownIds["agents.id"]] });
     bearer = { authorization: `Bearer ${key}` };
   });
 
-  test("is refused on every operation that names another agent in its path", async () => {
+  test("is refused on every operation that names another agent in its path", async ({ app }) => {
     const naming = operations.filter((op) =>
       /^\/(api\/agents\/\{id\}|v1\/models\/\{model\})/.test(op.path),
     );
     expect(naming.length).toBeGreaterThan(5);
     const wrong: unknown[] = [];
     for (const operation of naming) {
-      const response = await send(operation, key, otherAgentId);
+      const response = await send(app, operation, key, otherAgentId);
       const expected = REFUSALS[operation.name] ?? 403;
       if (response.statusCode !== expected) {
         wrong.push([operation.name, response.statusCode, response.body.slice(0, 160)]);
@@ -179,7 +186,7 @@ describe("a key made for some agents", () => {
     expect(wrong).toEqual([]);
   }, 120_000);
 
-  test("lists only its agents, their conversations and annotations", async () => {
+  test("lists only its agents, their conversations and annotations", async ({ app }) => {
     const agents = await app.api.inject({ url: "/api/agents", headers: bearer });
     expect(agents.json().map((agent: { id: string }) => agent.id)).toEqual([ownIds["agents.id"]]);
     const models = await app.api.inject({ url: "/v1/models", headers: bearer });
@@ -198,7 +205,7 @@ describe("a key made for some agents", () => {
     }
   });
 
-  test("reads the usage of its agents only", async () => {
+  test("reads the usage of its agents only", async ({ app }) => {
     const events = await app.api.inject({ url: "/api/consumption-events", headers: bearer });
     expect(events.statusCode).toBe(200);
     const agents = (events.json().data as Array<{ agentId: string | null }>).map((e) => e.agentId);
@@ -211,7 +218,7 @@ describe("a key made for some agents", () => {
     expect((await summary(`&agentId=${ownIds["agents.id"]}`)).statusCode).toBe(200);
   });
 
-  test("cannot read, filter by or answer with another agent", async () => {
+  test("cannot read, filter by or answer with another agent", async ({ app, org }) => {
     const read = await app.api.inject({
       url: `/api/conversations/${otherConversationId}`,
       headers: bearer,
@@ -250,7 +257,7 @@ describe("a key made for some agents", () => {
     expect(stillThere.statusCode).toBe(200);
   });
 
-  test("lists and asks only its agents over MCP", async () => {
+  test("lists and asks only its agents over MCP", async ({ app }) => {
     const call = (id: number, name: string, args: Record<string, unknown>) =>
       app.api.inject({
         method: "POST",

@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { parse } from "csv-parse/sync";
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { test as base, describe, expect, inject } from "vitest";
 import { type Database, openDatabase } from "../../src/db/client.ts";
 import { leads } from "../../src/db/schema/index.ts";
 import { newId } from "../../src/lib/ids.ts";
@@ -27,8 +27,15 @@ function agentdesk(env: Record<string, string>, ...args: string[]): Promise<Run>
   );
 }
 
-const scratch = mkdtempSync(join(tmpdir(), "agentdesk-cli-admin-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+/** `scratch`: a temporary directory of the file; `dataDir`: the data directory in it. */
+const test = base
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it.
+  .extend("scratch", { scope: "file" }, ({}, { onCleanup }) => {
+    const scratch = mkdtempSync(join(tmpdir(), "agentdesk-cli-admin-"));
+    onCleanup(() => rmSync(scratch, { recursive: true, force: true }));
+    return scratch;
+  })
+  .extend("dataDir", { scope: "file" }, ({ scratch }) => join(scratch, "data"));
 
 // Processes that open the database load the whole service and PGlite: seconds of CPU each.
 const OPENS_DATABASE = { timeout: 6 * TEST_TIMEOUT_MS };
@@ -62,7 +69,9 @@ async function insertLeads(database: Database): Promise<string[]> {
 }
 
 describe.skipIf(testDatabaseKind !== "pglite")("agentdesk admin commands: usage", () => {
-  test("prints each command's usage for --help, exit code 0, opening no database", async () => {
+  test("prints each command's usage for --help, exit code 0, opening no database", async ({
+    scratch,
+  }) => {
     const dataDir = join(scratch, "help");
     for (const words of COMMANDS) {
       const { code, stdout, stderr } = await agentdesk({ DATA_DIR: dataDir }, ...words, "--help");
@@ -78,7 +87,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk admin commands: usage"
     expect(existsSync(dataDir)).toBe(false);
   });
 
-  test("answers an unknown command with exit code 2 and the usage", async () => {
+  test("answers an unknown command with exit code 2 and the usage", async ({ scratch }) => {
     for (const words of [["leads", "delete"], ["org"], ["credits"]]) {
       const { code, stdout, stderr } = await agentdesk({ DATA_DIR: scratch }, ...words);
       expect(code).toBe(2);
@@ -88,7 +97,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk admin commands: usage"
     }
   });
 
-  test.each([
+  test.for<[string[], string]>([
     [["key", "list"], "--org is required"],
     [["key", "revoke", "--org", "o1"], "--key is required"],
     [["key", "revoke", "--key", "k1"], "--org is required"],
@@ -116,7 +125,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk admin commands: usage"
     [["leads", "export", "--output", ""], "--output needs a file name"],
     [["leads", "list", "--colour"], "--colour"],
     [["org", "list", "stray"], "stray"],
-  ])("answers %j with exit code 2: %s", async (args, message) => {
+  ])("answers %j with exit code 2: %s", async ([args, message], { scratch }) => {
     const { code, stdout, stderr } = await agentdesk({ DATA_DIR: join(scratch, "usage") }, ...args);
     expect(code).toBe(2);
     expect(stdout).toBe("");
@@ -127,7 +136,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk admin commands: usage"
 
   test("refuses every command but serve without a database in DATA_DIR, creating nothing", {
     timeout: 3 * TEST_TIMEOUT_MS,
-  }, async () => {
+  }, async ({ scratch }) => {
     const missing = join(scratch, "missing");
     const empty = join(scratch, "empty");
     mkdirSync(empty);
@@ -180,11 +189,10 @@ describe.skipIf(testDatabaseKind !== "pglite")(
   "agentdesk admin commands on a data directory",
   OPENS_DATABASE,
   () => {
-    const dataDir = join(scratch, "data");
-    const env = { DATA_DIR: dataDir };
     let leadIds: string[] = [];
 
-    beforeAll(async () => {
+    test.beforeAll(async ({ dataDir }) => {
+      const env = { DATA_DIR: dataDir };
       // The run's migrated snapshot (test/harness/global-setup.ts), where `serve` keeps it.
       mkdirSync(join(dataDir, "pglite"), { recursive: true });
       execFileSync("tar", ["-xf", inject("pgliteSnapshot"), "-C", join(dataDir, "pglite")]);
@@ -207,7 +215,8 @@ describe.skipIf(testDatabaseKind !== "pglite")(
     let orgId = "";
     let firstKeyId = "";
 
-    test("creates organizations and finds them again", async () => {
+    test("creates organizations and finds them again", async ({ dataDir }) => {
+      const env = { DATA_DIR: dataDir };
       const created = JSON.parse(
         (await agentdesk(env, "org", "create", "--name", "Lost & Found", "--json")).stdout,
       );
@@ -237,7 +246,8 @@ describe.skipIf(testDatabaseKind !== "pglite")(
       );
     });
 
-    test("issues, lists and revokes keys and grants credits", async () => {
+    test("issues, lists and revokes keys and grants credits", async ({ dataDir }) => {
+      const env = { DATA_DIR: dataDir };
       const issued = JSON.parse(
         (await agentdesk(env, "key", "create", "--org", orgId, "--json")).stdout,
       );
@@ -274,7 +284,8 @@ describe.skipIf(testDatabaseKind !== "pglite")(
       });
     });
 
-    test("lists leads newest first, filtered, a page at a time", async () => {
+    test("lists leads newest first, filtered, a page at a time", async ({ dataDir }) => {
+      const env = { DATA_DIR: dataDir };
       const [ada, bob, cy] = leadIds;
       const all = JSON.parse((await agentdesk(env, "leads", "list", "--json")).stdout);
       expect(all.data.map((lead: { id: string }) => lead.id)).toEqual([cy, bob, ada]);
@@ -309,7 +320,8 @@ describe.skipIf(testDatabaseKind !== "pglite")(
       expect(day.data.map((lead: { id: string }) => lead.id)).toEqual([bob]);
     });
 
-    test("exports leads as CSV to stdout or to a file", async () => {
+    test("exports leads as CSV to stdout or to a file", async ({ scratch, dataDir }) => {
+      const env = { DATA_DIR: dataDir };
       const [ada, bob, cy] = leadIds;
       const exported = await agentdesk(env, "leads", "export");
       expect(exported.code).toBe(0);
@@ -364,7 +376,9 @@ describe.skipIf(testDatabaseKind !== "postgres")(
   "agentdesk admin commands with DATABASE_URL",
   OPENS_DATABASE,
   () => {
-    test("creates and lists organizations and exports leads, migrating the database", async () => {
+    test("creates and lists organizations and exports leads, migrating the database", async ({
+      scratch,
+    }) => {
       await withPostgresDatabase(async (url) => {
         const env = { DATABASE_URL: url, DATA_DIR: join(scratch, "unused") };
         const created = await agentdesk(env, "org", "create", "--name", "Remote", "--json");

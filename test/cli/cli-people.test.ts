@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { test as base, describe, expect, inject } from "vitest";
 import { openDatabase } from "../../src/db/client.ts";
 import { auditEvents, invitations, users } from "../../src/db/schema/index.ts";
 import { sha256Hex } from "../../src/lib/secrets.ts";
@@ -26,15 +26,22 @@ function agentdesk(env: Record<string, string>, ...args: string[]): Promise<Run>
   );
 }
 
-const scratch = mkdtempSync(join(tmpdir(), "agentdesk-cli-people-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+/** `scratch`: a temporary directory of the file; `dataDir`: the data directory in it. */
+const test = base
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it.
+  .extend("scratch", { scope: "file" }, ({}, { onCleanup }) => {
+    const scratch = mkdtempSync(join(tmpdir(), "agentdesk-cli-people-"));
+    onCleanup(() => rmSync(scratch, { recursive: true, force: true }));
+    return scratch;
+  })
+  .extend("dataDir", { scope: "file" }, ({ scratch }) => join(scratch, "data"));
 
 // Processes that open the database load the whole service and PGlite: seconds of CPU each.
 const OPENS_DATABASE = { timeout: 6 * TEST_TIMEOUT_MS };
 
 // One database kind is enough: the CLI shares its code with the server.
 describe.skipIf(testDatabaseKind !== "pglite")("agentdesk people commands: usage", () => {
-  test.each([
+  test.for<[string[], string]>([
     [["user", "create", "--email", "a@example.com", "--org", "o1"], "--role is required"],
     [
       ["user", "create", "--email", "a@example.com", "--org", "o1", "--role", "king"],
@@ -48,7 +55,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk people commands: usage
     [["user", "create", "--email", "a@example.com", "--role", "admin"], "--org is required"],
     [["admin", "grant"], "--email is required"],
     [["setup-link", "now"], "now"],
-  ])("answers %j with exit code 2: %s", async (args, message) => {
+  ])("answers %j with exit code 2: %s", async ([args, message], { scratch }) => {
     const dataDir = join(scratch, "usage");
     const { code, stdout, stderr } = await agentdesk({ DATA_DIR: dataDir }, ...args);
     expect(code).toBe(2);
@@ -65,10 +72,7 @@ describe.skipIf(testDatabaseKind !== "pglite")(
   "agentdesk people commands on a data directory",
   OPENS_DATABASE,
   () => {
-    const dataDir = join(scratch, "data");
-    const env = { DATA_DIR: dataDir };
-
-    beforeAll(() => {
+    test.beforeAll(({ dataDir }) => {
       // The run's migrated snapshot (test/harness/global-setup.ts), where `serve` keeps it.
       mkdirSync(join(dataDir, "pglite"), { recursive: true });
       execFileSync("tar", ["-xf", inject("pgliteSnapshot"), "-C", join(dataDir, "pglite")]);
@@ -76,6 +80,7 @@ describe.skipIf(testDatabaseKind !== "pglite")(
 
     /** Runs `read` on the embedded database while no command holds it. */
     async function inDatabase<T>(
+      dataDir: string,
       read: (db: Awaited<ReturnType<typeof openDatabase>>["db"]) => Promise<T>,
     ) {
       const database = await openDatabase({ kind: "pglite", dataDir });
@@ -88,13 +93,15 @@ describe.skipIf(testDatabaseKind !== "pglite")(
 
     let organizationId = "";
 
-    test("prints a setup link while nobody can sign in", async () => {
+    test("prints a setup link while nobody can sign in", async ({ dataDir }) => {
+      const env = { DATA_DIR: dataDir };
       const { code, stdout, stderr } = await agentdesk(env, "setup-link");
       expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
       expect(stdout).toMatch(/^https:\/\/desk\.example\.com\/console\/setup\?token=[\w-]{40,}\n$/);
     });
 
-    test("invites a person and prints the link, storing only its hash", async () => {
+    test("invites a person and prints the link, storing only its hash", async ({ dataDir }) => {
+      const env = { DATA_DIR: dataDir };
       const created = await agentdesk(
         env,
         "org",
@@ -149,13 +156,13 @@ describe.skipIf(testDatabaseKind !== "pglite")(
         mail: "disabled",
       });
 
-      const stored = await inDatabase((db) =>
+      const stored = await inDatabase(dataDir, (db) =>
         db.select().from(invitations).where(eq(invitations.email, "new@example.com")),
       );
       expect(stored).toEqual([
         expect.objectContaining({ organizationId, role: "admin", tokenHash: sha256Hex(token) }),
       ]);
-      const events = await inDatabase((db) =>
+      const events = await inDatabase(dataDir, (db) =>
         db.select().from(auditEvents).where(eq(auditEvents.action, "member.invited")),
       );
       expect(events).toHaveLength(2);
@@ -163,7 +170,8 @@ describe.skipIf(testDatabaseKind !== "pglite")(
       expect(JSON.stringify(events)).not.toContain(token);
     });
 
-    test("refuses an organization that does not exist, exit code 1", async () => {
+    test("refuses an organization that does not exist, exit code 1", async ({ dataDir }) => {
+      const env = { DATA_DIR: dataDir };
       const run = await agentdesk(
         env,
         "user",
@@ -178,7 +186,8 @@ describe.skipIf(testDatabaseKind !== "pglite")(
       expect(run).toEqual({ code: 1, stdout: "", stderr: "error: Organization nope not found\n" });
     });
 
-    test("makes a user an instance administrator, once", async () => {
+    test("makes a user an instance administrator, once", async ({ dataDir }) => {
+      const env = { DATA_DIR: dataDir };
       const first = await agentdesk(env, "admin", "grant", "--email", "LEAD@example.com");
       expect(first).toEqual({
         code: 0,
@@ -193,11 +202,11 @@ describe.skipIf(testDatabaseKind !== "pglite")(
         stdout: "",
         stderr: "error: No user has the e-mail ghost@example.com\n",
       });
-      const [lead] = await inDatabase((db) =>
+      const [lead] = await inDatabase(dataDir, (db) =>
         db.select().from(users).where(eq(users.email, "lead@example.com")),
       );
       expect(lead!.instanceAdmin).toBe(true);
-      const granted = await inDatabase((db) =>
+      const granted = await inDatabase(dataDir, (db) =>
         db.select().from(auditEvents).where(eq(auditEvents.action, "instance_admin.granted")),
       );
       expect(granted.map((event) => [event.actorType, event.targetId])).toEqual([
@@ -206,8 +215,11 @@ describe.skipIf(testDatabaseKind !== "pglite")(
       ]);
     });
 
-    test("says no setup link is needed once somebody can sign in, exit code 1", async () => {
-      await inDatabase((db) =>
+    test("says no setup link is needed once somebody can sign in, exit code 1", async ({
+      dataDir,
+    }) => {
+      const env = { DATA_DIR: dataDir };
+      await inDatabase(dataDir, (db) =>
         db
           .update(users)
           .set({ passwordHash: "scrypt$stand-in" })

@@ -5,27 +5,37 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { test as base, describe, expect, inject } from "vitest";
 import { acquireDataDirLock, DataDirLockedError } from "../../src/db/data-dir-lock.ts";
 import { testDatabaseKind } from "../harness/database.ts";
 import { TEST_TIMEOUT_MS } from "../harness/timeouts.ts";
 
 const run = promisify(execFile);
-const dataDir = mkdtempSync(join(tmpdir(), "agentdesk-cli-"));
-const cli = (...args: string[]) =>
+
+/** `dataDir`: the DATA_DIR of the commands, a temporary directory of the file. */
+const test = base.extend(
+  "dataDir",
+  { scope: "file" },
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it.
+  ({}, { onCleanup }) => {
+    const dataDir = mkdtempSync(join(tmpdir(), "agentdesk-cli-"));
+    onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
+    return dataDir;
+  },
+);
+
+const cli = (dataDir: string, ...args: string[]) =>
   run(process.execPath, ["bin/agentdesk.js", ...args], {
     env: { PATH: process.env.PATH, DATA_DIR: dataDir, LOG_LEVEL: "silent" },
   });
 /** The exit code and output of a run expected to fail. */
-const failure = (...args: string[]) =>
-  cli(...args).then(
+const failure = (dataDir: string, ...args: string[]) =>
+  cli(dataDir, ...args).then(
     () => {
       throw new Error(`agentdesk ${args.join(" ")} succeeded`);
     },
     (error: { code: number; stdout: string; stderr: string }) => error,
   );
-
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 // The commands and their synopses, as `agentdesk --help` lists them.
 const COMMAND_LINES = [
@@ -62,9 +72,11 @@ function seedDataDir(dir: string): void {
 
 // One database kind is enough: the CLI shares its code with the server.
 describe.skipIf(testDatabaseKind !== "pglite")("agentdesk help", () => {
-  test("prints the usage of every command on stdout for --help, -h and help", async () => {
+  test("prints the usage of every command on stdout for --help, -h and help", async ({
+    dataDir,
+  }) => {
     for (const flag of ["--help", "-h", "help"]) {
-      const { stdout, stderr } = await cli(flag);
+      const { stdout, stderr } = await cli(dataDir, flag);
       expect(stdout).toMatch(/^Usage:\n/);
       for (const line of COMMAND_LINES) expect(stdout).toContain(`  ${line}\n`);
       expect(stderr).toBe("");
@@ -93,13 +105,15 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk help", () => {
     }
   });
 
-  test("prints the version of package.json", async () => {
+  test("prints the version of package.json", async ({ dataDir }) => {
     const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
-    expect((await cli("--version")).stdout).toBe(`${version}\n`);
+    expect((await cli(dataDir, "--version")).stdout).toBe(`${version}\n`);
   });
 
-  test("answers an unknown command with one line and the usage on stderr, exit code 2", async () => {
-    const { code, stdout, stderr } = await failure("frobnicate", "--now");
+  test("answers an unknown command with one line and the usage on stderr, exit code 2", async ({
+    dataDir,
+  }) => {
+    const { code, stdout, stderr } = await failure(dataDir, "frobnicate", "--now");
     expect(code).toBe(2);
     expect(stdout).toBe("");
     const [first, blank, ...usage] = stderr.split("\n");
@@ -108,14 +122,14 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk help", () => {
     expect(usage.join("\n")).toContain(COMMAND_LINES[1]);
   });
 
-  test("answers an unknown option with the command's usage, exit code 2", async () => {
-    const { code, stderr } = await failure("serve", "--rol", "api");
+  test("answers an unknown option with the command's usage, exit code 2", async ({ dataDir }) => {
+    const { code, stderr } = await failure(dataDir, "serve", "--rol", "api");
     expect(code).toBe(2);
     expect(stderr).toContain("--rol");
     expect(stderr).toContain(`\nUsage: ${COMMAND_LINES[0]}\n`);
   });
 
-  test("lists in the README the commands it lists", async () => {
+  test("lists in the README the commands it lists", async ({ dataDir }) => {
     const readme = readFileSync("README.md", "utf8");
     // The block may be preceded by the README script test's marker (<!-- readme-test: … -->).
     const block = /\nCLI:\n\n(?:<!--[^\n]*-->\n)?```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
@@ -123,7 +137,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk help", () => {
       .split("\n")
       .filter((line) => line.startsWith("npx agentdesk ") && !line.includes("--help"))
       .map((line) => line.slice("npx ".length));
-    const listed = (await cli("--help")).stdout
+    const listed = (await cli(dataDir, "--help")).stdout
       .split("\n")
       .filter((line) => line.startsWith("  agentdesk "))
       .map((line) => line.trim());
@@ -133,31 +147,39 @@ describe.skipIf(testDatabaseKind !== "pglite")("agentdesk help", () => {
 });
 
 describe.skipIf(testDatabaseKind !== "pglite")("agentdesk CLI", OPENS_DATABASE, () => {
-  beforeAll(() => seedDataDir(dataDir));
+  test.beforeAll(({ dataDir }) => seedDataDir(dataDir));
 
-  test("creates an organization and another key, printing JSON", async () => {
-    const created = JSON.parse((await cli("org", "create", "--name", "Acme", "--json")).stdout);
+  test("creates an organization and another key, printing JSON", async ({ dataDir }) => {
+    const created = JSON.parse(
+      (await cli(dataDir, "org", "create", "--name", "Acme", "--json")).stdout,
+    );
     expect(created).toMatchObject({
       organization: { id: expect.any(String), name: "Acme" },
       apiKey: expect.stringMatching(/^adk_/),
     });
     const key = JSON.parse(
-      (await cli("key", "create", "--org", created.organization.id, "--json")).stdout,
+      (await cli(dataDir, "key", "create", "--org", created.organization.id, "--json")).stdout,
     );
     expect(key.apiKey).toMatch(/^adk_/);
     expect(key.apiKey).not.toBe(created.apiKey);
   });
 
-  test("explains usage errors with exit code 2", async () => {
-    await expect(cli("org", "create")).rejects.toMatchObject({
+  test("explains usage errors with exit code 2", async ({ dataDir }) => {
+    await expect(cli(dataDir, "org", "create")).rejects.toMatchObject({
       code: 2,
       stderr: expect.stringContaining("--name is required"),
     });
-    await expect(cli("frobnicate")).rejects.toMatchObject({ code: 2 });
+    await expect(cli(dataDir, "frobnicate")).rejects.toMatchObject({ code: 2 });
   });
 
-  test("reports a failure in one line, without a stack trace, exit code 1", async () => {
-    const { code, stdout, stderr } = await failure("key", "create", "--org", "doesnotexist");
+  test("reports a failure in one line, without a stack trace, exit code 1", async ({ dataDir }) => {
+    const { code, stdout, stderr } = await failure(
+      dataDir,
+      "key",
+      "create",
+      "--org",
+      "doesnotexist",
+    );
     expect(code).toBe(1);
     expect(stdout).toBe("");
     expect(stderr).toBe("error: Organization doesnotexist not found\n");
@@ -181,15 +203,17 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const serve = (env: Record<string, string>) =>
+const serve = (dataDir: string, env: Record<string, string>) =>
   run(process.execPath, ["bin/agentdesk.js", "serve"], {
     env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: "0", SITE_PORT: "0", ...env },
   });
 
 describe.skipIf(testDatabaseKind !== "pglite")("servers that cannot be reached at boot", () => {
-  test("stops with exit code 1, naming DATABASE_URL and where, never its password", async () => {
+  test("stops with exit code 1, naming DATABASE_URL and where, never its password", async ({
+    dataDir,
+  }) => {
     const port = await closedPort();
-    const failure = await serve({
+    const failure = await serve(dataDir, {
       DATABASE_URL: `postgres://agentdesk:pa55-w0rd@127.0.0.1:${port}/agentdesk`,
     }).catch((error: unknown) => error as { code: number; stdout: string; stderr: string });
     expect(failure).toMatchObject({ code: 1 });
@@ -201,10 +225,10 @@ describe.skipIf(testDatabaseKind !== "pglite")("servers that cannot be reached a
 
   test.skipIf(!process.env.TEST_DATABASE_URL)(
     "says which database does not exist on a server that answers",
-    async () => {
+    async ({ dataDir }) => {
       const url = new URL(process.env.TEST_DATABASE_URL!);
       url.pathname = "/agentdesk_no_such_database";
-      await expect(serve({ DATABASE_URL: url.toString() })).rejects.toMatchObject({
+      await expect(serve(dataDir, { DATABASE_URL: url.toString() })).rejects.toMatchObject({
         code: 1,
         stderr: expect.stringContaining(
           `DATABASE_URL: cannot connect to ${url.hostname}:${url.port || 5432} (database "agentdesk_no_such_database" does not exist)`,
@@ -213,11 +237,11 @@ describe.skipIf(testDatabaseKind !== "pglite")("servers that cannot be reached a
     },
   );
 
-  test("stops with exit code 1, naming REDIS_URL, never its password", async () => {
+  test("stops with exit code 1, naming REDIS_URL, never its password", async ({ dataDir }) => {
     const port = await closedPort();
-    const failure = await serve({ REDIS_URL: `redis://:r3d1s-pw@127.0.0.1:${port}` }).catch(
-      (error: unknown) => error as { code: number; stdout: string; stderr: string },
-    );
+    const failure = await serve(dataDir, {
+      REDIS_URL: `redis://:r3d1s-pw@127.0.0.1:${port}`,
+    }).catch((error: unknown) => error as { code: number; stdout: string; stderr: string });
     expect(failure).toMatchObject({ code: 1 });
     expect(failure.stderr.trim()).toBe(
       `REDIS_URL: cannot connect to 127.0.0.1:${port} (connection refused)`,

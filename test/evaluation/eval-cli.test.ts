@@ -3,9 +3,9 @@ import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { test as base, describe, expect } from "vitest";
 import type { Database } from "../../src/db/client.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
+import { startFakeOpenAI } from "../fakes/openai-server.ts";
 import { ADMIN_TOKEN, type TestOrganization } from "../harness/app.ts";
 import { createTestDatabase, testDatabaseKind } from "../harness/database.ts";
 import { type ServiceProcess, startServiceProcess } from "../harness/service-process.ts";
@@ -16,22 +16,79 @@ import { type ServiceProcess, startServiceProcess } from "../harness/service-pro
 const SLOW_TEST_MS = 120_000;
 const JOB_LEASE_SECONDS = 2;
 
-let dataDir: string | null = null;
-let database: Database | null = null;
-let env: Record<string, string>;
-let fake: FakeOpenAI;
-const processes: ServiceProcess[] = [];
-let service: ServiceProcess;
-let org: TestOrganization;
-let agentId: string;
+type Caller = { service: ServiceProcess; org: TestOrganization };
 
-async function spawnService(): Promise<ServiceProcess> {
-  const started = await startServiceProcess(env);
-  processes.push(started);
-  return started;
-}
+const test = base
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it.
+  .extend("fake", { scope: "file" }, async ({}, { onCleanup }) => {
+    const fake = await startFakeOpenAI({ apiKey: "sk-test" });
+    onCleanup(() => fake.close());
+    return fake;
+  })
+  // The environment of every service process of the file: one database, the fake model.
+  .extend("env", { scope: "file" }, async ({ fake }, { onCleanup }) => {
+    let dataDir: string | null = null;
+    let database: Database | null = null;
+    const storage: Record<string, string> = {};
+    if (testDatabaseKind === "pglite") {
+      dataDir = mkdtempSync(join(tmpdir(), "agentdesk-eval-"));
+      storage.DATA_DIR = dataDir;
+    } else {
+      database = await createTestDatabase();
+      storage.DATABASE_URL = database.connectionString!;
+    }
+    onCleanup(async () => {
+      await database?.close();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    });
+    return {
+      ...storage,
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: fake.url,
+      JOB_LEASE_SECONDS: String(JOB_LEASE_SECONDS),
+    };
+  })
+  /** Starts one more `agentdesk serve` on `env`; every one started is killed with the file. */
+  .extend("spawnService", { scope: "file" }, ({ env }, { onCleanup }) => {
+    const processes: ServiceProcess[] = [];
+    onCleanup(async () => {
+      await Promise.all(processes.map((started) => started.kill()));
+    });
+    return async (): Promise<ServiceProcess> => {
+      const started = await startServiceProcess(env);
+      processes.push(started);
+      return started;
+    };
+  })
+  .extend("service", { scope: "file" }, ({ spawnService }) => spawnService())
+  .extend("org", { scope: "file" }, async ({ service }) => {
+    const org = await service.createOrganization("Eval gate");
+    const granted = await service.request("POST", `/api/admin/organizations/${org.id}/credits`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      json: { amount: 1_000 },
+    });
+    expect(granted.status).toBe(201);
+    return org;
+  })
+  .extend(
+    "agentId",
+    { scope: "file" },
+    async ({ service, org }) =>
+      (await json<{ id: string }>({ service, org }, "POST", "/api/agents", { name: "Support" })).id,
+  );
 
-async function json<Body>(method: string, path: string, body?: unknown): Promise<Body> {
+// The service, its organization and agent are ready before the first test, within the time a
+// start may take.
+test.beforeAll(({ agentId }) => {
+  void agentId;
+}, 90_000);
+
+async function json<Body>(
+  { service, org }: Caller,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Body> {
   const response = await service.request<Body>(method, path, {
     auth: org,
     ...(body === undefined ? {} : { json: body }),
@@ -43,9 +100,15 @@ async function json<Body>(method: string, path: string, body?: unknown): Promise
 }
 
 /** A set of the agent with these cases; its id. */
-async function setWith(cases: Array<Record<string, unknown>>): Promise<string> {
-  const set = await json<{ id: string }>("POST", "/api/eval-sets", { name: "Gate", agentId });
-  for (const entry of cases) await json("POST", `/api/eval-sets/${set.id}/cases`, entry);
+async function setWith(
+  { agentId, ...caller }: Caller & { agentId: string },
+  cases: Array<Record<string, unknown>>,
+): Promise<string> {
+  const set = await json<{ id: string }>(caller, "POST", "/api/eval-sets", {
+    name: "Gate",
+    agentId,
+  });
+  for (const entry of cases) await json(caller, "POST", `/api/eval-sets/${set.id}/cases`, entry);
   return set.id;
 }
 
@@ -69,54 +132,27 @@ async function evalRun(args: string[], extraEnv: Record<string, string> = {}): P
   return { code, stdout, stderr };
 }
 
-const target = () => ["--url", service.apiUrl, "--key", org.apiKey];
-
-beforeAll(async () => {
-  fake = await startFakeOpenAI({ apiKey: "sk-test" });
-  const storage: Record<string, string> = {};
-  if (testDatabaseKind === "pglite") {
-    dataDir = mkdtempSync(join(tmpdir(), "agentdesk-eval-"));
-    storage.DATA_DIR = dataDir;
-  } else {
-    database = await createTestDatabase();
-    storage.DATABASE_URL = database.connectionString!;
-  }
-  env = {
-    ...storage,
-    OPENAI_API_KEY: "sk-test",
-    OPENAI_BASE_URL: fake.url,
-    JOB_LEASE_SECONDS: String(JOB_LEASE_SECONDS),
-  };
-  service = await spawnService();
-  org = await service.createOrganization("Eval gate");
-  const granted = await service.request("POST", `/api/admin/organizations/${org.id}/credits`, {
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    json: { amount: 1_000 },
-  });
-  expect(granted.status).toBe(201);
-  agentId = (await json<{ id: string }>("POST", "/api/agents", { name: "Support" })).id;
-}, 90_000);
-
-afterAll(async () => {
-  await Promise.all(processes.map((started) => started.kill()));
-  await fake.close();
-  await database?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+const target = ({ service, org }: Caller) => ["--url", service.apiUrl, "--key", org.apiKey];
 
 describe("agentdesk eval run", () => {
   test(
     "exits 0 when every gate passes, 2 under --min-pass-rate, and writes a JUnit report",
-    async () => {
+    async ({ service, org, agentId }) => {
       // The fake model answers "Answer: <question>".
-      const setId = await setWith([
+      const setId = await setWith({ service, org, agentId }, [
         { question: "refund policy", mustInclude: ["refund"] },
         { question: "shipping times", mustInclude: ["shipping"] },
         { question: 'gift cards <& "quotes">', mustInclude: ["voucher"] },
       ]);
       const junit = join(tmpdir(), `agentdesk-junit-${process.pid}.xml`);
       try {
-        const loose = await evalRun(["--set", setId, ...target(), "--min-pass-rate", "0.5"]);
+        const loose = await evalRun([
+          "--set",
+          setId,
+          ...target({ service, org }),
+          "--min-pass-rate",
+          "0.5",
+        ]);
         expect(loose.code, loose.stderr).toBe(0);
         expect(loose.stdout).toContain("2/3 passed (66.7%)");
         expect(loose.stdout).toContain("PASSED");
@@ -125,7 +161,7 @@ describe("agentdesk eval run", () => {
         const strict = await evalRun([
           "--set",
           setId,
-          ...target(),
+          ...target({ service, org }),
           "--min-pass-rate",
           "1",
           "--junit",
@@ -153,19 +189,25 @@ describe("agentdesk eval run", () => {
 
   test(
     "exits 2 when a case that passed in the baseline run fails now",
-    async () => {
-      const setId = await setWith([
+    async ({ service, org, agentId, fake }) => {
+      const setId = await setWith({ service, org, agentId }, [
         { question: "one", mustInclude: ["yes"] },
         { question: "two", mustInclude: ["yes"] },
       ]);
       fake.script({ text: "yes" }, { text: "no" });
-      const first = await evalRun(["--set", setId, ...target(), "--json"]);
+      const first = await evalRun(["--set", setId, ...target({ service, org }), "--json"]);
       expect(first.code, first.stderr).toBe(0);
       const baseline = JSON.parse(first.stdout) as { run: { id: string }; passed: boolean };
       expect(baseline.passed).toBe(true);
 
       fake.script({ text: "no" }, { text: "yes" });
-      const second = await evalRun(["--set", setId, ...target(), "--baseline", baseline.run.id]);
+      const second = await evalRun([
+        "--set",
+        setId,
+        ...target({ service, org }),
+        "--baseline",
+        baseline.run.id,
+      ]);
       expect(second.code, second.stderr).toBe(2);
       expect(second.stdout).toContain("1 fixed, 1 regressed, 0 unchanged");
       expect(second.stdout).toContain("regressed: one");
@@ -178,17 +220,25 @@ describe("agentdesk eval run", () => {
 
   test(
     "exits 1 when it cannot run",
-    async () => {
-      const setId = await setWith([{ question: "hello" }]);
+    async ({ service, org, agentId }) => {
+      const setId = await setWith({ service, org, agentId }, [{ question: "hello" }]);
       const cases: Array<[string[], Record<string, string>, RegExp]> = [
         [
           ["--set", setId, "--url", service.apiUrl],
           {},
           /--key \(or AGENTDESK_API_KEY\) is required/,
         ],
-        [["--set", setId, ...target(), "--min-pass-rate", "90"], {}, /--min-pass-rate must be/],
-        [["--set", setId, ...target(), "--bogus"], {}, /Unknown option/],
-        [["--set", "missing", ...target()], {}, /answered 404: Eval set missing not found/],
+        [
+          ["--set", setId, ...target({ service, org }), "--min-pass-rate", "90"],
+          {},
+          /--min-pass-rate must be/,
+        ],
+        [["--set", setId, ...target({ service, org }), "--bogus"], {}, /Unknown option/],
+        [
+          ["--set", "missing", ...target({ service, org })],
+          {},
+          /answered 404: Eval set missing not found/,
+        ],
         [["--set", setId, "--url", service.apiUrl, "--key", "wrong"], {}, /answered 401/],
         [["--set", setId, "--url", "http://127.0.0.1:9", "--key", "k"], {}, /cannot reach/],
         [["--set", setId], { AGENTDESK_URL: service.apiUrl, AGENTDESK_API_KEY: "wrong" }, /401/],
@@ -211,21 +261,29 @@ describe("agentdesk eval run", () => {
 describe("a run whose process is killed", () => {
   test(
     "is taken up again and records every case once",
-    async () => {
+    async ({ service: first, org, agentId, fake, spawnService }) => {
+      let service = first;
       const cases = Array.from({ length: 8 }, (_, index) => ({
         question: `slow question ${index}`,
       }));
-      const setId = await setWith(cases);
+      const setId = await setWith({ service, org, agentId }, cases);
       fake.setDefaultChat({ text: "A considered answer", delayMs: 400 });
       try {
         // PostgreSQL: a second process stands by to carry on after the kill.
         const survivor = testDatabaseKind === "pglite" ? null : await spawnService();
-        const started = await json<{ id: string }>("POST", "/api/eval-runs", { evalSetId: setId });
+        const started = await json<{ id: string }>({ service, org }, "POST", "/api/eval-runs", {
+          evalSetId: setId,
+        });
         await expect
           .poll(
             async () =>
-              (await json<{ summary: { done: number } }>("GET", `/api/eval-runs/${started.id}`))
-                .summary.done,
+              (
+                await json<{ summary: { done: number } }>(
+                  { service, org },
+                  "GET",
+                  `/api/eval-runs/${started.id}`,
+                )
+              ).summary.done,
             { timeout: 30_000, interval: 100 },
           )
           .toBeGreaterThanOrEqual(2);
@@ -235,14 +293,20 @@ describe("a run whose process is killed", () => {
         await expect
           .poll(
             async () =>
-              (await json<{ status: string }>("GET", `/api/eval-runs/${started.id}`)).status,
+              (
+                await json<{ status: string }>(
+                  { service, org },
+                  "GET",
+                  `/api/eval-runs/${started.id}`,
+                )
+              ).status,
             { timeout: 60_000, interval: 200 },
           )
           .toBe("completed");
         const run = await json<{
           summary: { cases: number; done: number; passed: number };
           results: Array<{ caseId: string; answer: string }>;
-        }>("GET", `/api/eval-runs/${started.id}`);
+        }>({ service, org }, "GET", `/api/eval-runs/${started.id}`);
         expect(run.summary).toMatchObject({ cases: 8, done: 8, passed: 8 });
         expect(new Set(run.results.map((result) => result.caseId)).size).toBe(8);
         expect(run.results.every((result) => result.answer === "A considered answer")).toBe(true);

@@ -1,22 +1,22 @@
 import { parse } from "csv-parse/sync";
 import { inArray, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { leads } from "../../src/db/schema/index.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { instanceAdminOf, memberOf } from "../harness/accounts.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
-import type { Query } from "../harness/client.ts";
+import type { Headers, Query } from "../harness/client.ts";
+import { appTest } from "../harness/fixtures.ts";
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp({ env: { LEAD_RATE_LIMIT_PER_MINUTE: "1000" } });
-});
-afterAll(() => app.close());
+const test = appTest({ offline: true, env: { LEAD_RATE_LIMIT_PER_MINUTE: "1000" } });
 
 type StoredLead = typeof leads.$inferInsert;
 
 /** Stores leads as the site would, at the given times (SQL text keeps microseconds). */
-async function insertLeads(rows: (Partial<StoredLead> & { at?: string })[]): Promise<string[]> {
+async function insertLeads(
+  app: TestApp,
+  rows: (Partial<StoredLead> & { at?: string })[],
+): Promise<string[]> {
   const values = rows.map(({ at, ...row }) => ({
     id: newId(),
     name: "Lead",
@@ -29,7 +29,7 @@ async function insertLeads(rows: (Partial<StoredLead> & { at?: string })[]): Pro
 }
 
 /** Every page of the list, following nextCursor, with the ids in the order received. */
-async function allPages(query: Query): Promise<{ ids: string[]; pages: number }> {
+async function allPages(app: TestApp, query: Query): Promise<{ ids: string[]; pages: number }> {
   const ids: string[] = [];
   let cursor: string | undefined;
   let pages = 0;
@@ -43,7 +43,7 @@ async function allPages(query: Query): Promise<{ ids: string[]; pages: number }>
   return { ids, pages };
 }
 
-const postLead = (payload: Record<string, unknown>) =>
+const postLead = (app: TestApp, payload: Record<string, unknown>) =>
   app.site.inject({
     method: "POST",
     url: "/api/leads",
@@ -53,7 +53,7 @@ const postLead = (payload: Record<string, unknown>) =>
   });
 
 describe("GET /api/admin/leads", () => {
-  test("returns every stored field of a lead posted by the site", async () => {
+  test("returns every stored field of a lead posted by the site", async ({ app }) => {
     const lead = {
       name: "Jane Doe",
       email: "jane@fields.example",
@@ -70,7 +70,7 @@ describe("GET /api/admin/leads", () => {
       levelLabel: "Advanced",
       recommendedAgent: "Support agent",
     };
-    const posted = await postLead(lead);
+    const posted = await postLead(app, lead);
     expect(posted.statusCode).toBe(201);
     const response = await app.admin.admin.listLeads({ source: "fields" });
     expect(response.status).toBe(200);
@@ -89,9 +89,11 @@ describe("GET /api/admin/leads", () => {
     expect(JSON.stringify(response.body)).not.toContain("203.0.113.9");
   });
 
-  test("pages newest first through every lead, without duplicates or gaps, also on equal times", async () => {
+  test("pages newest first through every lead, without duplicates or gaps, also on equal times", async ({
+    app,
+  }) => {
     const source = "paging";
-    const ids = await insertLeads([
+    const ids = await insertLeads(app, [
       ...Array.from({ length: 9 }, (_, index) => ({
         source,
         at: `2024-03-0${index + 1} 10:00:00+00`,
@@ -101,7 +103,7 @@ describe("GET /api/admin/leads", () => {
       { source, at: "2024-03-06 09:00:00.000001+00" },
       { source, at: "2024-03-06 09:00:00.000002+00" },
     ]);
-    const { ids: listed, pages } = await allPages({ source, limit: 3 });
+    const { ids: listed, pages } = await allPages(app, { source, limit: 3 });
     expect(pages).toBe(6);
     expect(new Set(listed).size).toBe(listed.length);
     expect([...listed].sort()).toEqual([...ids].sort());
@@ -114,13 +116,14 @@ describe("GET /api/admin/leads", () => {
     expect(listed).toEqual(stored.map((row) => row.id));
   });
 
-  test("keeps its place when newer leads arrive between pages", async () => {
+  test("keeps its place when newer leads arrive between pages", async ({ app }) => {
     const source = "concurrent";
     const ids = await insertLeads(
+      app,
       Array.from({ length: 6 }, (_, index) => ({ source, at: `2024-04-0${index + 1}T08:00Z` })),
     );
     const first = await app.admin.admin.listLeads({ source, limit: 2 });
-    const newer = await insertLeads([{ source }, { source }]);
+    const newer = await insertLeads(app, [{ source }, { source }]);
     const seen: string[] = first.body.data.map((lead: { id: string }) => lead.id);
     let cursor = first.body.nextCursor;
     while (cursor) {
@@ -136,16 +139,20 @@ describe("GET /api/admin/leads", () => {
     );
   });
 
-  test("filters by since, until (a date includes its whole day), source and email", async () => {
+  test("filters by since, until (a date includes its whole day), source and email", async ({
+    app,
+  }) => {
     const source = "filters";
-    const [early, dayStart, dayEnd, nextDay] = await insertLeads([
+    const [early, dayStart, dayEnd, nextDay] = await insertLeads(app, [
       { source, email: "a@filters.example", at: "2024-05-01T23:59:59Z" },
       { source, email: "B@Filters.example", at: "2024-05-02T00:00:00Z" },
       { source, email: "a@filters.example", at: "2024-05-02T23:59:59.999999Z" },
       { source, email: "a@filters.example", at: "2024-05-03T00:00:00Z" },
     ]);
-    await insertLeads([{ source: "other", email: "a@filters.example", at: "2024-05-02T12:00Z" }]);
-    const ids = async (query: Query) => (await allPages({ source, ...query })).ids;
+    await insertLeads(app, [
+      { source: "other", email: "a@filters.example", at: "2024-05-02T12:00Z" },
+    ]);
+    const ids = async (query: Query) => (await allPages(app, { source, ...query })).ids;
 
     expect(await ids({ since: "2024-05-02", until: "2024-05-02" })).toEqual([dayEnd, dayStart]);
     expect(await ids({ since: "2024-05-02T00:00:00Z" })).toEqual([nextDay, dayEnd, dayStart]);
@@ -164,7 +171,7 @@ describe("GET /api/admin/leads", () => {
     expect(otherSource.body.data).toHaveLength(1);
   });
 
-  test.each([
+  test.for<[string, Query, string]>([
     ["limit 0", { limit: 0 }, "querystring.limit"],
     ["limit 1001", { limit: 1001 }, "querystring.limit"],
     ["a limit that is not a number", { limit: "ten" }, "querystring.limit"],
@@ -188,7 +195,7 @@ describe("GET /api/admin/leads", () => {
     ],
     ["a source of 51 characters", { source: "s".repeat(51) }, "querystring.source"],
     ["an email of 255 characters", { email: "e".repeat(255) }, "querystring.email"],
-  ])("answers %s with 400 naming the parameter", async (_label, query, path) => {
+  ])("answers %s with 400 naming the parameter", async ([, query, path], { app }) => {
     const response = await app.admin.admin.listLeads(query);
     expect(response.status).toBe(400);
     expect(response.error.type).toBe("INVALID_REQUEST");
@@ -197,9 +204,9 @@ describe("GET /api/admin/leads", () => {
 });
 
 describe("GET /api/admin/leads/export", () => {
-  test("streams every field as CSV, quoted, with formulas neutralized", async () => {
+  test("streams every field as CSV, quoted, with formulas neutralized", async ({ app }) => {
     const source = "csv";
-    const [plain, tricky] = await insertLeads([
+    const [plain, tricky] = await insertLeads(app, [
       { source, name: "Plain", email: "plain@csv.example", at: "2024-06-01T10:00:00.123456Z" },
       {
         source,
@@ -254,12 +261,13 @@ describe("GET /api/admin/leads/export", () => {
     });
   });
 
-  test("exports more leads than one database page, in order, once each", async () => {
+  test("exports more leads than one database page, in order, once each", async ({ app }) => {
     const source = "bulk";
     const ids: string[] = [];
     for (let batch = 0; batch < 3; batch++) {
       ids.push(
         ...(await insertLeads(
+          app,
           Array.from({ length: 400 }, (_, index) => ({
             source,
             // 1,200 leads on 600 distinct instants: pairs share a time, across the page bounds.
@@ -281,9 +289,9 @@ describe("GET /api/admin/leads/export", () => {
     expect(exported).toEqual(stored.map((row) => row.id));
   });
 
-  test("applies the list's filters and answers bad ones with 400", async () => {
+  test("applies the list's filters and answers bad ones with 400", async ({ app }) => {
     const source = "export-filter";
-    const [, kept] = await insertLeads([
+    const [, kept] = await insertLeads(app, [
       { source, at: "2024-07-01T00:00Z" },
       { source, at: "2024-07-02T00:00Z" },
     ]);
@@ -303,9 +311,9 @@ describe("GET /api/admin/leads/export", () => {
 });
 
 describe("DELETE /api/admin/leads/{id}", () => {
-  test("deletes the lead, then answers 404 for it", async () => {
+  test("deletes the lead, then answers 404 for it", async ({ app }) => {
     const source = "delete";
-    const [gone, kept] = await insertLeads([{ source }, { source }]);
+    const [gone, kept] = await insertLeads(app, [{ source }, { source }]);
     const deleted = await app.admin.admin.deleteLead(gone!);
     expect(deleted.status).toBe(204);
     expect(deleted.text).toBe("");
@@ -316,7 +324,7 @@ describe("DELETE /api/admin/leads/{id}", () => {
     expect(again.error.type).toBe("NOT_FOUND");
   });
 
-  test("answers 404 for an unknown id and 400 for one too long", async () => {
+  test("answers 404 for an unknown id and 400 for one too long", async ({ app }) => {
     expect((await app.admin.admin.deleteLead("doesnotexist")).status).toBe(404);
     const long = await app.admin.admin.deleteLead("x".repeat(65));
     expect(long.status).toBe(400);
@@ -331,12 +339,12 @@ describe("access to the leads inbox", () => {
       { method: "DELETE", url: `/api/admin/leads/${leadId}` },
     ] as const;
 
-  test.each([
+  test.for<[string, Headers]>([
     ["no token", {}],
     ["a wrong admin token", { authorization: "Bearer not-the-admin-token" }],
     ["a token of another scheme", { authorization: "Basic dGVzdC1hZG1pbi10b2tlbg==" }],
-  ])("refuses %s with 401 and leaves the lead in place", async (_label, headers) => {
-    const [leadId] = await insertLeads([{ source: "auth" }]);
+  ])("refuses %s with 401 and leaves the lead in place", async ([, headers], { app }) => {
+    const [leadId] = await insertLeads(app, [{ source: "auth" }]);
     for (const request of requests(leadId!)) {
       const response = await app.client(headers).request(request);
       expect(response.status).toBe(401);
@@ -346,16 +354,18 @@ describe("access to the leads inbox", () => {
     expect(listed.body.data.map((lead: { id: string }) => lead.id)).toContain(leadId);
   });
 
-  test("refuses an organization's API key: leads belong to the operator", async () => {
+  test("refuses an organization's API key: leads belong to the operator", async ({ app }) => {
     const org = await app.createOrganization("Leads Outsider");
-    const [leadId] = await insertLeads([{ source: "org-key" }]);
+    const [leadId] = await insertLeads(app, [{ source: "org-key" }]);
     for (const request of requests(leadId!)) {
       expect((await app.client(org.auth).request(request)).status).toBe(401);
     }
   });
 
-  test("lets an instance administrator's session in, also without ADMIN_TOKEN; 403 for others", async () => {
-    const [leadId] = await insertLeads([{ source: "session", email: "session@example.com" }]);
+  test("lets an instance administrator's session in, also without ADMIN_TOKEN; 403 for others", async ({
+    app,
+  }) => {
+    const [leadId] = await insertLeads(app, [{ source: "session", email: "session@example.com" }]);
     const org = await app.createOrganization("Leads by session");
     const tokenless = await startTestApp({ env: { ADMIN_TOKEN: "" }, database: app.database });
     try {
@@ -393,7 +403,7 @@ describe("access to the leads inbox", () => {
     expect(listed.body.data).toHaveLength(1);
   });
 
-  test("is not served by the marketing-site listener", async () => {
+  test("is not served by the marketing-site listener", async ({ app }) => {
     const response = await app.site.inject({
       method: "GET",
       url: "/api/admin/leads",

@@ -1,15 +1,11 @@
 import { count } from "drizzle-orm";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { leads } from "../../src/db/schema/index.ts";
-import { startTestApp, type TestApp } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 import { deepJson } from "../http/hostile-bodies.ts";
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp({ env: { LEAD_RATE_LIMIT_PER_MINUTE: "1000000" } });
-});
-afterAll(() => app.close());
+const test = appTest({ offline: true, env: { LEAD_RATE_LIMIT_PER_MINUTE: "1000000" } });
 
 const FIELDS = [
   "name",
@@ -48,7 +44,7 @@ const leadLike = fc.dictionary(fc.constantFrom(...FIELDS), anyJson, { maxKeys: 8
 const deepNesting = deepJson({ min: 50, max: 3_000 }).map(({ text }) => text);
 
 describe("POST /api/leads never fails on hostile input", () => {
-  test("answers only 201, 400, 413 or 429 and leaves stored leads untouched", async () => {
+  test("answers only 201, 400, 413 or 429 and leaves stored leads untouched", async ({ app }) => {
     const seeded = await app.site.inject({
       method: "POST",
       url: "/api/leads",

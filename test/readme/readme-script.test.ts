@@ -10,12 +10,12 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer } from "node:http";
 import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { test as base, describe, expect, inject } from "vitest";
 import { testDatabaseKind } from "../harness/database.ts";
 
 /**
@@ -66,20 +66,21 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-// The script runs against a service process of its own on the embedded database, as a newcomer's
-// first start does: the project's database (PGlite or PostgreSQL) plays no part, so it runs in
-// the pglite project only. About 25 s: the service's start, then some 60 requests and the CLI.
-describe.skipIf(testDatabaseKind !== "pglite")("README walkthrough", () => {
-  const workDir = mkdtempSync(join(tmpdir(), "agentdesk-readme-"));
-  const dataDir = join(workDir, "data");
-  const received: { method: string; url: string }[] = [];
-  let site: Server;
-  let service: ChildProcess | undefined;
-  let bash: ChildProcess | undefined;
-
-  beforeAll(async () => {
-    // The web page a datasource fetches and the URL an event subscription posts to.
-    site = createServer((request, response) => {
+/**
+ * `workDir`: the walkthrough's directory, removed afterwards; `site`: the web page a datasource
+ * fetches and the URL an event subscription posts to, with the requests it `received`.
+ */
+const test = base
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it.
+  .extend("workDir", { scope: "file" }, ({}, { onCleanup }) => {
+    const workDir = mkdtempSync(join(tmpdir(), "agentdesk-readme-"));
+    onCleanup(() => rmSync(workDir, { recursive: true, force: true }));
+    return workDir;
+  })
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it.
+  .extend("site", { scope: "file" }, async ({}, { onCleanup }) => {
+    const received: { method: string; url: string }[] = [];
+    const site = createServer((request, response) => {
       received.push({ method: request.method!, url: request.url! });
       if (request.method === "GET" && request.url === "/faq") {
         response.setHeader("content-type", "text/html");
@@ -98,24 +99,32 @@ describe.skipIf(testDatabaseKind !== "pglite")("README walkthrough", () => {
     });
     site.listen(0, "127.0.0.1");
     await once(site, "listening");
+    onCleanup(() => {
+      site.close();
+    });
+    return { url: `http://127.0.0.1:${(site.address() as { port: number }).port}`, received };
   });
 
-  afterAll(async () => {
-    bash?.kill("SIGKILL");
-    if (service && service.exitCode === null && service.signalCode === null) {
-      service.kill("SIGKILL");
-      await once(service, "exit");
-    }
-    site?.close();
-    rmSync(workDir, { recursive: true, force: true });
-  });
-
+// The script runs against a service process of its own on the embedded database, as a newcomer's
+// first start does: the project's database (PGlite or PostgreSQL) plays no part, so it runs in
+// the pglite project only. About 25 s: the service's start, then some 60 requests and the CLI.
+describe.skipIf(testDatabaseKind !== "pglite")("README walkthrough", () => {
   test("runs every shell block of README.md in order", {
     timeout: SCRIPT_TIMEOUT_MS + 60_000,
-  }, async () => {
+  }, async ({ workDir, site, onTestFinished }) => {
+    const dataDir = join(workDir, "data");
+    let service: ChildProcess | undefined;
+    let bash: ChildProcess | undefined;
+    onTestFinished(async () => {
+      bash?.kill("SIGKILL");
+      if (service && service.exitCode === null && service.signalCode === null) {
+        service.kill("SIGKILL");
+        await once(service, "exit");
+      }
+    });
     const [port, sitePort] = [await freePort(), await freePort()];
     const apiUrl = `http://127.0.0.1:${port}`;
-    const local = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
+    const local = site.url;
 
     // The embedded database as the run's global setup migrated it: a first start skips initdb.
     mkdirSync(join(dataDir, "pglite"), { recursive: true });
@@ -198,7 +207,7 @@ describe.skipIf(testDatabaseKind !== "pglite")("README walkthrough", () => {
     expect(printed).toMatch(/"email":"jane@example.com"[^\n]*"source":"roi-calculator"/);
     expect(printed).toMatch(/^"[^"]+","[^"]+","Jane Doe","jane@example.com",/m);
     // The example.com addresses were answered here, not on the internet.
-    expect(received).toContainEqual({ method: "GET", url: "/faq" });
+    expect(site.received).toContainEqual({ method: "GET", url: "/faq" });
     // Every marker is one the test understood: a misspelt one would run or skip a block unseen.
     const markers = readme.match(/<!-- readme-test:.*-->/g) ?? [];
     expect(markers.length).toBe(blocks.filter((block) => block.directive !== "run").length);
