@@ -1,32 +1,39 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { telegramTextUpdate, telegramVoiceUpdate } from "../fakes/telegram-api.ts";
+import { describe, expect } from "vitest";
+import type { FakeOpenAI } from "../fakes/openai-server.ts";
+import {
+  type TelegramApi,
+  telegramTextUpdate,
+  telegramVoiceUpdate,
+} from "../fakes/telegram-api.ts";
 import { createAgent } from "../harness/agents.ts";
+import type { TestApp } from "../harness/app.ts";
 import { oggOpusFile } from "../transcription/audio-builders.ts";
 import {
   BOT_TOKEN,
   type ChannelBody,
-  type ChannelTestApp,
+  channelTest,
   chatRequests,
   conversationOfChat,
   createChannel,
   eventually,
   postInbound,
-  startChannelTestApp,
   telegramSendsTo,
 } from "./channel-helpers.ts";
 
-let t: ChannelTestApp;
+const test = channelTest();
+
 let channel: ChannelBody;
 let secret: string;
-beforeAll(async () => {
-  t = await startChannelTestApp();
-  await t.app
-    .client(t.org.auth)
-    .agents.update(t.agentId, { unavailableMessage: "We are away; a person will answer soon." });
-  channel = await createChannel(t, { type: "telegram", config: { botToken: BOT_TOKEN } });
-  secret = t.telegram.webhookOf(BOT_TOKEN)!.secret_token!;
+test.beforeAll(async ({ app, org, agent, telegram }) => {
+  await app
+    .client(org.auth)
+    .agents.update(agent.id, { unavailableMessage: "We are away; a person will answer soon." });
+  channel = await createChannel(
+    { app, org, agent },
+    { type: "telegram", config: { botToken: BOT_TOKEN } },
+  );
+  secret = telegram.webhookOf(BOT_TOKEN)!.secret_token!;
 });
-afterAll(() => t.close());
 
 let nextId = 5_000;
 function textUpdate(chatId: number, text: string) {
@@ -39,16 +46,26 @@ function textUpdate(chatId: number, text: string) {
     text,
   });
 }
-const deliver = (body: unknown, to: Pick<ChannelBody, "webhookUrl"> = channel, token = secret) =>
-  postInbound(t.app, to, JSON.stringify(body), { "x-telegram-bot-api-secret-token": token });
-const sendsTo = (chatId: number) => telegramSendsTo(t.telegram, chatId);
-const modelCalls = () => chatRequests(t.fake);
+const deliver = (
+  app: TestApp,
+  body: unknown,
+  to: Pick<ChannelBody, "webhookUrl"> = channel,
+  token = secret,
+) => postInbound(app, to, JSON.stringify(body), { "x-telegram-bot-api-secret-token": token });
+const sendsTo = (telegram: TelegramApi, chatId: number) => telegramSendsTo(telegram, chatId);
+const modelCalls = (fake: FakeOpenAI) => chatRequests(fake);
 
 describe("answers on a channel", () => {
-  test("transcribes a voice note, answers it, and charges the transcription", async () => {
-    const fileId = t.telegram.addFile(BOT_TOKEN, oggOpusFile({ packets: 150 }));
-    t.fake.scriptTranscription({ text: "Do you deliver to Oslo?" });
-    t.fake.script({ text: "Yes, we deliver to Oslo." });
+  test("transcribes a voice note, answers it, and charges the transcription", async ({
+    app,
+    org,
+    agent,
+    fake,
+    telegram,
+  }) => {
+    const fileId = telegram.addFile(BOT_TOKEN, oggOpusFile({ packets: 150 }));
+    fake.scriptTranscription({ text: "Do you deliver to Oslo?" });
+    fake.script({ text: "Yes, we deliver to Oslo." });
     nextId += 1;
     const voice = telegramVoiceUpdate({
       updateId: nextId,
@@ -58,9 +75,9 @@ describe("answers on a channel", () => {
       fileId,
       duration: 3,
     });
-    expect((await deliver(voice)).statusCode).toBe(200);
-    await eventually(() => expect(sendsTo(601)).toEqual(["Yes, we deliver to Oslo."]));
-    const conversation = await conversationOfChat(t, 601);
+    expect((await deliver(app, voice)).statusCode).toBe(200);
+    await eventually(() => expect(sendsTo(telegram, 601)).toEqual(["Yes, we deliver to Oslo."]));
+    const conversation = await conversationOfChat({ app, org, agent }, 601);
     expect(conversation.messages[0]).toMatchObject({
       from: "human",
       text: "Do you deliver to Oslo?",
@@ -68,23 +85,28 @@ describe("answers on a channel", () => {
     });
     expect(JSON.stringify(conversation)).not.toContain(BOT_TOKEN);
     expect(JSON.stringify(conversation)).not.toContain("/file/bot");
-    const events = await t.app
-      .client(t.org.auth)
-      .consumptionEvents.list({ feature: "transcription" });
+    const events = await app.client(org.auth).consumptionEvents.list({ feature: "transcription" });
     expect(events.body.data).toHaveLength(1);
     expect(events.body.data[0]).toMatchObject({ feature: "transcription", units: 3 });
   });
 
-  test("answers each of two interleaved conversations in the order it was written", async () => {
+  test("answers each of two interleaved conversations in the order it was written", async ({
+    app,
+    org,
+    agent,
+    telegram,
+  }) => {
     for (let round = 1; round <= 3; round += 1) {
-      expect((await deliver(textUpdate(701, `first chat, message ${round}`))).statusCode).toBe(200);
-      expect((await deliver(textUpdate(702, `second chat, message ${round}`))).statusCode).toBe(
+      expect((await deliver(app, textUpdate(701, `first chat, message ${round}`))).statusCode).toBe(
         200,
       );
+      expect(
+        (await deliver(app, textUpdate(702, `second chat, message ${round}`))).statusCode,
+      ).toBe(200);
       // Each round answered before the next is written: each message is a turn of its own.
       await eventually(() => {
-        expect(sendsTo(701)).toHaveLength(round);
-        expect(sendsTo(702)).toHaveLength(round);
+        expect(sendsTo(telegram, 701)).toHaveLength(round);
+        expect(sendsTo(telegram, 702)).toHaveLength(round);
       });
     }
     // The fake model's answer repeats the message it answers.
@@ -92,12 +114,12 @@ describe("answers on a channel", () => {
       [701, "first"],
       [702, "second"],
     ] as const) {
-      const answered = sendsTo(chatId).map((text) =>
+      const answered = sendsTo(telegram, chatId).map((text) =>
         /(\w+) chat, message (\d)/.exec(text)?.slice(1),
       );
       expect(answered).toEqual([1, 2, 3].map((n) => [name, String(n)]));
-      const { messages } = await conversationOfChat(t, chatId);
-      const { version } = (await t.app.client(t.org.auth).agents.get(t.agentId)).body;
+      const { messages } = await conversationOfChat({ app, org, agent }, chatId);
+      const { version } = (await app.client(org.auth).agents.get(agent.id)).body;
       expect(
         messages.map((message: { from: string; agentVersion: number | null }) => [
           message.from,
@@ -114,13 +136,19 @@ describe("answers on a channel", () => {
     }
   });
 
-  test("sends the agent's unavailableMessage when the model fails after its retries", async () => {
-    t.fake.script({ status: 500 }, { status: 500 }, { status: 500 });
-    expect((await deliver(textUpdate(801, "Hello?"))).statusCode).toBe(200);
+  test("sends the agent's unavailableMessage when the model fails after its retries", async ({
+    app,
+    org,
+    agent,
+    fake,
+    telegram,
+  }) => {
+    fake.script({ status: 500 }, { status: 500 }, { status: 500 });
+    expect((await deliver(app, textUpdate(801, "Hello?"))).statusCode).toBe(200);
     await eventually(() =>
-      expect(sendsTo(801)).toEqual(["We are away; a person will answer soon."]),
+      expect(sendsTo(telegram, 801)).toEqual(["We are away; a person will answer soon."]),
     );
-    const { messages } = await conversationOfChat(t, 801);
+    const { messages } = await conversationOfChat({ app, org, agent }, 801);
     expect(messages).toHaveLength(2);
     expect(messages[1]).toMatchObject({
       from: "agent",
@@ -132,75 +160,90 @@ describe("answers on a channel", () => {
     });
   });
 
-  test("never calls the model without credits: unavailableMessage, or nothing without one", async () => {
-    const broke = await t.app.createOrganization("Broke");
-    await t.app.admin.admin.grantCredits(broke.id, { amount: 0.000001 });
-    const withMessage = await createAgent(t.app, broke, { unavailableMessage: "Back tomorrow." });
-    const silent = await createAgent(t.app, broke);
-    const owner = { app: t.app, org: broke };
+  test("never calls the model without credits: unavailableMessage, or nothing without one", async ({
+    app,
+    fake,
+    telegram,
+  }) => {
+    const broke = await app.createOrganization("Broke");
+    await app.admin.admin.grantCredits(broke.id, { amount: 0.000001 });
+    const withMessage = await createAgent(app, broke, { unavailableMessage: "Back tomorrow." });
+    const silent = await createAgent(app, broke);
+    const owner = { app, org: broke };
     const loud = await createChannel(
-      { ...owner, agentId: withMessage.id },
+      { ...owner, agent: withMessage },
       {
         type: "telegram",
         config: { botToken: BOT_TOKEN },
       },
     );
-    const loudSecret = t.telegram.webhookOf(BOT_TOKEN)!.secret_token!;
+    const loudSecret = telegram.webhookOf(BOT_TOKEN)!.secret_token!;
     // The first answer spends more than the organization's last credits.
-    const first = await deliver(textUpdate(901, "Anyone there?"), loud, loudSecret);
+    const first = await deliver(app, textUpdate(901, "Anyone there?"), loud, loudSecret);
     expect(first.statusCode).toBe(200);
-    await eventually(() => expect(sendsTo(901)).toEqual(["Answer: Anyone there?"]));
-    const before = modelCalls().length;
-    expect((await deliver(textUpdate(901, "Hello?"), loud, loudSecret)).statusCode).toBe(200);
+    await eventually(() => expect(sendsTo(telegram, 901)).toEqual(["Answer: Anyone there?"]));
+    const before = modelCalls(fake).length;
+    expect((await deliver(app, textUpdate(901, "Hello?"), loud, loudSecret)).statusCode).toBe(200);
     await eventually(() =>
-      expect(sendsTo(901)).toEqual(["Answer: Anyone there?", "Back tomorrow."]),
+      expect(sendsTo(telegram, 901)).toEqual(["Answer: Anyone there?", "Back tomorrow."]),
     );
-    expect(modelCalls().length).toBe(before);
+    expect(modelCalls(fake).length).toBe(before);
 
     const quiet = await createChannel(
-      { ...owner, agentId: silent.id },
+      { ...owner, agent: silent },
       {
         type: "telegram",
         config: { botToken: BOT_TOKEN },
       },
     );
-    const quietSecret = t.telegram.webhookOf(BOT_TOKEN)!.secret_token!;
-    expect((await deliver(textUpdate(902, "Anyone?"), quiet, quietSecret)).statusCode).toBe(200);
+    const quietSecret = telegram.webhookOf(BOT_TOKEN)!.secret_token!;
+    expect((await deliver(app, textUpdate(902, "Anyone?"), quiet, quietSecret)).statusCode).toBe(
+      200,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(sendsTo(902)).toEqual([]);
-    expect(modelCalls().length).toBe(before);
+    expect(sendsTo(telegram, 902)).toEqual([]);
+    expect(modelCalls(fake).length).toBe(before);
   });
 
-  test("erases the lane with the conversation, and starts a new one with the next message", async () => {
-    const before = await conversationOfChat(t, 701);
-    const erased = await t.app.api.inject({
+  test("erases the lane with the conversation, and starts a new one with the next message", async ({
+    app,
+    org,
+    agent,
+    telegram,
+  }) => {
+    const before = await conversationOfChat({ app, org, agent }, 701);
+    const erased = await app.api.inject({
       method: "DELETE",
-      url: `/api/conversations/${before.id}?agentId=${t.agentId}`,
-      headers: t.org.auth,
+      url: `/api/conversations/${before.id}?agentId=${agent.id}`,
+      headers: org.auth,
     });
     expect(erased.statusCode, erased.body).toBe(200);
-    const lanes = await t.app.database.db.execute(
+    const lanes = await app.database.db.execute(
       `select count(*)::int as count from channel_threads where thread_key = '701'`,
     );
     expect((lanes as unknown as { rows: Array<{ count: number }> }).rows[0]!.count).toBe(0);
-    expect((await deliver(textUpdate(701, "first chat, after erasure"))).statusCode).toBe(200);
-    await eventually(() => expect(sendsTo(701)).toHaveLength(4));
-    const after = await conversationOfChat(t, 701);
+    expect((await deliver(app, textUpdate(701, "first chat, after erasure"))).statusCode).toBe(200);
+    await eventually(() => expect(sendsTo(telegram, 701)).toHaveLength(4));
+    const after = await conversationOfChat({ app, org, agent }, 701);
     expect(after.id).not.toBe(before.id);
     expect(after.messages.map((message: { text: string }) => message.text)[0]).toBe(
       "first chat, after erasure",
     );
   });
 
-  test("shows channel conversations in the CSV export filtered by channel", async () => {
-    const csv = await t.app
-      .client(t.org.auth)
-      .agents.exportConversations(t.agentId, { channel: "telegram" });
+  test("shows channel conversations in the CSV export filtered by channel", async ({
+    app,
+    org,
+    agent,
+  }) => {
+    const csv = await app
+      .client(org.auth)
+      .agents.exportConversations(agent.id, { channel: "telegram" });
     expect(csv.status).toBe(200);
     expect(csv.text).toContain("second chat, message 1");
-    const none = await t.app
-      .client(t.org.auth)
-      .agents.exportConversations(t.agentId, { channel: "slack" });
+    const none = await app
+      .client(org.auth)
+      .agents.exportConversations(agent.id, { channel: "slack" });
     expect(none.text).not.toContain("second chat");
   });
 });

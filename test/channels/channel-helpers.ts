@@ -7,6 +7,7 @@ import { type SlackApi, startSlackApi } from "../fakes/slack-api.ts";
 import { startTelegramApi, type TelegramApi } from "../fakes/telegram-api.ts";
 import { createAgent, createFundedOrganization } from "../harness/agents.ts";
 import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { type AppTestOptions, appTest } from "../harness/fixtures.ts";
 
 export const BOT_TOKEN = "7000000001:AAH-test-bot-token-of-the-agent";
 export const WHATSAPP_TOKEN = "EAAG-test-whatsapp-access-token";
@@ -18,6 +19,53 @@ export const META_PAGE = {
   accessToken: "EAAJ-test-page-access-token-of-acme-lamps",
   instagramAccountId: "17841463256842921",
 };
+
+/** What the app needs to reach the fake platforms, with a short batching delay and a public URL. */
+export const platformEnv = (fakes: {
+  telegram: TelegramApi;
+  graph: GraphApi;
+  slack: SlackApi;
+}) => ({
+  TELEGRAM_API_BASE_URL: fakes.telegram.baseUrl,
+  META_GRAPH_API_BASE_URL: fakes.graph.baseUrl,
+  SLACK_API_BASE_URL: fakes.slack.baseUrl,
+  CHANNEL_BATCH_DELAY_MS: "300",
+  PUBLIC_URL: "https://agents.example.com",
+});
+
+/**
+ * The `test` of a file about channels: `appTest` with Telegram, Graph and Slack pointed at fakes
+ * on 127.0.0.1, a short batching delay and a public URL (`env` over them), and
+ * - `telegram`, `graph`, `slack`: the fake platforms, started once per file before the app.
+ */
+export function channelTest(options: AppTestOptions = {}) {
+  const test = appTest(options)
+    // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+    .extend("telegram", { scope: "file" }, async ({}, { onCleanup }) => {
+      const telegram = await startTelegramApi({ tokens: [BOT_TOKEN] });
+      onCleanup(() => telegram.close());
+      return telegram;
+    })
+    // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+    .extend("graph", { scope: "file" }, async ({}, { onCleanup }) => {
+      const graph = await startGraphApi({ accessTokens: [WHATSAPP_TOKEN], pages: [META_PAGE] });
+      onCleanup(() => graph.close());
+      return graph;
+    })
+    // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+    .extend("slack", { scope: "file" }, async ({}, { onCleanup }) => {
+      const slack = await startSlackApi({ botTokens: [SLACK_TOKEN] });
+      onCleanup(() => slack.close());
+      return slack;
+    });
+  return test.override("env", { scope: "file" }, ({ telegram, graph, slack }) => ({
+    ...platformEnv({ telegram, graph, slack }),
+    ...options.env,
+  }));
+}
+
+/** The fixtures of `channelTest` that the helpers of a file take. */
+export type ChannelFixtures = { app: TestApp; org: TestOrganization; agent: { id: string } };
 
 export type ChannelTestApp = {
   app: TestApp;
@@ -90,13 +138,13 @@ export type ChannelBody = {
 };
 
 export async function createChannel(
-  t: Pick<ChannelTestApp, "app" | "org" | "agentId">,
+  { app, org, agent }: ChannelFixtures,
   body: Record<string, unknown>,
 ): Promise<ChannelBody> {
-  const response = await t.app.api.inject({
+  const response = await app.api.inject({
     method: "POST",
-    url: `/api/agents/${t.agentId}/channels`,
-    headers: t.org.auth,
+    url: `/api/agents/${agent.id}/channels`,
+    headers: org.auth,
     payload: body,
   });
   expect(response.statusCode, response.body).toBe(201);
@@ -123,11 +171,11 @@ export function postInbound(
 }
 
 /** The conversations of the agent, newest first, as the API lists them. */
-export async function conversationsOf(t: Pick<ChannelTestApp, "app" | "org" | "agentId">) {
-  const response = await t.app.api.inject({
+export async function conversationsOf({ app, org, agent }: ChannelFixtures) {
+  const response = await app.api.inject({
     method: "GET",
-    url: `/api/conversations?agentId=${t.agentId}`,
-    headers: t.org.auth,
+    url: `/api/conversations?agentId=${agent.id}`,
+    headers: org.auth,
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json() as {
@@ -166,15 +214,12 @@ export const chatRequests = (fake: FakeOpenAI) =>
   fake.requests.filter((request) => request.path === "/v1/chat/completions");
 
 /** The conversation of a Telegram chat, with its messages, as the API shows it. */
-export async function conversationOfChat(
-  t: Pick<ChannelTestApp, "app" | "org" | "agentId">,
-  chatId: number,
-) {
-  const client = t.app.client(t.org.auth);
-  const list = await client.conversations.list({ agentId: t.agentId });
+export async function conversationOfChat({ app, org, agent }: ChannelFixtures, chatId: number) {
+  const client = app.client(org.auth);
+  const list = await client.conversations.list({ agentId: agent.id });
   const found = list.body.data.find(
     (row: { channelExternalId: string }) => row.channelExternalId === String(chatId),
   );
-  const full = await client.conversations.get(found.id, { agentId: t.agentId });
+  const full = await client.conversations.get(found.id, { agentId: agent.id });
   return full.body;
 }

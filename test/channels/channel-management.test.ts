@@ -1,24 +1,24 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { createLogger } from "../../src/lib/logger.ts";
 import { telegramTextUpdate } from "../fakes/telegram-api.ts";
 import { memberOf, type SignedIn } from "../harness/accounts.ts";
 import { createAgent } from "../harness/agents.ts";
-import { startTestApp, type TestOrganization } from "../harness/app.ts";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import {
   BOT_TOKEN,
   type ChannelBody,
-  type ChannelTestApp,
+  channelTest,
   createChannel,
   eventually,
   postInbound,
-  startChannelTestApp,
 } from "./channel-helpers.ts";
 
 /** Every line the service logs, as production writes them. */
 const written: string[] = [];
 const logger = createLogger("info", "json", { write: (line: string) => written.push(line) });
 
-let t: ChannelTestApp;
+const test = channelTest({ logger });
+
 let channel: ChannelBody;
 let other: TestOrganization;
 let otherAgentId: string;
@@ -27,27 +27,29 @@ let member: SignedIn;
 let viewer: SignedIn;
 /** What Telegram was told to send with each update (later channels of the same bot replace it). */
 let secret: string;
-beforeAll(async () => {
-  t = await startChannelTestApp({}, undefined, logger);
-  channel = await createChannel(t, { type: "telegram", config: { botToken: BOT_TOKEN } });
-  secret = t.telegram.webhookOf(BOT_TOKEN)!.secret_token!;
-  other = await t.app.createOrganization("Other");
-  otherAgentId = (await createAgent(t.app, other)).id;
-  admin = await memberOf(t.app, t.org, "admin");
-  member = await memberOf(t.app, t.org, "member");
-  viewer = await memberOf(t.app, t.org, "viewer");
+test.beforeAll(async ({ app, org, agent, telegram }) => {
+  channel = await createChannel(
+    { app, org, agent },
+    { type: "telegram", config: { botToken: BOT_TOKEN } },
+  );
+  secret = telegram.webhookOf(BOT_TOKEN)!.secret_token!;
+  other = await app.createOrganization("Other");
+  otherAgentId = (await createAgent(app, other)).id;
+  admin = await memberOf(app, org, "admin");
+  member = await memberOf(app, org, "member");
+  viewer = await memberOf(app, org, "viewer");
 });
-afterAll(() => t.close());
 
 const request = (
+  app: TestApp,
   method: "GET" | "POST" | "PATCH" | "DELETE",
   url: string,
   headers: Record<string, string>,
   payload?: Record<string, unknown>,
-) => t.app.api.inject({ method, url, headers, ...(payload === undefined ? {} : { payload }) });
+) => app.api.inject({ method, url, headers, ...(payload === undefined ? {} : { payload }) });
 
 describe("channel management refuses bad input with a clear 400", () => {
-  test.each([
+  test.for<[string, Record<string, unknown>, string]>([
     ["no type", { config: { botToken: BOT_TOKEN } }, "body.type"],
     ["an unknown type", { type: "fax", config: {} }, "body.type"],
     ["no config", { type: "telegram" }, "body.config"],
@@ -67,24 +69,27 @@ describe("channel management refuses bad input with a clear 400", () => {
       { type: "telegram", name: " ", config: { botToken: BOT_TOKEN } },
       "body.name",
     ],
-  ])("%s", async (_case, body, path) => {
-    const response = await request("POST", `/api/agents/${t.agentId}/channels`, t.org.auth, body);
+  ])("%s", async ([, body, path], { app, org, agent }) => {
+    const response = await request(app, "POST", `/api/agents/${agent.id}/channels`, org.auth, body);
     expect(response.statusCode, response.body).toBe(400);
     expect(response.json().type).toBe("INVALID_REQUEST");
     expect(response.json().details.map((detail: { path: string }) => detail.path)).toContain(path);
   });
 
-  test("refuses a PATCH with a wrong field type or a token Telegram refuses, and changes nothing", async () => {
-    const wrongType = await request("PATCH", `/api/channels/${channel.id}`, t.org.auth, {
+  test("refuses a PATCH with a wrong field type or a token Telegram refuses, and changes nothing", async ({
+    app,
+    org,
+  }) => {
+    const wrongType = await request(app, "PATCH", `/api/channels/${channel.id}`, org.auth, {
       enabled: "yes",
     });
     expect(wrongType.statusCode).toBe(400);
-    const refused = await request("PATCH", `/api/channels/${channel.id}`, t.org.auth, {
+    const refused = await request(app, "PATCH", `/api/channels/${channel.id}`, org.auth, {
       name: "Renamed",
       config: { botToken: "1:refused" },
     });
     expect(refused.statusCode).toBe(400);
-    const after = await request("GET", `/api/channels/${channel.id}`, t.org.auth);
+    const after = await request(app, "GET", `/api/channels/${channel.id}`, org.auth);
     expect(after.json()).toMatchObject({
       name: channel.name,
       config: channel.config,
@@ -92,27 +97,31 @@ describe("channel management refuses bad input with a clear 400", () => {
     });
   });
 
-  test("keeps a credential sent back masked, as a GET showed it", async () => {
-    const shown = await request("GET", `/api/channels/${channel.id}`, t.org.auth);
-    const patched = await request("PATCH", `/api/channels/${channel.id}`, t.org.auth, {
+  test("keeps a credential sent back masked, as a GET showed it", async ({
+    app,
+    org,
+    telegram,
+  }) => {
+    const shown = await request(app, "GET", `/api/channels/${channel.id}`, org.auth);
+    const patched = await request(app, "PATCH", `/api/channels/${channel.id}`, org.auth, {
       config: shown.json().config,
     });
     expect(patched.statusCode, patched.body).toBe(200);
     // Telegram was called with the real token again, not with the mask.
-    expect(t.telegram.webhookOf(BOT_TOKEN)?.url).toBe(channel.webhookUrl);
+    expect(telegram.webhookOf(BOT_TOKEN)?.url).toBe(channel.webhookUrl);
     expect(patched.json().config).toEqual(channel.config);
   });
 
-  test("answers a body that is not a Telegram update with 400, never 500", async () => {
+  test("answers a body that is not a Telegram update with 400, never 500", async ({ app }) => {
     for (const body of ["not json", "[]", '{"update_id":"x"}']) {
-      const response = await postInbound(t.app, channel, body, {
+      const response = await postInbound(app, channel, body, {
         "x-telegram-bot-api-secret-token": secret,
       });
       expect(response.statusCode, body).toBe(400);
     }
   });
 
-  test("refuses an inbound body over 1 MB with 413", async () => {
+  test("refuses an inbound body over 1 MB with 413", async ({ app }) => {
     const huge = JSON.stringify(
       telegramTextUpdate({
         updateId: 1,
@@ -122,7 +131,7 @@ describe("channel management refuses bad input with a clear 400", () => {
         text: "x".repeat(1_100_000),
       }),
     );
-    const response = await postInbound(t.app, channel, huge, {
+    const response = await postInbound(app, channel, huge, {
       "x-telegram-bot-api-secret-token": secret,
     });
     expect(response.statusCode).toBe(413);
@@ -130,48 +139,62 @@ describe("channel management refuses bad input with a clear 400", () => {
 });
 
 describe("channels belong to their organization", () => {
-  test("answers 404 for another organization's channel and agent, and changes nothing", async () => {
+  test("answers 404 for another organization's channel and agent, and changes nothing", async ({
+    app,
+    org,
+  }) => {
     for (const [method, payload] of [
       ["GET"],
       ["PATCH", { name: "Mine now" }],
       ["DELETE"],
     ] as const) {
-      const response = await request(method, `/api/channels/${channel.id}`, other.auth, payload);
+      const response = await request(
+        app,
+        method,
+        `/api/channels/${channel.id}`,
+        other.auth,
+        payload,
+      );
       expect(response.statusCode, method).toBe(404);
     }
-    const create = await request("POST", `/api/agents/${otherAgentId}/channels`, t.org.auth, {
+    const create = await request(app, "POST", `/api/agents/${otherAgentId}/channels`, org.auth, {
       type: "telegram",
       config: { botToken: BOT_TOKEN },
     });
     expect(create.statusCode).toBe(404);
-    const list = await request("GET", `/api/agents/${otherAgentId}/channels`, t.org.auth);
+    const list = await request(app, "GET", `/api/agents/${otherAgentId}/channels`, org.auth);
     expect(list.statusCode).toBe(404);
-    const mine = await request("GET", `/api/channels/${channel.id}`, t.org.auth);
+    const mine = await request(app, "GET", `/api/channels/${channel.id}`, org.auth);
     expect(mine.json().name).toBe(channel.name);
   });
 
-  test("needs a key or a session", async () => {
-    expect((await request("GET", `/api/channels/${channel.id}`, {})).statusCode).toBe(401);
-    expect((await request("POST", `/api/agents/${t.agentId}/channels`, {}, {})).statusCode).toBe(
-      401,
-    );
+  test("needs a key or a session", async ({ app, agent }) => {
+    expect((await request(app, "GET", `/api/channels/${channel.id}`, {})).statusCode).toBe(401);
+    expect(
+      (await request(app, "POST", `/api/agents/${agent.id}/channels`, {}, {})).statusCode,
+    ).toBe(401);
   });
 
-  test("lets admins manage channels, members and viewers read them", async () => {
+  test("lets admins manage channels, members and viewers read them", async ({ app, agent }) => {
     const body = { type: "telegram", config: { botToken: BOT_TOKEN } };
-    const url = `/api/agents/${t.agentId}/channels`;
-    expect((await request("POST", url, member.headers, body)).statusCode).toBe(403);
-    expect((await request("POST", url, viewer.headers, body)).statusCode).toBe(403);
-    expect((await request("GET", url, viewer.headers)).statusCode).toBe(200);
-    const created = await request("POST", url, admin.headers, body);
+    const url = `/api/agents/${agent.id}/channels`;
+    expect((await request(app, "POST", url, member.headers, body)).statusCode).toBe(403);
+    expect((await request(app, "POST", url, viewer.headers, body)).statusCode).toBe(403);
+    expect((await request(app, "GET", url, viewer.headers)).statusCode).toBe(200);
+    const created = await request(app, "POST", url, admin.headers, body);
     expect(created.statusCode, created.body).toBe(201);
-    const removed = await request("DELETE", `/api/channels/${created.json().id}`, admin.headers);
+    const removed = await request(
+      app,
+      "DELETE",
+      `/api/channels/${created.json().id}`,
+      admin.headers,
+    );
     expect(removed.statusCode).toBe(204);
   });
 
-  test("takes the scopes and agents of a key into account", async () => {
+  test("takes the scopes and agents of a key into account", async ({ app, org, agent }) => {
     const makeKey = async (payload: Record<string, unknown>) => {
-      const response = await request("POST", "/api/api-keys", admin.headers, {
+      const response = await request(app, "POST", "/api/api-keys", admin.headers, {
         name: "k",
         ...payload,
       });
@@ -179,25 +202,37 @@ describe("channels belong to their organization", () => {
       return { authorization: `Bearer ${response.json().key}` };
     };
     const reader = await makeKey({ scopes: ["agents:read"] });
-    expect((await request("GET", `/api/channels/${channel.id}`, reader)).statusCode).toBe(200);
+    expect((await request(app, "GET", `/api/channels/${channel.id}`, reader)).statusCode).toBe(200);
     expect(
-      (await request("PATCH", `/api/channels/${channel.id}`, reader, { name: "x" })).statusCode,
+      (await request(app, "PATCH", `/api/channels/${channel.id}`, reader, { name: "x" }))
+        .statusCode,
     ).toBe(403);
     const manager = await makeKey({ scopes: ["channels:write"] });
-    expect((await request("GET", `/api/channels/${channel.id}`, manager)).statusCode).toBe(200);
-    const elsewhere = await makeKey({ agentIds: [(await createAgent(t.app, t.org)).id] });
-    // Its agents' channels only: another agent's is not found, as its conversations are.
-    expect((await request("GET", `/api/channels/${channel.id}`, elsewhere)).statusCode).toBe(404);
-    expect((await request("GET", `/api/agents/${t.agentId}/channels`, elsewhere)).statusCode).toBe(
-      403,
+    expect((await request(app, "GET", `/api/channels/${channel.id}`, manager)).statusCode).toBe(
+      200,
     );
+    const elsewhere = await makeKey({ agentIds: [(await createAgent(app, org)).id] });
+    // Its agents' channels only: another agent's is not found, as its conversations are.
+    expect((await request(app, "GET", `/api/channels/${channel.id}`, elsewhere)).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await request(app, "GET", `/api/agents/${agent.id}/channels`, elsewhere)).statusCode,
+    ).toBe(403);
   });
 
-  test("records creation, changes and deletion in the audit log, without credentials", async () => {
-    const created = await createChannel(t, { type: "telegram", config: { botToken: BOT_TOKEN } });
-    await request("PATCH", `/api/channels/${created.id}`, t.org.auth, { name: "Night shift" });
-    await request("DELETE", `/api/channels/${created.id}`, t.org.auth);
-    const audit = await request("GET", "/api/audit-events?limit=50", admin.headers);
+  test("records creation, changes and deletion in the audit log, without credentials", async ({
+    app,
+    org,
+    agent,
+  }) => {
+    const created = await createChannel(
+      { app, org, agent },
+      { type: "telegram", config: { botToken: BOT_TOKEN } },
+    );
+    await request(app, "PATCH", `/api/channels/${created.id}`, org.auth, { name: "Night shift" });
+    await request(app, "DELETE", `/api/channels/${created.id}`, org.auth);
+    const audit = await request(app, "GET", "/api/audit-events?limit=50", admin.headers);
     expect(audit.statusCode, audit.body).toBe(200);
     const mine = audit
       .json()
@@ -212,12 +247,12 @@ describe("channels belong to their organization", () => {
 });
 
 describe("credentials stay secret", () => {
-  test("never logs the bot token or the webhook secret", async () => {
-    await postInbound(t.app, channel, JSON.stringify({ update_id: 5 }), {
+  test("never logs the bot token or the webhook secret", async ({ app, telegram }) => {
+    await postInbound(app, channel, JSON.stringify({ update_id: 5 }), {
       "x-telegram-bot-api-secret-token": "wrong",
     });
     await postInbound(
-      t.app,
+      app,
       channel,
       JSON.stringify(
         telegramTextUpdate({
@@ -230,7 +265,7 @@ describe("credentials stay secret", () => {
       ),
       { "x-telegram-bot-api-secret-token": secret },
     );
-    await t.telegram.waitForCalls("sendMessage", 1);
+    await telegram.waitForCalls("sendMessage", 1);
     const log = written.join("\n");
     expect(log).toContain('"route":"/channels/:type/:id","status":200');
     expect(log).not.toContain(BOT_TOKEN);
@@ -238,8 +273,8 @@ describe("credentials stay secret", () => {
     expect(log).not.toContain(secret);
   });
 
-  test("stores the token sealed, not in clear", async () => {
-    const rows = await t.app.database.db.execute(
+  test("stores the token sealed, not in clear", async ({ app }) => {
+    const rows = await app.database.db.execute(
       `select config::text as config, credentials from channels where id = '${channel.id}'`,
     );
     const row = (rows as unknown as { rows: Array<{ config: string; credentials: string }> })
@@ -249,10 +284,10 @@ describe("credentials stay secret", () => {
     expect(row.credentials).not.toContain(BOT_TOKEN);
   });
 
-  test("counts inbound requests by outcome in /metrics", async () => {
+  test("counts inbound requests by outcome in /metrics", async ({ app }) => {
     // The send is counted once the platform's answer is recorded, a moment after it arrived.
     await eventually(async () => {
-      const metrics = await request("GET", "/metrics", {
+      const metrics = await request(app, "GET", "/metrics", {
         authorization: "Bearer test-admin-token",
       });
       expect(metrics.statusCode).toBe(200);

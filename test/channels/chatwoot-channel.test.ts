@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import {
   type ChatwootApi,
   chatwootConversationEvent,
@@ -10,37 +10,51 @@ import { createAgent, createFundedOrganization } from "../harness/agents.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 import {
   type ChannelBody,
-  type ChannelTestApp,
+  type ChannelFixtures,
+  channelTest,
+  chatRequests,
   conversationsOf,
   createChannel,
   eventually,
   postInbound,
-  startChannelTestApp,
 } from "./channel-helpers.ts";
 
 const ACCOUNT_ID = 7;
 const BOT_TOKEN = "cw-agent-bot-token-of-the-support-bot";
 const BOT_SECRET = "b0t-secret-from-chatwoot-agent-bot-settings";
 
-let t: ChannelTestApp;
-let chatwoot: ChatwootApi;
-let channel: ChannelBody;
-beforeAll(async () => {
-  chatwoot = await startChatwootApi({ accountId: String(ACCOUNT_ID), tokens: [BOT_TOKEN] });
-  t = await startChannelTestApp();
-  channel = await createChannel(t, {
-    type: "chatwoot",
-    name: "Support inbox",
-    config: { baseUrl: `${chatwoot.baseUrl}/`, accountId: ACCOUNT_ID, apiAccessToken: BOT_TOKEN },
+/**
+ * `channelTest` with
+ * - `chatwoot`: a fake Chatwoot on 127.0.0.1, started once per file;
+ * - `production`: an app in production mode, started once per file when a test asks for it.
+ */
+const test = channelTest()
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  .extend("chatwoot", { scope: "file" }, async ({}, { onCleanup }) => {
+    const chatwoot = await startChatwootApi({ accountId: String(ACCOUNT_ID), tokens: [BOT_TOKEN] });
+    onCleanup(() => chatwoot.close());
+    return chatwoot;
+  })
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  .extend("production", { scope: "file" }, async ({}, { onCleanup }) => {
+    const production = await startTestApp({ env: { NODE_ENV: "production" } });
+    onCleanup(() => production.close());
+    return production;
   });
+
+let channel: ChannelBody;
+test.beforeAll(async ({ chatwoot, app, org, agent }) => {
+  channel = await createChannel(
+    { app, org, agent },
+    {
+      type: "chatwoot",
+      name: "Support inbox",
+      config: { baseUrl: `${chatwoot.baseUrl}/`, accountId: ACCOUNT_ID, apiAccessToken: BOT_TOKEN },
+    },
+  );
 });
-afterAll(async () => {
-  await t.close();
-  await chatwoot.close();
-});
-beforeEach(() => {
+test.beforeEach(({ chatwoot }) => {
   chatwoot.calls.length = 0;
-  t.fake.requests.length = 0;
 });
 
 let nextMessageId = 5_000;
@@ -62,38 +76,38 @@ function incoming(
 }
 /** Posts the event as Chatwoot serializes it, signed when a secret is given. */
 function deliver(
+  app: TestApp,
   payload: unknown,
   options: { to?: Pick<ChannelBody, "webhookUrl">; secret?: string; at?: number } = {},
 ) {
   const body = chatwootWebhookBody(payload);
   const at = options.at ?? Math.floor(Date.now() / 1000);
   return postInbound(
-    t.app,
+    app,
     options.to ?? channel,
     body,
     options.secret ? chatwootSignatureHeaders(options.secret, at, body) : {},
   );
 }
 type MessageBody = { content: string; message_type: string; private: boolean };
-const postsTo = (conversationId: number) =>
+const postsTo = (chatwoot: ChatwootApi, conversationId: number) =>
   chatwoot
     .callsTo("messages")
     .filter((call) => call.path.endsWith(`/conversations/${conversationId}/messages`))
     .map((call) => call.body as MessageBody);
-const textsTo = (conversationId: number) => postsTo(conversationId).map((body) => body.content);
-const chatRequests = () =>
-  t.fake.requests.filter((request) => request.path === "/v1/chat/completions");
+const textsTo = (chatwoot: ChatwootApi, conversationId: number) =>
+  postsTo(chatwoot, conversationId).map((body) => body.content);
 const nothingMoreHappens = () => new Promise((resolve) => setTimeout(resolve, 1_000));
 
-async function conversationOf(conversationId: number) {
-  const found = (await conversationsOf(t)).data.find(
+async function conversationOf({ app, org, agent }: ChannelFixtures, conversationId: number) {
+  const found = (await conversationsOf({ app, org, agent })).data.find(
     (row) => row.channelExternalId === String(conversationId),
   );
   if (!found) return undefined;
-  const response = await t.app.api.inject({
+  const response = await app.api.inject({
     method: "GET",
-    url: `/api/conversations/${found.id}?agentId=${t.agentId}`,
-    headers: t.org.auth,
+    url: `/api/conversations/${found.id}?agentId=${agent.id}`,
+    headers: org.auth,
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json() as {
@@ -105,16 +119,16 @@ async function conversationOf(conversationId: number) {
     messages: Array<{ from: string; text: string; delivery?: { status: string } }>;
   };
 }
-const createBody = (config: Record<string, unknown>) =>
-  t.app.api.inject({
+const createBody = ({ app, org, agent }: ChannelFixtures, config: Record<string, unknown>) =>
+  app.api.inject({
     method: "POST",
-    url: `/api/agents/${t.agentId}/channels`,
-    headers: t.org.auth,
+    url: `/api/agents/${agent.id}/channels`,
+    headers: org.auth,
     payload: { type: "chatwoot", config },
   });
 
 describe("a chatwoot channel", () => {
-  test("is created after Chatwoot answers at its URL, its token masked", async () => {
+  test("is created after Chatwoot answers at its URL, its token masked", async ({ chatwoot }) => {
     expect(channel).toMatchObject({
       type: "chatwoot",
       name: "Support inbox",
@@ -129,7 +143,7 @@ describe("a chatwoot channel", () => {
     expect(JSON.stringify(channel)).not.toContain(BOT_TOKEN);
   });
 
-  test.each([
+  test.for<[string, Record<string, unknown>, string]>([
     ["no baseUrl", { accountId: 1, apiAccessToken: "x" }, "body.config.baseUrl"],
     [
       "a baseUrl that is not a URL",
@@ -153,8 +167,8 @@ describe("a chatwoot channel", () => {
     ],
   ])(
     "refuses a config with %s with 400 naming the field, calling nothing",
-    async (_, config, path) => {
-      const response = await createBody(config);
+    async ([, config, path], { app, org, agent, chatwoot }) => {
+      const response = await createBody({ app, org, agent }, config);
       expect(response.statusCode).toBe(400);
       expect(response.json().details).toEqual(
         expect.arrayContaining([expect.objectContaining({ path })]),
@@ -163,34 +177,51 @@ describe("a chatwoot channel", () => {
     },
   );
 
-  test("refuses a URL where Chatwoot does not answer as Chatwoot (400), or nothing answers (502)", async () => {
-    const notChatwoot = await createBody({
-      baseUrl: `${chatwoot.baseUrl}/not-here`,
-      accountId: ACCOUNT_ID,
-      apiAccessToken: BOT_TOKEN,
-    });
+  test("refuses a URL where Chatwoot does not answer as Chatwoot (400), or nothing answers (502)", async ({
+    app,
+    org,
+    agent,
+    chatwoot,
+  }) => {
+    const notChatwoot = await createBody(
+      { app, org, agent },
+      {
+        baseUrl: `${chatwoot.baseUrl}/not-here`,
+        accountId: ACCOUNT_ID,
+        apiAccessToken: BOT_TOKEN,
+      },
+    );
     expect(notChatwoot.statusCode).toBe(400);
     expect(notChatwoot.json().details).toEqual([
       expect.objectContaining({ path: "body.config.baseUrl" }),
     ]);
-    const closed = await createBody({
-      baseUrl: "http://127.0.0.1:9",
-      accountId: ACCOUNT_ID,
-      apiAccessToken: BOT_TOKEN,
-    });
+    const closed = await createBody(
+      { app, org, agent },
+      {
+        baseUrl: "http://127.0.0.1:9",
+        accountId: ACCOUNT_ID,
+        apiAccessToken: BOT_TOKEN,
+      },
+    );
     expect(closed.statusCode).toBe(502);
     expect(closed.json().type).toBe("BAD_GATEWAY");
   });
 
-  test("answers an incoming message once through Chatwoot's API, however often it is delivered", async () => {
-    t.fake.script({ text: "Your order left our warehouse today." });
+  test("answers an incoming message once through Chatwoot's API, however often it is delivered", async ({
+    app,
+    org,
+    agent,
+    fake,
+    chatwoot,
+  }) => {
+    fake.script({ text: "Your order left our warehouse today." });
     const event = incoming(301, "Where is my order?");
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      expect((await deliver(event)).statusCode).toBe(200);
+      expect((await deliver(app, event)).statusCode).toBe(200);
     }
     await chatwoot.waitForCalls("messages", 1);
     await nothingMoreHappens();
-    expect(chatRequests()).toHaveLength(1);
+    expect(chatRequests(fake)).toHaveLength(1);
     const [call] = chatwoot.callsTo("messages");
     expect(call!.path).toBe(`/api/v1/accounts/${ACCOUNT_ID}/conversations/301/messages`);
     expect(call!.headers.api_access_token).toBe(BOT_TOKEN);
@@ -199,7 +230,7 @@ describe("a chatwoot channel", () => {
       message_type: "outgoing",
       private: false,
     });
-    const conversation = (await conversationOf(301))!;
+    const conversation = (await conversationOf({ app, org, agent }, 301))!;
     expect(conversation.channel).toBe("chatwoot");
     expect(conversation.messages.map((message) => [message.from, message.text])).toEqual([
       ["human", "Where is my order?"],
@@ -213,7 +244,13 @@ describe("a chatwoot channel", () => {
     });
   });
 
-  test("never answers the bot's own or agents' messages, private notes, activities or other events", async () => {
+  test("never answers the bot's own or agents' messages, private notes, activities or other events", async ({
+    app,
+    org,
+    agent,
+    fake,
+    chatwoot,
+  }) => {
     const events = [
       // What the bot posted comes back as an outgoing message.
       incoming(302, "Your order left our warehouse today.", { messageType: "outgoing" }),
@@ -232,28 +269,38 @@ describe("a chatwoot channel", () => {
         contact,
       }),
     ];
-    for (const event of events) expect((await deliver(event)).statusCode).toBe(200);
+    for (const event of events) expect((await deliver(app, event)).statusCode).toBe(200);
     await nothingMoreHappens();
     expect(chatwoot.calls).toHaveLength(0);
-    expect(chatRequests()).toHaveLength(0);
-    expect(await conversationOf(302)).toBeUndefined();
+    expect(chatRequests(fake)).toHaveLength(0);
+    expect(await conversationOf({ app, org, agent }, 302)).toBeUndefined();
   });
 
-  test("keeps quiet while a person of the account is assigned the conversation", async () => {
+  test("keeps quiet while a person of the account is assigned the conversation", async ({
+    app,
+    fake,
+    chatwoot,
+  }) => {
     const assignee = { id: 1, name: "John" };
     const event = incoming(303, "Are you still there?", { assignee, status: "open" });
-    expect((await deliver(event)).statusCode).toBe(200);
+    expect((await deliver(app, event)).statusCode).toBe(200);
     await nothingMoreHappens();
-    expect(chatRequests()).toHaveLength(0);
+    expect(chatRequests(fake)).toHaveLength(0);
     expect(chatwoot.calls).toHaveLength(0);
     // Unassigned again, the conversation is the bot's.
-    expect((await deliver(incoming(303, "Hello?"))).statusCode).toBe(200);
-    await eventually(() => expect(textsTo(303)).toEqual(["Answer: Hello?"]));
+    expect((await deliver(app, incoming(303, "Hello?"))).statusCode).toBe(200);
+    await eventually(() => expect(textsTo(chatwoot, 303)).toEqual(["Answer: Hello?"]));
   });
 
-  test("hands a conversation to Chatwoot's agents when the customer asks for a person, then keeps quiet", async () => {
-    expect((await deliver(incoming(304, "I want to talk to a human"))).statusCode).toBe(200);
-    await eventually(() => expect(textsTo(304)).toHaveLength(1));
+  test("hands a conversation to Chatwoot's agents when the customer asks for a person, then keeps quiet", async ({
+    app,
+    org,
+    agent,
+    fake,
+    chatwoot,
+  }) => {
+    expect((await deliver(app, incoming(304, "I want to talk to a human"))).statusCode).toBe(200);
+    await eventually(() => expect(textsTo(chatwoot, 304)).toHaveLength(1));
     const toggles = chatwoot.callsTo("toggle_status");
     expect(toggles).toHaveLength(1);
     expect(toggles[0]!.path).toBe(`/api/v1/accounts/${ACCOUNT_ID}/conversations/304/toggle_status`);
@@ -262,86 +309,115 @@ describe("a chatwoot channel", () => {
     // Opened before the customer reads the handover.
     expect(toggles[0]!.at).toBeLessThanOrEqual(chatwoot.callsTo("messages")[0]!.at);
     expect(chatwoot.statuses.get("304")).toBe("open");
-    const conversation = (await conversationOf(304))!;
+    const conversation = (await conversationOf({ app, org, agent }, 304))!;
     expect(conversation).toMatchObject({ status: "HUMAN_REQUESTED", aiEnabled: false });
 
-    t.fake.requests.length = 0;
-    expect((await deliver(incoming(304, "Hello? Anyone?"))).statusCode).toBe(200);
+    fake.requests.length = 0;
+    expect((await deliver(app, incoming(304, "Hello? Anyone?"))).statusCode).toBe(200);
     await nothingMoreHappens();
-    expect(chatRequests()).toHaveLength(0);
-    expect(textsTo(304)).toHaveLength(1);
+    expect(chatRequests(fake)).toHaveLength(0);
+    expect(textsTo(chatwoot, 304)).toHaveLength(1);
   });
 
-  test("hands over when the model calls request_human", async () => {
-    t.fake.script(
+  test("hands over when the model calls request_human", async ({
+    app,
+    org,
+    agent,
+    fake,
+    chatwoot,
+  }) => {
+    fake.script(
       { toolCalls: [{ name: "request_human", arguments: { reason: "damaged goods" } }] },
       { text: "A colleague will take it from here." },
     );
-    expect((await deliver(incoming(305, "My lamp arrived broken"))).statusCode).toBe(200);
-    await eventually(() => expect(textsTo(305)).toEqual(["A colleague will take it from here."]));
+    expect((await deliver(app, incoming(305, "My lamp arrived broken"))).statusCode).toBe(200);
+    await eventually(() =>
+      expect(textsTo(chatwoot, 305)).toEqual(["A colleague will take it from here."]),
+    );
     await eventually(() => expect(chatwoot.callsTo("toggle_status")).toHaveLength(1));
-    expect((await conversationOf(305))!).toMatchObject({
+    expect((await conversationOf({ app, org, agent }, 305))!).toMatchObject({
       status: "HUMAN_REQUESTED",
       aiEnabled: false,
     });
   });
 
-  test("sends an operator's reply written in agentdesk through Chatwoot", async () => {
-    expect((await deliver(incoming(306, "Hi"))).statusCode).toBe(200);
-    await eventually(() => expect(textsTo(306)).toHaveLength(1));
-    const conversation = (await conversationOf(306))!;
-    const sent = await t.app.api.inject({
+  test("sends an operator's reply written in agentdesk through Chatwoot", async ({
+    app,
+    org,
+    agent,
+    chatwoot,
+  }) => {
+    expect((await deliver(app, incoming(306, "Hi"))).statusCode).toBe(200);
+    await eventually(() => expect(textsTo(chatwoot, 306)).toHaveLength(1));
+    const conversation = (await conversationOf({ app, org, agent }, 306))!;
+    const sent = await app.api.inject({
       method: "POST",
       url: `/api/conversations/${conversation.id}/messages`,
-      headers: t.org.auth,
+      headers: org.auth,
       payload: { text: "Sam here, from the team: I am looking into it." },
     });
     expect(sent.statusCode, sent.body).toBe(201);
     await eventually(() =>
-      expect(textsTo(306)).toEqual([
+      expect(textsTo(chatwoot, 306)).toEqual([
         "Answer: Hi",
         "Sam here, from the team: I am looking into it.",
       ]),
     );
   });
 
-  test("answers 404 to a disabled channel and to an unknown one", async () => {
-    const other = await createChannel(t, {
-      type: "chatwoot",
-      config: { baseUrl: chatwoot.baseUrl, accountId: ACCOUNT_ID, apiAccessToken: BOT_TOKEN },
-    });
-    await t.app.api.inject({
+  test("answers 404 to a disabled channel and to an unknown one", async ({
+    app,
+    org,
+    agent,
+    chatwoot,
+  }) => {
+    const other = await createChannel(
+      { app, org, agent },
+      {
+        type: "chatwoot",
+        config: { baseUrl: chatwoot.baseUrl, accountId: ACCOUNT_ID, apiAccessToken: BOT_TOKEN },
+      },
+    );
+    await app.api.inject({
       method: "PATCH",
       url: `/api/channels/${other.id}`,
-      headers: t.org.auth,
+      headers: org.auth,
       payload: { enabled: false },
     });
-    expect((await deliver(incoming(307, "Anyone?"), { to: other })).statusCode).toBe(404);
+    expect((await deliver(app, incoming(307, "Anyone?"), { to: other })).statusCode).toBe(404);
     const unknown = { webhookUrl: "https://agents.example.com/channels/chatwoot/no-such-channel" };
-    expect((await deliver(incoming(307, "Anyone?"), { to: unknown })).statusCode).toBe(404);
-    expect(await conversationOf(307)).toBeUndefined();
+    expect((await deliver(app, incoming(307, "Anyone?"), { to: unknown })).statusCode).toBe(404);
+    expect(await conversationOf({ app, org, agent }, 307)).toBeUndefined();
   });
 });
 
 describe("a chatwoot channel with the Agent Bot's secret", () => {
   let signed: ChannelBody;
-  beforeAll(async () => {
-    signed = await createChannel(t, {
-      type: "chatwoot",
-      config: {
-        baseUrl: chatwoot.baseUrl,
-        accountId: String(ACCOUNT_ID),
-        apiAccessToken: BOT_TOKEN,
-        webhookSecret: BOT_SECRET,
+  test.beforeAll(async ({ app, org, agent, chatwoot }) => {
+    signed = await createChannel(
+      { app, org, agent },
+      {
+        type: "chatwoot",
+        config: {
+          baseUrl: chatwoot.baseUrl,
+          accountId: String(ACCOUNT_ID),
+          apiAccessToken: BOT_TOKEN,
+          webhookSecret: BOT_SECRET,
+        },
       },
-    });
+    );
   });
 
   test("shows the secret masked", () => {
     expect(signed.config.webhookSecret).toBe(`••••${BOT_SECRET.slice(-4)}`);
   });
 
-  test("refuses an unsigned, wrongly signed, stale or other secret's event with 401 and stores nothing", async () => {
+  test("refuses an unsigned, wrongly signed, stale or other secret's event with 401 and stores nothing", async ({
+    app,
+    org,
+    agent,
+    fake,
+  }) => {
     const event = incoming(401, "Is <this> & that signed?");
     const now = Math.floor(Date.now() / 1000);
     const body = chatwootWebhookBody(event);
@@ -354,28 +430,30 @@ describe("a chatwoot channel with the Agent Bot's secret", () => {
       chatwootSignatureHeaders(BOT_SECRET, now, JSON.stringify(event)),
     ];
     for (const headers of refused) {
-      expect((await postInbound(t.app, signed, body, headers)).statusCode).toBe(401);
+      expect((await postInbound(app, signed, body, headers)).statusCode).toBe(401);
     }
     await nothingMoreHappens();
-    expect(chatRequests()).toHaveLength(0);
-    expect(await conversationOf(401)).toBeUndefined();
+    expect(chatRequests(fake)).toHaveLength(0);
+    expect(await conversationOf({ app, org, agent }, 401)).toBeUndefined();
   });
 
-  test("answers a correctly signed event, even with characters Rails escapes", async () => {
+  test("answers a correctly signed event, even with characters Rails escapes", async ({
+    app,
+    chatwoot,
+  }) => {
     const event = incoming(402, "Is <b>this</b> & that signed?");
-    expect((await deliver(event, { to: signed, secret: BOT_SECRET })).statusCode).toBe(200);
-    await eventually(() => expect(textsTo(402)).toEqual(["Answer: Is <b>this</b> & that signed?"]));
+    expect((await deliver(app, event, { to: signed, secret: BOT_SECRET })).statusCode).toBe(200);
+    await eventually(() =>
+      expect(textsTo(chatwoot, 402)).toEqual(["Answer: Is <b>this</b> & that signed?"]),
+    );
   });
 });
 
 describe("a production server", () => {
-  let production: TestApp;
-  beforeAll(async () => {
-    production = await startTestApp({ env: { NODE_ENV: "production" } });
-  });
-  afterAll(() => production.close());
-
-  test("refuses a Chatwoot baseUrl on a private address with 400, and never calls it", async () => {
+  test("refuses a Chatwoot baseUrl on a private address with 400, and never calls it", async ({
+    chatwoot,
+    production,
+  }) => {
     const org = await createFundedOrganization(production, "Prod");
     const agent = await createAgent(production, org);
     for (const baseUrl of [chatwoot.baseUrl, "http://10.0.0.1", "http://169.254.169.254"]) {

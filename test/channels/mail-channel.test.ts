@@ -1,43 +1,43 @@
 import { simpleParser } from "mailparser";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { type FakeSmtp, type ReceivedMail, startFakeSmtp } from "../fakes/smtp-server.ts";
+import { describe, expect } from "vitest";
+import type { FakeSmtp, ReceivedMail } from "../fakes/smtp-server.ts";
 import { createAgent } from "../harness/agents.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { startTestApp } from "../harness/app.ts";
 import { buildPdf } from "../ingestion/loaders/pdf-fixture.ts";
 import {
   type ChannelBody,
-  type ChannelTestApp,
+  type ChannelFixtures,
   chatRequests,
   conversationsOf,
   createChannel,
   eventually,
   startChannelTestApp,
 } from "./channel-helpers.ts";
-import { composeMail, idsOf, postMail, SUPPORT } from "./mail-helpers.ts";
+import { composeMail, idsOf, mailTest, postMail, SUPPORT } from "./mail-helpers.ts";
 
 const CUSTOMER = "zoe@customer.example";
 
-let t: ChannelTestApp;
-let smtp: FakeSmtp;
+/**
+ * `mailTest` with
+ * - `production`: an app in production mode on the same SMTP server, with an organization and an
+ *   agent, started once per file when a test asks for it.
+ */
+const test = mailTest().extend("production", { scope: "file" }, async ({ smtp }, { onCleanup }) => {
+  const app = await startTestApp({ env: { NODE_ENV: "production", SMTP_URL: smtp.url } });
+  onCleanup(() => app.close());
+  const org = await app.createOrganization("Prod Co");
+  return { app, org, agentId: (await createAgent(app, org)).id };
+});
+
 let channel: ChannelBody;
 let token: string;
-beforeAll(async () => {
-  smtp = await startFakeSmtp();
-  t = await startChannelTestApp({ SMTP_URL: smtp.url });
-  const created = (await createChannel(t, {
-    type: "mail",
-    name: "Support inbox",
-    config: { address: "Support@Shop.example" },
-  })) as ChannelBody & { inboundToken: string };
+test.beforeAll(async ({ app, org, agent }) => {
+  const created = (await createChannel(
+    { app, org, agent },
+    { type: "mail", name: "Support inbox", config: { address: "Support@Shop.example" } },
+  )) as ChannelBody & { inboundToken: string };
   channel = created;
   token = created.inboundToken;
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
-beforeEach(() => {
-  t.fake.requests.length = 0;
 });
 
 let sequence = 0;
@@ -45,16 +45,19 @@ const newId = (what = "m") => {
   sequence += 1;
   return `${what}${sequence}.${Date.now()}@customer.example`;
 };
-const mailsTo = (address: string) => smtp.received.filter((mail) => mail.to.includes(address));
+const mailsTo = (smtp: FakeSmtp, address: string) =>
+  smtp.received.filter((mail) => mail.to.includes(address));
 const nothingMoreHappens = () => new Promise((resolve) => setTimeout(resolve, 1_000));
 
-async function detailOfThread(threadKey: string) {
-  const row = (await conversationsOf(t)).data.find((c) => c.channelExternalId === threadKey);
+async function detailOfThread({ app, org, agent }: ChannelFixtures, threadKey: string) {
+  const row = (await conversationsOf({ app, org, agent })).data.find(
+    (c) => c.channelExternalId === threadKey,
+  );
   if (!row) return undefined;
-  const response = await t.app.api.inject({
+  const response = await app.api.inject({
     method: "GET",
-    url: `/api/conversations/${row.id}?agentId=${t.agentId}`,
-    headers: t.org.auth,
+    url: `/api/conversations/${row.id}?agentId=${agent.id}`,
+    headers: org.auth,
   });
   return response.json() as {
     id: string;
@@ -70,7 +73,11 @@ async function detailOfThread(threadKey: string) {
 }
 
 describe("a mail channel", () => {
-  test("is created with its inbound token shown once, and never again", async () => {
+  test("is created with its inbound token shown once, and never again", async ({
+    app,
+    org,
+    agent,
+  }) => {
     expect(channel).toMatchObject({
       type: "mail",
       name: "Support inbox",
@@ -79,22 +86,22 @@ describe("a mail channel", () => {
       config: { address: SUPPORT },
     });
     expect(token).toMatch(/^[\w-]{40,}$/);
-    const shown = await t.app.api.inject({
+    const shown = await app.api.inject({
       method: "GET",
       url: `/api/channels/${channel.id}`,
-      headers: t.org.auth,
+      headers: org.auth,
     });
     expect(shown.json()).not.toHaveProperty("inboundToken");
     expect(shown.body).not.toContain(token);
-    const listed = await t.app.api.inject({
+    const listed = await app.api.inject({
       method: "GET",
-      url: `/api/agents/${t.agentId}/channels`,
-      headers: t.org.auth,
+      url: `/api/agents/${agent.id}/channels`,
+      headers: org.auth,
     });
     expect(listed.body).not.toContain(token);
   });
 
-  test.each([
+  test.for<[string, Record<string, unknown>, string]>([
     ["no address", {}, "body.config.address"],
     ["an address that is not one", { address: "support" }, "body.config.address"],
     [
@@ -107,29 +114,40 @@ describe("a mail channel", () => {
       { address: SUPPORT, imap: { url: "imaps://bob@imap.example" } },
       "body.config.imap.url",
     ],
-  ])("refuses a config with %s (400, nothing stored)", async (_, config, path) => {
-    const response = await t.app.api.inject({
-      method: "POST",
-      url: `/api/agents/${t.agentId}/channels`,
-      headers: t.org.auth,
-      payload: { type: "mail", config },
-    });
-    expect(response.statusCode, response.body).toBe(400);
-    expect(response.json().details).toEqual(
-      expect.arrayContaining([expect.objectContaining({ path })]),
-    );
-  });
+  ])(
+    "refuses a config with %s (400, nothing stored)",
+    async ([, config, path], { app, org, agent }) => {
+      const response = await app.api.inject({
+        method: "POST",
+        url: `/api/agents/${agent.id}/channels`,
+        headers: org.auth,
+        payload: { type: "mail", config },
+      });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json().details).toEqual(
+        expect.arrayContaining([expect.objectContaining({ path })]),
+      );
+    },
+  );
 
-  test("refuses a bad, missing or other channel's token with 401 and stores nothing", async () => {
-    const other = (await createChannel(t, {
-      type: "mail",
-      config: { address: "sales@shop.example" },
-    })) as ChannelBody & { inboundToken: string };
+  test("refuses a bad, missing or other channel's token with 401 and stores nothing", async ({
+    app,
+    org,
+    agent,
+    fake,
+  }) => {
+    const other = (await createChannel(
+      { app, org, agent },
+      {
+        type: "mail",
+        config: { address: "sales@shop.example" },
+      },
+    )) as ChannelBody & { inboundToken: string };
     const raw = await composeMail({ messageId: newId("refused"), text: "Is this stored?" });
     for (const given of ["not-the-token", null, other.inboundToken, `${token}x`]) {
-      expect((await postMail(t.app, channel, raw, given)).statusCode).toBe(401);
+      expect((await postMail(app, channel, raw, given)).statusCode).toBe(401);
     }
-    const basic = await t.app.api.inject({
+    const basic = await app.api.inject({
       method: "POST",
       url: new URL(channel.webhookUrl).pathname,
       headers: { "content-type": "message/rfc822", authorization: `Basic ${token}` },
@@ -137,39 +155,52 @@ describe("a mail channel", () => {
     });
     expect(basic.statusCode).toBe(401);
     await nothingMoreHappens();
-    expect((await conversationsOf(t)).data).toHaveLength(0);
-    expect(chatRequests(t.fake)).toHaveLength(0);
+    expect((await conversationsOf({ app, org, agent })).data).toHaveLength(0);
+    expect(chatRequests(fake)).toHaveLength(0);
   });
 
-  test("answers 404 for an unknown or disabled channel, 400 for what is not a mail, 413 past 1 MB", async () => {
+  test("answers 404 for an unknown or disabled channel, 400 for what is not a mail, 413 past 1 MB", async ({
+    app,
+    org,
+    agent,
+  }) => {
     const raw = await composeMail({ messageId: newId(), text: "Hello?" });
-    const unknown = await t.app.api.inject({
+    const unknown = await app.api.inject({
       method: "POST",
       url: "/channels/mail/no-such-channel",
       headers: { "content-type": "message/rfc822", authorization: `Bearer ${token}` },
       payload: raw,
     });
     expect(unknown.statusCode).toBe(404);
-    expect((await postMail(t.app, channel, raw, token, "application/json")).statusCode).toBe(400);
-    expect((await postMail(t.app, channel, "", token)).statusCode).toBe(400);
-    expect((await postMail(t.app, channel, "just some words\r\n", token)).statusCode).toBe(400);
+    expect((await postMail(app, channel, raw, token, "application/json")).statusCode).toBe(400);
+    expect((await postMail(app, channel, "", token)).statusCode).toBe(400);
+    expect((await postMail(app, channel, "just some words\r\n", token)).statusCode).toBe(400);
     const huge = await composeMail({ messageId: newId(), text: "x".repeat(1_100_000) });
-    expect((await postMail(t.app, channel, huge, token)).statusCode).toBe(413);
-    const disabled = (await createChannel(t, {
-      type: "mail",
-      config: { address: "off@shop.example" },
-    })) as ChannelBody & { inboundToken: string };
-    await t.app.api.inject({
+    expect((await postMail(app, channel, huge, token)).statusCode).toBe(413);
+    const disabled = (await createChannel(
+      { app, org, agent },
+      {
+        type: "mail",
+        config: { address: "off@shop.example" },
+      },
+    )) as ChannelBody & { inboundToken: string };
+    await app.api.inject({
       method: "PATCH",
       url: `/api/channels/${disabled.id}`,
-      headers: t.org.auth,
+      headers: org.auth,
       payload: { enabled: false },
     });
-    expect((await postMail(t.app, disabled, raw, disabled.inboundToken)).statusCode).toBe(404);
+    expect((await postMail(app, disabled, raw, disabled.inboundToken)).statusCode).toBe(404);
   });
 
-  test("answers a mail once by SMTP, threaded, with a Re: subject, text and HTML", async () => {
-    t.fake.script({ text: "Your lamp left our warehouse today.\n\nIt arrives on Friday." });
+  test("answers a mail once by SMTP, threaded, with a Re: subject, text and HTML", async ({
+    app,
+    org,
+    agent,
+    fake,
+    smtp,
+  }) => {
+    fake.script({ text: "Your lamp left our warehouse today.\n\nIt arrives on Friday." });
     const messageId = newId();
     const raw = await composeMail({
       messageId,
@@ -177,14 +208,14 @@ describe("a mail channel", () => {
       text: "Hello,\nI ordered a lamp last week.\n\n-- \nZoë Núñez\nCEO, Customer Inc.",
     });
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      const response = await postMail(t.app, channel, raw, token);
+      const response = await postMail(app, channel, raw, token);
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json()).toEqual({ ok: true });
     }
     const mail = await smtp.nextMailTo(CUSTOMER);
     await nothingMoreHappens();
-    expect(mailsTo(CUSTOMER)).toHaveLength(1);
-    expect(chatRequests(t.fake)).toHaveLength(1);
+    expect(mailsTo(smtp, CUSTOMER)).toHaveLength(1);
+    expect(chatRequests(fake)).toHaveLength(1);
     expect(mail.from).toBe(SUPPORT);
     expect(mail.subject).toBe("Re: Where is my lamp?");
     expect(idsOf(mail.header("in-reply-to"))).toEqual([messageId]);
@@ -196,10 +227,10 @@ describe("a mail channel", () => {
     );
     expect(parsed.html).toContain("<p>Your lamp left our warehouse today.</p>");
     // The model read the new text: the subject and the body, not the signature.
-    const sent = JSON.stringify(chatRequests(t.fake)[0]!.body);
+    const sent = JSON.stringify(chatRequests(fake)[0]!.body);
     expect(sent).toContain("I ordered a lamp last week.");
     expect(sent).not.toContain("CEO, Customer Inc.");
-    const detail = await detailOfThread(messageId);
+    const detail = await detailOfThread({ app, org, agent }, messageId);
     expect(detail).toMatchObject({
       channel: "mail",
       contact: { email: CUSTOMER, firstName: "Zoë", lastName: "Núñez" },
@@ -214,10 +245,15 @@ describe("a mail channel", () => {
     });
   });
 
-  test("keeps one conversation across three replies, each answer threaded on the latest mail", async () => {
+  test("keeps one conversation across three replies, each answer threaded on the latest mail", async ({
+    app,
+    org,
+    agent,
+    smtp,
+  }) => {
     const first = newId("thread");
     await postMail(
-      t.app,
+      app,
       channel,
       await composeMail({ messageId: first, subject: "Order 7", text: "Where is order 7?" }),
       token,
@@ -235,7 +271,7 @@ describe("a mail channel", () => {
         references: chain,
         text: `${text}\n\nOn Mon, 1 Dec 2026 at 10:00, Support <${SUPPORT}> wrote:\n> Earlier answer`,
       });
-      expect((await postMail(t.app, channel, raw, token)).statusCode).toBe(200);
+      expect((await postMail(app, channel, raw, token)).statusCode).toBe(200);
       const answer = await smtp.nextMailTo(CUSTOMER);
       expect(answer.subject).toBe("Re: Order 7");
       expect(idsOf(answer.header("in-reply-to"))).toEqual([id]);
@@ -243,7 +279,7 @@ describe("a mail channel", () => {
       chain = [...chain, id];
       answers.push(answer);
     }
-    const detail = await detailOfThread(first);
+    const detail = await detailOfThread({ app, org, agent }, first);
     expect(
       detail!.messages.filter((message) => message.from === "human").map((m) => m.text),
     ).toEqual([
@@ -255,7 +291,13 @@ describe("a mail channel", () => {
     expect(detail!.messages.filter((message) => message.from === "agent")).toHaveLength(4);
   });
 
-  test("answers a burst of one thread as one turn, in the order written", async () => {
+  test("answers a burst of one thread as one turn, in the order written", async ({
+    app,
+    org,
+    agent,
+    fake,
+    smtp,
+  }) => {
     const first = newId("burst");
     const base = Date.now();
     const mails = await Promise.all(
@@ -270,12 +312,12 @@ describe("a mail channel", () => {
       ),
     );
     for (const raw of [...mails].reverse()) {
-      expect((await postMail(t.app, channel, raw, token)).statusCode).toBe(200);
+      expect((await postMail(app, channel, raw, token)).statusCode).toBe(200);
     }
     await smtp.nextMailTo(CUSTOMER);
     await nothingMoreHappens();
-    expect(chatRequests(t.fake)).toHaveLength(1);
-    const detail = await detailOfThread(first);
+    expect(chatRequests(fake)).toHaveLength(1);
+    const detail = await detailOfThread({ app, org, agent }, first);
     expect(detail!.messages.map((message) => message.text)).toEqual([
       "Three things\n\nFirst, the lamp.",
       "Second, the bulb.",
@@ -284,7 +326,7 @@ describe("a mail channel", () => {
     ]);
   });
 
-  test("reads a reply written below the quoted mail", async () => {
+  test("reads a reply written below the quoted mail", async ({ app, org, agent, smtp }) => {
     const first = newId("bottom");
     const id = newId("bottom");
     const raw = await composeMail({
@@ -294,13 +336,18 @@ describe("a mail channel", () => {
       subject: "Re: Sizes",
       text: `On Tue, 2 Dec 2026, Support <${SUPPORT}> wrote:\n> Which size do you need?\n\nThe large one, please.\n\n-- \nZoë`,
     });
-    expect((await postMail(t.app, channel, raw, token)).statusCode).toBe(200);
+    expect((await postMail(app, channel, raw, token)).statusCode).toBe(200);
     await smtp.nextMailTo(CUSTOMER);
-    const detail = await detailOfThread(first);
+    const detail = await detailOfThread({ app, org, agent }, first);
     expect(detail!.messages[0]!.text).toBe("The large one, please.");
   });
 
-  test("stores a mail with unstorable text and an oversized id in its headers (no 5xx)", async () => {
+  test("stores a mail with unstorable text and an oversized id in its headers (no 5xx)", async ({
+    app,
+    org,
+    agent,
+    smtp,
+  }) => {
     const messageId = newId("hostile");
     const raw = await composeMail({
       messageId,
@@ -309,28 +356,34 @@ describe("a mail channel", () => {
       references: [`${"x".repeat(5_000)}@customer.example`],
       text: "Is a NUL\u0000 a problem?",
     });
-    const response = await postMail(t.app, channel, raw, token);
+    const response = await postMail(app, channel, raw, token);
     expect(response.statusCode, response.body).toBe(200);
     const answer = await smtp.nextMailTo(CUSTOMER);
     expect(answer.subject).toBe("Re: Hello there");
-    const detail = await detailOfThread(messageId);
+    const detail = await detailOfThread({ app, org, agent }, messageId);
     expect(detail!.messages[0]!.text).toBe("Hello there\n\nIs a NUL a problem?");
   });
 
-  test("reads an HTML-only mail as text", async () => {
+  test("reads an HTML-only mail as text", async ({ app, org, agent, smtp }) => {
     const messageId = newId("html");
     const raw = await composeMail({
       messageId,
       subject: "Opening hours",
       html: "<html><body><p>When do you <b>open</b> on Sunday?</p><script>x()</script></body></html>",
     });
-    expect((await postMail(t.app, channel, raw, token)).statusCode).toBe(200);
+    expect((await postMail(app, channel, raw, token)).statusCode).toBe(200);
     await smtp.nextMailTo(CUSTOMER);
-    const detail = await detailOfThread(messageId);
+    const detail = await detailOfThread({ app, org, agent }, messageId);
     expect(detail!.messages[0]!.text).toBe("Opening hours\n\nWhen do you open on Sunday?");
   });
 
-  test("keeps a PDF attachment with the message and gives its text to the model", async () => {
+  test("keeps a PDF attachment with the message and gives its text to the model", async ({
+    app,
+    org,
+    agent,
+    fake,
+    smtp,
+  }) => {
     const messageId = newId("pdf");
     const pdf = Buffer.from(buildPdf([["Invoice 2026-117", "Total due: 89 euros"]]));
     const raw = await composeMail({
@@ -346,12 +399,12 @@ describe("a mail channel", () => {
         },
       ],
     });
-    expect((await postMail(t.app, channel, raw, token)).statusCode).toBe(200);
+    expect((await postMail(app, channel, raw, token)).statusCode).toBe(200);
     await smtp.nextMailTo(CUSTOMER);
-    const sent = JSON.stringify(chatRequests(t.fake)[0]!.body);
+    const sent = JSON.stringify(chatRequests(fake)[0]!.body);
     expect(sent).toContain('<attachment name=\\"invoice.pdf\\">');
     expect(sent).toContain("Total due: 89 euros");
-    const detail = await detailOfThread(messageId);
+    const detail = await detailOfThread({ app, org, agent }, messageId);
     const [customer] = detail!.messages;
     expect(customer!.attachments).toHaveLength(1);
     expect(customer!.attachments[0]!.url).toMatch(
@@ -360,20 +413,25 @@ describe("a mail channel", () => {
     expect(customer!.text).toContain("[Attachments not read: tool.exe");
   });
 
-  test("sends an operator's reply by mail in the thread, not marked as automatic", async () => {
+  test("sends an operator's reply by mail in the thread, not marked as automatic", async ({
+    app,
+    org,
+    agent,
+    smtp,
+  }) => {
     const messageId = newId("operator");
     await postMail(
-      t.app,
+      app,
       channel,
       await composeMail({ messageId, subject: "Refund", text: "I want a refund." }),
       token,
     );
     await smtp.nextMailTo(CUSTOMER);
-    const detail = await detailOfThread(messageId);
-    const reply = await t.app.api.inject({
+    const detail = await detailOfThread({ app, org, agent }, messageId);
+    const reply = await app.api.inject({
       method: "POST",
-      url: `/api/conversations/${detail!.id}/messages?agentId=${t.agentId}`,
-      headers: t.org.auth,
+      url: `/api/conversations/${detail!.id}/messages?agentId=${agent.id}`,
+      headers: org.auth,
       payload: { text: "Hi, Sam here: your refund is on its way." },
     });
     expect(reply.statusCode, reply.body).toBe(201);
@@ -386,7 +444,7 @@ describe("a mail channel", () => {
       "Hi, Sam here: your refund is on its way.",
     );
     await eventually(async () => {
-      const after = await detailOfThread(messageId);
+      const after = await detailOfThread({ app, org, agent }, messageId);
       expect(after!.messages.at(-1)!.delivery?.status).toBe("sent");
     });
   });
@@ -411,23 +469,13 @@ describe("mail channels without SMTP_URL", () => {
 });
 
 describe("mail channels in production", () => {
-  let production: TestApp;
-  let org: TestOrganization;
-  let agentId: string;
-  beforeAll(async () => {
-    production = await startTestApp({ env: { NODE_ENV: "production", SMTP_URL: smtp.url } });
-    org = await production.createOrganization("Prod Co");
-    agentId = (await createAgent(production, org)).id;
-  });
-  afterAll(() => production.close());
-
-  test.each([["127.0.0.1"], ["10.1.2.3"], ["localhost"], ["169.254.169.254"], ["[::1]"]])(
+  test.for([["127.0.0.1"], ["10.1.2.3"], ["localhost"], ["169.254.169.254"], ["[::1]"]])(
     "refuse an IMAP server at %s (400, never dialled)",
-    async (host) => {
-      const response = await production.api.inject({
+    async ([host], { production }) => {
+      const response = await production.app.api.inject({
         method: "POST",
-        url: `/api/agents/${agentId}/channels`,
-        headers: org.auth,
+        url: `/api/agents/${production.agentId}/channels`,
+        headers: production.org.auth,
         payload: {
           type: "mail",
           config: { address: SUPPORT, imap: { url: `imaps://bob:pw@${host}:993` } },

@@ -1,8 +1,28 @@
 import MailComposer from "nodemailer/lib/mail-composer/index.js";
+import { startFakeSmtp } from "../fakes/smtp-server.ts";
 import type { TestApp } from "../harness/app.ts";
-import type { ChannelBody } from "./channel-helpers.ts";
+import type { AppTestOptions } from "../harness/fixtures.ts";
+import { type ChannelBody, channelTest, platformEnv } from "./channel-helpers.ts";
 
 export const SUPPORT = "support@shop.example";
+
+/**
+ * The `test` of a file about mail channels: `channelTest` with SMTP_URL in its `env`, and
+ * - `smtp`: a fake SMTP server on 127.0.0.1, started once per file before the app.
+ */
+export function mailTest(options: AppTestOptions = {}) {
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  const test = channelTest(options).extend("smtp", { scope: "file" }, async ({}, { onCleanup }) => {
+    const smtp = await startFakeSmtp();
+    onCleanup(() => smtp.close());
+    return smtp;
+  });
+  return test.override("env", { scope: "file" }, ({ telegram, graph, slack, smtp }) => ({
+    ...platformEnv({ telegram, graph, slack }),
+    SMTP_URL: smtp.url,
+    ...options.env,
+  }));
+}
 
 export type MailSpec = {
   from?: string;

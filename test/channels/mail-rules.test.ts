@@ -1,33 +1,25 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type FakeSmtp, type ReceivedMail, startFakeSmtp } from "../fakes/smtp-server.ts";
+import { describe, expect } from "vitest";
+import type { ReceivedMail } from "../fakes/smtp-server.ts";
 import { createAgent } from "../harness/agents.ts";
 import {
   type ChannelBody,
-  type ChannelTestApp,
   chatRequests,
   conversationsOf,
   createChannel,
   eventually,
-  startChannelTestApp,
 } from "./channel-helpers.ts";
-import { composeMail, postMail, SUPPORT } from "./mail-helpers.ts";
+import { composeMail, mailTest, postMail, SUPPORT } from "./mail-helpers.ts";
 
 type MailChannel = ChannelBody & { inboundToken: string };
 
-let t: ChannelTestApp;
-let smtp: FakeSmtp;
+const test = mailTest();
+
 let channel: MailChannel;
-beforeAll(async () => {
-  smtp = await startFakeSmtp();
-  t = await startChannelTestApp({ SMTP_URL: smtp.url });
-  channel = (await createChannel(t, {
-    type: "mail",
-    config: { address: SUPPORT },
-  })) as MailChannel;
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
+test.beforeAll(async ({ app, org, agent }) => {
+  channel = (await createChannel(
+    { app, org, agent },
+    { type: "mail", config: { address: SUPPORT } },
+  )) as MailChannel;
 });
 
 let sequence = 0;
@@ -38,7 +30,7 @@ const newId = () => {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 1_200));
 
 describe("mail that is never answered", () => {
-  test.each([
+  test.for<[string, Record<string, string>]>([
     ["Auto-Submitted: auto-replied", { "Auto-Submitted": "auto-replied" }],
     ["Auto-Submitted: auto-generated", { "Auto-Submitted": "auto-generated" }],
     ["Precedence: bulk", { Precedence: "bulk" }],
@@ -46,18 +38,21 @@ describe("mail that is never answered", () => {
     ["Precedence: junk", { Precedence: "junk" }],
     ["X-Autoreply", { "X-Autoreply": "yes" }],
     ["X-Autorespond", { "X-Autorespond": "Out of office" }],
-  ])("a mail with %s: 200, nothing stored or sent", async (_, headers) => {
-    const from = `someone${sequence}@elsewhere.example`;
-    const raw = await composeMail({ messageId: newId(), from, headers, text: "I am away." });
-    const response = await postMail(t.app, channel, raw, channel.inboundToken);
-    expect(response.statusCode).toBe(200);
-    await settle();
-    expect(smtp.received.filter((mail) => mail.to.includes(from))).toHaveLength(0);
-    expect(chatRequests(t.fake)).toHaveLength(0);
-    expect((await conversationsOf(t)).data).toHaveLength(0);
-  });
+  ])(
+    "a mail with %s: 200, nothing stored or sent",
+    async ([, headers], { app, org, agent, fake, smtp }) => {
+      const from = `someone${sequence}@elsewhere.example`;
+      const raw = await composeMail({ messageId: newId(), from, headers, text: "I am away." });
+      const response = await postMail(app, channel, raw, channel.inboundToken);
+      expect(response.statusCode).toBe(200);
+      await settle();
+      expect(smtp.received.filter((mail) => mail.to.includes(from))).toHaveLength(0);
+      expect(chatRequests(fake)).toHaveLength(0);
+      expect((await conversationsOf({ app, org, agent })).data).toHaveLength(0);
+    },
+  );
 
-  test.each([
+  test.for<[string, { from: string; headers?: Record<string, string> }]>([
     ["from the channel's own address", { from: `"Support" <${SUPPORT.toUpperCase()}>` }],
     ["from MAILER-DAEMON", { from: "MAILER-DAEMON@mx.elsewhere.example" }],
     ["from postmaster", { from: "postmaster@elsewhere.example" }],
@@ -68,16 +63,19 @@ describe("mail that is never answered", () => {
         headers: { "Content-Type": "multipart/report; report-type=delivery-status; boundary=b1" },
       },
     ],
-  ])("a mail %s: 200, nothing stored or sent", async (_, spec) => {
-    const raw = await composeMail({ messageId: newId(), text: "Undeliverable: …", ...spec });
-    expect((await postMail(t.app, channel, raw, channel.inboundToken)).statusCode).toBe(200);
-    await settle();
-    expect(smtp.received).toHaveLength(0);
-    expect(chatRequests(t.fake)).toHaveLength(0);
-    expect((await conversationsOf(t)).data).toHaveLength(0);
-  });
+  ])(
+    "a mail %s: 200, nothing stored or sent",
+    async ([, spec], { app, org, agent, fake, smtp }) => {
+      const raw = await composeMail({ messageId: newId(), text: "Undeliverable: …", ...spec });
+      expect((await postMail(app, channel, raw, channel.inboundToken)).statusCode).toBe(200);
+      await settle();
+      expect(smtp.received).toHaveLength(0);
+      expect(chatRequests(fake)).toHaveLength(0);
+      expect((await conversationsOf({ app, org, agent })).data).toHaveLength(0);
+    },
+  );
 
-  test("but Auto-Submitted: no is a person writing, and is answered", async () => {
+  test("but Auto-Submitted: no is a person writing, and is answered", async ({ app, smtp }) => {
     const from = "person@elsewhere.example";
     const raw = await composeMail({
       messageId: newId(),
@@ -85,21 +83,30 @@ describe("mail that is never answered", () => {
       headers: { "Auto-Submitted": "no" },
       text: "Do you ship to Lisbon?",
     });
-    expect((await postMail(t.app, channel, raw, channel.inboundToken)).statusCode).toBe(200);
+    expect((await postMail(app, channel, raw, channel.inboundToken)).statusCode).toBe(200);
     const answer = await smtp.nextMailTo(from);
     expect(answer.header("auto-submitted")).toBe("auto-replied");
   });
 });
 
 describe("two agentdesk agents whose addresses mail each other", () => {
-  test("answer each other's first mail once, and never the answers: no loop", async () => {
-    const otherAgent = await createAgent(t.app, t.org, { name: "Sales" });
-    const alpha = (await createChannel(t, {
-      type: "mail",
-      config: { address: "alpha@one.example" },
-    })) as MailChannel;
+  test("answer each other's first mail once, and never the answers: no loop", async ({
+    app,
+    org,
+    agent,
+    fake,
+    smtp,
+  }) => {
+    const otherAgent = await createAgent(app, org, { name: "Sales" });
+    const alpha = (await createChannel(
+      { app, org, agent },
+      {
+        type: "mail",
+        config: { address: "alpha@one.example" },
+      },
+    )) as MailChannel;
     const beta = (await createChannel(
-      { ...t, agentId: otherAgent.id },
+      { app, org, agent: otherAgent },
       { type: "mail", config: { address: "beta@two.example" } },
     )) as MailChannel;
     // The mail server delivers what either agent sends to the other's inbound URL, as a
@@ -111,13 +118,13 @@ describe("two agentdesk agents whose addresses mail each other", () => {
         : mail.to.includes("beta@two.example")
           ? beta
           : null;
-      if (target) delivered.push(postMail(t.app, target, mail.raw, target.inboundToken));
+      if (target) delivered.push(postMail(app, target, mail.raw, target.inboundToken));
     });
     const before = smtp.received.length;
-    t.fake.requests.length = 0;
+    fake.requests.length = 0;
     // Someone writes to each agent from the other's address by hand (a colleague).
     await postMail(
-      t.app,
+      app,
       alpha,
       await composeMail({
         messageId: newId(),
@@ -128,7 +135,7 @@ describe("two agentdesk agents whose addresses mail each other", () => {
       alpha.inboundToken,
     );
     await postMail(
-      t.app,
+      app,
       beta,
       await composeMail({
         messageId: newId(),
@@ -147,7 +154,7 @@ describe("two agentdesk agents whose addresses mail each other", () => {
       "beta@two.example",
     ]);
     expect(sent.every((mail) => mail.header("auto-submitted") === "auto-replied")).toBe(true);
-    expect(chatRequests(t.fake)).toHaveLength(2);
+    expect(chatRequests(fake)).toHaveLength(2);
     expect(delivered).toHaveLength(2);
   });
 });

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { channels } from "../../src/db/schema/index.ts";
+import type { GraphApi } from "../fakes/graph-api.ts";
 import {
   messengerDeliveryWebhook,
   messengerEchoWebhook,
@@ -9,15 +10,17 @@ import {
   messengerTextWebhook,
 } from "../fakes/messenger-webhooks.ts";
 import { metaSignature, metaWebhookBody } from "../fakes/platform-signatures.ts";
+import type { TestApp } from "../harness/app.ts";
 import {
   type ChannelBody,
-  type ChannelTestApp,
+  type ChannelFixtures,
+  channelTest,
+  chatRequests,
   conversationsOf,
   createChannel,
   eventually,
   META_PAGE,
   postInbound,
-  startChannelTestApp,
 } from "./channel-helpers.ts";
 
 const APP_SECRET = "9a8b7c6d5e4f3a2b1c0d9e8f5f1c0e2d";
@@ -25,26 +28,31 @@ type Account = { object: "page" | "instagram"; accountId: string };
 const PAGE: Account = { object: "page", accountId: META_PAGE.id };
 const INSTAGRAM: Account = { object: "instagram", accountId: META_PAGE.instagramAccountId };
 
-let t: ChannelTestApp;
+const test = channelTest();
+
 let channel: ChannelBody;
-beforeAll(async () => {
-  t = await startChannelTestApp();
-  channel = await createChannel(t, {
-    type: "meta",
-    name: "Acme on Messenger",
-    config: { pageId: META_PAGE.id, pageAccessToken: META_PAGE.accessToken, appSecret: APP_SECRET },
-  });
+test.beforeAll(async ({ app, org, agent }) => {
+  channel = await createChannel(
+    { app, org, agent },
+    {
+      type: "meta",
+      name: "Acme on Messenger",
+      config: {
+        pageId: META_PAGE.id,
+        pageAccessToken: META_PAGE.accessToken,
+        appSecret: APP_SECRET,
+      },
+    },
+  );
 });
-afterAll(() => t.close());
-beforeEach(() => {
-  t.graph.calls.length = 0;
-  t.fake.requests.length = 0;
+test.beforeEach(({ graph }) => {
+  graph.calls.length = 0;
 });
 
 /** Signs the body as Meta does: over its bytes, serialized the way Meta serializes them. */
-function send(payload: unknown, to: Pick<ChannelBody, "webhookUrl"> = channel) {
+function send(app: TestApp, payload: unknown, to: Pick<ChannelBody, "webhookUrl"> = channel) {
   const body = metaWebhookBody(payload);
-  return postInbound(t.app, to, body, { "x-hub-signature-256": metaSignature(APP_SECRET, body) });
+  return postInbound(app, to, body, { "x-hub-signature-256": metaSignature(APP_SECRET, body) });
 }
 function textFrom(senderId: string, text: string, timestamp?: number, account = PAGE) {
   return messengerTextWebhook({
@@ -56,24 +64,24 @@ function textFrom(senderId: string, text: string, timestamp?: number, account = 
   });
 }
 type SendBody = { recipient: { id: string }; messaging_type?: string; message?: { text: string } };
-const sends = () =>
-  t.graph.callsTo("messages").filter((call) => (call.body as SendBody).message !== undefined);
-const sentTo = (recipient: string) =>
-  sends()
+const sends = (graph: GraphApi) =>
+  graph.callsTo("messages").filter((call) => (call.body as SendBody).message !== undefined);
+const sentTo = (graph: GraphApi, recipient: string) =>
+  sends(graph)
     .map((call) => call.body as SendBody)
     .filter((body) => body.recipient.id === recipient)
     .map((body) => body.message!.text);
-const chatRequests = () =>
-  t.fake.requests.filter((request) => request.path === "/v1/chat/completions");
 const nothingMoreHappens = () => new Promise((resolve) => setTimeout(resolve, 1_000));
 
-async function conversationOf(externalId: string) {
-  const found = (await conversationsOf(t)).data.find((row) => row.channelExternalId === externalId);
+async function conversationOf({ app, org, agent }: ChannelFixtures, externalId: string) {
+  const found = (await conversationsOf({ app, org, agent })).data.find(
+    (row) => row.channelExternalId === externalId,
+  );
   if (!found) return undefined;
-  const response = await t.app.api.inject({
+  const response = await app.api.inject({
     method: "GET",
-    url: `/api/conversations/${found.id}?agentId=${t.agentId}`,
-    headers: t.org.auth,
+    url: `/api/conversations/${found.id}?agentId=${agent.id}`,
+    headers: org.auth,
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json() as {
@@ -88,19 +96,23 @@ async function conversationOf(externalId: string) {
     }>;
   };
 }
-const getChannel = (id: string) =>
-  t.app.api.inject({ method: "GET", url: `/api/channels/${id}`, headers: t.org.auth });
-const channelCount = async () =>
+const getChannel = ({ app, org }: Pick<ChannelFixtures, "app" | "org">, id: string) =>
+  app.api.inject({ method: "GET", url: `/api/channels/${id}`, headers: org.auth });
+const channelCount = async ({ app, org, agent }: ChannelFixtures) =>
   (
-    await t.app.api.inject({
+    await app.api.inject({
       method: "GET",
-      url: `/api/agents/${t.agentId}/channels`,
-      headers: t.org.auth,
+      url: `/api/agents/${agent.id}/channels`,
+      headers: org.auth,
     })
   ).json().data.length as number;
 
 describe("a meta channel", () => {
-  test("checks the page token, subscribes the page, and shows the page with a generated verify token", async () => {
+  test("checks the page token, subscribes the page, and shows the page with a generated verify token", async ({
+    app,
+    org,
+    graph,
+  }) => {
     expect(channel).toMatchObject({
       type: "meta",
       name: "Acme on Messenger",
@@ -115,18 +127,23 @@ describe("a meta channel", () => {
         verifyToken: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
       },
     });
-    expect(t.graph.subscribedPages.has(META_PAGE.id)).toBe(true);
-    const shown = (await getChannel(channel.id)).body;
+    expect(graph.subscribedPages.has(META_PAGE.id)).toBe(true);
+    const shown = (await getChannel({ app, org }, channel.id)).body;
     expect(shown).not.toContain(META_PAGE.accessToken);
     expect(shown).not.toContain(APP_SECRET);
   });
 
-  test("refuses a token Meta does not take with 400, and stores nothing", async () => {
-    const before = await channelCount();
-    const response = await t.app.api.inject({
+  test("refuses a token Meta does not take with 400, and stores nothing", async ({
+    app,
+    org,
+    agent,
+    graph,
+  }) => {
+    const before = await channelCount({ app, org, agent });
+    const response = await app.api.inject({
       method: "POST",
-      url: `/api/agents/${t.agentId}/channels`,
-      headers: t.org.auth,
+      url: `/api/agents/${agent.id}/channels`,
+      headers: org.auth,
       payload: {
         type: "meta",
         config: {
@@ -144,11 +161,11 @@ describe("a meta channel", () => {
       ),
     });
     expect(response.body).not.toContain("EAAJ-not-a-token");
-    expect(t.graph.callsTo("subscribed_apps POST")).toHaveLength(0);
-    expect(await channelCount()).toBe(before);
+    expect(graph.callsTo("subscribed_apps POST")).toHaveLength(0);
+    expect(await channelCount({ app, org, agent })).toBe(before);
   });
 
-  test.each([
+  test.for<[string, Record<string, unknown>, string]>([
     ["no page id", { pageAccessToken: "x", appSecret: "y" }, "body.config.pageId"],
     [
       "a page id that is not digits",
@@ -157,23 +174,28 @@ describe("a meta channel", () => {
     ],
     ["no page token", { pageId: META_PAGE.id, appSecret: "y" }, "body.config.pageAccessToken"],
     ["no app secret", { pageId: META_PAGE.id, pageAccessToken: "x" }, "body.config.appSecret"],
-  ])("refuses a config with %s with 400 naming the field", async (_, config, path) => {
-    const response = await t.app.api.inject({
-      method: "POST",
-      url: `/api/agents/${t.agentId}/channels`,
-      headers: t.org.auth,
-      payload: { type: "meta", config },
-    });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().details).toEqual(
-      expect.arrayContaining([expect.objectContaining({ path })]),
-    );
-    expect(t.graph.calls).toHaveLength(0);
-  });
+  ])(
+    "refuses a config with %s with 400 naming the field",
+    async ([, config, path], { app, org, agent, graph }) => {
+      const response = await app.api.inject({
+        method: "POST",
+        url: `/api/agents/${agent.id}/channels`,
+        headers: org.auth,
+        payload: { type: "meta", config },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().details).toEqual(
+        expect.arrayContaining([expect.objectContaining({ path })]),
+      );
+      expect(graph.calls).toHaveLength(0);
+    },
+  );
 
-  test("answers Meta's verification with the challenge as text, and a wrong verify token with 403", async () => {
+  test("answers Meta's verification with the challenge as text, and a wrong verify token with 403", async ({
+    app,
+  }) => {
     const verify = (token: string) =>
-      t.app.api.inject({
+      app.api.inject({
         method: "GET",
         url: `${new URL(channel.webhookUrl).pathname}?${new URLSearchParams({
           "hub.mode": "subscribe",
@@ -190,7 +212,11 @@ describe("a meta channel", () => {
     expect(wrong.body).not.toContain("1523847601");
   });
 
-  test("refuses a bad, missing or other app's signature with 401 and stores nothing", async () => {
+  test("refuses a bad, missing or other app's signature with 401 and stores nothing", async ({
+    app,
+    org,
+    agent,
+  }) => {
     const payload = textFrom("6100000000000001", "Is this stored?");
     const body = metaWebhookBody(payload);
     for (const headers of [
@@ -198,24 +224,30 @@ describe("a meta channel", () => {
       {},
       { "x-hub-signature-256": metaSignature("another-apps-secret", body) },
     ] as Array<Record<string, string>>) {
-      expect((await postInbound(t.app, channel, body, headers)).statusCode).toBe(401);
+      expect((await postInbound(app, channel, body, headers)).statusCode).toBe(401);
     }
-    expect(await conversationOf("messenger:6100000000000001")).toBeUndefined();
-    expect((await getChannel(channel.id)).json().lastEventAt).toBeNull();
+    expect(await conversationOf({ app, org, agent }, "messenger:6100000000000001")).toBeUndefined();
+    expect((await getChannel({ app, org }, channel.id)).json().lastEventAt).toBeNull();
   });
 
-  test("answers a Messenger text once through the Send API, however often Meta delivers it", async () => {
+  test("answers a Messenger text once through the Send API, however often Meta delivers it", async ({
+    app,
+    org,
+    agent,
+    fake,
+    graph,
+  }) => {
     const psid = "6100000000000002";
-    t.fake.script({ text: "Our lamps ship within two days." });
+    fake.script({ text: "Our lamps ship within two days." });
     const payload = textFrom(psid, "When do you ship?");
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      expect((await send(payload)).statusCode).toBe(200);
+      expect((await send(app, payload)).statusCode).toBe(200);
     }
-    await t.graph.waitForCalls("messages", 2);
+    await graph.waitForCalls("messages", 2);
     await nothingMoreHappens();
-    expect(chatRequests()).toHaveLength(1);
-    expect(sentTo(psid)).toEqual(["Our lamps ship within two days."]);
-    const [call] = sends();
+    expect(chatRequests(fake)).toHaveLength(1);
+    expect(sentTo(graph, psid)).toEqual(["Our lamps ship within two days."]);
+    const [call] = sends(graph);
     expect(call!.path).toBe(`/v23.0/${META_PAGE.id}/messages`);
     expect(call!.headers.authorization).toBe(`Bearer ${META_PAGE.accessToken}`);
     expect(call!.body).toEqual({
@@ -224,12 +256,12 @@ describe("a meta channel", () => {
       message: { text: "Our lamps ship within two days." },
     });
     // The typing indicator went first.
-    expect(t.graph.callsTo("messages")[0]!.body).toEqual({
+    expect(graph.callsTo("messages")[0]!.body).toEqual({
       recipient: { id: psid },
       sender_action: "typing_on",
     });
 
-    const conversation = (await conversationOf(`messenger:${psid}`))!;
+    const conversation = (await conversationOf({ app, org, agent }, `messenger:${psid}`))!;
     expect(conversation.channel).toBe("meta");
     expect(conversation.messages.map((message) => [message.from, message.text])).toEqual([
       ["human", "When do you ship?"],
@@ -243,7 +275,13 @@ describe("a meta channel", () => {
     expect(conversation.contact).toMatchObject({ userId: `meta:messenger:${psid}` });
   });
 
-  test("never answers echoes of the page's own messages, deliveries, reads or another page's messages", async () => {
+  test("never answers echoes of the page's own messages, deliveries, reads or another page's messages", async ({
+    app,
+    org,
+    agent,
+    fake,
+    graph,
+  }) => {
     const psid = "6100000000000003";
     const bodies = [
       messengerEchoWebhook({
@@ -262,46 +300,59 @@ describe("a meta channel", () => {
         text: "I wrote to another page",
       }),
     ];
-    for (const body of bodies) expect((await send(body)).statusCode).toBe(200);
+    for (const body of bodies) expect((await send(app, body)).statusCode).toBe(200);
     await nothingMoreHappens();
-    expect(t.graph.callsTo("messages")).toHaveLength(0);
-    expect(chatRequests()).toHaveLength(0);
-    expect(await conversationOf(`messenger:${psid}`)).toBeUndefined();
+    expect(graph.callsTo("messages")).toHaveLength(0);
+    expect(chatRequests(fake)).toHaveLength(0);
+    expect(await conversationOf({ app, org, agent }, `messenger:${psid}`)).toBeUndefined();
   });
 
-  test("answers an Instagram message to the page's Instagram account, in parts of at most 1,000 characters", async () => {
+  test("answers an Instagram message to the page's Instagram account, in parts of at most 1,000 characters", async ({
+    app,
+    org,
+    agent,
+    fake,
+    graph,
+  }) => {
     const igsid = "17841400000000004";
     const sentence = "Our lamps are made of recycled brass and hand-blown glass.";
     const long = Array.from({ length: 30 }, () => sentence).join(" ");
-    t.fake.script({ text: long });
+    fake.script({ text: long });
     expect(
-      (await send(textFrom(igsid, "Tell me about the lamps", undefined, INSTAGRAM))).statusCode,
+      (await send(app, textFrom(igsid, "Tell me about the lamps", undefined, INSTAGRAM)))
+        .statusCode,
     ).toBe(200);
-    await eventually(() => expect(sentTo(igsid).length).toBeGreaterThanOrEqual(2));
+    await eventually(() => expect(sentTo(graph, igsid).length).toBeGreaterThanOrEqual(2));
     await nothingMoreHappens();
-    const parts = sentTo(igsid);
+    const parts = sentTo(graph, igsid);
     for (const part of parts) expect(part.length).toBeLessThanOrEqual(1_000);
     expect(parts.join(" ")).toBe(long);
-    const conversation = (await conversationOf(`instagram:${igsid}`))!;
+    const conversation = (await conversationOf({ app, org, agent }, `instagram:${igsid}`))!;
     expect(conversation.channel).toBe("meta");
   });
 
-  test("answers a burst as one turn, in the order the messages were written", async () => {
+  test("answers a burst as one turn, in the order the messages were written", async ({
+    app,
+    org,
+    agent,
+    fake,
+    graph,
+  }) => {
     const psid = "6100000000000005";
     const now = Date.now();
-    t.fake.script({ text: "Let me look for your lamp." });
+    fake.script({ text: "Let me look for your lamp." });
     // Meta delivered the messages in the reverse of the order they were written in.
-    expect((await send(textFrom(psid, "It has not arrived", now + 20))).statusCode).toBe(200);
-    expect((await send(textFrom(psid, "I ordered a lamp", now + 10))).statusCode).toBe(200);
-    expect((await send(textFrom(psid, "Good morning", now))).statusCode).toBe(200);
-    await eventually(() => expect(sentTo(psid)).toHaveLength(1));
+    expect((await send(app, textFrom(psid, "It has not arrived", now + 20))).statusCode).toBe(200);
+    expect((await send(app, textFrom(psid, "I ordered a lamp", now + 10))).statusCode).toBe(200);
+    expect((await send(app, textFrom(psid, "Good morning", now))).statusCode).toBe(200);
+    await eventually(() => expect(sentTo(graph, psid)).toHaveLength(1));
     await nothingMoreHappens();
-    expect(chatRequests()).toHaveLength(1);
-    const prompt = JSON.stringify(chatRequests()[0]!.body);
+    expect(chatRequests(fake)).toHaveLength(1);
+    const prompt = JSON.stringify(chatRequests(fake)[0]!.body);
     expect(prompt.indexOf("Good morning")).toBeLessThan(prompt.indexOf("I ordered a lamp"));
     expect(prompt.indexOf("I ordered a lamp")).toBeLessThan(prompt.indexOf("It has not arrived"));
-    expect(sentTo(psid)).toEqual(["Let me look for your lamp."]);
-    const conversation = (await conversationOf(`messenger:${psid}`))!;
+    expect(sentTo(graph, psid)).toEqual(["Let me look for your lamp."]);
+    const conversation = (await conversationOf({ app, org, agent }, `messenger:${psid}`))!;
     expect(conversation.messages.map((message) => message.text)).toEqual([
       "Good morning",
       "I ordered a lamp",
@@ -310,120 +361,152 @@ describe("a meta channel", () => {
     ]);
   });
 
-  test("splits a long answer into at most 10 messages of at most 2,000 characters, nothing cut off", async () => {
+  test("splits a long answer into at most 10 messages of at most 2,000 characters, nothing cut off", async ({
+    app,
+    fake,
+    graph,
+  }) => {
     const psid = "6100000000000006";
     const paragraph = (n: number) =>
       `${"Brass lamps need a soft cloth. ".repeat(29).trim()} (${n})`;
     const long = Array.from({ length: 14 }, (_, index) => paragraph(index + 1)).join("\n\n");
-    t.fake.script({ text: long });
-    await send(textFrom(psid, "How do I care for my lamp?"));
-    await eventually(() => expect(sentTo(psid)).toHaveLength(10));
+    fake.script({ text: long });
+    await send(app, textFrom(psid, "How do I care for my lamp?"));
+    await eventually(() => expect(sentTo(graph, psid)).toHaveLength(10));
     await nothingMoreHappens();
-    const parts = sentTo(psid);
+    const parts = sentTo(graph, psid);
     expect(parts).toHaveLength(10);
     for (const part of parts) expect(part.length).toBeLessThanOrEqual(2_000);
     expect(parts.join(" ").replace(/\s+/g, " ")).toBe(long.replace(/\s+/g, " "));
   });
 
-  test("fails an answer, saying why, when the customer's message is over 24 hours old", async () => {
-    const late = await createChannel(t, {
-      type: "meta",
-      config: {
-        pageId: META_PAGE.id,
-        pageAccessToken: META_PAGE.accessToken,
-        appSecret: APP_SECRET,
+  test("fails an answer, saying why, when the customer's message is over 24 hours old", async ({
+    app,
+    org,
+    agent,
+    fake,
+    graph,
+  }) => {
+    const late = await createChannel(
+      { app, org, agent },
+      {
+        type: "meta",
+        config: {
+          pageId: META_PAGE.id,
+          pageAccessToken: META_PAGE.accessToken,
+          appSecret: APP_SECRET,
+        },
       },
-    });
+    );
     // Messages older than the channel are ignored: the channel is made two days old, so a
     // message Meta delivers 25 hours late is the real case of an answer outside the window.
-    await t.app.database.db
+    await app.database.db
       .update(channels)
       .set({ createdAt: sql`now() - interval '2 days'` as unknown as Date })
       .where(eq(channels.id, late.id));
     const psid = "6100000000000007";
-    t.fake.script({ text: "Sorry for the delay." });
+    fake.script({ text: "Sorry for the delay." });
     const written = Date.now() - 25 * 3_600_000;
-    expect((await send(textFrom(psid, "Hello?", written), late)).statusCode).toBe(200);
+    expect((await send(app, textFrom(psid, "Hello?", written), late)).statusCode).toBe(200);
     const answer = await eventually(async () => {
-      const last = (await conversationOf(`messenger:${psid}`))?.messages.at(-1);
+      const last = (await conversationOf({ app, org, agent }, `messenger:${psid}`))?.messages.at(
+        -1,
+      );
       expect(last?.delivery?.status).toBe("failed");
       return last!;
     });
     expect(answer.delivery!.error).toMatch(/more than 24 hours/);
-    expect(sentTo(psid)).toEqual([]);
+    expect(sentTo(graph, psid)).toEqual([]);
   });
 
-  test("answers 404 to a disabled channel and to an unknown one, storing nothing", async () => {
-    const other = await createChannel(t, {
-      type: "meta",
-      config: {
-        pageId: META_PAGE.id,
-        pageAccessToken: META_PAGE.accessToken,
-        appSecret: APP_SECRET,
+  test("answers 404 to a disabled channel and to an unknown one, storing nothing", async ({
+    app,
+    org,
+    agent,
+  }) => {
+    const other = await createChannel(
+      { app, org, agent },
+      {
+        type: "meta",
+        config: {
+          pageId: META_PAGE.id,
+          pageAccessToken: META_PAGE.accessToken,
+          appSecret: APP_SECRET,
+        },
       },
-    });
-    const patched = await t.app.api.inject({
+    );
+    const patched = await app.api.inject({
       method: "PATCH",
       url: `/api/channels/${other.id}`,
-      headers: t.org.auth,
+      headers: org.auth,
       payload: { enabled: false },
     });
     expect(patched.statusCode).toBe(200);
-    expect((await send(textFrom("6100000000000008", "Anyone?"), other)).statusCode).toBe(404);
+    expect((await send(app, textFrom("6100000000000008", "Anyone?"), other)).statusCode).toBe(404);
     const unknown = { webhookUrl: "https://agents.example.com/channels/meta/no-such-channel" };
-    expect((await send(textFrom("6100000000000008", "Anyone?"), unknown)).statusCode).toBe(404);
+    expect((await send(app, textFrom("6100000000000008", "Anyone?"), unknown)).statusCode).toBe(
+      404,
+    );
     await nothingMoreHappens();
-    expect(await conversationOf("messenger:6100000000000008")).toBeUndefined();
+    expect(await conversationOf({ app, org, agent }, "messenger:6100000000000008")).toBeUndefined();
   });
 
-  test("unsubscribes the page when deleted", async () => {
-    const other = await createChannel(t, {
-      type: "meta",
-      config: {
-        pageId: META_PAGE.id,
-        pageAccessToken: META_PAGE.accessToken,
-        appSecret: APP_SECRET,
+  test("unsubscribes the page when deleted", async ({ app, org, agent, graph }) => {
+    const other = await createChannel(
+      { app, org, agent },
+      {
+        type: "meta",
+        config: {
+          pageId: META_PAGE.id,
+          pageAccessToken: META_PAGE.accessToken,
+          appSecret: APP_SECRET,
+        },
       },
-    });
-    expect(t.graph.subscribedPages.has(META_PAGE.id)).toBe(true);
-    const deleted = await t.app.api.inject({
+    );
+    expect(graph.subscribedPages.has(META_PAGE.id)).toBe(true);
+    const deleted = await app.api.inject({
       method: "DELETE",
       url: `/api/channels/${other.id}`,
-      headers: t.org.auth,
+      headers: org.auth,
     });
     expect(deleted.statusCode).toBe(204);
-    expect(t.graph.callsTo("subscribed_apps DELETE")).toHaveLength(1);
-    expect(t.graph.subscribedPages.has(META_PAGE.id)).toBe(false);
-    expect((await getChannel(other.id)).statusCode).toBe(404);
+    expect(graph.callsTo("subscribed_apps DELETE")).toHaveLength(1);
+    expect(graph.subscribedPages.has(META_PAGE.id)).toBe(false);
+    expect((await getChannel({ app, org }, other.id)).statusCode).toBe(404);
     // The page is subscribed again for the channels still using it.
-    const patched = await t.app.api.inject({
+    const patched = await app.api.inject({
       method: "PATCH",
       url: `/api/channels/${channel.id}`,
-      headers: t.org.auth,
+      headers: org.auth,
       payload: { config: {} },
     });
     expect(patched.statusCode, patched.body).toBe(200);
-    expect(t.graph.subscribedPages.has(META_PAGE.id)).toBe(true);
+    expect(graph.subscribedPages.has(META_PAGE.id)).toBe(true);
   });
 });
 
 describe("an operator's reply on Messenger", () => {
-  test("goes out through the Send API, is refused over 2,000 characters, and with 409 after 24 hours", async () => {
+  test("goes out through the Send API, is refused over 2,000 characters, and with 409 after 24 hours", async ({
+    app,
+    org,
+    agent,
+    graph,
+  }) => {
     const psid = "6100000000000009";
-    expect((await send(textFrom(psid, "Hello there"))).statusCode).toBe(200);
-    await eventually(() => expect(sentTo(psid)).toHaveLength(1));
-    const conversation = (await conversationOf(`messenger:${psid}`))!;
+    expect((await send(app, textFrom(psid, "Hello there"))).statusCode).toBe(200);
+    await eventually(() => expect(sentTo(graph, psid)).toHaveLength(1));
+    const conversation = (await conversationOf({ app, org, agent }, `messenger:${psid}`))!;
     const reply = (text: string) =>
-      t.app.api.inject({
+      app.api.inject({
         method: "POST",
         url: `/api/conversations/${conversation.id}/messages`,
-        headers: t.org.auth,
+        headers: org.auth,
         payload: { text },
       });
     const sent = await reply("A person here: your lamp ships today.");
     expect(sent.statusCode, sent.body).toBe(201);
     await eventually(() =>
-      expect(sentTo(psid).at(-1)).toBe("A person here: your lamp ships today."),
+      expect(sentTo(graph, psid).at(-1)).toBe("A person here: your lamp ships today."),
     );
 
     const tooLong = await reply("x".repeat(2_001));
@@ -433,7 +516,7 @@ describe("an operator's reply on Messenger", () => {
       details: [{ path: "body.text", message: "must be at most 2000 characters on meta" }],
     });
 
-    await t.app.database.db.execute(
+    await app.database.db.execute(
       `update channel_threads set last_inbound_at = now() - interval '25 hours' where thread_key = 'messenger:${psid}'`,
     );
     const late = await reply("Anything else?");
@@ -443,7 +526,7 @@ describe("an operator's reply on Messenger", () => {
       error: expect.stringContaining("24 hours"),
     });
     await nothingMoreHappens();
-    expect(sentTo(psid)).not.toContain("Anything else?");
-    expect(sentTo(psid)).toHaveLength(2);
+    expect(sentTo(graph, psid)).not.toContain("Anything else?");
+    expect(sentTo(graph, psid)).toHaveLength(2);
   });
 });

@@ -1,36 +1,35 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import {
+  type TelegramApi,
   telegramBotMessageUpdate,
   telegramEditedUpdate,
   telegramTextUpdate,
 } from "../fakes/telegram-api.ts";
+import type { TestApp } from "../harness/app.ts";
 import {
   BOT_TOKEN,
   type ChannelBody,
-  type ChannelTestApp,
+  channelTest,
+  chatRequests,
   conversationsOf,
   createChannel,
   eventually,
   postInbound,
-  startChannelTestApp,
 } from "./channel-helpers.ts";
 
-let t: ChannelTestApp;
+const test = channelTest();
+
 let channel: ChannelBody;
 let secret: string;
-beforeAll(async () => {
-  t = await startChannelTestApp();
-  channel = await createChannel(t, {
-    type: "telegram",
-    name: "Support bot",
-    config: { botToken: BOT_TOKEN },
-  });
-  secret = t.telegram.webhookOf(BOT_TOKEN)!.secret_token!;
+test.beforeAll(async ({ app, org, agent, telegram }) => {
+  channel = await createChannel(
+    { app, org, agent },
+    { type: "telegram", name: "Support bot", config: { botToken: BOT_TOKEN } },
+  );
+  secret = telegram.webhookOf(BOT_TOKEN)!.secret_token!;
 });
-afterAll(() => t.close());
-beforeEach(() => {
-  t.telegram.calls.length = 0;
-  t.fake.requests.length = 0;
+test.beforeEach(({ telegram }) => {
+  telegram.calls.length = 0;
 });
 
 let nextUpdate = 1_000;
@@ -40,17 +39,18 @@ function update(text: string, chatId = 42, from: Sender = customer) {
   nextUpdate += 1;
   return telegramTextUpdate({ updateId: nextUpdate, messageId: nextUpdate, chatId, from, text });
 }
-const send = (body: unknown, token = secret) =>
-  postInbound(t.app, channel, JSON.stringify(body), { "x-telegram-bot-api-secret-token": token });
-const sentTexts = () =>
-  t.telegram.callsTo("sendMessage").map((call) => (call.body as { text: string }).text);
-const chatRequests = () =>
-  t.fake.requests.filter((request) => request.path === "/v1/chat/completions");
+const send = (app: TestApp, body: unknown, token = secret) =>
+  postInbound(app, channel, JSON.stringify(body), { "x-telegram-bot-api-secret-token": token });
+const sentTexts = (telegram: TelegramApi) =>
+  telegram.callsTo("sendMessage").map((call) => (call.body as { text: string }).text);
 
 describe("a Telegram channel", () => {
-  test("is created by checking the bot with getMe and registering the webhook with a secret", async () => {
+  test("is created by checking the bot with getMe and registering the webhook with a secret", async ({
+    agent,
+    telegram,
+  }) => {
     expect(channel).toMatchObject({
-      agentId: t.agentId,
+      agentId: agent.id,
       type: "telegram",
       name: "Support bot",
       enabled: true,
@@ -60,48 +60,60 @@ describe("a Telegram channel", () => {
       lastError: null,
       lastEventAt: null,
     });
-    const webhook = t.telegram.webhookOf(BOT_TOKEN)!;
+    const webhook = telegram.webhookOf(BOT_TOKEN)!;
     expect(webhook.url).toBe(channel.webhookUrl);
     expect(webhook.allowed_updates).toEqual(["message"]);
     expect(secret).toMatch(/^[A-Za-z0-9_-]{32,256}$/);
   });
 
-  test("refuses a token Telegram does not know with 400, and stores nothing", async () => {
-    const response = await t.app.api.inject({
+  test("refuses a token Telegram does not know with 400, and stores nothing", async ({
+    app,
+    org,
+    agent,
+  }) => {
+    const response = await app.api.inject({
       method: "POST",
-      url: `/api/agents/${t.agentId}/channels`,
-      headers: t.org.auth,
+      url: `/api/agents/${agent.id}/channels`,
+      headers: org.auth,
       payload: { type: "telegram", config: { botToken: "123:not-a-real-token" } },
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().error).toMatch(/Telegram refused/);
-    const list = await t.app.api.inject({
+    const list = await app.api.inject({
       method: "GET",
-      url: `/api/agents/${t.agentId}/channels`,
-      headers: t.org.auth,
+      url: `/api/agents/${agent.id}/channels`,
+      headers: org.auth,
     });
     expect(list.json().data.map((row: ChannelBody) => row.id)).toEqual([channel.id]);
   });
 
-  test("answers a message once, through sendMessage to the same chat, whatever the retries", async () => {
-    t.fake.script({ text: "We open at nine." });
+  test("answers a message once, through sendMessage to the same chat, whatever the retries", async ({
+    app,
+    org,
+    agent,
+    fake,
+    telegram,
+  }) => {
+    fake.script({ text: "We open at nine." });
     const body = update("When do you open?");
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      const response = await send(body);
+      const response = await send(app, body);
       expect(response.statusCode).toBe(200);
     }
-    await t.telegram.waitForCalls("sendMessage", 1);
+    await telegram.waitForCalls("sendMessage", 1);
     await new Promise((resolve) => setTimeout(resolve, 800));
-    expect(sentTexts()).toEqual(["We open at nine."]);
-    expect(chatRequests()).toHaveLength(1);
-    expect(t.telegram.callsTo("sendMessage")[0]!.body).toMatchObject({ chat_id: "42" });
+    expect(sentTexts(telegram)).toEqual(["We open at nine."]);
+    expect(chatRequests(fake)).toHaveLength(1);
+    expect(telegram.callsTo("sendMessage")[0]!.body).toMatchObject({ chat_id: "42" });
 
-    const conversation = (await conversationsOf(t)).data.find((row) => row.channel === "telegram")!;
+    const conversation = (await conversationsOf({ app, org, agent })).data.find(
+      (row) => row.channel === "telegram",
+    )!;
     expect(conversation.channelExternalId).toBe("42");
-    const full = await t.app.api.inject({
+    const full = await app.api.inject({
       method: "GET",
-      url: `/api/conversations/${conversation.id}?agentId=${t.agentId}`,
-      headers: t.org.auth,
+      url: `/api/conversations/${conversation.id}?agentId=${agent.id}`,
+      headers: org.auth,
     });
     const messages = full.json().messages;
     expect(
@@ -118,33 +130,43 @@ describe("a Telegram channel", () => {
     expect(full.json().contact).toMatchObject({ firstName: "Ada", lastName: "Lovelace" });
   });
 
-  test("refuses a wrong or missing secret with 401 and stores nothing", async () => {
+  test("refuses a wrong or missing secret with 401 and stores nothing", async ({
+    app,
+    fake,
+    telegram,
+  }) => {
     const body = update("Ignore me");
-    expect((await send(body, "wrong-secret")).statusCode).toBe(401);
-    const missing = await postInbound(t.app, channel, JSON.stringify(body), {});
+    expect((await send(app, body, "wrong-secret")).statusCode).toBe(401);
+    const missing = await postInbound(app, channel, JSON.stringify(body), {});
     expect(missing.statusCode).toBe(401);
     // The real delivery of the same update afterwards is new: nothing was recorded before.
-    t.fake.script({ text: "Now I see it." });
-    expect((await send(body)).statusCode).toBe(200);
-    await t.telegram.waitForCalls("sendMessage", 1);
-    expect(sentTexts()).toEqual(["Now I see it."]);
+    fake.script({ text: "Now I see it." });
+    expect((await send(app, body)).statusCode).toBe(200);
+    await telegram.waitForCalls("sendMessage", 1);
+    expect(sentTexts(telegram)).toEqual(["Now I see it."]);
   });
 
-  test("answers a burst of three messages as one turn", async () => {
-    t.fake.script({ text: "One answer to all three." });
+  test("answers a burst of three messages as one turn", async ({ app, fake, telegram }) => {
+    fake.script({ text: "One answer to all three." });
     for (const text of ["Hi", "I ordered a lamp", "It has not arrived"]) {
-      expect((await send(update(text, 77, { id: 77, first_name: "Bo" }))).statusCode).toBe(200);
+      expect((await send(app, update(text, 77, { id: 77, first_name: "Bo" }))).statusCode).toBe(
+        200,
+      );
     }
-    await t.telegram.waitForCalls("sendMessage", 1);
+    await telegram.waitForCalls("sendMessage", 1);
     await new Promise((resolve) => setTimeout(resolve, 800));
-    expect(chatRequests()).toHaveLength(1);
-    const prompt = JSON.stringify(chatRequests()[0]!.body);
+    expect(chatRequests(fake)).toHaveLength(1);
+    const prompt = JSON.stringify(chatRequests(fake)[0]!.body);
     expect(prompt).toContain("I ordered a lamp");
     expect(prompt).toContain("It has not arrived");
-    expect(sentTexts()).toEqual(["One answer to all three."]);
+    expect(sentTexts(telegram)).toEqual(["One answer to all three."]);
   });
 
-  test("never answers bots, edits or messages older than the channel", async () => {
+  test("never answers bots, edits or messages older than the channel", async ({
+    app,
+    fake,
+    telegram,
+  }) => {
     const old = telegramTextUpdate({
       updateId: 9_001,
       messageId: 9_001,
@@ -167,85 +189,96 @@ describe("a Telegram channel", () => {
       from: customer,
       text: "edited",
     });
-    for (const body of [old, bot, edit]) expect((await send(body)).statusCode).toBe(200);
+    for (const body of [old, bot, edit]) expect((await send(app, body)).statusCode).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(sentTexts()).toEqual([]);
-    expect(chatRequests()).toHaveLength(0);
+    expect(sentTexts(telegram)).toEqual([]);
+    expect(chatRequests(fake)).toHaveLength(0);
   });
 
-  test("splits a long answer into at most 3 messages within 4,096 characters, nothing cut off", async () => {
+  test("splits a long answer into at most 3 messages within 4,096 characters, nothing cut off", async ({
+    app,
+    fake,
+    telegram,
+  }) => {
     const paragraph = (n: number) => `${"Lorem ipsum dolor sit amet. ".repeat(70).trim()} (${n})`;
     const long = [1, 2, 3, 4, 5].map(paragraph).join("\n\n");
-    t.fake.script({ text: long });
-    await send(update("Tell me everything", 88, { id: 88, first_name: "Cy" }));
-    await t.telegram.waitForCalls("sendMessage", 3);
+    fake.script({ text: long });
+    await send(app, update("Tell me everything", 88, { id: 88, first_name: "Cy" }));
+    await telegram.waitForCalls("sendMessage", 3);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const parts = sentTexts();
+    const parts = sentTexts(telegram);
     expect(parts).toHaveLength(3);
     for (const part of parts) expect(part.length).toBeLessThanOrEqual(4_096);
     expect(parts.join(" ").replace(/\s+/g, " ")).toBe(long.replace(/\s+/g, " "));
   });
 
-  test("retries a send answered 429 after Retry-After and delivers it once", async () => {
-    t.telegram.failNext("sendMessage", { status: 429, retryAfterSeconds: 1 });
-    t.fake.script({ text: "Sorry for the wait." });
-    await send(update("Are you there?", 99, { id: 99, first_name: "Di" }));
-    const calls = await t.telegram.waitForCalls("sendMessage", 2, 20_000);
+  test("retries a send answered 429 after Retry-After and delivers it once", async ({
+    app,
+    fake,
+    telegram,
+  }) => {
+    telegram.failNext("sendMessage", { status: 429, retryAfterSeconds: 1 });
+    fake.script({ text: "Sorry for the wait." });
+    await send(app, update("Are you there?", 99, { id: 99, first_name: "Di" }));
+    const calls = await telegram.waitForCalls("sendMessage", 2, 20_000);
     expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(950);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(t.telegram.callsTo("sendMessage")).toHaveLength(2);
-    expect(sentTexts()).toEqual(["Sorry for the wait.", "Sorry for the wait."]);
+    expect(telegram.callsTo("sendMessage")).toHaveLength(2);
+    expect(sentTexts(telegram)).toEqual(["Sorry for the wait.", "Sorry for the wait."]);
   });
 
-  test("shows when the platform last reached the channel", async () => {
-    const response = await t.app.api.inject({
+  test("shows when the platform last reached the channel", async ({ app, org }) => {
+    const response = await app.api.inject({
       method: "GET",
       url: `/api/channels/${channel.id}`,
-      headers: t.org.auth,
+      headers: org.auth,
     });
     expect(response.statusCode).toBe(200);
     expect(response.json().lastEventAt).toEqual(expect.any(String));
     expect(JSON.stringify(response.json())).not.toContain(BOT_TOKEN);
   });
 
-  test("answers 404 to a disabled channel, and to an unknown one", async () => {
-    const patched = await t.app.api.inject({
+  test("answers 404 to a disabled channel, and to an unknown one", async ({ app, org }) => {
+    const patched = await app.api.inject({
       method: "PATCH",
       url: `/api/channels/${channel.id}`,
-      headers: t.org.auth,
+      headers: org.auth,
       payload: { enabled: false },
     });
     expect(patched.statusCode).toBe(200);
     expect(patched.json().enabled).toBe(false);
-    expect((await send(update("Anyone?"))).statusCode).toBe(404);
-    const unknown = await t.app.api.inject({
+    expect((await send(app, update("Anyone?"))).statusCode).toBe(404);
+    const unknown = await app.api.inject({
       method: "POST",
       url: "/channels/telegram/no-such-channel",
       headers: { "content-type": "application/json", "x-telegram-bot-api-secret-token": secret },
       payload: JSON.stringify(update("Anyone?")),
     });
     expect(unknown.statusCode).toBe(404);
-    await t.app.api.inject({
+    await app.api.inject({
       method: "PATCH",
       url: `/api/channels/${channel.id}`,
-      headers: t.org.auth,
+      headers: org.auth,
       payload: { enabled: true },
     });
   });
 
-  test("removes the webhook from Telegram when deleted", async () => {
-    const other = await createChannel(t, { type: "telegram", config: { botToken: BOT_TOKEN } });
-    const deleted = await t.app.api.inject({
+  test("removes the webhook from Telegram when deleted", async ({ app, org, agent, telegram }) => {
+    const other = await createChannel(
+      { app, org, agent },
+      { type: "telegram", config: { botToken: BOT_TOKEN } },
+    );
+    const deleted = await app.api.inject({
       method: "DELETE",
       url: `/api/channels/${other.id}`,
-      headers: t.org.auth,
+      headers: org.auth,
     });
     expect(deleted.statusCode).toBe(204);
-    expect(t.telegram.callsTo("deleteWebhook")).toHaveLength(1);
-    const gone = await t.app.api.inject({
+    expect(telegram.callsTo("deleteWebhook")).toHaveLength(1);
+    const gone = await app.api.inject({
       method: "GET",
       url: `/api/channels/${other.id}`,
-      headers: t.org.auth,
+      headers: org.auth,
     });
     expect(gone.statusCode).toBe(404);
     await eventually(() => expect(true).toBe(true));

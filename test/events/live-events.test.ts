@@ -1,63 +1,69 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { memberOf, type SignedIn } from "../harness/accounts.ts";
 import { createAgent } from "../harness/agents.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { startTestApp, type TestOrganization } from "../harness/app.ts";
 import { testDatabaseKind } from "../harness/database.ts";
+import { appTest } from "../harness/fixtures.ts";
 import { openSse } from "../harness/sse-client.ts";
 import { dataOf, markersOf, publish } from "./live-events-helpers.ts";
 
-let app: TestApp;
-let url: string;
-let acme: TestOrganization;
-let globex: TestOrganization;
+/**
+ * `appTest` without a model key, and, once per file: `acme` (its `org`), `globex` (another
+ * organization) and `url`, the API's live events URL.
+ */
+const test = appTest({ offline: true, funded: false, orgName: "Acme" })
+  .extend("acme", { scope: "file" }, ({ org }) => org)
+  .extend("globex", { scope: "file" }, ({ app }) => app.createOrganization("Globex"))
+  .extend("url", { scope: "file" }, async ({ app }) => `${await app.listen("api")}/api/events`);
+
 let owner: SignedIn;
 let agentA: string;
 let agentB: string;
 let globexAgent: string;
 
-beforeAll(async () => {
-  app = await startTestApp();
-  url = `${await app.listen("api")}/api/events`;
-  acme = await app.createOrganization("Acme");
-  globex = await app.createOrganization("Globex");
+test.beforeAll(async ({ app, acme, globex }) => {
   owner = await memberOf(app, acme, "owner");
   agentA = (await createAgent(app, acme, { name: "A" })).id;
   agentB = (await createAgent(app, acme, { name: "B" })).id;
   globexAgent = (await createAgent(app, globex)).id;
 });
-afterAll(() => app.close());
 
-const acmeEvent = (marker: string, agentId = agentA) => ({
+const acmeEvent = (acme: TestOrganization, marker: string, agentId = agentA) => ({
   organizationId: acme.id,
   agentId,
   data: { marker },
 });
-const globexEvent = (marker: string) => ({
+const globexEvent = (globex: TestOrganization, marker: string) => ({
   organizationId: globex.id,
   agentId: globexAgent,
   data: { marker },
 });
 
 describe("GET /api/events", () => {
-  test("streams each organization's events to its own streams only, in order, with ids", async () => {
+  test("streams each organization's events to its own streams only, in order, with ids", async ({
+    app,
+    acme,
+    globex,
+    url,
+  }) => {
     const acmeStream = await openSse(url, acme.auth);
     const globexStream = await openSse(url, globex.auth);
     expect(acmeStream.status).toBe(200);
     expect(acmeStream.headers.get("content-type")).toContain("text/event-stream");
     for (let index = 0; index < 5; index++) {
       await publish(app, {
-        ...acmeEvent(`acme-${index}`),
+        ...acmeEvent(acme, `acme-${index}`),
         name: "message.created",
         conversationId: "chat-9",
       });
-      await publish(app, globexEvent(`globex-${index}`));
+      await publish(app, globexEvent(globex, `globex-${index}`));
     }
     const acmeEvents = await acmeStream.waitFor(5);
     await globexStream.waitFor(5);
     // Anything else published would have arrived with the last one expected.
-    await publish(app, acmeEvent("acme-end"));
-    await publish(app, globexEvent("globex-end"));
+    await publish(app, acmeEvent(acme, "acme-end"));
+    await publish(app, globexEvent(globex, "globex-end"));
     await acmeStream.waitFor(6);
     await globexStream.waitFor(6);
     await Promise.all([acmeStream.close(), globexStream.close()]);
@@ -84,7 +90,7 @@ describe("GET /api/events", () => {
     expect(ids.every((id, index) => index === 0 || id > ids[index - 1]!)).toBe(true);
   });
 
-  test("gives a key scoped to agents only their events", async () => {
+  test("gives a key scoped to agents only their events", async ({ app, acme, url }) => {
     const created = await app.api.inject({
       method: "POST",
       url: "/api/api-keys",
@@ -94,10 +100,10 @@ describe("GET /api/events", () => {
     expect(created.statusCode).toBe(201);
     const scoped = await openSse(url, { authorization: `Bearer ${created.json().key}` });
     const all = await openSse(url, acme.auth);
-    await publish(app, acmeEvent("b-1", agentB));
-    await publish(app, acmeEvent("a-1", agentA));
-    await publish(app, acmeEvent("b-2", agentB));
-    await publish(app, acmeEvent("a-2", agentA));
+    await publish(app, acmeEvent(acme, "b-1", agentB));
+    await publish(app, acmeEvent(acme, "a-1", agentA));
+    await publish(app, acmeEvent(acme, "b-2", agentB));
+    await publish(app, acmeEvent(acme, "a-2", agentA));
     await scoped.waitFor(2);
     await all.waitFor(4);
     await Promise.all([scoped.close(), all.close()]);
@@ -105,29 +111,34 @@ describe("GET /api/events", () => {
     expect(markersOf(all.events)).toEqual(["b-1", "a-1", "b-2", "a-2"]);
   });
 
-  test("streams to a signed-in member's session", async () => {
+  test("streams to a signed-in member's session", async ({ app, acme, url }) => {
     const stream = await openSse(url, { cookie: owner.headers.cookie });
     expect(stream.status).toBe(200);
-    await publish(app, acmeEvent("for-the-member"));
+    await publish(app, acmeEvent(acme, "for-the-member"));
     await stream.waitFor(1);
     await stream.close();
     expect(markersOf(stream.events)).toEqual(["for-the-member"]);
   });
 
-  test("resumes exactly after Last-Event-ID, or lastEventId, with no duplicate and no gap", async () => {
+  test("resumes exactly after Last-Event-ID, or lastEventId, with no duplicate and no gap", async ({
+    app,
+    acme,
+    globex,
+    url,
+  }) => {
     const first = await openSse(url, acme.auth);
-    for (const marker of ["r-1", "r-2", "r-3"]) await publish(app, acmeEvent(marker));
+    for (const marker of ["r-1", "r-2", "r-3"]) await publish(app, acmeEvent(acme, marker));
     const seen = await first.waitFor(3);
     await first.close();
     // Published while nobody listened, among another organization's.
     for (const marker of ["r-4", "r-5"]) {
-      await publish(app, acmeEvent(marker));
-      await publish(app, globexEvent(`g-${marker}`));
+      await publish(app, acmeEvent(acme, marker));
+      await publish(app, globexEvent(globex, `g-${marker}`));
     }
 
     const resumed = await openSse(url, { ...acme.auth, "last-event-id": seen[0]!.id! });
     await resumed.waitFor(4);
-    await publish(app, acmeEvent("r-6"));
+    await publish(app, acmeEvent(acme, "r-6"));
     await resumed.waitFor(5);
     await resumed.close();
     expect(markersOf(resumed.events)).toEqual(["r-2", "r-3", "r-4", "r-5", "r-6"]);
@@ -141,9 +152,14 @@ describe("GET /api/events", () => {
     expect(markersOf(byQuery.events)).toEqual(["r-4", "r-5", "r-6"]);
   });
 
-  test("keeps at least 5 minutes of events for a reconnect; the prune job drops those past the hour", async () => {
+  test("keeps at least 5 minutes of events for a reconnect; the prune job drops those past the hour", async ({
+    app,
+    acme,
+    url,
+  }) => {
     const stream = await openSse(url, acme.auth);
-    for (const marker of ["old", "recent-1", "recent-2"]) await publish(app, acmeEvent(marker));
+    for (const marker of ["old", "recent-1", "recent-2"])
+      await publish(app, acmeEvent(acme, marker));
     const [old, recent] = await stream.waitFor(2);
     await stream.close();
     const { db } = app.database;
@@ -172,19 +188,23 @@ describe("GET /api/events", () => {
     expect(fromOld.events[0]!.id).toBe(recent!.id);
   });
 
-  test("never delivers an event published in a transaction that rolled back", async () => {
+  test("never delivers an event published in a transaction that rolled back", async ({
+    app,
+    acme,
+    url,
+  }) => {
     const stream = await openSse(url, acme.auth);
     await app.database.db
       .transaction(async (tx) => {
-        await publish(app, acmeEvent("rolled-back"), tx);
+        await publish(app, acmeEvent(acme, "rolled-back"), tx);
         throw new Error("the change failed");
       })
       .catch(() => undefined);
     await app.database.db.transaction(async (tx) => {
-      await publish(app, acmeEvent("committed"), tx);
+      await publish(app, acmeEvent(acme, "committed"), tx);
     });
     await stream.waitFor(1);
-    await publish(app, acmeEvent("after"));
+    await publish(app, acmeEvent(acme, "after"));
     await stream.waitFor(2);
     await stream.close();
     expect(markersOf(stream.events)).toEqual(["committed", "after"]);
@@ -193,7 +213,7 @@ describe("GET /api/events", () => {
   // PGlite runs one transaction at a time: there, no commit can overtake another.
   test.skipIf(testDatabaseKind === "pglite")(
     "numbers events in commit order: one whose transaction commits late is not skipped",
-    async () => {
+    async ({ app, acme, url }) => {
       const stream = await openSse(url, acme.auth);
       let inserted!: () => void;
       let release!: () => void;
@@ -204,12 +224,12 @@ describe("GET /api/events", () => {
         release = resolve;
       });
       const slow = app.database.db.transaction(async (tx) => {
-        await publish(app, acmeEvent("inserted-first"), tx);
+        await publish(app, acmeEvent(acme, "inserted-first"), tx);
         inserted();
         await held;
       });
       await insertedSignal;
-      await publish(app, acmeEvent("committed-first"));
+      await publish(app, acmeEvent(acme, "committed-first"));
       await stream.waitFor(1);
       release();
       await slow;
@@ -228,7 +248,7 @@ describe("GET /api/events", () => {
     },
   );
 
-  test("sends pings while nothing happens", async () => {
+  test("sends pings while nothing happens", async ({ app, acme }) => {
     const pinging = await startTestApp({
       database: app.database,
       env: { SSE_PING_INTERVAL_MS: "50" },
@@ -247,7 +267,7 @@ describe("GET /api/events", () => {
 });
 
 describe("GET /api/events refusals", () => {
-  test("is 401 without credentials and with a bad key, before any stream", async () => {
+  test("is 401 without credentials and with a bad key, before any stream", async ({ url }) => {
     const attempts: Array<Record<string, string>> = [{}, { authorization: "Bearer adk_not-a-key" }];
     for (const headers of attempts) {
       const refused = await openSse(url, headers);
@@ -256,7 +276,7 @@ describe("GET /api/events refusals", () => {
     }
   });
 
-  test("is 403 for a key without conversations:read", async () => {
+  test("is 403 for a key without conversations:read", async ({ app, url }) => {
     const created = await app.api.inject({
       method: "POST",
       url: "/api/api-keys",
@@ -267,7 +287,7 @@ describe("GET /api/events refusals", () => {
     expect(refused.status).toBe(403);
   });
 
-  test("is 400 for a Last-Event-ID that is not an event id", async () => {
+  test("is 400 for a Last-Event-ID that is not an event id", async ({ acme, url }) => {
     const refused = await openSse(url, { ...acme.auth, "last-event-id": "yesterday" });
     expect(refused.status).toBe(400);
     expect(refused.json).toMatchObject({ type: "INVALID_REQUEST" });

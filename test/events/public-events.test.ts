@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createAgent, createFundedOrganization, startQueryTestApp } from "../harness/agents.ts";
+import { describe, expect } from "vitest";
+import { createAgent } from "../harness/agents.ts";
 import type { TestApp, TestOrganization } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 import { openSse } from "../harness/sse-client.ts";
 import { publicChat } from "../public-chat/public-chat-helpers.ts";
 import { dataOf, publish } from "./live-events-helpers.ts";
@@ -8,26 +9,24 @@ import { dataOf, publish } from "./live-events-helpers.ts";
 const VISITOR = "visitor-events-1";
 const OTHER_VISITOR = "visitor-events-2";
 
-let close: () => Promise<void>;
-let app: TestApp;
-let base: string;
-let org: TestOrganization;
+const test = appTest().extend("base", { scope: "file" }, ({ app }) => app.listen("api"));
+
 let agentId: string;
 let conversationId: string;
 let otherConversationId: string;
 
 /** A conversation the visitor starts through the public chat. */
-async function startConversation(visitorId: string): Promise<string> {
+async function startConversation(app: TestApp, visitorId: string): Promise<string> {
   const response = await publicChat(app, agentId, { query: "Hello?", visitorId });
   expect(response.statusCode).toBe(200);
   return response.json().conversationId;
 }
 
-const streamUrl = (conversation: string, visitorId: string, agent = agentId) =>
+const streamUrl = (base: string, conversation: string, visitorId: string, agent = agentId) =>
   `${base}/api/public/agents/${agent}/conversations/${conversation}/events?visitorId=${visitorId}`;
 
 /** An operator's reply as the handoff service publishes it: with fields a visitor must not see. */
-const operatorReply = (conversation: string, text: string) => ({
+const operatorReply = (org: TestOrganization, conversation: string, text: string) => ({
   organizationId: org.id,
   agentId,
   conversationId: conversation,
@@ -49,23 +48,21 @@ const operatorReply = (conversation: string, text: string) => ({
   },
 });
 
-beforeAll(async () => {
-  const started = await startQueryTestApp();
-  app = started.app;
-  close = started.close;
-  base = await app.listen("api");
-  org = await createFundedOrganization(app);
+test.beforeAll(async ({ app, org }) => {
   agentId = (await createAgent(app, org, { visibility: "public" })).id;
-  conversationId = await startConversation(VISITOR);
-  otherConversationId = await startConversation(OTHER_VISITOR);
+  conversationId = await startConversation(app, VISITOR);
+  otherConversationId = await startConversation(app, OTHER_VISITOR);
 });
-afterAll(() => close());
 
 describe("GET /api/public/agents/{id}/conversations/{cid}/events", () => {
-  test("streams the visitor's conversation's messages and changes, as much as a visitor may see", async () => {
-    const stream = await openSse(streamUrl(conversationId, VISITOR));
+  test("streams the visitor's conversation's messages and changes, as much as a visitor may see", async ({
+    app,
+    org,
+    base,
+  }) => {
+    const stream = await openSse(streamUrl(base, conversationId, VISITOR));
     expect(stream.status).toBe(200);
-    await publish(app, operatorReply(otherConversationId, "not yours"));
+    await publish(app, operatorReply(org, otherConversationId, "not yours"));
     await publish(app, {
       organizationId: org.id,
       agentId,
@@ -84,12 +81,12 @@ describe("GET /api/public/agents/{id}/conversations/{cid}/events", () => {
         assignee: { id: "user-1", email: "jane@acme.example", name: "Jane" },
       },
     });
-    await publish(app, operatorReply(conversationId, "Hi, Jane here"));
+    await publish(app, operatorReply(org, conversationId, "Hi, Jane here"));
     await publish(app, {
-      ...operatorReply(conversationId, "a draft"),
-      data: { message: { ...operatorReply(conversationId, "").data.message, isDraft: true } },
+      ...operatorReply(org, conversationId, "a draft"),
+      data: { message: { ...operatorReply(org, conversationId, "").data.message, isDraft: true } },
     });
-    await publish(app, operatorReply(conversationId, "last"));
+    await publish(app, operatorReply(org, conversationId, "last"));
     const events = await stream.waitFor(3);
     await stream.close();
 
@@ -118,14 +115,14 @@ describe("GET /api/public/agents/{id}/conversations/{cid}/events", () => {
     expect(stream.events.map((event) => event.data).join("")).not.toMatch(/jane@|internal|secret/);
   });
 
-  test("resumes after Last-Event-ID within the conversation", async () => {
-    const first = await openSse(streamUrl(conversationId, VISITOR));
-    await publish(app, operatorReply(conversationId, "one"));
+  test("resumes after Last-Event-ID within the conversation", async ({ app, org, base }) => {
+    const first = await openSse(streamUrl(base, conversationId, VISITOR));
+    await publish(app, operatorReply(org, conversationId, "one"));
     const [one] = await first.waitFor(1);
     await first.close();
-    await publish(app, operatorReply(otherConversationId, "elsewhere"));
-    await publish(app, operatorReply(conversationId, "two"));
-    const resumed = await openSse(streamUrl(conversationId, VISITOR), {
+    await publish(app, operatorReply(org, otherConversationId, "elsewhere"));
+    await publish(app, operatorReply(org, conversationId, "two"));
+    const resumed = await openSse(streamUrl(base, conversationId, VISITOR), {
       "last-event-id": one!.id!,
     });
     const [two] = await resumed.waitFor(1);
@@ -133,11 +130,15 @@ describe("GET /api/public/agents/{id}/conversations/{cid}/events", () => {
     expect((dataOf(two!).message as { text: string }).text).toBe("two");
   });
 
-  test("forgets an erased conversation's events: a resumed stream does not replay them", async () => {
-    const erasedId = await startConversation("visitor-events-erased");
+  test("forgets an erased conversation's events: a resumed stream does not replay them", async ({
+    app,
+    org,
+    base,
+  }) => {
+    const erasedId = await startConversation(app, "visitor-events-erased");
     const before = await openSse(`${base}/api/events`, org.auth);
-    await publish(app, operatorReply(erasedId, "to be erased"));
-    await publish(app, operatorReply(conversationId, "kept"));
+    await publish(app, operatorReply(org, erasedId, "to be erased"));
+    await publish(app, operatorReply(org, conversationId, "kept"));
     const [first] = await before.waitFor(2);
     await before.close();
     const erased = await app.api.inject({
@@ -156,12 +157,16 @@ describe("GET /api/public/agents/{id}/conversations/{cid}/events", () => {
     expect(dataOf(replayed!)).toMatchObject({ conversationId, message: { text: "kept" } });
   });
 
-  test("is 404 for another visitor's conversation, an unknown one, or a private agent", async () => {
+  test("is 404 for another visitor's conversation, an unknown one, or a private agent", async ({
+    app,
+    org,
+    base,
+  }) => {
     const privateAgent = await createAgent(app, org, { visibility: "private" });
     const refusals = [
-      [streamUrl(conversationId, OTHER_VISITOR), "CONVERSATION_NOT_FOUND"],
-      [streamUrl("no-such-conversation", VISITOR), "CONVERSATION_NOT_FOUND"],
-      [streamUrl(conversationId, VISITOR, privateAgent.id), "NOT_FOUND"],
+      [streamUrl(base, conversationId, OTHER_VISITOR), "CONVERSATION_NOT_FOUND"],
+      [streamUrl(base, "no-such-conversation", VISITOR), "CONVERSATION_NOT_FOUND"],
+      [streamUrl(base, conversationId, VISITOR, privateAgent.id), "NOT_FOUND"],
     ] as const;
     for (const [url, type] of refusals) {
       const refused = await openSse(url);
@@ -170,19 +175,23 @@ describe("GET /api/public/agents/{id}/conversations/{cid}/events", () => {
     }
   });
 
-  test("is 400 without a visitorId, and 403 from an origin the agent does not allow", async () => {
-    const missing = await openSse(streamUrl(conversationId, VISITOR).replace(/\?.*$/, ""));
+  test("is 400 without a visitorId, and 403 from an origin the agent does not allow", async ({
+    app,
+    org,
+    base,
+  }) => {
+    const missing = await openSse(streamUrl(base, conversationId, VISITOR).replace(/\?.*$/, ""));
     expect(missing.status).toBe(400);
     const listed = await app
       .client(org.auth)
       .agents.update(agentId, { allowedOrigins: ["https://shop.example.com"] });
     expect(listed.status).toBe(200);
     try {
-      const foreign = await openSse(streamUrl(conversationId, VISITOR), {
+      const foreign = await openSse(streamUrl(base, conversationId, VISITOR), {
         origin: "https://evil.example.com",
       });
       expect(foreign.status).toBe(403);
-      const allowed = await openSse(streamUrl(conversationId, VISITOR), {
+      const allowed = await openSse(streamUrl(base, conversationId, VISITOR), {
         origin: "https://shop.example.com",
       });
       expect(allowed.status).toBe(200);

@@ -1,22 +1,19 @@
 import { get, type IncomingMessage } from "node:http";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { describe, expect } from "vitest";
+import type { TestOrganization } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 import { openSse } from "../harness/sse-client.ts";
 import { publish } from "./live-events-helpers.ts";
 
-let app: TestApp;
-let base: string;
-let org: TestOrganization;
-beforeAll(async () => {
-  app = await startTestApp();
-  base = await app.listen("api");
-  org = await app.createOrganization("Busy");
-});
-afterAll(() => app.close());
+const test = appTest({ offline: true, funded: false, orgName: "Busy" }).extend(
+  "base",
+  { scope: "file" },
+  ({ app }) => app.listen("api"),
+);
 
 /** A stream whose client reads nothing until it resumes the response. */
-function stalledStream(): Promise<IncomingMessage> {
+function stalledStream(base: string, org: TestOrganization): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const request = get(`${base}/api/events`, { headers: org.auth }, (response) => {
       response.pause();
@@ -55,8 +52,12 @@ describe("streams that fall behind", () => {
   const padding = "x".repeat(64 * 1024);
   const all = Array.from({ length: COUNT }, (_, index) => index);
 
-  test("hold up no other stream, and miss nothing once they read again", async () => {
-    const stalled = await stalledStream();
+  test("hold up no other stream, and miss nothing once they read again", async ({
+    app,
+    org,
+    base,
+  }) => {
+    const stalled = await stalledStream(base, org);
     const reader = await openSse(`${base}/api/events`, org.auth);
     for (const index of all) {
       await publish(app, { organizationId: org.id, agentId: "agent-1", data: { index, padding } });

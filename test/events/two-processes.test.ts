@@ -1,25 +1,25 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { describe, expect } from "vitest";
+import { startTestApp } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 import { openSse } from "../harness/sse-client.ts";
 import { markersOf, publish } from "./live-events-helpers.ts";
 
 // Two API processes on one database (on PGlite, two apps sharing the in-process database): an
 // event published through either reaches the streams of both.
-let first: TestApp;
-let second: TestApp;
-let org: TestOrganization;
-beforeAll(async () => {
-  first = await startTestApp();
-  second = await startTestApp({ database: first.database, role: "api" });
-  org = await first.createOrganization("Shared");
-});
-afterAll(async () => {
-  await second.close();
-  await first.close();
-});
+const test = appTest({ offline: true, funded: false, orgName: "Shared" })
+  .extend("first", { scope: "file" }, ({ app }) => app)
+  .extend("second", { scope: "file" }, async ({ first }, { onCleanup }) => {
+    const second = await startTestApp({ database: first.database, role: "api" });
+    onCleanup(() => second.close());
+    return second;
+  });
 
 describe("live events across API processes", () => {
-  test("reach a stream on the other process, and one on the publishing process", async () => {
+  test("reach a stream on the other process, and one on the publishing process", async ({
+    first,
+    second,
+    org,
+  }) => {
     const onSecond = await openSse(`${await second.listen("api")}/api/events`, org.auth);
     const onFirst = await openSse(`${await first.listen("api")}/api/events`, org.auth);
     await publish(first, {
@@ -39,7 +39,10 @@ describe("live events across API processes", () => {
     expect(onSecond.events.map((event) => event.id)).toEqual(onFirst.events.map((e) => e.id));
   });
 
-  test("end their open streams when a process shuts down, which then does not wait for them", async () => {
+  test("end their open streams when a process shuts down, which then does not wait for them", async ({
+    first,
+    org,
+  }) => {
     const third = await startTestApp({ database: first.database, role: "api" });
     const stream = await openSse(`${await third.listen("api")}/api/events`, org.auth);
     expect(stream.status).toBe(200);

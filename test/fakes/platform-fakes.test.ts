@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { test as base, describe, expect } from "vitest";
 import {
-  type GraphApi,
   startGraphApi,
   whatsappAudioWebhook,
   whatsappRateLimitBody,
@@ -9,7 +8,6 @@ import {
 } from "./graph-api.ts";
 import { metaSignature, metaWebhookBody, slackSignature } from "./platform-signatures.ts";
 import {
-  type SlackApi,
   slackAppMention,
   slackBotMessage,
   slackDirectMessage,
@@ -19,12 +17,42 @@ import {
 } from "./slack-api.ts";
 import {
   startTelegramApi,
-  type TelegramApi,
   telegramBotMessageUpdate,
   telegramEditedUpdate,
   telegramTextUpdate,
   telegramVoiceUpdate,
 } from "./telegram-api.ts";
+
+const TELEGRAM_TOKEN = "123456:AAHfakeTokenForTests";
+const GRAPH_ACCESS_TOKEN = "EAAGfakeAccessToken";
+const SLACK_BOT_TOKEN = "xoxb-fake-token";
+
+/** Each fake, started once per file when a test asks for it, with the URLs its tests call. */
+const test = base
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  .extend("telegram", { scope: "file" }, async ({}, { onCleanup }) => {
+    const telegram = await startTelegramApi({ tokens: [TELEGRAM_TOKEN] });
+    onCleanup(() => telegram.close());
+    return telegram;
+  })
+  .extend("bot", { scope: "file" }, ({ telegram }) => `${telegram.baseUrl}/bot${TELEGRAM_TOKEN}`)
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  .extend("graph", { scope: "file" }, async ({}, { onCleanup }) => {
+    const graph = await startGraphApi({ accessTokens: [GRAPH_ACCESS_TOKEN] });
+    onCleanup(() => graph.close());
+    return graph;
+  })
+  .extend(
+    "messagesUrl",
+    { scope: "file" },
+    ({ graph }) => `${graph.baseUrl}/v23.0/1234567890/messages`,
+  )
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  .extend("slack", { scope: "file" }, async ({}, { onCleanup }) => {
+    const slack = await startSlackApi({ botTokens: [SLACK_BOT_TOKEN] });
+    onCleanup(() => slack.close());
+    return slack;
+  });
 
 const postJson = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(url, {
@@ -37,16 +65,12 @@ const postForm = (url: string, fields: Record<string, string>, headers = {}) =>
   fetch(url, { method: "POST", headers, body: new URLSearchParams(fields) });
 
 describe("fake Telegram Bot API", () => {
-  const token = "123456:AAHfakeTokenForTests";
-  let telegram: TelegramApi;
-  let bot: string;
-  beforeAll(async () => {
-    telegram = await startTelegramApi({ tokens: [token] });
-    bot = `${telegram.baseUrl}/bot${token}`;
-  });
-  afterAll(() => telegram.close());
+  const token = TELEGRAM_TOKEN;
 
-  test("describes the bot, whose id is the token's prefix, and refuses unknown tokens", async () => {
+  test("describes the bot, whose id is the token's prefix, and refuses unknown tokens", async ({
+    telegram,
+    bot,
+  }) => {
     const me = await fetch(`${bot}/getMe`);
     expect(me.status).toBe(200);
     expect(await me.json()).toEqual({
@@ -63,7 +87,10 @@ describe("fake Telegram Bot API", () => {
     expect(telegram.callsTo("getMe")).toHaveLength(2);
   });
 
-  test("sends messages given as JSON, form fields or query parameters", async () => {
+  test("sends messages given as JSON, form fields or query parameters", async ({
+    telegram,
+    bot,
+  }) => {
     const byJson = await postJson(`${bot}/sendMessage`, {
       chat_id: 42,
       text: "hello",
@@ -95,7 +122,7 @@ describe("fake Telegram Bot API", () => {
     ]);
   });
 
-  test("refuses empty texts and texts over 4096 characters", async () => {
+  test("refuses empty texts and texts over 4096 characters", async ({ bot }) => {
     const empty = await postJson(`${bot}/sendMessage`, { chat_id: 42, text: "  " });
     expect(empty.status).toBe(400);
     expect(await empty.json()).toEqual({
@@ -114,7 +141,7 @@ describe("fake Telegram Bot API", () => {
     expect(longest.status).toBe(200);
   });
 
-  test("remembers the webhook until it is deleted", async () => {
+  test("remembers the webhook until it is deleted", async ({ telegram, bot }) => {
     const set = await postJson(`${bot}/setWebhook`, {
       url: "https://agentdesk.example/telegram",
       secret_token: "s3cret",
@@ -137,7 +164,7 @@ describe("fake Telegram Bot API", () => {
     expect(await action.json()).toEqual({ ok: true, result: true });
   });
 
-  test("answers a scripted 429 as Telegram does, then succeeds", async () => {
+  test("answers a scripted 429 as Telegram does, then succeeds", async ({ telegram, bot }) => {
     telegram.failNext("sendMessage", { status: 429, retryAfterSeconds: 3 });
     const limited = await postJson(`${bot}/sendMessage`, { chat_id: 42, text: "hi" });
     expect(limited.status).toBe(429);
@@ -152,7 +179,7 @@ describe("fake Telegram Bot API", () => {
     expect(retried.status).toBe(200);
   });
 
-  test("serves files by file_id and file_path, to their bot only", async () => {
+  test("serves files by file_id and file_path, to their bot only", async ({ telegram, bot }) => {
     const bytes = Buffer.from("OggS fake voice note");
     const fileId = telegram.addFile(token, bytes);
     const file = await postJson(`${bot}/getFile`, { file_id: fileId });
@@ -202,15 +229,8 @@ describe("fake Telegram Bot API", () => {
 });
 
 describe("fake Graph API", () => {
-  const accessToken = "EAAGfakeAccessToken";
+  const accessToken = GRAPH_ACCESS_TOKEN;
   const auth = { authorization: `Bearer ${accessToken}` };
-  let graph: GraphApi;
-  let messagesUrl: string;
-  beforeAll(async () => {
-    graph = await startGraphApi({ accessTokens: [accessToken] });
-    messagesUrl = `${graph.baseUrl}/v23.0/1234567890/messages`;
-  });
-  afterAll(() => graph.close());
 
   const text = (body: string) => ({
     messaging_product: "whatsapp",
@@ -220,7 +240,10 @@ describe("fake Graph API", () => {
     text: { body },
   });
 
-  test("sends WhatsApp texts and names each message with a unique wamid", async () => {
+  test("sends WhatsApp texts and names each message with a unique wamid", async ({
+    graph,
+    messagesUrl,
+  }) => {
     const first = await postJson(messagesUrl, text("hello"), auth);
     expect(first.status).toBe(200);
     const body = (await first.json()) as { messages: Array<{ id: string }> };
@@ -236,7 +259,7 @@ describe("fake Graph API", () => {
     expect(graph.callsTo("messages")[0]!.body).toEqual(text("hello"));
   });
 
-  test("refuses a missing or wrong token with OAuthException 190", async () => {
+  test("refuses a missing or wrong token with OAuthException 190", async ({ messagesUrl }) => {
     for (const headers of [{}, { authorization: "Bearer wrong" }] as Array<
       Record<string, string>
     >) {
@@ -253,7 +276,7 @@ describe("fake Graph API", () => {
     }
   });
 
-  test("refuses a text over 4096 characters with code 100", async () => {
+  test("refuses a text over 4096 characters with code 100", async ({ messagesUrl }) => {
     const tooLong = await postJson(messagesUrl, text("a".repeat(4097)), auth);
     expect(tooLong.status).toBe(400);
     const { error } = (await tooLong.json()) as { error: { code: number; message: string } };
@@ -261,7 +284,10 @@ describe("fake Graph API", () => {
     expect(error.message).toMatch(/^\(#100\)/);
   });
 
-  test("answers scripted rate limits with code 130429, then succeeds", async () => {
+  test("answers scripted rate limits with code 130429, then succeeds", async ({
+    graph,
+    messagesUrl,
+  }) => {
     graph.failNext("messages", { status: 429, retryAfterSeconds: 2 });
     graph.failNext("messages", { status: 400, body: whatsappRateLimitBody() });
     const limited = await postJson(messagesUrl, text("hi"), auth);
@@ -276,7 +302,7 @@ describe("fake Graph API", () => {
     expect((await postJson(messagesUrl, text("hi"), auth)).status).toBe(200);
   });
 
-  test("describes media and serves its bytes to bearers only", async () => {
+  test("describes media and serves its bytes to bearers only", async ({ graph }) => {
     const bytes = Buffer.from("OggS fake opus");
     const mediaId = graph.addMedia(bytes, { mimeType: "audio/ogg; codecs=opus" });
     const info = await fetch(`${graph.baseUrl}/v23.0/${mediaId}`, { headers: auth });
@@ -301,7 +327,7 @@ describe("fake Graph API", () => {
     expect(await unknown.json()).toMatchObject({ error: { code: 100, error_subcode: 33 } });
   });
 
-  test("sends Messenger texts up to 2000 characters, token in the query", async () => {
+  test("sends Messenger texts up to 2000 characters, token in the query", async ({ graph }) => {
     const pageUrl = `${graph.baseUrl}/v23.0/555/messages?access_token=${accessToken}`;
     const message = (body: string) => ({
       recipient: { id: "PSID1" },
@@ -366,15 +392,10 @@ describe("fake Graph API", () => {
 });
 
 describe("fake Slack Web API", () => {
-  const botToken = "xoxb-fake-token";
+  const botToken = SLACK_BOT_TOKEN;
   const auth = { authorization: `Bearer ${botToken}` };
-  let slack: SlackApi;
-  beforeAll(async () => {
-    slack = await startSlackApi({ botTokens: [botToken] });
-  });
-  afterAll(() => slack.close());
 
-  test("answers auth.test, and auth errors with HTTP 200", async () => {
+  test("answers auth.test, and auth errors with HTTP 200", async ({ slack }) => {
     const bot = slack.identityOf(botToken);
     const ok = await postJson(`${slack.baseUrl}/auth.test`, {}, auth);
     expect(await ok.json()).toEqual({
@@ -394,7 +415,7 @@ describe("fake Slack Web API", () => {
     expect(await missing.json()).toEqual({ ok: false, error: "not_authed" });
   });
 
-  test("posts messages from JSON or form bodies, in threads, with unique ts", async () => {
+  test("posts messages from JSON or form bodies, in threads, with unique ts", async ({ slack }) => {
     const bot = slack.identityOf(botToken);
     const posted = await postJson(
       `${slack.baseUrl}/chat.postMessage`,
@@ -429,7 +450,7 @@ describe("fake Slack Web API", () => {
     expect(calls[1]!.body).toEqual({ token: botToken, channel: "D1", text: "form" });
   });
 
-  test("refuses a missing text and a text over 40,000 characters", async () => {
+  test("refuses a missing text and a text over 40,000 characters", async ({ slack }) => {
     const url = `${slack.baseUrl}/chat.postMessage`;
     const noText = await postJson(url, { channel: "C1" }, auth);
     expect(noText.status).toBe(200);
@@ -438,7 +459,7 @@ describe("fake Slack Web API", () => {
     expect(await tooLong.json()).toEqual({ ok: false, error: "msg_too_long" });
   });
 
-  test("answers a scripted 429 with Retry-After, then succeeds", async () => {
+  test("answers a scripted 429 with Retry-After, then succeeds", async ({ slack }) => {
     slack.failNext("chat.postMessage", { status: 429, retryAfterSeconds: 30 });
     const url = `${slack.baseUrl}/chat.postMessage`;
     const limited = await postJson(url, { channel: "C1", text: "hi" }, auth);

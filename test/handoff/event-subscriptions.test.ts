@@ -1,46 +1,59 @@
 import { createHmac } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { users, webhookDeliveries } from "../../src/db/schema/index.ts";
-import type { ReceivedRequest } from "../fakes/http-receiver.ts";
-import { type FakeSmtp, startFakeSmtp } from "../fakes/smtp-server.ts";
+import type { ReceivedRequest, Receiver } from "../fakes/http-receiver.ts";
+import { startFakeSmtp } from "../fakes/smtp-server.ts";
 import { memberOf } from "../harness/accounts.ts";
 import { createAgent, createFundedOrganization } from "../harness/agents.ts";
-import type { TestOrganization } from "../harness/app.ts";
+import type { TestApp, TestOrganization } from "../harness/app.ts";
 import {
   eventually,
+  FAST_WEBHOOKS,
   posts,
   SIGNING_SECRET,
-  startWebhookTestApp,
-  type WebhookTestApp,
+  type WebhookFixtures,
+  webhookTest,
 } from "../webhooks/webhook-helpers.ts";
 
-let t: WebhookTestApp;
-let smtp: FakeSmtp;
-beforeAll(async () => {
-  smtp = await startFakeSmtp();
-  t = await startWebhookTestApp({ SMTP_URL: smtp.url, MAIL_FROM: "desk@example.com" });
-  t.fake.script({ text: "We open at nine." });
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
+const test = webhookTest()
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  .extend("smtp", { scope: "file" }, async ({}, { onCleanup }) => {
+    const smtp = await startFakeSmtp();
+    onCleanup(() => smtp.close());
+    return smtp;
+  });
+test.override("env", { scope: "file" }, ({ smtp }) => ({
+  ...FAST_WEBHOOKS,
+  SMTP_URL: smtp.url,
+  MAIL_FROM: "desk@example.com",
+}));
+test.beforeAll(({ fake }) => {
+  fake.script({ text: "We open at nine." });
 });
 
 type Subscription = { id: string; url: string; events: string[]; createdAt: string };
 
-const subscribe = (headers: Record<string, string>, payload: Record<string, unknown>) =>
-  t.app.api.inject({ method: "POST", url: "/api/event-subscriptions", headers, payload });
+const subscribe = (
+  app: TestApp,
+  headers: Record<string, string>,
+  payload: Record<string, unknown>,
+) => app.api.inject({ method: "POST", url: "/api/event-subscriptions", headers, payload });
 
-async function subscribed(org: TestOrganization, path: string, events: string[]) {
-  const response = await subscribe(org.auth, { url: `${t.receiver.url}${path}`, events });
+async function subscribed(
+  { app, receiver }: Pick<WebhookFixtures, "app" | "receiver">,
+  org: TestOrganization,
+  path: string,
+  events: string[],
+) {
+  const response = await subscribe(app, org.auth, { url: `${receiver.url}${path}`, events });
   expect(response.statusCode, response.body).toBe(201);
   return response.json() as Subscription;
 }
 
 /** The receiver's POSTs to one path, as the events they carry. */
-const eventsAt = (path: string) =>
-  posts(t.receiver)
+const eventsAt = (receiver: Receiver, path: string) =>
+  posts(receiver)
     .filter((request) => request.path === path)
     .map((request) => ({ request, body: JSON.parse(request.body) }));
 
@@ -55,8 +68,13 @@ function expectSigned(request: ReceivedRequest) {
   expect(request.headers["x-service-delivery"]).toMatch(/\S+/);
 }
 
-const patchConversation = (org: TestOrganization, id: string, payload: Record<string, unknown>) =>
-  t.app.api.inject({
+const patchConversation = (
+  app: TestApp,
+  org: TestOrganization,
+  id: string,
+  payload: Record<string, unknown>,
+) =>
+  app.api.inject({
     method: "PATCH",
     url: `/api/conversations/${id}`,
     headers: org.auth,
@@ -64,36 +82,40 @@ const patchConversation = (org: TestOrganization, id: string, payload: Record<st
   });
 
 describe("event subscriptions", () => {
-  test("send each organization's events, signed, to the subscriptions that asked for them", async () => {
-    const org = await createFundedOrganization(t.app, "Subscribed");
-    const other = await createFundedOrganization(t.app, "Elsewhere");
-    const { id: agentId } = await createAgent(t.app, org);
-    const everything = await subscribed(org, "/all", [
+  test("send each organization's events, signed, to the subscriptions that asked for them", async ({
+    app,
+    receiver,
+  }) => {
+    const org = await createFundedOrganization(app, "Subscribed");
+    const other = await createFundedOrganization(app, "Elsewhere");
+    const { id: agentId } = await createAgent(app, org);
+    const everything = await subscribed({ app, receiver }, org, "/all", [
       "conversation.human_requested",
       "conversation.resolved",
       "message.created",
     ]);
-    expect(everything).toMatchObject({ url: `${t.receiver.url}/all`, id: expect.any(String) });
-    await subscribed(org, "/resolved", ["conversation.resolved"]);
-    await subscribed(other, "/other", ["message.created", "conversation.resolved"]);
+    expect(everything).toMatchObject({ url: `${receiver.url}/all`, id: expect.any(String) });
+    await subscribed({ app, receiver }, org, "/resolved", ["conversation.resolved"]);
+    await subscribed({ app, receiver }, other, "/other", [
+      "message.created",
+      "conversation.resolved",
+    ]);
 
-    const asked = await t.app
-      .client(org.auth)
-      .agents.query(agentId, { query: "When do you open?" });
+    const asked = await app.client(org.auth).agents.query(agentId, { query: "When do you open?" });
     expect(asked.status, asked.text).toBe(200);
     const { conversationId } = asked.body;
-    const human = await t.app.client(org.auth).agents.query(agentId, {
+    const human = await app.client(org.auth).agents.query(agentId, {
       query: "I want to talk to a human",
       conversationId,
     });
     expect(human.status, human.text).toBe(200);
-    expect((await patchConversation(org, conversationId, { status: "RESOLVED" })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await patchConversation(app, org, conversationId, { status: "RESOLVED" })).statusCode,
+    ).toBe(200);
 
-    await eventually(async () => expect(eventsAt("/resolved")).toHaveLength(1));
-    await eventually(async () => expect(eventsAt("/all")).toHaveLength(6));
-    const all = eventsAt("/all");
+    await eventually(async () => expect(eventsAt(receiver, "/resolved")).toHaveLength(1));
+    await eventually(async () => expect(eventsAt(receiver, "/all")).toHaveLength(6));
+    const all = eventsAt(receiver, "/all");
     const names = all.map(({ body }) => body.event).sort();
     expect(names).toEqual([
       "conversation.human_requested",
@@ -112,28 +134,33 @@ describe("event subscriptions", () => {
       ({ body }) => body.event === "message.created" && body.data.message.from === "human",
     );
     expect(question?.body.data.message.text).toBe("When do you open?");
-    const [resolved] = eventsAt("/resolved");
+    const [resolved] = eventsAt(receiver, "/resolved");
     expect(resolved!.body).toMatchObject({
       event: "conversation.resolved",
       conversationId,
       data: { status: "RESOLVED", aiEnabled: true },
     });
     expect(new Set(all.map(({ request }) => request.headers["x-service-delivery"])).size).toBe(6);
-    expect(eventsAt("/other")).toEqual([]);
+    expect(eventsAt(receiver, "/other")).toEqual([]);
   });
 
-  test("retry a receiver that fails, with the same delivery id, and show the attempts", async () => {
-    const org = await createFundedOrganization(t.app, "Flaky receiver");
-    const { id: agentId } = await createAgent(t.app, org);
-    const subscription = await subscribed(org, "/flaky", ["conversation.human_requested"]);
-    const asked = await t.app.client(org.auth).agents.query(agentId, { query: "Hello" });
+  test("retry a receiver that fails, with the same delivery id, and show the attempts", async ({
+    app,
+    receiver,
+  }) => {
+    const org = await createFundedOrganization(app, "Flaky receiver");
+    const { id: agentId } = await createAgent(app, org);
+    const subscription = await subscribed({ app, receiver }, org, "/flaky", [
+      "conversation.human_requested",
+    ]);
+    const asked = await app.client(org.auth).agents.query(agentId, { query: "Hello" });
     const { conversationId } = asked.body;
-    t.receiver.respondWith([500]);
-    expect((await patchConversation(org, conversationId, { aiEnabled: false })).statusCode).toBe(
-      200,
-    );
-    await eventually(async () => expect(eventsAt("/flaky")).toHaveLength(2));
-    const [first, second] = eventsAt("/flaky");
+    receiver.respondWith([500]);
+    expect(
+      (await patchConversation(app, org, conversationId, { aiEnabled: false })).statusCode,
+    ).toBe(200);
+    await eventually(async () => expect(eventsAt(receiver, "/flaky")).toHaveLength(2));
+    const [first, second] = eventsAt(receiver, "/flaky");
     expect(first!.request.answeredWith).toBe(500);
     expect(second!.request.headers["x-service-delivery"]).toBe(
       first!.request.headers["x-service-delivery"],
@@ -145,7 +172,7 @@ describe("event subscriptions", () => {
     });
 
     const shown = await eventually(async () => {
-      const response = await t.app.api.inject({
+      const response = await app.api.inject({
         url: `/api/event-subscriptions/${subscription.id}`,
         headers: org.auth,
       });
@@ -167,12 +194,17 @@ describe("event subscriptions", () => {
     });
   });
 
-  test("are sent by the recovery sweep when the job of a stored delivery was lost", async () => {
-    const org = await createFundedOrganization(t.app, "Crashed");
-    const subscription = await subscribed(org, "/recovered", ["conversation.resolved"]);
+  test("are sent by the recovery sweep when the job of a stored delivery was lost", async ({
+    app,
+    receiver,
+  }) => {
+    const org = await createFundedOrganization(app, "Crashed");
+    const subscription = await subscribed({ app, receiver }, org, "/recovered", [
+      "conversation.resolved",
+    ]);
     // What a process that died between committing a delivery and queueing its job leaves.
     const payload = JSON.stringify({ event: "conversation.resolved", data: {} });
-    await t.app.database.db.insert(webhookDeliveries).values({
+    await app.database.db.insert(webhookDeliveries).values({
       id: "lost-delivery",
       organizationId: org.id,
       subscriptionId: subscription.id,
@@ -182,36 +214,39 @@ describe("event subscriptions", () => {
       payload,
       nextAttemptAt: new Date(Date.now() - 5 * 60_000),
     });
-    await t.app.runtime.jobs.send("webhook.recover", {});
-    await eventually(async () => expect(eventsAt("/recovered")).toHaveLength(1));
-    const [recovered] = eventsAt("/recovered");
+    await app.runtime.jobs.send("webhook.recover", {});
+    await eventually(async () => expect(eventsAt(receiver, "/recovered")).toHaveLength(1));
+    const [recovered] = eventsAt(receiver, "/recovered");
     expect(recovered!.request.headers["x-service-delivery"]).toBe("lost-delivery");
     expect(recovered!.request.body).toBe(payload);
   });
 
-  test("send lead.created to the subscriptions of instance administrators only", async () => {
-    const org = await createFundedOrganization(t.app, "Marketing");
-    const administrator = await memberOf(t.app, org, "admin");
-    const colleague = await memberOf(t.app, org, "admin");
-    await t.app.database.db
+  test("send lead.created to the subscriptions of instance administrators only", async ({
+    app,
+    receiver,
+  }) => {
+    const org = await createFundedOrganization(app, "Marketing");
+    const administrator = await memberOf(app, org, "admin");
+    const colleague = await memberOf(app, org, "admin");
+    await app.database.db
       .update(users)
       .set({ instanceAdmin: true })
       .where(eq(users.id, administrator.userId));
-    const payload = { url: `${t.receiver.url}/leads`, events: ["lead.created"] };
-    const refused = await subscribe(colleague.headers, payload);
+    const payload = { url: `${receiver.url}/leads`, events: ["lead.created"] };
+    const refused = await subscribe(app, colleague.headers, payload);
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error).toMatch(/instance administrator/);
-    expect((await subscribe(administrator.headers, payload)).statusCode).toBe(201);
+    expect((await subscribe(app, administrator.headers, payload)).statusCode).toBe(201);
 
-    const lead = await t.app.site.inject({
+    const lead = await app.site.inject({
       method: "POST",
       url: "/api/leads",
       headers: { "content-type": "application/json" },
       payload: { name: "Grace", email: "grace@example.com", company: "Navy" },
     });
     expect(lead.statusCode).toBe(201);
-    await eventually(async () => expect(eventsAt("/leads")).toHaveLength(1));
-    const [delivered] = eventsAt("/leads");
+    await eventually(async () => expect(eventsAt(receiver, "/leads")).toHaveLength(1));
+    const [delivered] = eventsAt(receiver, "/leads");
     expectSigned(delivered!.request);
     expect(delivered!.request.headers["x-service-event"]).toBe("lead.created");
     expect(delivered!.body).toMatchObject({
@@ -221,48 +256,48 @@ describe("event subscriptions", () => {
     expect(delivered!.body.data.lead.ipHash).toBeUndefined();
   });
 
-  test("stop when deleted, and belong to their organization only", async () => {
-    const org = await createFundedOrganization(t.app, "Owner of one");
-    const other = await createFundedOrganization(t.app, "Someone else");
-    const subscription = await subscribed(org, "/deleted", ["message.created"]);
-    const listed = await t.app.api.inject({ url: "/api/event-subscriptions", headers: org.auth });
+  test("stop when deleted, and belong to their organization only", async ({ app, receiver }) => {
+    const org = await createFundedOrganization(app, "Owner of one");
+    const other = await createFundedOrganization(app, "Someone else");
+    const subscription = await subscribed({ app, receiver }, org, "/deleted", ["message.created"]);
+    const listed = await app.api.inject({ url: "/api/event-subscriptions", headers: org.auth });
     expect(listed.json()).toEqual({ data: [subscription] });
-    const foreign = await t.app.api.inject({
+    const foreign = await app.api.inject({
       url: "/api/event-subscriptions",
       headers: other.auth,
     });
     expect(foreign.json()).toEqual({ data: [] });
     for (const method of ["GET", "DELETE"] as const) {
-      const response = await t.app.api.inject({
+      const response = await app.api.inject({
         method,
         url: `/api/event-subscriptions/${subscription.id}`,
         headers: other.auth,
       });
       expect(response.statusCode).toBe(404);
     }
-    const deleted = await t.app.api.inject({
+    const deleted = await app.api.inject({
       method: "DELETE",
       url: `/api/event-subscriptions/${subscription.id}`,
       headers: org.auth,
     });
     expect(deleted.statusCode).toBe(204);
-    const { id: agentId } = await createAgent(t.app, org);
-    expect((await t.app.client(org.auth).agents.query(agentId, { query: "Anyone?" })).status).toBe(
+    const { id: agentId } = await createAgent(app, org);
+    expect((await app.client(org.auth).agents.query(agentId, { query: "Anyone?" })).status).toBe(
       200,
     );
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(eventsAt("/deleted")).toEqual([]);
-    const again = await t.app.api.inject({
+    expect(eventsAt(receiver, "/deleted")).toEqual([]);
+    const again = await app.api.inject({
       url: `/api/event-subscriptions/${subscription.id}`,
       headers: org.auth,
     });
     expect(again.statusCode).toBe(404);
   });
 
-  test("refuse bad input and people who may not manage them", async () => {
-    const org = await createFundedOrganization(t.app, "Careful");
-    const member = await memberOf(t.app, org, "member");
-    const url = `${t.receiver.url}/never`;
+  test("refuse bad input and people who may not manage them", async ({ app, receiver }) => {
+    const org = await createFundedOrganization(app, "Careful");
+    const member = await memberOf(app, org, "member");
+    const url = `${receiver.url}/never`;
     const cases: Array<[Record<string, unknown>, number]> = [
       [{}, 400],
       [{ url }, 400],
@@ -275,26 +310,26 @@ describe("event subscriptions", () => {
       [{ url: `${url}/${"x".repeat(2_100)}`, events: ["message.created"] }, 400],
     ];
     for (const [payload, status] of cases) {
-      const response = await subscribe(org.auth, payload);
+      const response = await subscribe(app, org.auth, payload);
       expect(response.statusCode, JSON.stringify(payload)).toBe(status);
       expect(response.json().error).toEqual(expect.any(String));
     }
-    expect((await subscribe(member.headers, { url, events: ["message.created"] })).statusCode).toBe(
-      403,
-    );
-    const anonymous = await t.app.api.inject({ url: "/api/event-subscriptions" });
+    expect(
+      (await subscribe(app, member.headers, { url, events: ["message.created"] })).statusCode,
+    ).toBe(403);
+    const anonymous = await app.api.inject({ url: "/api/event-subscriptions" });
     expect(anonymous.statusCode).toBe(401);
-    const listed = await t.app.api.inject({ url: "/api/event-subscriptions", headers: org.auth });
+    const listed = await app.api.inject({ url: "/api/event-subscriptions", headers: org.auth });
     expect(listed.json()).toEqual({ data: [] });
   });
 
-  test("are at most 25 per organization", async () => {
-    const org = await createFundedOrganization(t.app, "Many hooks");
+  test("are at most 25 per organization", async ({ app, receiver }) => {
+    const org = await createFundedOrganization(app, "Many hooks");
     for (let index = 0; index < 25; index += 1) {
-      await subscribed(org, `/many-${index}`, ["conversation.resolved"]);
+      await subscribed({ app, receiver }, org, `/many-${index}`, ["conversation.resolved"]);
     }
-    const refused = await subscribe(org.auth, {
-      url: `${t.receiver.url}/one-too-many`,
+    const refused = await subscribe(app, org.auth, {
+      url: `${receiver.url}/one-too-many`,
       events: ["conversation.resolved"],
     });
     expect(refused.statusCode).toBe(409);
@@ -302,18 +337,18 @@ describe("event subscriptions", () => {
 });
 
 describe("e-mail when a customer asks for a person", () => {
-  test("goes to the members who can reply, or to the assignee only", async () => {
-    const org = await createFundedOrganization(t.app, "Mailed");
-    const { id: agentId } = await createAgent(t.app, org, { name: "Front desk" });
-    const member = await memberOf(t.app, org, "member");
-    const viewer = await memberOf(t.app, org, "viewer");
-    const assignee = await memberOf(t.app, org, "member");
+  test("goes to the members who can reply, or to the assignee only", async ({ app, smtp }) => {
+    const org = await createFundedOrganization(app, "Mailed");
+    const { id: agentId } = await createAgent(app, org, { name: "Front desk" });
+    const member = await memberOf(app, org, "member");
+    const viewer = await memberOf(app, org, "viewer");
+    const assignee = await memberOf(app, org, "member");
 
-    const asked = await t.app
+    const asked = await app
       .client(org.auth)
       .agents.query(agentId, { query: "Where is my parcel?" });
     const { conversationId } = asked.body;
-    await t.app
+    await app
       .client(org.auth)
       .agents.query(agentId, { query: "I want to talk to a human", conversationId });
     const mail = await smtp.nextMailTo(member.email);
@@ -325,12 +360,12 @@ describe("e-mail when a customer asks for a person", () => {
     expect(mail.to).toContain(assignee.email);
     expect(mail.to).not.toContain(viewer.email);
 
-    const second = await t.app.client(org.auth).agents.query(agentId, { query: "Hi again" });
+    const second = await app.client(org.auth).agents.query(agentId, { query: "Hi again" });
     const secondId = second.body.conversationId;
     expect(
-      (await patchConversation(org, secondId, { assigneeId: assignee.userId })).statusCode,
+      (await patchConversation(app, org, secondId, { assigneeId: assignee.userId })).statusCode,
     ).toBe(200);
-    await t.app.client(org.auth).agents.query(agentId, {
+    await app.client(org.auth).agents.query(agentId, {
       query: "Can I speak to a person?",
       conversationId: secondId,
     });
@@ -339,9 +374,10 @@ describe("e-mail when a customer asks for a person", () => {
     expect(assigned.text).toContain("> Can I speak to a person?");
 
     const mailed = smtp.received.length;
-    const third = await t.app.client(org.auth).agents.query(agentId, { query: "Hello there" });
+    const third = await app.client(org.auth).agents.query(agentId, { query: "Hello there" });
     expect(
-      (await patchConversation(org, third.body.conversationId, { aiEnabled: false })).statusCode,
+      (await patchConversation(app, org, third.body.conversationId, { aiEnabled: false }))
+        .statusCode,
     ).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(smtp.received).toHaveLength(mailed);

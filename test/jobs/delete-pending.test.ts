@@ -1,23 +1,25 @@
 import { sql } from "drizzle-orm";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { test as base, describe, expect } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
 import type { JobHandlers } from "../../src/jobs/job-catalog.ts";
 import { type JobRuntime, startJobRuntime } from "../../src/jobs/job-queue.ts";
 import { createTestDatabase } from "../harness/database.ts";
 
-let database: Database;
-let jobs: JobRuntime;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  jobs = await startJobRuntime(database, pino({ level: "silent" }));
-});
-afterAll(async () => {
-  await jobs.stop({ graceful: false, timeoutMs: 1_000 });
-  await database.close();
-});
+const test = base
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  .extend("database", { scope: "file" }, async ({}, { onCleanup }) => {
+    const database = await createTestDatabase();
+    onCleanup(() => database.close());
+    return database;
+  })
+  .extend("jobs", { scope: "file" }, async ({ database }, { onCleanup }) => {
+    const jobs = await startJobRuntime(database, pino({ level: "silent" }));
+    onCleanup(() => jobs.stop({ graceful: false, timeoutMs: 1_000 }));
+    return jobs;
+  });
 
-async function stateOf(datasourceId: string): Promise<string | null> {
+async function stateOf(database: Database, datasourceId: string): Promise<string | null> {
   const result = await database.db.execute(
     sql`select state::text as state from pgboss.job
         where name = 'knowledge.ingest' and data->>'datasourceId' = ${datasourceId}`,
@@ -33,11 +35,14 @@ async function until(check: () => Promise<boolean>, what: string) {
   }
 }
 
-const ingest = (datasourceId: string) =>
+const ingest = (jobs: JobRuntime, datasourceId: string) =>
   jobs.send("knowledge.ingest", { organizationId: "org", datasourceId, generation: 1 });
 
 describe("JobQueue.deletePending", () => {
-  test("deletes queued and retry-waiting jobs of the given ids, never a running one", async () => {
+  test("deletes queued and retry-waiting jobs of the given ids, never a running one", async ({
+    database,
+    jobs,
+  }) => {
     let release = () => {};
     const running = new Promise<void>((resolve) => {
       release = resolve;
@@ -49,15 +54,17 @@ describe("JobQueue.deletePending", () => {
       },
     };
     const ignore = async () => {};
-    await ingest("failing");
-    await ingest("running");
+    await ingest(jobs, "failing");
+    await ingest(jobs, "running");
     await jobs.work(
       new Proxy(handlers, {
         get: (target, name) => target[name as keyof typeof target] ?? ignore,
       }) as unknown as JobHandlers,
     );
     await until(
-      async () => (await stateOf("failing")) === "retry" && (await stateOf("running")) === "active",
+      async () =>
+        (await stateOf(database, "failing")) === "retry" &&
+        (await stateOf(database, "running")) === "active",
       "one job waiting for a retry and one running",
     );
     // Delayed, so the polling worker cannot take them before the delete.
@@ -78,13 +85,16 @@ describe("JobQueue.deletePending", () => {
       "queued",
     ]);
     expect(deleted).toBe(2);
-    expect(await stateOf("failing")).toBeNull();
-    expect(await stateOf("queued")).toBeNull();
-    expect(await stateOf("running")).toBe("active");
-    expect(await stateOf("kept")).toBe("created");
+    expect(await stateOf(database, "failing")).toBeNull();
+    expect(await stateOf(database, "queued")).toBeNull();
+    expect(await stateOf(database, "running")).toBe("active");
+    expect(await stateOf(database, "kept")).toBe("created");
     expect(await jobs.deletePending("knowledge.ingest", "datasourceId", [])).toBe(0);
 
     release();
-    await until(async () => (await stateOf("running")) === "completed", "the running job to end");
+    await until(
+      async () => (await stateOf(database, "running")) === "completed",
+      "the running job to end",
+    );
   });
 });

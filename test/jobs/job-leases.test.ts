@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { pino } from "pino";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { test as base, describe, expect } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
 import type { JobHandlers, JobMeta } from "../../src/jobs/job-catalog.ts";
 import { type JobRuntime, startJobRuntime } from "../../src/jobs/job-queue.ts";
@@ -9,20 +9,31 @@ import { createTestDatabase } from "../harness/database.ts";
 const LEASE_SECONDS = 2;
 const silent = pino({ level: "silent" });
 
-let database: Database;
-const runtimes: JobRuntime[] = [];
+/**
+ * - `database`: a fresh database, once per file;
+ * - `runtimes`: the job runtimes a test started, stopped after it.
+ */
+const test = base
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  .extend("database", { scope: "file" }, async ({}, { onCleanup }) => {
+    const database = await createTestDatabase();
+    onCleanup(() => database.close());
+    return database;
+  })
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  .extend("runtimes", async ({}, { onCleanup }) => {
+    const runtimes: JobRuntime[] = [];
+    onCleanup(async () => {
+      for (const runtime of runtimes.splice(0)) await runtime.stop({ graceful: false });
+    });
+    return runtimes;
+  });
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterEach(async () => {
-  for (const runtime of runtimes.splice(0)) await runtime.stop({ graceful: false });
-});
-afterAll(async () => {
-  await database.close();
-});
-
-async function start(options: { leaseSeconds?: number; soleProcess?: boolean } = {}) {
+async function start(
+  database: Database,
+  runtimes: JobRuntime[],
+  options: { leaseSeconds?: number; soleProcess?: boolean } = {},
+) {
   const runtime = await startJobRuntime(database, silent, {
     settings: { leaseSeconds: options.leaseSeconds ?? LEASE_SECONDS },
     soleProcess: options.soleProcess ?? false,
@@ -41,7 +52,7 @@ function ingestOnly(handler: IngestHandler): JobHandlers {
   }) as unknown as JobHandlers;
 }
 
-async function jobRow(datasourceId: string) {
+async function jobRow(database: Database, datasourceId: string) {
   const result = await database.db.execute(
     sql`select state::text as state, retry_count as "retryCount", output from pgboss.job
         where name = 'knowledge.ingest' and data->>'datasourceId' = ${datasourceId}`,
@@ -50,7 +61,7 @@ async function jobRow(datasourceId: string) {
 }
 
 /** What a process that fetched the job and then died leaves: an active job nobody renews. */
-async function orphan(runtime: JobRuntime, datasourceId: string) {
+async function orphan(database: Database, runtime: JobRuntime, datasourceId: string) {
   const id = await runtime.send("knowledge.ingest", {
     organizationId: "org",
     datasourceId,
@@ -72,9 +83,12 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
 }
 
 describe("job leases", () => {
-  test("retries a job whose process died once its lease runs out, not after its timeout", async () => {
-    const producer = await start();
-    await orphan(producer, "orphaned");
+  test("retries a job whose process died once its lease runs out, not after its timeout", async ({
+    database,
+    runtimes,
+  }) => {
+    const producer = await start(database, runtimes);
+    await orphan(database, producer, "orphaned");
     const runs: number[] = [];
     const started = Date.now();
     await producer.work(
@@ -83,7 +97,7 @@ describe("job leases", () => {
       }),
     );
     const row = await until(
-      () => jobRow("orphaned"),
+      () => jobRow(database, "orphaned"),
       (current) => current?.state === "completed",
       20_000,
     );
@@ -93,8 +107,11 @@ describe("job leases", () => {
     expect(row?.retryCount).toBe(1);
   });
 
-  test("keeps a run that outlives its lease, since its process renews it", async () => {
-    const runtime = await start();
+  test("keeps a run that outlives its lease, since its process renews it", async ({
+    database,
+    runtimes,
+  }) => {
+    const runtime = await start(database, runtimes);
     await runtime.send("knowledge.ingest", {
       organizationId: "org",
       datasourceId: "long",
@@ -109,7 +126,7 @@ describe("job leases", () => {
       }),
     );
     const row = await until(
-      () => jobRow("long"),
+      () => jobRow(database, "long"),
       (current) => current?.state === "completed",
       20_000,
     );
@@ -117,8 +134,8 @@ describe("job leases", () => {
     expect(row?.retryCount).toBe(0);
   });
 
-  test("aborts a run whose job was taken from it", async () => {
-    const runtime = await start();
+  test("aborts a run whose job was taken from it", async ({ database, runtimes }) => {
+    const runtime = await start(database, runtimes);
     await runtime.send("knowledge.ingest", {
       organizationId: "org",
       datasourceId: "taken",
@@ -132,7 +149,7 @@ describe("job leases", () => {
       }),
     );
     await until(
-      () => jobRow("taken"),
+      () => jobRow(database, "taken"),
       (current) => current?.state === "active",
       10_000,
     );
@@ -145,17 +162,20 @@ describe("job leases", () => {
       (aborted) => aborted,
       LEASE_SECONDS * 1000 * 2,
     );
-    expect((await jobRow("taken"))?.state).toBe("failed");
+    expect((await jobRow(database, "taken"))?.state).toBe("failed");
   });
 
-  test("retries at start what a dead process left running when no other process can exist", async () => {
-    const first = await start({ leaseSeconds: 600 });
-    await orphan(first, "left-running");
+  test("retries at start what a dead process left running when no other process can exist", async ({
+    database,
+    runtimes,
+  }) => {
+    const first = await start(database, runtimes, { leaseSeconds: 600 });
+    await orphan(database, first, "left-running");
     await first.stop({ graceful: false });
     runtimes.splice(runtimes.indexOf(first), 1);
 
-    const restarted = await start({ leaseSeconds: 600, soleProcess: true });
-    expect(await jobRow("left-running")).toMatchObject({ state: "retry" });
+    const restarted = await start(database, runtimes, { leaseSeconds: 600, soleProcess: true });
+    expect(await jobRow(database, "left-running")).toMatchObject({ state: "retry" });
     const runs: number[] = [];
     await restarted.work(
       ingestOnly(async (_data, meta) => {
@@ -163,15 +183,18 @@ describe("job leases", () => {
       }),
     );
     await until(
-      () => jobRow("left-running"),
+      () => jobRow(database, "left-running"),
       (current) => current?.state === "completed",
       15_000,
     );
     expect(runs).toEqual([1]);
   });
 
-  test("gives a job that failed for good to its dead letter queue", async () => {
-    const runtime = await start();
+  test("gives a job that failed for good to its dead letter queue", async ({
+    database,
+    runtimes,
+  }) => {
+    const runtime = await start(database, runtimes);
     await runtime.send("knowledge.ingest", {
       organizationId: "org",
       datasourceId: "doomed",
@@ -199,6 +222,6 @@ describe("job leases", () => {
       10_000,
     );
     expect(abandoned).toEqual(["doomed"]);
-    expect((await jobRow("doomed"))?.state).toBe("failed");
+    expect((await jobRow(database, "doomed"))?.state).toBe("failed");
   });
 });

@@ -1,22 +1,26 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { rowsOf } from "../../src/db/client.ts";
-import { type Receiver, startReceiver } from "../fakes/http-receiver.ts";
+import { startReceiver } from "../fakes/http-receiver.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 
-let receiver: Receiver;
-let app: TestApp;
-beforeAll(async () => {
-  receiver = await startReceiver();
-  app = await startTestApp({ env: { LEAD_NOTIFY_URL: `${receiver.url}/hooks/leads` } });
-});
-afterAll(async () => {
-  await app.close();
-  await receiver.close();
-});
+const test = appTest({ offline: true })
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  .extend("receiver", { scope: "file" }, async ({}, { onCleanup }) => {
+    const receiver = await startReceiver();
+    onCleanup(() => receiver.close());
+    return receiver;
+  });
+test.override("env", { scope: "file" }, ({ receiver }) => ({
+  LEAD_NOTIFY_URL: `${receiver.url}/hooks/leads`,
+}));
 
 describe("lead notification job", () => {
-  test("POSTs each new lead to LEAD_NOTIFY_URL from the worker, without the IP hash", async () => {
+  test("POSTs each new lead to LEAD_NOTIFY_URL from the worker, without the IP hash", async ({
+    app,
+    receiver,
+  }) => {
     const response = await app.site.inject({
       method: "POST",
       url: "/api/leads",
@@ -46,7 +50,7 @@ async function notifyJob(target: TestApp, leadId: string) {
   return rowsOf<{ state: string; retryCount: number }>(result)[0] ?? null;
 }
 
-async function settledJob(leadId: string, target = app) {
+async function settledJob(target: TestApp, leadId: string) {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const job = await notifyJob(target, leadId);
@@ -65,20 +69,26 @@ const postLead = (target: TestApp, email: string) =>
   });
 
 describe("lead notification failures", () => {
-  test("gives up at once on a 4xx answer, which retrying cannot change", async () => {
+  test("gives up at once on a 4xx answer, which retrying cannot change", async ({
+    app,
+    receiver,
+  }) => {
     receiver.respondWith([404]);
     const response = await postLead(app, "gone@example.com");
     expect(response.statusCode).toBe(201);
-    expect(await settledJob(response.json().id)).toEqual({ state: "completed", retryCount: 0 });
+    expect(await settledJob(app, response.json().id)).toEqual({
+      state: "completed",
+      retryCount: 0,
+    });
   });
 
-  test("retries a 5xx answer and a 429", async () => {
+  test("retries a 5xx answer and a 429", async ({ app, receiver }) => {
     receiver.respondWith([503]);
     const unavailable = await postLead(app, "later@example.com");
-    expect(await settledJob(unavailable.json().id)).toEqual({ state: "retry", retryCount: 0 });
+    expect(await settledJob(app, unavailable.json().id)).toEqual({ state: "retry", retryCount: 0 });
     receiver.respondWith([429]);
     const throttled = await postLead(app, "throttled@example.com");
-    expect(await settledJob(throttled.json().id)).toEqual({ state: "retry", retryCount: 0 });
+    expect(await settledJob(app, throttled.json().id)).toEqual({ state: "retry", retryCount: 0 });
     receiver.respondWith([]);
   });
 });
@@ -98,7 +108,7 @@ describe("lead notification in production mode", () => {
       });
       expect(response.statusCode).toBe(201);
       // Given up at once: the address policy will refuse every retry the same way.
-      expect(await settledJob(response.json().id, production)).toEqual({
+      expect(await settledJob(production, response.json().id)).toEqual({
         state: "completed",
         retryCount: 0,
       });

@@ -1,34 +1,31 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createAgent, createFundedOrganization } from "../harness/agents.ts";
-import { ADMIN_TOKEN, startTestApp, type TestOrganization } from "../harness/app.ts";
+import { describe, expect } from "vitest";
+import { createAgent } from "../harness/agents.ts";
+import { ADMIN_TOKEN, startTestApp } from "../harness/app.ts";
 import { addFile, createDatastore, waitForSync } from "../knowledge/knowledge-helpers.ts";
 import {
   createConversationalAgent,
   eventually,
-  startWebhookTestApp,
-  type WebhookTestApp,
   waitForPosts,
+  webhookTest,
 } from "../webhooks/webhook-helpers.ts";
 import { expectFamilies, idLikeLabels, sampleValue, scrape } from "./metrics-text.ts";
 
 const LEAD_LIMIT = 2;
 
-let t: WebhookTestApp;
-let apiUrl: string;
-let siteUrl: string;
-let org: TestOrganization;
+const test = webhookTest({
+  env: { LEAD_RATE_LIMIT_PER_MINUTE: String(LEAD_LIMIT) },
+  orgName: "Measured",
+})
+  .extend("apiUrl", { scope: "file" }, ({ app }) => app.listen("api"))
+  .extend("siteUrl", { scope: "file" }, ({ app }) => app.listen("site"));
+
 const knownIds: string[] = [];
 
-beforeAll(async () => {
-  t = await startWebhookTestApp({ LEAD_RATE_LIMIT_PER_MINUTE: String(LEAD_LIMIT) });
-  apiUrl = await t.app.listen("api");
-  siteUrl = await t.app.listen("site");
-  org = await createFundedOrganization(t.app, "Measured");
+test.beforeAll(({ org }) => {
   knownIds.push(org.id, org.apiKeyId, org.userId, org.apiKey);
 });
-afterAll(() => t.close());
 
-const postLead = (body: unknown) =>
+const postLead = (siteUrl: string, body: unknown) =>
   fetch(`${siteUrl}/api/leads`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -36,44 +33,48 @@ const postLead = (body: unknown) =>
   });
 
 describe("GET /metrics on the API listener", () => {
-  test("counts what the service did, in the Prometheus text format, under bounded labels", async () => {
+  test("counts what the service did, in the Prometheus text format, under bounded labels", async ({
+    app,
+    org,
+    receiver,
+    apiUrl,
+    siteUrl,
+  }) => {
     // A direct answer: a model call, a ledger row with credits, an HTTP request on a route with an id.
-    const agent = await createAgent(t.app, org);
+    const agent = await createAgent(app, org);
     knownIds.push(agent.id);
-    const answered = await t.app
+    const answered = await app
       .client(org.auth)
       .agents.query(agent.id, { query: "What are your hours?" });
     expect(answered.status).toBe(200);
     knownIds.push(answered.body.conversationId, answered.body.messageId);
 
     // An ingestion that ends synched.
-    const datastore = await createDatastore(t.app, org);
-    const datasource = await addFile(t.app, org, datastore.id, {
+    const datastore = await createDatastore(app, org);
+    const datasource = await addFile(app, org, datastore.id, {
       fileName: "hours.txt",
       contentType: "text/plain",
       content: "We are open Monday to Friday, 9:00 to 17:00.",
     });
     knownIds.push(datastore.id, datasource.id);
-    expect((await waitForSync(t.app, org, datasource.id)).status).toBe("synched");
+    expect((await waitForSync(app, org, datasource.id)).status).toBe("synched");
 
     // A conversational answer delivered by webhook.
-    const conversational = await createConversationalAgent(t.app, "Webhooked");
+    const conversational = await createConversationalAgent(app, "Webhooked");
     knownIds.push(conversational.org.id, conversational.agentId);
-    const queued = await t.app
-      .client(conversational.org.auth)
-      .agents.query(conversational.agentId, {
-        query: "Where is my order?",
-        webhookUrl: `${t.receiver.url}/hook`,
-      });
+    const queued = await app.client(conversational.org.auth).agents.query(conversational.agentId, {
+      query: "Where is my order?",
+      webhookUrl: `${receiver.url}/hook`,
+    });
     expect(queued.status).toBe(200);
-    await waitForPosts(t.receiver, 1);
+    await waitForPosts(receiver, 1);
 
     // Leads: stored, invalid, then rate limited past the limit of 2 a minute.
-    const stored = await postLead({ name: "Jane", email: "jane@example.com" });
+    const stored = await postLead(siteUrl, { name: "Jane", email: "jane@example.com" });
     expect(stored.status).toBe(201);
     knownIds.push(((await stored.json()) as { id: string }).id);
-    expect((await postLead({ name: "Jane", email: "not an email" })).status).toBe(400);
-    expect((await postLead({ name: "Jane", email: "jane@example.com" })).status).toBe(429);
+    expect((await postLead(siteUrl, { name: "Jane", email: "not an email" })).status).toBe(400);
+    expect((await postLead(siteUrl, { name: "Jane", email: "jane@example.com" })).status).toBe(429);
 
     // A path no route matches, with an id-like segment and a query string.
     expect((await fetch(`${apiUrl}/api/nothing/${org.id}?secret=${org.apiKey}`)).status).toBe(404);
@@ -184,8 +185,8 @@ describe("GET /metrics on the API listener", () => {
     expect(scraped.text).not.toContain(org.apiKey);
   });
 
-  test("counts queued jobs at scrape time", async () => {
-    const sent = await t.app.runtime.jobs.send(
+  test("counts queued jobs at scrape time", async ({ app, apiUrl }) => {
+    const sent = await app.runtime.jobs.send(
       "lead.notify",
       { leadId: "not-a-lead" },
       { startAfter: 3_600_000 },
@@ -193,7 +194,7 @@ describe("GET /metrics on the API listener", () => {
     expect(sent).not.toBeNull();
     const { samples } = await scrape(apiUrl, ADMIN_TOKEN);
     expect(sampleValue(samples, "agentdesk_job_queue_depth", { queue: "lead.notify" })).toBe(1);
-    await t.app.runtime.jobs.deletePending("lead.notify", "leadId", ["not-a-lead"]);
+    await app.runtime.jobs.deletePending("lead.notify", "leadId", ["not-a-lead"]);
     const after = await scrape(apiUrl, ADMIN_TOKEN);
     expect(sampleValue(after.samples, "agentdesk_job_queue_depth", { queue: "lead.notify" })).toBe(
       0,
@@ -202,7 +203,10 @@ describe("GET /metrics on the API listener", () => {
 });
 
 describe("who may read /metrics", () => {
-  test("401 without a token, with a wrong one, with an organization's API key", async () => {
+  test("401 without a token, with a wrong one, with an organization's API key", async ({
+    org,
+    apiUrl,
+  }) => {
     for (const token of [null, "wrong-token", org.apiKey, `${ADMIN_TOKEN}x`]) {
       const { status, text } = await scrape(apiUrl, token);
       expect(status).toBe(401);
@@ -214,7 +218,7 @@ describe("who may read /metrics", () => {
     }
   });
 
-  test("401 for a malformed Authorization header; 404 for another method", async () => {
+  test("401 for a malformed Authorization header; 404 for another method", async ({ apiUrl }) => {
     for (const authorization of [
       "Basic abc",
       ADMIN_TOKEN,
@@ -232,7 +236,7 @@ describe("who may read /metrics", () => {
     expect(posted.status).toBe(404);
   });
 
-  test("is not on the marketing-site listener", async () => {
+  test("is not on the marketing-site listener", async ({ siteUrl }) => {
     expect((await scrape(siteUrl, ADMIN_TOKEN)).status).toBe(404);
   });
 

@@ -6,12 +6,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { test as base, describe, expect, inject } from "vitest";
 import { createRuntime, type Runtime } from "../../src/app/runtime.ts";
 import { parseConfig } from "../../src/config/index.ts";
 import { type Database, openDatabase } from "../../src/db/client.ts";
 import { startTcpProxy, type TcpProxy } from "../fakes/tcp-proxy.ts";
-import { ADMIN_TOKEN, startTestApp, type TestApp } from "../harness/app.ts";
+import { ADMIN_TOKEN, startTestApp } from "../harness/app.ts";
 import { createTestDatabase, testDatabaseKind } from "../harness/database.ts";
 import { TEST_TIMEOUT_MS } from "../harness/timeouts.ts";
 import { eventually } from "../webhooks/webhook-helpers.ts";
@@ -74,30 +74,64 @@ async function cuttableDatabase(): Promise<{
   };
 }
 
-describe("GET /api/health/ready on the API and site listeners", () => {
-  let app: TestApp;
-  let cuttable: Awaited<ReturnType<typeof cuttableDatabase>>;
-  let apiUrl: string;
-  let siteUrl: string;
-  beforeAll(async () => {
-    cuttable = await cuttableDatabase();
-    app = await startTestApp({ database: cuttable.database });
-    apiUrl = await app.listen("api");
-    siteUrl = await app.listen("site");
-  });
-  afterAll(async () => {
-    await app.close();
-    await cuttable.close();
+const redisUrl = process.env.TEST_REDIS_URL;
+
+/**
+ * Each set up once per file, the first time a test asks for it:
+ * - `cuttable`: a database the test can take away, and `listeners`: the URLs of an app on it;
+ * - `redis`: the URLs of an app that reaches Redis through a proxy the test can cut;
+ * - `worker`: a process of the worker role on a fresh database.
+ */
+const test = base
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  .extend("cuttable", { scope: "file" }, async ({}, { onCleanup }) => {
+    const cuttable = await cuttableDatabase();
+    onCleanup(() => cuttable.close());
+    return cuttable;
+  })
+  .extend("listeners", { scope: "file" }, async ({ cuttable }, { onCleanup }) => {
+    const app = await startTestApp({ database: cuttable.database });
+    onCleanup(() => app.close());
+    return { apiUrl: await app.listen("api"), siteUrl: await app.listen("site") };
+  })
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  .extend("redis", { scope: "file" }, async ({}, { onCleanup }) => {
+    // The app reaches Redis through a proxy the test can cut, as a stopped Redis would be.
+    const redis = new URL(redisUrl!);
+    const proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+    redis.hostname = "127.0.0.1";
+    redis.port = String(proxy.port);
+    const app = await startTestApp({ env: { REDIS_URL: redis.toString() } });
+    onCleanup(async () => {
+      await app.close();
+      await proxy.close();
+    });
+    return { proxy, apiUrl: await app.listen("api"), siteUrl: await app.listen("site") };
+  })
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  .extend("worker", { scope: "file" }, async ({}, { onCleanup }) => {
+    const database = await createTestDatabase();
+    const worker = await startWorker(database);
+    onCleanup(async () => {
+      await worker.runtime.close();
+      await database.close();
+    });
+    return worker;
   });
 
-  test("200 with every check ok, on both listeners; /api/health stays the liveness", async () => {
+describe("GET /api/health/ready on the API and site listeners", () => {
+  test("200 with every check ok, on both listeners; /api/health stays the liveness", async ({
+    listeners: { apiUrl, siteUrl },
+  }) => {
     for (const url of [apiUrl, siteUrl]) {
       expect(await get(url, "/api/health/ready")).toEqual({ status: 200, body: ALL_OK });
       expect(await get(url, "/api/health")).toEqual({ status: 200, body: { status: "ok" } });
     }
   });
 
-  test("ignores a query string and credentials; another method is 404", async () => {
+  test("ignores a query string and credentials; another method is 404", async ({
+    listeners: { apiUrl, siteUrl },
+  }) => {
     const checked = await get(apiUrl, "/api/health/ready?database=down&checks[]=x", {
       headers: { authorization: "Bearer not-a-key" },
     });
@@ -110,7 +144,10 @@ describe("GET /api/health/ready on the API and site listeners", () => {
     expect(sitePosted.body).toMatchObject({ code: "not_found" });
   });
 
-  test("503 naming the database while it is cut (and 200 again once it is back)", async () => {
+  test("503 naming the database while it is cut (and 200 again once it is back)", async ({
+    cuttable,
+    listeners: { apiUrl, siteUrl },
+  }) => {
     await cuttable.cut();
     const down = {
       status: 503,
@@ -155,28 +192,7 @@ describe("readiness of a database without the latest migration", () => {
   });
 });
 
-const redisUrl = process.env.TEST_REDIS_URL;
-
 describe.skipIf(!redisUrl)("readiness with REDIS_URL", () => {
-  let proxy: TcpProxy;
-  let app: TestApp;
-  let apiUrl: string;
-  let siteUrl: string;
-  beforeAll(async () => {
-    // The app reaches Redis through a proxy the test can cut, as a stopped Redis would be.
-    const redis = new URL(redisUrl!);
-    proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
-    redis.hostname = "127.0.0.1";
-    redis.port = String(proxy.port);
-    app = await startTestApp({ env: { REDIS_URL: redis.toString() } });
-    apiUrl = await app.listen("api");
-    siteUrl = await app.listen("site");
-  });
-  afterAll(async () => {
-    await app?.close();
-    await proxy?.close();
-  });
-
   const withRedis = (redis: "ok" | "down") => ({
     status: redis === "ok" ? 200 : 503,
     body: {
@@ -185,12 +201,16 @@ describe.skipIf(!redisUrl)("readiness with REDIS_URL", () => {
     },
   });
 
-  test("200 with redis ok on both listeners while Redis answers", async () => {
+  test("200 with redis ok on both listeners while Redis answers", async ({
+    redis: { apiUrl, siteUrl },
+  }) => {
     expect(await get(apiUrl, "/api/health/ready")).toEqual(withRedis("ok"));
     expect(await get(siteUrl, "/api/health/ready")).toEqual(withRedis("ok"));
   });
 
-  test("503 naming redis while Redis is down, within the probe's bound, and 200 once it is back", async () => {
+  test("503 naming redis while Redis is down, within the probe's bound, and 200 once it is back", async ({
+    redis: { proxy, apiUrl, siteUrl },
+  }) => {
     proxy.cut();
     const started = Date.now();
     expect(await get(apiUrl, "/api/health/ready")).toEqual(withRedis("down"));
@@ -226,25 +246,16 @@ async function startWorker(database: Database, env: Record<string, string> = {})
 }
 
 describe("the worker role's listener", () => {
-  let database: Database;
-  let worker: Awaited<ReturnType<typeof startWorker>>;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    worker = await startWorker(database);
-  });
-  afterAll(async () => {
-    await worker.runtime.close();
-    await database.close();
-  });
-
-  test("has no API or site listener, and answers liveness and readiness", async () => {
+  test("has no API or site listener, and answers liveness and readiness", async ({ worker }) => {
     expect(worker.runtime.api).toBeNull();
     expect(worker.runtime.site).toBeNull();
     expect(await get(worker.url, "/api/health")).toEqual({ status: 200, body: { status: "ok" } });
     expect(await get(worker.url, "/api/health/ready")).toEqual({ status: 200, body: ALL_OK });
   });
 
-  test("serves /metrics to the admin token: the jobs it runs and the process", async () => {
+  test("serves /metrics to the admin token: the jobs it runs and the process", async ({
+    worker,
+  }) => {
     const sent = await worker.runtime.jobs.send("knowledge.ingest.abandoned", {
       organizationId: "no-such-organization",
       datasourceId: "no-such-datasource",
@@ -274,7 +285,7 @@ describe("the worker role's listener", () => {
     expect(routes).toContain("/metrics");
   });
 
-  test("401 for a wrong token or none; unknown paths are 404", async () => {
+  test("401 for a wrong token or none; unknown paths are 404", async ({ worker }) => {
     expect((await scrape(worker.url, "wrong-token")).status).toBe(401);
     expect((await scrape(worker.url, null)).status).toBe(401);
     const unknown = await get(worker.url, "/api/agents");
@@ -282,7 +293,7 @@ describe("the worker role's listener", () => {
     expect(unknown.body).toMatchObject({ type: "NOT_FOUND" });
   });
 
-  test("503 naming the jobs once its job queue stopped", async () => {
+  test("503 naming the jobs once its job queue stopped", async ({ worker }) => {
     await worker.runtime.jobs.stop({ graceful: false, timeoutMs: 0 });
     expect(await get(worker.url, "/api/health/ready")).toEqual({
       status: 503,

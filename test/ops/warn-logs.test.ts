@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { InjectOptions } from "fastify";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import type { App } from "../../src/http/app-types.ts";
 import { createLogger } from "../../src/lib/logger.ts";
 import { createAgent } from "../harness/agents.ts";
-import { ADMIN_TOKEN, startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import { ADMIN_TOKEN } from "../harness/app.ts";
+import { appTest } from "../harness/fixtures.ts";
 
 type LogLine = Record<string, unknown> & { level: number; msg?: string; reqId?: string };
 
@@ -15,13 +16,13 @@ const WARN = 40;
 const written: string[] = [];
 const logger = createLogger("info", "json", { write: (line: string) => written.push(line) });
 
-let app: TestApp;
-let org: TestOrganization;
-beforeAll(async () => {
-  app = await startTestApp({ logger, env: { LEAD_RATE_LIMIT_PER_MINUTE: "1" } });
-  org = await app.createOrganization("Free plan");
+const test = appTest({
+  offline: true,
+  logger,
+  env: { LEAD_RATE_LIMIT_PER_MINUTE: "1" },
+  orgName: "Free plan",
+  funded: false,
 });
-afterAll(() => app.close());
 
 /**
  * Sends a request with a fresh request id; asserts that exactly one line was logged for it (the
@@ -42,7 +43,7 @@ async function onlyLine(listener: App, request: InjectOptions) {
 }
 
 describe("refusals an operator can act on: one warn line with the route and organization", () => {
-  test("401, a key that is not valid: no organization, never the key", async () => {
+  test("401, a key that is not valid: no organization, never the key", async ({ app }) => {
     const key = "adk_revoked-or-mistyped-key";
     const { status, line, text } = await onlyLine(app.api, {
       method: "GET",
@@ -55,7 +56,9 @@ describe("refusals an operator can act on: one warn line with the route and orga
     expect(text).not.toContain(key);
   });
 
-  test("401, a wrong admin token on the admin API and /metrics: never the token", async () => {
+  test("401, a wrong admin token on the admin API and /metrics: never the token", async ({
+    app,
+  }) => {
     for (const url of ["/api/admin/organizations", "/metrics"]) {
       const token = `${ADMIN_TOKEN}-guess`;
       const { status, line, text } = await onlyLine(app.api, {
@@ -70,7 +73,10 @@ describe("refusals an operator can act on: one warn line with the route and orga
     }
   });
 
-  test("402, the free plan used up: the organization and the route pattern", async () => {
+  test("402, the free plan used up: the organization and the route pattern", async ({
+    app,
+    org,
+  }) => {
     const agent = await createAgent(app, org);
     for (let index = 0; index < 5; index += 1) {
       const answered = await app.client(org.auth).agents.query(agent.id, { query: `q${index}` });
@@ -94,7 +100,9 @@ describe("refusals an operator can act on: one warn line with the route and orga
     expect(text).not.toContain(org.apiKey);
   });
 
-  test("403, the spec's answers to a bad key (follow-up JSON, credits balance text)", async () => {
+  test("403, the spec's answers to a bad key (follow-up JSON, credits balance text)", async ({
+    app,
+  }) => {
     for (const [method, url, route] of [
       ["POST", "/api/agents/some-agent/follow-up/query", "/api/agents/:id/follow-up/query"],
       ["GET", "/api/credits/balance", "/api/credits/balance"],
@@ -110,7 +118,7 @@ describe("refusals an operator can act on: one warn line with the route and orga
     }
   });
 
-  test("429, the lead rate limit on the site listener", async () => {
+  test("429, the lead rate limit on the site listener", async ({ app }) => {
     const lead = {
       method: "POST" as const,
       url: "/api/leads",
@@ -128,7 +136,10 @@ describe("refusals an operator can act on: one warn line with the route and orga
 });
 
 describe("other client errors stay at info", () => {
-  test("400 and 404 are the client's business, with the organization where known", async () => {
+  test("400 and 404 are the client's business, with the organization where known", async ({
+    app,
+    org,
+  }) => {
     const invalid = await onlyLine(app.api, {
       method: "POST",
       url: "/api/agents",

@@ -1,24 +1,26 @@
 import { sql } from "drizzle-orm";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { test as base, describe, expect } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
 import type { JobHandlers } from "../../src/jobs/job-catalog.ts";
-import { type JobRuntime, startJobRuntime } from "../../src/jobs/job-queue.ts";
+import { startJobRuntime } from "../../src/jobs/job-queue.ts";
 import { createTestDatabase } from "../harness/database.ts";
 import { eventually } from "./webhook-helpers.ts";
 
-let database: Database;
-let jobs: JobRuntime;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  jobs = await startJobRuntime(database, pino({ level: "silent" }));
-});
-afterAll(async () => {
-  await jobs.stop({ graceful: false, timeoutMs: 1_000 });
-  await database.close();
-});
+const test = base
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  .extend("database", { scope: "file" }, async ({}, { onCleanup }) => {
+    const database = await createTestDatabase();
+    onCleanup(() => database.close());
+    return database;
+  })
+  .extend("jobs", { scope: "file" }, async ({ database }, { onCleanup }) => {
+    const jobs = await startJobRuntime(database, pino({ level: "silent" }));
+    onCleanup(() => jobs.stop({ graceful: false, timeoutMs: 1_000 }));
+    return jobs;
+  });
 
-async function states() {
+async function states(database: Database) {
   const result = await database.db.execute(
     sql`select data->>'deliveryId' as "deliveryId", state from pgboss.job where name = 'webhook.deliver'`,
   );
@@ -28,7 +30,10 @@ async function states() {
 }
 
 describe("webhook jobs run in batches", () => {
-  test("runs a batch side by side and retries only the job that failed", async () => {
+  test("runs a batch side by side and retries only the job that failed", async ({
+    database,
+    jobs,
+  }) => {
     const ids = ["a", "b", "c", "failing", "d", "e", "f", "g"];
     for (const deliveryId of ids) {
       await jobs.send("webhook.deliver", { organizationId: "org", deliveryId, attempt: 1 });
@@ -52,7 +57,7 @@ describe("webhook jobs run in batches", () => {
     );
 
     const settled = await eventually(async () => {
-      const current = await states();
+      const current = await states(database);
       expect(Object.keys(current)).toHaveLength(ids.length);
       expect(
         Object.values(current).every((state) => state !== "created" && state !== "active"),

@@ -1,16 +1,15 @@
 import { expect } from "vitest";
-import type { Database } from "../../src/db/client.ts";
 import { type ReceivedRequest, type Receiver, startReceiver } from "../fakes/http-receiver.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
+import type { FakeOpenAI } from "../fakes/openai-server.ts";
 import { createAgent, createFundedOrganization } from "../harness/agents.ts";
-import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
+import type { TestApp, TestOrganization } from "../harness/app.ts";
 import type { ApiClient } from "../harness/client.ts";
 import { type AppTestOptions, appTest } from "../harness/fixtures.ts";
 
 export const SIGNING_SECRET = "whsec-test-secret";
 
 /** Short windows and fast retries, so a test waits milliseconds where production waits minutes. */
-const FAST_WEBHOOKS = {
+export const FAST_WEBHOOKS = {
   WEBHOOK_BATCH_DELAY_MS: "600",
   WEBHOOK_RETRY_BASE_MS: "100",
   WEBHOOK_TIMEOUT_MS: "2000",
@@ -52,35 +51,6 @@ export type WebhookFixtures = {
   fake: FakeOpenAI;
   receiver: Receiver;
 };
-
-export type WebhookTestApp = {
-  app: TestApp;
-  fake: FakeOpenAI;
-  receiver: Receiver;
-  close(): Promise<void>;
-};
-
-/** The app with OpenAI pointed at the fake model server, and a webhook receiver on 127.0.0.1. */
-export async function startWebhookTestApp(
-  env: Record<string, string> = {},
-  database?: Database,
-): Promise<WebhookTestApp> {
-  const fake = await startFakeOpenAI({ apiKey: "sk-test" });
-  const receiver = await startReceiver();
-  const app = await startTestApp({
-    env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: fake.url, ...FAST_WEBHOOKS, ...env },
-    ...(database ? { database } : {}),
-  });
-  return {
-    app,
-    fake,
-    receiver,
-    async close() {
-      await app.close();
-      await Promise.all([fake.close(), receiver.close()]);
-    },
-  };
-}
 
 export async function createConversationalAgent(
   app: TestApp,

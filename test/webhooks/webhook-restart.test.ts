@@ -1,7 +1,6 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import type { Database } from "../../src/db/client.ts";
-import { type Receiver, startReceiver } from "../fakes/http-receiver.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
+import { test as base, describe, expect } from "vitest";
+import { startReceiver } from "../fakes/http-receiver.ts";
+import { startFakeOpenAI } from "../fakes/openai-server.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 import { createTestDatabase } from "../harness/database.ts";
 import {
@@ -16,47 +15,62 @@ import {
 // Several processes, restarts and waits for deliveries: more than the default test budget.
 const SLOW_TEST_MS = 90_000;
 
-let database: Database;
-let fake: FakeOpenAI;
-let receiver: Receiver;
-const apps: TestApp[] = [];
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  fake = await startFakeOpenAI({ apiKey: "sk-test" });
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await Promise.all([fake.close(), receiver.close()]);
-  await database.close();
-});
-beforeEach(() => {
+/**
+ * Once per file: a `database` the processes share, the `fake` OpenAI and the webhook `receiver`;
+ * per test: the processes' `env` (a test may change it before starting one), and `processes`,
+ * which starts and stops the app on the database, closing what a test left running.
+ */
+const test = base
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  .extend("database", { scope: "file" }, async ({}, { onCleanup }) => {
+    const database = await createTestDatabase();
+    onCleanup(() => database.close());
+    return database;
+  })
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  .extend("fake", { scope: "file" }, async ({}, { onCleanup }) => {
+    const fake = await startFakeOpenAI({ apiKey: "sk-test" });
+    onCleanup(() => fake.close());
+    return fake;
+  })
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  .extend("receiver", { scope: "file" }, async ({}, { onCleanup }) => {
+    const receiver = await startReceiver();
+    onCleanup(() => receiver.close());
+    return receiver;
+  })
+  .extend(
+    "env",
+    ({ fake }): Record<string, string> => ({
+      // No WEBHOOK_SIGNING_SECRET here: deliveries go out unsigned.
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: fake.url,
+      WEBHOOK_BATCH_DELAY_MS: "2000",
+      WEBHOOK_RETRY_BASE_MS: "100",
+    }),
+  )
+  .extend("processes", async ({ env, database }, { onCleanup }) => {
+    const apps: TestApp[] = [];
+    onCleanup(async () => {
+      for (const app of apps.splice(0)) await app.close();
+    });
+    return {
+      async start(role: "all" | "api" = "all"): Promise<TestApp> {
+        const app = await startTestApp({ env, database, role });
+        apps.push(app);
+        return app;
+      },
+      async stop(app: TestApp) {
+        apps.splice(apps.indexOf(app), 1);
+        await app.close();
+      },
+    };
+  });
+test.beforeEach(({ fake, receiver }) => {
   fake.requests.length = 0;
   receiver.requests.length = 0;
   receiver.respondWith([]);
-  // No WEBHOOK_SIGNING_SECRET here: deliveries go out unsigned.
-  env = {
-    OPENAI_API_KEY: "sk-test",
-    OPENAI_BASE_URL: fake.url,
-    WEBHOOK_BATCH_DELAY_MS: "2000",
-    WEBHOOK_RETRY_BASE_MS: "100",
-  };
 });
-afterEach(async () => {
-  for (const app of apps.splice(0)) await app.close();
-});
-
-async function start(role: "all" | "api" = "all"): Promise<TestApp> {
-  const app = await startTestApp({ env, database, role });
-  apps.push(app);
-  return app;
-}
-
-async function stop(app: TestApp) {
-  apps.splice(apps.indexOf(app), 1);
-  await app.close();
-}
 
 /** Lets a wrongly scheduled extra delivery arrive before the test counts. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 2_500));
@@ -64,7 +78,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 2_500));
 describe("batching windows live in the database", () => {
   test(
     "delivers once when the process restarts inside the window",
-    async () => {
+    async ({ processes: { start, stop }, fake, receiver }) => {
       const first = await start();
       const { org, agentId } = await createConversationalAgent(first, "Restart");
       fake.script({ text: "Delivered after a restart." });
@@ -100,7 +114,7 @@ describe("batching windows live in the database", () => {
 
   test(
     "keeps retrying a delivery across a restart",
-    async () => {
+    async ({ processes: { start, stop }, fake, receiver, env }) => {
       const first = await start();
       const { org, agentId } = await createConversationalAgent(first, "Retries");
       fake.script({ text: "Eventually delivered." });
@@ -133,7 +147,7 @@ describe("batching windows live in the database", () => {
 
   test(
     "behaves as one service with two API processes and a separate worker",
-    async () => {
+    async ({ processes: { start }, fake, receiver }) => {
       const apiA = await start("api");
       const apiB = await start("api");
       await start("all");
