@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Database } from "../../src/db/client.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../fakes/openai-server.ts";
-import { startTelegramApi, type TelegramApi, telegramTextUpdate } from "../fakes/telegram-api.ts";
+import { describe, expect } from "vitest";
+import { startFakeOpenAI } from "../fakes/openai-server.ts";
+import { startTelegramApi, telegramTextUpdate } from "../fakes/telegram-api.ts";
 import { ADMIN_TOKEN, type TestOrganization } from "../harness/app.ts";
-import { createTestDatabase, testDatabaseKind } from "../harness/database.ts";
-import { type ServiceProcess, startServiceProcess } from "../harness/service-process.ts";
+import { testDatabaseKind } from "../harness/database.ts";
+import type { ServiceProcess } from "../harness/service-process.ts";
+import { serviceTest } from "./recovery-helpers.ts";
 
 // A real `agentdesk serve` killed with SIGKILL after it acknowledged a Telegram update and
 // before it answered: the answer comes once, from the next process (PGlite: the same DATA_DIR
@@ -15,49 +12,32 @@ import { type ServiceProcess, startServiceProcess } from "../harness/service-pro
 const BOT_TOKEN = "7000000002:AAH-kill-test-bot-token";
 const SLOW_TEST_MS = 120_000;
 
-let dataDir: string | null = null;
-let database: Database | null = null;
-let fake: FakeOpenAI;
-let telegram: TelegramApi;
-let env: Record<string, string>;
-const processes: ServiceProcess[] = [];
-
-async function spawnService(): Promise<ServiceProcess> {
-  const service = await startServiceProcess(env);
-  processes.push(service);
-  return service;
-}
-
-beforeAll(async () => {
-  fake = await startFakeOpenAI({ apiKey: "sk-test" });
-  telegram = await startTelegramApi({ tokens: [BOT_TOKEN] });
-  const storage: Record<string, string> = {};
-  if (testDatabaseKind === "pglite") {
-    dataDir = mkdtempSync(join(tmpdir(), "agentdesk-channel-kill-"));
-    storage.DATA_DIR = dataDir;
-  } else {
-    database = await createTestDatabase();
-    storage.DATABASE_URL = database.connectionString!;
-    storage.SECRETS_KEY = "5a".repeat(32);
-  }
-  env = {
-    ...storage,
-    JOB_LEASE_SECONDS: "2",
-    OPENAI_API_KEY: "sk-test",
-    OPENAI_BASE_URL: fake.url,
-    TELEGRAM_API_BASE_URL: telegram.baseUrl,
-    PUBLIC_URL: "https://agents.example.com",
-    // Long enough for the kill to land between the acknowledgement and the answer.
-    CHANNEL_BATCH_DELAY_MS: "1500",
-  };
-}, 60_000);
-
-afterAll(async () => {
-  await Promise.all(processes.map((service) => service.kill()));
-  await Promise.all([fake.close(), telegram.close()]);
-  await database?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+const test = serviceTest("agentdesk-channel-kill-")
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  .extend("fake", { scope: "file" }, async ({}, { onCleanup }) => {
+    const fake = await startFakeOpenAI({ apiKey: "sk-test" });
+    onCleanup(() => fake.close());
+    return fake;
+  })
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  .extend("telegram", { scope: "file" }, async ({}, { onCleanup }) => {
+    const telegram = await startTelegramApi({ tokens: [BOT_TOKEN] });
+    onCleanup(() => telegram.close());
+    return telegram;
+  });
+test.override("env", { scope: "file" }, ({ fake, telegram, storage }) => ({
+  ...storage,
+  // The embedded database's processes make their key under DATA_DIR; with DATABASE_URL,
+  // channels need SECRETS_KEY.
+  ...(testDatabaseKind === "pglite" ? {} : { SECRETS_KEY: "5a".repeat(32) }),
+  JOB_LEASE_SECONDS: "2",
+  OPENAI_API_KEY: "sk-test",
+  OPENAI_BASE_URL: fake.url,
+  TELEGRAM_API_BASE_URL: telegram.baseUrl,
+  PUBLIC_URL: "https://agents.example.com",
+  // Long enough for the kill to land between the acknowledgement and the answer.
+  CHANNEL_BATCH_DELAY_MS: "1500",
+}));
 
 async function setUp(service: ServiceProcess) {
   const org: TestOrganization = await service.createOrganization("Kill -9 channel");
@@ -82,7 +62,7 @@ async function setUp(service: ServiceProcess) {
 describe("a channel message acknowledged by a process killed with SIGKILL", () => {
   test(
     "is answered exactly once after the restart, even when Telegram delivers it again",
-    async () => {
+    async ({ telegram, spawnService }) => {
       const first = await spawnService();
       const { path } = await setUp(first);
       const secret = telegram.webhookOf(BOT_TOKEN)!.secret_token!;

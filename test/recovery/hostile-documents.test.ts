@@ -1,10 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Database } from "../../src/db/client.ts";
+import { describe, expect } from "vitest";
 import {
   hostileCsv,
   hostileDocx,
@@ -13,9 +9,9 @@ import {
   hostileXlsx,
 } from "../fixtures/hostile-documents.ts";
 import type { TestOrganization } from "../harness/app.ts";
-import { createTestDatabase, testDatabaseKind } from "../harness/database.ts";
-import { type ServiceProcess, startServiceProcess } from "../harness/service-process.ts";
+import type { ServiceProcess } from "../harness/service-process.ts";
 import { multipartBody } from "../knowledge/knowledge-helpers.ts";
+import { serviceTest } from "./recovery-helpers.ts";
 
 // Valid documents built to exhaust a parser, uploaded to a real `agentdesk serve` process whose
 // parser threads have 64 MB of heap and whose documents may hold 1 M characters: each datasource
@@ -37,46 +33,49 @@ const PPTX = "application/vnd.openxmlformats-officedocument.presentationml.prese
 
 type Datasource = { id: string; status: string; errorMessage: string | null; chunkCount: number };
 
-let dataDir: string | null = null;
-let database: Database | null = null;
-let service: ServiceProcess;
-let org: TestOrganization;
-let datastoreId: string;
-let control: { url: string; close(): void };
-
-beforeAll(async () => {
-  control = await startControlServer();
-  const storage: Record<string, string> = {};
-  if (testDatabaseKind === "pglite") {
-    dataDir = mkdtempSync(join(tmpdir(), "agentdesk-hostile-"));
-    storage.DATA_DIR = dataDir;
-  } else {
-    database = await createTestDatabase();
-    storage.DATABASE_URL = database.connectionString!;
-  }
-  service = await startServiceProcess({
-    ...storage,
-    KNOWLEDGE_PLAN_LIMITS: "",
-    DOCUMENT_PARSER_MEMORY_MB: String(PARSER_MEMORY_MB),
-    DOCUMENT_PARSER_TIMEOUT_MS: String(PARSER_TIMEOUT_MS),
-    DOCUMENT_MAX_CHARACTERS: String(MAX_CHARACTERS),
+/**
+ * `serviceTest` with, once per file: a bare `control` server, the `service` process, its `org`
+ * and the datastore (`datastoreId`) the documents go to.
+ */
+const test = serviceTest("agentdesk-hostile-")
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  .extend("control", { scope: "file" }, async ({}, { onCleanup }) => {
+    const control = await startControlServer();
+    onCleanup(() => control.close());
+    return control;
+  })
+  .extend("service", { scope: "file" }, ({ spawnService }) => spawnService())
+  .extend("org", { scope: "file" }, ({ service }) =>
+    service.createOrganization("Hostile documents"),
+  )
+  .extend("datastoreId", { scope: "file" }, async ({ service, org }) => {
+    const store = await service.request<{ id: string }>("POST", "/api/datastores", {
+      auth: org,
+      json: { name: "Uploads" },
+    });
+    return store.body.id;
   });
-  org = await service.createOrganization("Hostile documents");
-  const store = await service.request<{ id: string }>("POST", "/api/datastores", {
-    auth: org,
-    json: { name: "Uploads" },
-  });
-  datastoreId = store.body.id;
-}, 90_000);
+test.override("env", { scope: "file" }, ({ storage }) => ({
+  ...storage,
+  KNOWLEDGE_PLAN_LIMITS: "",
+  DOCUMENT_PARSER_MEMORY_MB: String(PARSER_MEMORY_MB),
+  DOCUMENT_PARSER_TIMEOUT_MS: String(PARSER_TIMEOUT_MS),
+  DOCUMENT_MAX_CHARACTERS: String(MAX_CHARACTERS),
+}));
 
-afterAll(async () => {
-  control?.close();
-  await service?.kill();
-  await database?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+type Uploads = {
+  service: ServiceProcess;
+  org: TestOrganization;
+  datastoreId: string;
+  control: { url: string };
+};
 
-async function upload(fileName: string, contentType: string, content: Buffer) {
+async function upload(
+  { service, org, datastoreId }: Omit<Uploads, "control">,
+  fileName: string,
+  contentType: string,
+  content: Buffer,
+) {
   const { payload, headers } = multipartBody(
     [
       { name: "type", value: "file" },
@@ -98,7 +97,11 @@ async function upload(fileName: string, contentType: string, content: Buffer) {
  * and a bare HTTP server in a process of its own at the same moment: on a busy machine both wait
  * for a core alike, so what the service adds is its health time less the bare server's.
  */
-async function settleWatchingHealth(datasourceId: string, timeoutMs = 90_000) {
+async function settleWatchingHealth(
+  { service, org, control }: Omit<Uploads, "datastoreId">,
+  datasourceId: string,
+  timeoutMs = 90_000,
+) {
   const addedMs: number[] = [];
   const deadline = Date.now() + timeoutMs;
   const timed = async (url: string) => {
@@ -177,10 +180,13 @@ describe("documents that exhaust a parser", () => {
   for (const { name, file, error } of cases) {
     test(
       `ends ${name} in error while the service keeps answering`,
-      async () => {
+      async ({ service, org, datastoreId, control }) => {
         const [fileName, contentType, content] = await file();
-        const id = await upload(fileName, contentType, content);
-        const { datasource, slowestHealthMs } = await settleWatchingHealth(id);
+        const id = await upload({ service, org, datastoreId }, fileName, contentType, content);
+        const { datasource, slowestHealthMs } = await settleWatchingHealth(
+          { service, org, control },
+          id,
+        );
         expect(datasource.status).toBe("error");
         expect(datasource.errorMessage).toContain(error);
         expect(slowestHealthMs).toBeLessThan(HEALTH_BOUND_MS);
@@ -191,10 +197,13 @@ describe("documents that exhaust a parser", () => {
 
   test(
     "reads a DOCX of 120,000 paragraphs (0.9 M characters) while the service keeps answering",
-    async () => {
+    async ({ control, service, org, datastoreId }) => {
       const content = Buffer.from(await hostileDocx(120_000));
-      const id = await upload("long.docx", DOCX, content);
-      const { datasource, slowestHealthMs } = await settleWatchingHealth(id);
+      const id = await upload({ service, org, datastoreId }, "long.docx", DOCX, content);
+      const { datasource, slowestHealthMs } = await settleWatchingHealth(
+        { service, org, control },
+        id,
+      );
       expect(datasource).toMatchObject({ status: "synched", errorMessage: null });
       expect(datasource.chunkCount).toBeGreaterThan(100);
       expect(slowestHealthMs).toBeLessThan(HEALTH_BOUND_MS);
@@ -202,9 +211,19 @@ describe("documents that exhaust a parser", () => {
     SLOW_TEST_MS,
   );
 
-  test("is still the same process, and reads an ordinary document after them", async () => {
-    const id = await upload("hours.md", "text/markdown", Buffer.from("# Hours\n\nOpen 9 to 5."));
-    const { datasource } = await settleWatchingHealth(id);
+  test("is still the same process, and reads an ordinary document after them", async ({
+    control,
+    service,
+    org,
+    datastoreId,
+  }) => {
+    const id = await upload(
+      { service, org, datastoreId },
+      "hours.md",
+      "text/markdown",
+      Buffer.from("# Hours\n\nOpen 9 to 5."),
+    );
+    const { datasource } = await settleWatchingHealth({ service, org, control }, id);
     expect(datasource).toMatchObject({ status: "synched", chunkCount: 1 });
     // One banner: the process never restarted (a restart would be a new process anyway, and
     // service.request would fail against the dead one).

@@ -1,14 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Database } from "../../src/db/client.ts";
-import { type Receiver, startReceiver } from "../fakes/http-receiver.ts";
-import { type FakeWebSite, startFakeWebSite } from "../fakes/web-site.ts";
+import { describe, expect } from "vitest";
+import { startReceiver } from "../fakes/http-receiver.ts";
+import { startFakeWebSite } from "../fakes/web-site.ts";
 import type { TestOrganization } from "../harness/app.ts";
-import { createTestDatabase, testDatabaseKind } from "../harness/database.ts";
-import { type ServiceProcess, startServiceProcess } from "../harness/service-process.ts";
+import { testDatabaseKind } from "../harness/database.ts";
+import type { ServiceProcess } from "../harness/service-process.ts";
 import { multipartBody } from "../knowledge/knowledge-helpers.ts";
+import { serviceTest } from "./recovery-helpers.ts";
 
 // Real `agentdesk serve` processes killed with SIGKILL at the worst moments. PGlite: the same
 // DATA_DIR is started again. PostgreSQL: a second process, started before the kill, carries on.
@@ -29,57 +26,47 @@ type Delivery = {
   attempts: { attempt: number; outcome: string }[];
 };
 
-let dataDir: string | null = null;
-let database: Database | null = null;
-let env: Record<string, string>;
-let web: FakeWebSite;
-let receiver: Receiver;
-const processes: ServiceProcess[] = [];
+const test = serviceTest("agentdesk-kill-")
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  .extend("web", { scope: "file" }, async ({}, { onCleanup }) => {
+    const web = await startFakeWebSite();
+    onCleanup(() => web.close());
+    return web;
+  })
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  .extend("receiver", { scope: "file" }, async ({}, { onCleanup }) => {
+    const receiver = await startReceiver();
+    onCleanup(() => receiver.close());
+    return receiver;
+  });
+test.override("env", { scope: "file" }, ({ storage }) => ({
+  ...storage,
+  JOB_LEASE_SECONDS: String(JOB_LEASE_SECONDS),
+  KNOWLEDGE_PLAN_LIMITS: "",
+  WEBHOOK_BATCH_DELAY_MS: "300",
+  WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS),
+}));
+
+type SpawnService = () => Promise<ServiceProcess>;
+
 /** The process the next kill hits, and the organization everything belongs to. */
 let current: ServiceProcess;
 let org: TestOrganization;
 
-async function spawnService(): Promise<ServiceProcess> {
-  const service = await startServiceProcess(env);
-  processes.push(service);
-  return service;
-}
-
-beforeAll(async () => {
-  web = await startFakeWebSite();
-  receiver = await startReceiver();
-  const storage: Record<string, string> = {};
-  if (testDatabaseKind === "pglite") {
-    dataDir = mkdtempSync(join(tmpdir(), "agentdesk-kill-"));
-    storage.DATA_DIR = dataDir;
-  } else {
-    database = await createTestDatabase();
-    storage.DATABASE_URL = database.connectionString!;
-  }
-  env = {
-    ...storage,
-    JOB_LEASE_SECONDS: String(JOB_LEASE_SECONDS),
-    KNOWLEDGE_PLAN_LIMITS: "",
-    WEBHOOK_BATCH_DELAY_MS: "300",
-    WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS),
-  };
+test.beforeAll(async ({ web, receiver, spawnService }) => {
+  // Started before the first process, so closed after the last one is killed.
+  void web;
+  void receiver;
   current = await spawnService();
   org = await current.createOrganization("Kill -9");
 }, 90_000);
-
-afterAll(async () => {
-  await Promise.all(processes.map((service) => service.kill()));
-  await Promise.all([web.close(), receiver.close()]);
-  await database?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
 
 /**
  * Kills the current process and returns the one that carries on, with the moment recovery is
  * timed from: the kill (PostgreSQL, the survivor is up) or the restarted process's banner.
  * `survivor` must have been started before the kill on PostgreSQL (see `standBy`).
  */
-async function killCurrent(survivor: ServiceProcess | null) {
+async function killCurrent(spawnService: SpawnService, survivor: ServiceProcess | null) {
   await current.kill();
   const killedAt = Date.now();
   const next = survivor ?? (await spawnService());
@@ -88,7 +75,7 @@ async function killCurrent(survivor: ServiceProcess | null) {
 }
 
 /** PostgreSQL: a second process, up before the kill. PGlite: none can open the DATA_DIR. */
-async function standBy(): Promise<ServiceProcess | null> {
+async function standBy(spawnService: SpawnService): Promise<ServiceProcess | null> {
   return testDatabaseKind === "postgres" ? spawnService() : null;
 }
 
@@ -156,7 +143,7 @@ const page = (title: string) =>
 describe("a process killed with SIGKILL", () => {
   test(
     "leaves no datasource it had just created pending: all are synched after it",
-    async () => {
+    async ({ web, spawnService }) => {
       const datastoreId = await createDatastore(current);
       // Three web pages whose site answers only after the kill: their runs are surely cut.
       let answer = () => {};
@@ -188,8 +175,8 @@ describe("a process killed with SIGKILL", () => {
           );
         }
       }
-      const survivor = await standBy();
-      const { service, since } = await killCurrent(survivor);
+      const survivor = await standBy(spawnService);
+      const { service, since } = await killCurrent(spawnService, survivor);
       answer();
 
       const ended = await until(
@@ -207,7 +194,7 @@ describe("a process killed with SIGKILL", () => {
 
   test(
     "syncs again a web page whose run it killed while fetching",
-    async () => {
+    async ({ web, spawnService }) => {
       const datastoreId = await createDatastore(current);
       let answer = () => {};
       web.routes.set("/slow-page", {
@@ -227,8 +214,8 @@ describe("a process killed with SIGKILL", () => {
         (row) => row.status === "running",
         30_000,
       );
-      const survivor = await standBy();
-      const { service, since } = await killCurrent(survivor);
+      const survivor = await standBy(spawnService);
+      const { service, since } = await killCurrent(spawnService, survivor);
       answer();
 
       const ended = await until(
@@ -244,7 +231,7 @@ describe("a process killed with SIGKILL", () => {
 
   test.skipIf(testDatabaseKind !== "pglite")(
     "syncs again, without duplicate chunks, a file it killed while writing its chunks",
-    async () => {
+    async ({ spawnService }) => {
       const datastoreId = await createDatastore(current);
       const created = await upload(current, datastoreId, "big.md", document("Big", 600_000));
       // Chunks are being written: on PGlite 8 rows per transaction, for several seconds.
@@ -254,7 +241,7 @@ describe("a process killed with SIGKILL", () => {
         30_000,
       );
       await new Promise((resolve) => setTimeout(resolve, 1_500));
-      const { service, since } = await killCurrent(null);
+      const { service, since } = await killCurrent(spawnService, null);
 
       const ended = await until(
         () => datasource(service, created.id),
@@ -276,7 +263,7 @@ describe("a process killed with SIGKILL", () => {
 
   test(
     "delivers a webhook it killed mid-delivery once, with the same delivery id, after the lease",
-    async () => {
+    async ({ receiver, spawnService }) => {
       const agent = await current.request<{ id: string }>("POST", "/api/agents", {
         auth: org,
         json: { name: "Recovery", modelName: "gpt_4o_mini", useConversationalMode: true },
@@ -295,8 +282,8 @@ describe("a process killed with SIGKILL", () => {
         30_000,
       );
       const attemptStartedAt = held[0]!.receivedAt;
-      const survivor = await standBy();
-      const { service, since } = await killCurrent(survivor);
+      const survivor = await standBy(spawnService);
+      const { service, since } = await killCurrent(spawnService, survivor);
       receiver.holdPosts(false);
 
       const delivery = await until(

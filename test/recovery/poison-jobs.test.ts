@@ -1,12 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Database } from "../../src/db/client.ts";
-import { type FakeWebSite, startFakeWebSite } from "../fakes/web-site.ts";
+import { describe, expect } from "vitest";
+import { startFakeWebSite } from "../fakes/web-site.ts";
 import type { TestOrganization } from "../harness/app.ts";
-import { createTestDatabase, testDatabaseKind } from "../harness/database.ts";
-import { type ServiceProcess, startServiceProcess } from "../harness/service-process.ts";
+import { serviceTest } from "./recovery-helpers.ts";
 
 // A sync whose runs keep ending with their process (here: the process is killed with SIGKILL
 // while the run waits on a page that never answers, as an out-of-memory kill would end it) is
@@ -19,17 +14,19 @@ const SLOW_TEST_MS = 150_000;
 
 type Datasource = { id: string; status: string; errorMessage: string | null };
 
-let dataDir: string | null = null;
-let database: Database | null = null;
-let env: Record<string, string>;
-let site: FakeWebSite;
-const processes: ServiceProcess[] = [];
-
-async function spawnService(): Promise<ServiceProcess> {
-  const service = await startServiceProcess(env);
-  processes.push(service);
-  return service;
-}
+const test = serviceTest("agentdesk-poison-")
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+  .extend("site", { scope: "file" }, async ({}, { onCleanup }) => {
+    const site = await startFakeWebSite({ "/never-answers": { hang: true } });
+    onCleanup(() => site.close());
+    return site;
+  });
+test.override("env", { scope: "file" }, ({ storage }) => ({
+  ...storage,
+  JOB_LEASE_SECONDS: String(JOB_LEASE_SECONDS),
+  KNOWLEDGE_PLAN_LIMITS: "",
+  KNOWLEDGE_FETCH_TIMEOUT_MS: "120000",
+}));
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
@@ -41,35 +38,10 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
   }
 }
 
-beforeAll(async () => {
-  site = await startFakeWebSite({ "/never-answers": { hang: true } });
-  const storage: Record<string, string> = {};
-  if (testDatabaseKind === "pglite") {
-    dataDir = mkdtempSync(join(tmpdir(), "agentdesk-poison-"));
-    storage.DATA_DIR = dataDir;
-  } else {
-    database = await createTestDatabase();
-    storage.DATABASE_URL = database.connectionString!;
-  }
-  env = {
-    ...storage,
-    JOB_LEASE_SECONDS: String(JOB_LEASE_SECONDS),
-    KNOWLEDGE_PLAN_LIMITS: "",
-    KNOWLEDGE_FETCH_TIMEOUT_MS: "120000",
-  };
-}, 60_000);
-
-afterAll(async () => {
-  await Promise.all(processes.map((service) => service.kill()));
-  await site.close();
-  await database?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
 describe("a job whose runs end with their process", () => {
   test(
     "is run twice, then failed for good with its datasource in error, never a third time",
-    async () => {
+    async ({ site, spawnService }) => {
       let service = await spawnService();
       const org: TestOrganization = await service.createOrganization("Poison");
       const store = await service.request<{ id: string }>("POST", "/api/datastores", {
