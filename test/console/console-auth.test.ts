@@ -11,9 +11,17 @@ import {
   signedInPage,
 } from "./console-fixtures.ts";
 
-const smtp = await startFakeSmtp();
-const test = consoleTest({ env: { SMTP_URL: smtp.url, MAIL_FROM: "desk@example.com" } });
-test.afterAll(() => smtp.close());
+const test = consoleTest()
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it.
+  .extend("smtp", { scope: "file" }, async ({}, { onCleanup }) => {
+    const smtp = await startFakeSmtp();
+    onCleanup(() => smtp.close());
+    return smtp;
+  })
+  .override("env", { scope: "file" }, ({ smtp }) => ({
+    SMTP_URL: smtp.url,
+    MAIL_FROM: "desk@example.com",
+  }));
 
 const NEW_PASSWORD = "a brand new password";
 
@@ -93,6 +101,7 @@ describe.skipIf(!runsConsole)("the pages before signing in", () => {
     apiUrl,
     browser,
     org,
+    smtp,
   }) => {
     const member = await memberOf(app, org, "member");
     const page = await newPage(browser, onTestFinished);

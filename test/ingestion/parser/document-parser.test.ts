@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, test } from "vitest";
+import { test as base, describe, expect } from "vitest";
 import { DocumentLoadError } from "../../../src/ingestion/loaders/index.ts";
 import { createDocumentParser } from "../../../src/ingestion/parser/document-parser.ts";
 import { hostileCsv, hostilePdf } from "../../fixtures/hostile-documents.ts";
@@ -9,8 +9,12 @@ import { buildPdf } from "../loaders/pdf-fixture.ts";
 // through the API, is test/recovery/hostile-documents.test.ts.)
 // The time limit is left long here, so that a busy machine cannot turn a heap refusal into a time
 // one; the time-limit test has a parser of its own.
-const parser = createDocumentParser({ maxMemoryMb: 48, timeoutMs: 120_000, threads: 1 });
-afterAll(() => parser.close());
+// biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
+const test = base.extend("parser", { scope: "file" }, async ({}, { onCleanup }) => {
+  const parser = createDocumentParser({ maxMemoryMb: 48, timeoutMs: 120_000, threads: 1 });
+  onCleanup(() => parser.close());
+  return parser;
+});
 
 const markdown = (text: string) => ({
   bytes: Buffer.from(text),
@@ -18,7 +22,7 @@ const markdown = (text: string) => ({
 });
 
 describe("the document parser", () => {
-  test("reads a document and a web page in its thread", async () => {
+  test("reads a document and a web page in its thread", async ({ parser }) => {
     await expect(parser.load(markdown("# Hours\n\nOpen 9 to 5."))).resolves.toEqual([
       { text: "# Hours\n\nOpen 9 to 5.", metadata: { title: "Hours" } },
     ]);
@@ -34,14 +38,14 @@ describe("the document parser", () => {
     });
   });
 
-  test("leaves the caller's bytes as they were (the thread gets a copy)", async () => {
+  test("leaves the caller's bytes as they were (the thread gets a copy)", async ({ parser }) => {
     const bytes = Buffer.from(buildPdf([["Refunds within 14 days."]]));
     const before = Buffer.from(bytes);
     await parser.load({ bytes, mimeType: "application/pdf" });
     expect(bytes.equals(before)).toBe(true);
   });
 
-  test("keeps a loader's refusal as a DocumentLoadError with its message", async () => {
+  test("keeps a loader's refusal as a DocumentLoadError with its message", async ({ parser }) => {
     const refusal = parser.load({
       bytes: Buffer.from("%PDF-1.4 garbage"),
       mimeType: "application/pdf",
@@ -50,7 +54,9 @@ describe("the document parser", () => {
     await expect(refusal).rejects.toThrow("The PDF could not be read: it is corrupt or encrypted");
   });
 
-  test("ends a parse that needs more than its heap, then reads the next document", async () => {
+  test("ends a parse that needs more than its heap, then reads the next document", async ({
+    parser,
+  }) => {
     // csv-parse holds every row of the file before the first is used.
     const refusal = parser.load({ bytes: hostileCsv(600_000), mimeType: "text/csv" });
     await expect(refusal).rejects.toBeInstanceOf(DocumentLoadError);
@@ -79,7 +85,9 @@ describe("the document parser", () => {
     }
   });
 
-  test("stops a parse whose caller aborts, running or still waiting for the thread", async () => {
+  test("stops a parse whose caller aborts, running or still waiting for the thread", async ({
+    parser,
+  }) => {
     const running = new AbortController();
     const waiting = new AbortController();
     const slow = { bytes: hostilePdf(40), mimeType: "application/pdf" as const };
