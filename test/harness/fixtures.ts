@@ -1,6 +1,8 @@
+import { pino } from "pino";
 import { test } from "vitest";
 import type { Role } from "../../src/app/runtime.ts";
 import type { Database } from "../../src/db/client.ts";
+import { startJobRuntime } from "../../src/jobs/job-queue.ts";
 import type { Logger } from "../../src/lib/logger.ts";
 import {
   type AgentFields,
@@ -81,5 +83,14 @@ export function databaseTest(open: () => Promise<Database> = createTestDatabase)
     const database = await open();
     onCleanup(() => database.close());
     return database;
+  });
+}
+
+/** `databaseTest` and the job queue over that database (`jobs`), started once per file. */
+export function jobTest() {
+  return databaseTest().extend("jobs", { scope: "file" }, async ({ database }, { onCleanup }) => {
+    const jobs = await startJobRuntime(database, pino({ level: "silent" }));
+    onCleanup(() => jobs.stop({ graceful: false, timeoutMs: 1_000 }));
+    return jobs;
   });
 }

@@ -1,23 +1,11 @@
 import { sql } from "drizzle-orm";
-import { pino } from "pino";
-import { test as base, describe, expect } from "vitest";
+import { describe, expect } from "vitest";
 import { type Database, rowsOf } from "../../src/db/client.ts";
 import type { JobHandlers } from "../../src/jobs/job-catalog.ts";
-import { type JobRuntime, startJobRuntime } from "../../src/jobs/job-queue.ts";
-import { createTestDatabase } from "../harness/database.ts";
+import type { JobRuntime } from "../../src/jobs/job-queue.ts";
+import { jobTest } from "../harness/fixtures.ts";
 
-const test = base
-  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
-  .extend("database", { scope: "file" }, async ({}, { onCleanup }) => {
-    const database = await createTestDatabase();
-    onCleanup(() => database.close());
-    return database;
-  })
-  .extend("jobs", { scope: "file" }, async ({ database }, { onCleanup }) => {
-    const jobs = await startJobRuntime(database, pino({ level: "silent" }));
-    onCleanup(() => jobs.stop({ graceful: false, timeoutMs: 1_000 }));
-    return jobs;
-  });
+const test = jobTest();
 
 async function stateOf(database: Database, datasourceId: string): Promise<string | null> {
   const result = await database.db.execute(
