@@ -10,10 +10,12 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { embeddedDatabaseTurns } from "./background-work.ts";
 import { acquireDataDirLock } from "./data-dir-lock.ts";
 import { type Channels, listenOnPostgres, type Subscription } from "./notifications.ts";
 import { ensurePgliteCluster } from "./pglite-cluster.ts";
 import { DEFAULT_PARSERS, DRIVER_PARSERS, driverClient } from "./pglite-parsers.ts";
+import { preparedQuery } from "./pglite-prepared.ts";
 import { prepareStatements } from "./prepared-statements.ts";
 import * as schema from "./schema/index.ts";
 import { SEARCH_SETTINGS_SQL, withSearchSettings } from "./search-settings.ts";
@@ -96,7 +98,9 @@ async function openPglite(
     });
     await client.exec("create extension if not exists vector");
     await client.exec(SEARCH_SETTINGS_SQL);
-    const db = drizzlePglite(driverClient(client) as unknown as PGlite, {
+    const take = embeddedDatabaseTurns();
+    const prepared = preparedQuery(client);
+    const db = drizzlePglite(driverClient(client, { take, prepared }) as unknown as PGlite, {
       schema,
     }) as unknown as Db;
     await migratePglite(drizzlePglite(client), { migrationsFolder });
@@ -109,9 +113,9 @@ async function openPglite(
         async executeSql(text, values) {
           // pg-boss reads dates as node-postgres gives them: Date objects.
           const options = { parsers: DEFAULT_PARSERS };
-          if (values && values.length > 0) return client.query(text, values, options);
+          if (values && values.length > 0) return take(() => prepared(text, values, options));
           // pg-boss sends multi-statement scripts without parameters (its own migrations).
-          const results = await client.exec(text, options);
+          const results = await take(() => client.exec(text, options));
           return results.at(-1) ?? { rows: [] };
         },
       },

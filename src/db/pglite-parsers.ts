@@ -1,5 +1,6 @@
 import { type PGlite, types } from "@electric-sql/pglite";
-import { preparedQuery } from "./pglite-prepared.ts";
+import type { embeddedDatabaseTurns } from "./background-work.ts";
+import type { preparedQuery } from "./pglite-prepared.ts";
 
 type Parser = (value: string, typeId?: number) => unknown;
 type Parsers = Record<number, Parser>;
@@ -10,6 +11,8 @@ type Queryable = {
 type DriverClient = Queryable & {
   transaction<T>(run: (tx: Queryable) => Promise<T>): Promise<T>;
 };
+
+type DatabaseTurns = ReturnType<typeof embeddedDatabaseTurns>;
 
 const asText: Parser = (value) => value;
 
@@ -42,9 +45,13 @@ export const DEFAULT_PARSERS: Parsers = Object.fromEntries(
  * that cost 0.2 ms per statement (as much as the INSERT of a lead), and drizzle passes its
  * overrides with every query. The instance is created with them (DRIVER_PARSERS), so drizzle
  * is given this client, which leaves out of each query's options the overrides the instance
- * already has; any other override still goes through.
+ * already has; any other override still goes through. Its statements and transactions each wait
+ * for their turn (`take`: requests before background work).
  */
-export function driverClient(client: PGlite): DriverClient {
+export function driverClient(
+  client: PGlite,
+  turns: { take: DatabaseTurns; prepared: ReturnType<typeof preparedQuery> },
+): DriverClient {
   // drizzle keeps one options object per prepared statement: each is looked at once.
   const trimmed = new WeakMap<QueryOptions, QueryOptions>();
   const withoutKnownParsers = (options: QueryOptions | undefined) => {
@@ -60,8 +67,15 @@ export function driverClient(client: PGlite): DriverClient {
   const wrap = (target: Queryable): Queryable => ({
     query: (text, params, options) => target.query(text, params, withoutKnownParsers(options)),
   });
+  const { take } = turns;
+  const prepared = wrap({ query: turns.prepared } as Queryable);
   return {
-    ...wrap({ query: preparedQuery(client) } as Queryable),
-    transaction: (run) => client.transaction((tx) => run(wrap(tx as unknown as Queryable))),
+    query: (text, params, options) => take(() => prepared.query(text, params, options)),
+    transaction: (run) =>
+      take(() =>
+        client.transaction((tx) =>
+          run(wrap({ query: turns.prepared.inTransaction(tx) } as Queryable)),
+        ),
+      ),
   };
 }

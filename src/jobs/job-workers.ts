@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type PgBoss from "pg-boss";
+import { inBackground } from "../db/background-work.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../ops/metrics.ts";
 import { type JobDefinition, type JobHandlers, type JobName, jobCatalog } from "./job-catalog.ts";
@@ -230,10 +231,13 @@ export function startJobWorkers(options: {
     }
   }
 
-  const loops: Promise<void>[] = [probe()];
+  // Jobs, and the loops that fetch them, are background work: requests go first.
+  const loops: Promise<void>[] = [inBackground(probe)];
   for (const name of Object.keys(jobCatalog) as JobName[]) {
     const { workers = 1, batchSize = 1 } = jobCatalog[name] as JobDefinition;
-    for (let worker = 0; worker < workers; worker += 1) loops.push(loop(name, batchSize));
+    for (let worker = 0; worker < workers; worker += 1) {
+      loops.push(inBackground(() => loop(name, batchSize)));
+    }
   }
 
   return {

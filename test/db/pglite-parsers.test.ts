@@ -1,7 +1,9 @@
 import { PGlite } from "@electric-sql/pglite";
 import { describe, expect } from "vitest";
+import { embeddedDatabaseTurns } from "../../src/db/background-work.ts";
 import { openDatabase } from "../../src/db/client.ts";
 import { DRIVER_PARSERS, driverClient } from "../../src/db/pglite-parsers.ts";
+import { preparedQuery } from "../../src/db/pglite-prepared.ts";
 import { leads } from "../../src/db/schema/index.ts";
 import { testDatabaseKind } from "../harness/database.ts";
 import { databaseTest } from "../harness/fixtures.ts";
@@ -35,7 +37,10 @@ describe.skipIf(testDatabaseKind !== "pglite")("PGlite parsers", () => {
   test("leaves drizzle's overrides out of each query and reads the same text", async ({
     client,
   }) => {
-    const facade = driverClient(client);
+    const facade = driverClient(client, {
+      take: embeddedDatabaseTurns(),
+      prepared: preparedQuery(client),
+    });
     seen.length = 0;
     const drizzleOptions = { rowMode: "array", parsers: { ...DRIVER_PARSERS } };
     const result = (await facade.query(
@@ -48,7 +53,10 @@ describe.skipIf(testDatabaseKind !== "pglite")("PGlite parsers", () => {
   });
 
   test("keeps a query's parsers when one of them is not the instance's own", async ({ client }) => {
-    const facade = driverClient(client);
+    const facade = driverClient(client, {
+      take: embeddedDatabaseTurns(),
+      prepared: preparedQuery(client),
+    });
     seen.length = 0;
     const options = { parsers: { 23: (value: string) => Number(value) * 10 } };
     const result = (await facade.query("select 4::int4 as n", [], options)) as {
@@ -59,7 +67,10 @@ describe.skipIf(testDatabaseKind !== "pglite")("PGlite parsers", () => {
   });
 
   test("wraps the queries of a transaction the same way", async ({ client }) => {
-    const facade = driverClient(client);
+    const facade = driverClient(client, {
+      take: embeddedDatabaseTurns(),
+      prepared: preparedQuery(client),
+    });
     seen.length = 0;
     const value = await facade.transaction(async (tx) => {
       const result = (await tx.query("select now()::date as day", [], {

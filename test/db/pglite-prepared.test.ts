@@ -84,6 +84,29 @@ describe.skipIf(testDatabaseKind !== "pglite")("PGlite prepared statements", () 
     expect(after.rows).toEqual([{ label: "ten" }]);
   });
 
+  test("prepares a transaction's statements too, which outlive its rollback", async ({
+    client,
+    query,
+  }) => {
+    const insert = "insert into items (id, label) values ($1, $2)";
+    const count = "select count(*)::int as n from items where id >= $1";
+    await expect(
+      client.transaction(async (tx) => {
+        const inTransaction = query.inTransaction(tx);
+        await inTransaction(insert, [30, "thirty"]);
+        expect((await inTransaction(count, [30])).rows).toEqual([{ n: 1 }]);
+        await inTransaction(insert, [30, "again"]);
+      }),
+    ).rejects.toMatchObject({ code: "23505" });
+    expect(await preparedTexts(client)).toEqual(expect.arrayContaining([insert, count]));
+    expect((await query(count, [30])).rows).toEqual([{ n: 0 }]);
+
+    await client.transaction(async (tx) => {
+      await query.inTransaction(tx)(insert, [31, "thirty-one"]);
+    });
+    expect((await query(count, [30])).rows).toEqual([{ n: 1 }]);
+  });
+
   test("waits for a transaction in progress instead of running inside it", async ({
     client,
     query,
