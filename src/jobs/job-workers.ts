@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import type PgBoss from "pg-boss";
 import { inBackground } from "../db/background-work.ts";
@@ -92,6 +93,8 @@ export function startJobWorkers(options: {
 }): JobWorkers {
   const { boss, leases, logger } = options;
   const shutdown = new AbortController();
+  // Every running job listens to it until its run ends: dozens at once is the design, not a leak.
+  setMaxListeners(0, shutdown.signal);
   let stopping = false;
   const idle = new AbortController();
   const readyQueuesSql = READY_QUEUES_SQL(options.schema);
