@@ -17,7 +17,7 @@ const isBackground = () => background.getStore() === true;
  * While requests keep the embedded database busy, waiting background work still gets a turn this
  * often, so a service flooded with requests still runs its jobs (and renews their leases).
  */
-export const BACKGROUND_TURN_EVERY_MS = 100;
+const BACKGROUND_TURN_EVERY_MS = 100;
 
 /**
  * Turns at the embedded database, which runs one statement or transaction at a time for the whole
