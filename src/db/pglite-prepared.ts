@@ -58,8 +58,10 @@ export function preparedQuery(client: PGlite) {
     !text.includes(PLAN_PER_VALUE) &&
     (statements.size < MAX_PREPARED_PER_CONNECTION || statements.has(text));
 
-  /** Runs the statement; the caller holds PGlite's query lock. Outside a transaction, as PGlite
-   * does, the data directory is synced after it. */
+  /**
+   * Runs the statement; the caller holds PGlite's query lock. Outside a transaction, as PGlite
+   * does, the data directory is synced after it.
+   */
   async function execute<Row>(
     text: string,
     params: unknown[],
