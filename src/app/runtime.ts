@@ -168,6 +168,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     logger,
     metrics,
   });
+  await services.warmMailReader();
   if (role !== "api") {
     await jobs.work(services.jobHandlers);
     services.mailPoller.start();
@@ -231,6 +232,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       await Promise.all([api?.close(), site?.close(), worker?.close()]);
       await changes?.close();
       await services.mailPoller.stop();
+      await services.mailReader.close();
       await jobs.stop({ graceful: true, timeoutMs: config.server.shutdownTimeoutMs });
       redis?.disconnect();
       await Promise.all([fetcher.close(), modelTransport.close(), parser.close(), vacuum?.stop()]);

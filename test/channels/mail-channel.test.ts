@@ -342,6 +342,52 @@ describe("a mail channel", () => {
     expect(detail!.messages[0]!.text).toBe("The large one, please.");
   });
 
+  test("leaves out a mail with nothing new in it: no message, no answer of its own", async ({
+    app,
+    org,
+    agent,
+    fake,
+    smtp,
+  }) => {
+    const quotedOnly = (id: string, root: string) =>
+      composeMail({
+        messageId: id,
+        inReplyTo: root,
+        references: [root],
+        subject: "Re: Sizes",
+        text: `On Tue, 2 Dec 2026, Support <${SUPPORT}> wrote:\n> Which size do you need?\n`,
+      });
+    // Alone in its thread: nothing is answered and no conversation starts.
+    const lonely = newId("quoted");
+    const before = chatRequests(fake).length;
+    expect(
+      (await postMail(app, channel, await quotedOnly(newId("quoted"), lonely), token)).statusCode,
+    ).toBe(200);
+    await nothingMoreHappens();
+    expect(chatRequests(fake)).toHaveLength(before);
+    expect(await detailOfThread({ app, org, agent }, lonely)).toBeUndefined();
+
+    // In a burst with a mail that says something: that one alone is recorded and answered.
+    const root = newId("quoted");
+    const said = await composeMail({
+      messageId: newId("quoted"),
+      inReplyTo: root,
+      references: [root],
+      subject: "Re: Sizes",
+      text: "The large one, please.",
+    });
+    expect(
+      (await postMail(app, channel, await quotedOnly(newId("quoted"), root), token)).statusCode,
+    ).toBe(200);
+    expect((await postMail(app, channel, said, token)).statusCode).toBe(200);
+    await smtp.nextMailTo(CUSTOMER);
+    const detail = await detailOfThread({ app, org, agent }, root);
+    expect(detail!.messages.map((message) => message.text)).toEqual([
+      "The large one, please.",
+      expect.stringContaining("Answer:"),
+    ]);
+  });
+
   test("stores a mail with unstorable text and an oversized id in its headers (no 5xx)", async ({
     app,
     org,

@@ -4,7 +4,12 @@ import { AppError, invalid, notFound, unauthorized } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { CHANNEL_INBOUND_OUTCOMES } from "../../ops/metrics.ts";
-import { InboundFormatError, type InboundReading, type InboundRequest } from "./channel-adapter.ts";
+import {
+  InboundFormatError,
+  type InboundReading,
+  type InboundRequest,
+  type PlatformContext,
+} from "./channel-adapter.ts";
 import type { ChannelLaneRepo } from "./channel-lane-repo.ts";
 import type { ChannelRepo } from "./channel-repo.ts";
 import type { OpenedChannel } from "./channel-service.ts";
@@ -19,6 +24,8 @@ export type ChannelInboundDeps = {
   lanes: Pick<ChannelLaneRepo, "receive" | "updateDelivery">;
   open(row: NonNullable<Awaited<ReturnType<ChannelRepo["findForInbound"]>>>): OpenedChannel;
   jobs: Pick<JobQueue, "send">;
+  /** What an adapter reads with (mail: its thread). */
+  platform: PlatformContext;
   batchDelayMs: number;
   onOutcome(type: ChannelType, outcome: InboundOutcome): void;
   logger: Logger;
@@ -62,7 +69,7 @@ export function createChannelInbound(deps: ChannelInboundDeps) {
     const { type } = row;
     let reading: InboundReading;
     try {
-      reading = await channel.adapter.read(request, channel);
+      reading = await channel.adapter.read(request, channel, deps.platform);
     } catch (error) {
       if (!(error instanceof InboundFormatError)) throw error;
       deps.onOutcome(type, "invalid");

@@ -26,6 +26,7 @@ import { chatwootAdapter } from "./chatwoot-adapter.ts";
 import { mailAdapter } from "./mail-adapter.ts";
 import { createMailPoller } from "./mail-imap-poller.ts";
 import { createMailMailboxRepo } from "./mail-mailbox-repo.ts";
+import { createMailReader } from "./mail-reader.ts";
 import { createMailTransport } from "./mail-sender.ts";
 import { metaAdapter } from "./meta-adapter.ts";
 import { fetchThroughGuard } from "./platform-http.ts";
@@ -84,12 +85,14 @@ const SEND_RETRY_BASE_MS = 5_000;
 /** Channels: their management, the one inbound path and the lanes' job. */
 export function createChannelModule(deps: ChannelModuleDeps) {
   const { db, settings } = deps;
+  const mailReader = createMailReader(deps.logger);
   const platform: PlatformContext = {
     platforms: settings.platforms,
     fetch: deps.fetch,
     guardedFetch: fetchThroughGuard(deps.fetcher),
     maxDownloadBytes: settings.maxDownloadBytes,
     mail: settings.smtpUrl ? createMailTransport(settings.smtpUrl) : null,
+    mailReader,
     resolveHost: (hostname) => deps.fetcher.resolveHost(hostname),
   };
   const channelRepo = createChannelRepo(db);
@@ -105,7 +108,9 @@ export function createChannelModule(deps: ChannelModuleDeps) {
     logger: deps.logger,
     publicUrl: deps.publicUrl,
     onChanged: (row) => {
-      if (row.type === "mail") mailPoller.wake();
+      if (row.type !== "mail") return;
+      mailPoller.wake();
+      if (row.enabled) mailReader.warm();
     },
   });
   const channelInbound = createChannelInbound({
@@ -113,6 +118,7 @@ export function createChannelModule(deps: ChannelModuleDeps) {
     lanes,
     open: channels.open,
     jobs: deps.jobs,
+    platform,
     batchDelayMs: settings.batchDelayMs,
     onOutcome: deps.metrics.channelInbound,
     logger: deps.logger,
@@ -158,5 +164,17 @@ export function createChannelModule(deps: ChannelModuleDeps) {
     platform,
     logger: deps.logger,
   });
-  return { channels, channelInbound, channelTurns, channelReplies, mailPoller };
+  /** With mail channels, the reader's thread starts with the process rather than its first mail. */
+  async function warmMailReader() {
+    if (await channelRepo.anyEnabled("mail")) mailReader.warm();
+  }
+  return {
+    channels,
+    channelInbound,
+    channelTurns,
+    channelReplies,
+    mailPoller,
+    mailReader,
+    warmMailReader,
+  };
 }

@@ -27,6 +27,16 @@ export function createChannelRepo(db: Db) {
       return row ?? null;
     },
 
+    /** Whether any enabled channel of this type exists, in any organization. */
+    async anyEnabled(type: ChannelRow["type"], tx: Db = db): Promise<boolean> {
+      const [row] = await tx
+        .select({ id: channels.id })
+        .from(channels)
+        .where(and(eq(channels.type, type), eq(channels.enabled, true)))
+        .limit(1);
+      return row !== undefined;
+    },
+
     async listOfAgent(organizationId: string, agentId: string, tx: Db = db) {
       return tx
         .select()

@@ -9,7 +9,6 @@ import {
   PlatformError,
 } from "./channel-adapter.ts";
 import { checkImapLogin, imapSourceOf, parseImapUrl } from "./mail-imap-client.ts";
-import { readMail } from "./mail-reading.ts";
 
 /** Answers are one mail: generous, since nothing is split. */
 const MAIL_MAX_CHARS = 100_000;
@@ -92,7 +91,7 @@ export const mailAdapter: ChannelAdapter = {
     return match !== null && constantTimeEquals(match[1]!, webhookSecret);
   },
 
-  async read(request, { settings }) {
+  async read(request, { settings }, context) {
     const contentType = (request.headers["content-type"] ?? "").split(";")[0]!.trim();
     if (contentType.toLowerCase() !== "message/rfc822") {
       throw new InboundFormatError(
@@ -100,7 +99,7 @@ export const mailAdapter: ChannelAdapter = {
       );
     }
     if (request.rawBody.length === 0) throw new InboundFormatError("The message is empty");
-    const mail = await readMail(request.rawBody, settings.address!);
+    const mail = await context.mailReader.read(request.rawBody, settings.address!);
     if (!mail.from && mail.ignored === "no-sender") {
       throw new InboundFormatError("The body is not a mail: it has no From address");
     }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { AddressObject, HeaderValue, ParsedMail } from "mailparser";
+import { type AddressObject, type HeaderValue, type ParsedMail, simpleParser } from "mailparser";
 import { ACCEPTED_MIME_TYPES } from "../../ingestion/loaders/index.ts";
 import { baseSubject, stripQuotedReply } from "./mail-reply-text.ts";
 
@@ -8,6 +8,9 @@ const MAIL_ATTACHMENT_MAX_BYTES = 1024 * 1024;
 
 /** Why a mail is not answered; null when it is a person writing to us. */
 type MailIgnoredReason = "auto-reply" | "bulk" | "bounce" | "own-address" | "no-sender" | "empty";
+
+/** What a mail reading thread is given (mail-reader.ts): the raw message, moved to it. */
+export type MailReadTask = { raw: Uint8Array; channelAddress: string };
 
 /** A mail as the channel reads it. */
 export type ReadMail = {
@@ -134,10 +137,9 @@ function attachmentsOf(mail: ParsedMail) {
 /**
  * Reads one raw RFC 5322 message: who wrote it, its thread, the new text (plain text preferred,
  * HTML converted when it is all there is), its files, and whether it must not be answered.
+ * It runs in a mail reading thread (mail-reader.ts).
  */
 export async function readMail(raw: Buffer, channelAddress: string): Promise<ReadMail> {
-  // Imported with the first mail, not at start: 0.3 s and 10 MB a process without mail saves.
-  const { simpleParser } = await import("mailparser");
   const mail = await simpleParser(raw, {
     skipTextToHtml: true,
     skipImageLinks: true,

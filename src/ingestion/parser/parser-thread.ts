@@ -1,7 +1,7 @@
-import { parentPort } from "node:worker_threads";
+import { answerTasks } from "../../lib/thread-pool.ts";
 import { loadDocument } from "../loaders/index.ts";
 import { prepareChunks } from "../pipeline.ts";
-import type { ParseRequest, ParseResponse, ParseTask } from "./parser-protocol.ts";
+import type { ParseTask } from "./parser-protocol.ts";
 
 // The entry of a parser thread (document-parser.ts starts it): it reads one task at a time
 // and posts its result back. Everything a hostile document can exhaust, this thread's heap
@@ -15,17 +15,4 @@ async function run(task: ParseTask): Promise<unknown> {
   return readHtmlPage(task.html, task.url);
 }
 
-const port = parentPort;
-if (!port) throw new Error("parser-thread.ts runs as a worker thread (document-parser.ts)");
-
-port.on("message", async ({ id, task }: ParseRequest) => {
-  let response: ParseResponse;
-  try {
-    response = { id, ok: true, value: await run(task) };
-  } catch (error) {
-    const { name, message } =
-      error instanceof Error ? error : { name: "Error", message: String(error) };
-    response = { id, ok: false, error: { name, message } };
-  }
-  port.postMessage(response);
-});
+answerTasks(run);
