@@ -7,7 +7,7 @@ import type {
   InboundPayload,
   ReplyTarget,
 } from "../../db/schema/index.ts";
-import type { MailReader } from "./mail-reader.ts";
+import type { ReadMail } from "./mail-reading.ts";
 import type { MailTransport } from "./mail-transport.ts";
 
 /** A channel's settings as an adapter uses them: shown fields and secrets together, in clear. */
@@ -27,8 +27,8 @@ export type PlatformContext = {
   maxDownloadBytes: number;
   /** E-mail out for the mail channel (SMTP_URL); null when the server has none. */
   mail: MailTransport | null;
-  /** E-mail in: raw mails read in a thread, off the event loop. */
-  mailReader: Pick<MailReader, "read">;
+  /** E-mail in: raw mails read in a thread, off the event loop (mail-reader.ts). */
+  mailReader: { read(raw: Uint8Array, channelAddress: string): Promise<ReadMail> };
   /**
    * The addresses of a host a channel's config names (an IMAP server), refusing private ones
    * as every outbound request does (the SSRF guard of src/lib/safe-fetch.ts).
