@@ -18,10 +18,7 @@ type ThreadPoolFailures = {
 };
 
 type ThreadPoolSettings = {
-  /**
-   * The thread's module, beside the caller's file: `new URL("./x-thread.ts", import.meta.url)`.
-   * Its extension is the caller's own (`.js` once compiled); the module calls `answerTasks`.
-   */
+  /** The thread's module (`threadEntry`); it calls `answerTasks`. */
   entry: URL;
   /** Threads working side by side; further tasks wait for one. */
   threads: number;
@@ -91,6 +88,19 @@ type Thread<Task> = {
 };
 
 const DEFAULT_IDLE_MS = 30_000;
+
+/**
+ * The module `name` beside the caller's file (`import.meta.url`), with the caller's own
+ * extension: `.ts` from the sources, `.js` once compiled.
+ */
+export function threadEntry(callerUrl: string, name: string): URL {
+  return new URL(`./${name}${extname(fileURLToPath(callerUrl))}`, callerUrl);
+}
+
+/** A copy of exactly the bytes of the view (which may share a pooled buffer), to be moved. */
+export function ownBytes(bytes: Uint8Array): Uint8Array {
+  return Uint8Array.prototype.slice.call(bytes);
+}
 
 // Compiled, the entry is a .js file the thread runs as it is. From the TypeScript sources (tsx,
 // `npm run dev`, the tests) a thread does not inherit the parent's loader, so it registers tsx's.

@@ -1,7 +1,5 @@
-import { extname } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Logger } from "../../lib/logger.ts";
-import { createThreadPool } from "../../lib/thread-pool.ts";
+import { createThreadPool, ownBytes, threadEntry } from "../../lib/thread-pool.ts";
 import { InboundFormatError } from "./channel-adapter.ts";
 import type { MailReadTask, ReadMail } from "./mail-reading.ts";
 
@@ -43,10 +41,7 @@ function errorFrom({ name, message }: { name: string; message: string }): Error 
 
 export function createMailReader(logger?: Logger): MailReader {
   const pool = createThreadPool<MailReadTask>({
-    entry: new URL(
-      `./mail-reading-thread${extname(fileURLToPath(import.meta.url))}`,
-      import.meta.url,
-    ),
+    entry: threadEntry(import.meta.url, "mail-reading-thread"),
     threads: MAIL_READER_THREADS,
     maxMemoryMb: MAIL_READER_MEMORY_MB,
     idleMs: MAIL_READER_IDLE_MS,
@@ -66,8 +61,8 @@ export function createMailReader(logger?: Logger): MailReader {
   });
   return {
     read(raw, channelAddress) {
-      // A copy of exactly the mail's bytes (a request body may share a pooled buffer), moved.
-      const bytes = Uint8Array.prototype.slice.call(raw);
+      // A request body may share a pooled buffer: the thread gets a copy.
+      const bytes = ownBytes(raw);
       const task: MailReadTask = { raw: bytes, channelAddress };
       return pool.run(task, {
         timeoutMs: MAIL_READ_TIMEOUT_MS,

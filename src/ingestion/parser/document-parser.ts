@@ -1,7 +1,5 @@
-import { extname } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Logger } from "../../lib/logger.ts";
-import { createThreadPool } from "../../lib/thread-pool.ts";
+import { createThreadPool, ownBytes, threadEntry } from "../../lib/thread-pool.ts";
 import { DocumentLoadError } from "../loaders/loader-errors.ts";
 import type { HtmlPage } from "../loaders/loader-html.ts";
 import type { LoadedSection, LoadInput, LoadLimits } from "../loaders/loader-types.ts";
@@ -52,17 +50,12 @@ function errorFrom({ name, message }: { name: string; message: string }): Error 
   return error;
 }
 
-/** A copy of exactly the bytes of the view, whose buffer can be moved to the thread. */
-function ownBytes(bytes: Uint8Array): Uint8Array {
-  return Uint8Array.prototype.slice.call(bytes);
-}
-
 export function createDocumentParser(
   settings: DocumentParserSettings,
   logger?: Logger,
 ): DocumentParser {
   const pool = createThreadPool<ParseTask>({
-    entry: new URL(`./parser-thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+    entry: threadEntry(import.meta.url, "parser-thread"),
     threads: settings.threads,
     maxMemoryMb: settings.maxMemoryMb,
     idleMs: settings.idleMs,
