@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { takeThreadAnswers } from "../lib/thread-pool.ts";
 
 const background = new AsyncLocalStorage<true>();
 
@@ -30,7 +31,8 @@ const BACKGROUND_TURN_EVERY_MS = 100;
  * - background work gets at most one turn per turn of the event loop, in its check phase: the
  *   requests that arrived meanwhile are read, and served, first;
  * - but when background work has waited BACKGROUND_TURN_EVERY_MS (since its last turn, or since
- *   it began to wait), its next turn goes before waiting requests.
+ *   it began to wait), its next turn goes before waiting requests;
+ * - between two turns, the answers of worker threads are taken (`takeThreadAnswers`).
  * `take` runs `work` in its turn; the next turn starts when it settles.
  */
 export function embeddedDatabaseTurns(backgroundTurnEveryMs = BACKGROUND_TURN_EVERY_MS) {
@@ -64,8 +66,13 @@ export function embeddedDatabaseTurns(backgroundTurnEveryMs = BACKGROUND_TURN_EV
     }
   }
 
-  /** A turn ended: the next goes to a waiting request, or to background work in the check phase. */
+  /**
+   * A turn ended: the next goes to a waiting request, or to background work in the check phase.
+   * Answers that worker threads have posted meanwhile are taken first, so that the requests
+   * waiting on them join this chain of statements rather than wait for the next turn of the loop.
+   */
   function handOn() {
+    takeThreadAnswers();
     const request = requests.shift();
     if (!request) {
       taken = false;

@@ -1,6 +1,12 @@
 import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parentPort, Worker } from "node:worker_threads";
+import {
+  MessageChannel,
+  type MessagePort,
+  receiveMessageOnPort,
+  Worker,
+  workerData,
+} from "node:worker_threads";
 import type { Logger } from "./logger.ts";
 
 /**
@@ -76,6 +82,8 @@ type Job<Task> = {
 
 type Thread<Task> = {
   worker: Worker;
+  /** The thread's end of their channel: tasks go out and answers come back on it. */
+  port: MessagePort;
   job: Job<Task> | null;
   /** Ends the running job at its time limit. */
   deadline: NodeJS.Timeout | undefined;
@@ -102,13 +110,35 @@ export function ownBytes(bytes: Uint8Array): Uint8Array {
   return Uint8Array.prototype.slice.call(bytes);
 }
 
+/** What a pool's thread is started with: its end of the channel its tasks come by. */
+type ThreadData = { tasks: MessagePort };
+
 // Compiled, the entry is a .js file the thread runs as it is. From the TypeScript sources (tsx,
 // `npm run dev`, the tests) a thread does not inherit the parent's loader, so it registers tsx's.
-function startWorker(entry: URL, maxMemoryMb: number): Worker {
-  const options = { resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb } };
+function startWorker(entry: URL, maxMemoryMb: number, tasks: MessagePort): Worker {
+  const data: ThreadData = { tasks };
+  const options = {
+    resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb },
+    workerData: data,
+    transferList: [tasks],
+  };
   if (extname(fileURLToPath(entry)) !== ".ts") return new Worker(entry, options);
   const bootstrap = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
   return new Worker(bootstrap, { ...options, eval: true });
+}
+
+/** Every open pool's way to take the answers its threads have posted (`takeThreadAnswers`). */
+const answerTakers = new Set<() => void>();
+
+/**
+ * Takes, now, the answers that threads have posted and hands them to their tasks' callers, instead
+ * of waiting for the event loop to deliver them. The embedded database calls it between two
+ * statements (db/background-work.ts): a turn of the event loop can chain statements for tens of
+ * milliseconds, and a request waiting on a thread, such as a mail's acknowledgement, would wait
+ * for the whole turn although its answer came long before.
+ */
+export function takeThreadAnswers(): void {
+  for (const take of answerTakers) take();
 }
 
 export function createThreadPool<Task>(settings: ThreadPoolSettings): ThreadPool<Task> {
@@ -121,15 +151,19 @@ export function createThreadPool<Task>(settings: ThreadPoolSettings): ThreadPool
   let closed = false;
 
   function spawn(): Thread<Task> {
+    const { port1, port2 } = new MessageChannel();
     const thread: Thread<Task> = {
-      worker: startWorker(settings.entry, settings.maxMemoryMb),
+      worker: startWorker(settings.entry, settings.maxMemoryMb, port2),
+      port: port1,
       job: null,
       deadline: undefined,
       idleTimer: undefined,
       death: undefined,
       ended: false,
     };
-    thread.worker.on("message", (response: TaskResponse) => finish(thread, response));
+    thread.port.on("message", (response: TaskResponse) => finish(thread, response));
+    // Only a busy thread keeps the process alive (`assign`, `rest`): the worker, not its port.
+    thread.port.unref();
     thread.worker.on("error", (error) => {
       thread.death = error;
     });
@@ -156,7 +190,7 @@ export function createThreadPool<Task>(settings: ThreadPoolSettings): ThreadPool
       end(thread, failures.outOfTime(job.timeoutMs));
     }, job.timeoutMs);
     const request: TaskRequest<Task> = { id: job.id, task: job.task };
-    thread.worker.postMessage(request, job.transfer);
+    thread.port.postMessage(request, job.transfer);
   }
 
   /** A thread waiting for its next task, stopped if none comes within `idleMs`. */
@@ -191,6 +225,7 @@ export function createThreadPool<Task>(settings: ThreadPoolSettings): ThreadPool
     if (index >= 0) idle.splice(index, 1);
     const job = thread.job;
     thread.job = null;
+    thread.port.close();
     void thread.worker.terminate();
     if (job) job.reject(error);
     dispatch();
@@ -208,6 +243,16 @@ export function createThreadPool<Task>(settings: ThreadPoolSettings): ThreadPool
     }
     end(thread, outOfHeap ? failures.outOfMemory(settings.maxMemoryMb) : failures.stopped());
   }
+
+  /** The answers already posted by busy threads (`takeThreadAnswers`). */
+  function takeAnswers() {
+    if (busy.size === 0) return;
+    for (const thread of [...busy]) {
+      const posted = receiveMessageOnPort(thread.port);
+      if (posted) finish(thread, posted.message as TaskResponse);
+    }
+  }
+  answerTakers.add(takeAnswers);
 
   return {
     run<Value>(
@@ -252,6 +297,7 @@ export function createThreadPool<Task>(settings: ThreadPoolSettings): ThreadPool
     },
     async close() {
       closed = true;
+      answerTakers.delete(takeAnswers);
       for (const job of queue.splice(0)) job.reject(failures.closed());
       const threads = [...busy, ...idle];
       for (const thread of threads) end(thread, failures.closed());
@@ -265,7 +311,7 @@ export function createThreadPool<Task>(settings: ThreadPoolSettings): ThreadPool
  * posts its result or its error back.
  */
 export function answerTasks<Task>(run: (task: Task) => Promise<unknown> | unknown): void {
-  const port = parentPort;
+  const port = (workerData as ThreadData | null)?.tasks;
   if (!port) throw new Error("A thread pool's entry runs as a worker thread (createThreadPool)");
   port.on("message", async ({ id, task }: TaskRequest<Task>) => {
     let response: TaskResponse;

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { embeddedDatabaseTurns, inBackground } from "../../src/db/background-work.ts";
 import { openDatabase, rowsOf } from "../../src/db/client.ts";
+import { createThreadPool, threadEntry } from "../../src/lib/thread-pool.ts";
 import { testDatabaseKind } from "../harness/database.ts";
 import { databaseTest } from "../harness/fixtures.ts";
 
@@ -69,6 +70,50 @@ describe("turns at the embedded database", () => {
     held.resolve();
     await Promise.all([holding, background, ...requests]);
     expect(order).toEqual(["background", "request 1", "request 2"]);
+  });
+
+  test("let a request whose worker thread has answered go on in the same turn", async () => {
+    const failure = () => new Error("the test thread failed");
+    const pool = createThreadPool<{ posted: Int32Array }>({
+      entry: threadEntry(import.meta.url, "answering-thread"),
+      threads: 1,
+      maxMemoryMb: 64,
+      taskName: "a test task",
+      failures: {
+        outOfMemory: failure,
+        outOfTime: failure,
+        stopped: failure,
+        closed: failure,
+        fromThread: failure,
+      },
+    });
+    const task = () => ({ posted: new Int32Array(new SharedArrayBuffer(4)) });
+    try {
+      // The thread started and its module loaded.
+      await pool.run(task(), { timeoutMs: 30_000 });
+      const take = embeddedDatabaseTurns();
+      const order: string[] = [];
+      const held = deferred();
+      const holding = take(async () => {
+        await held.promise;
+        order.push("request 1");
+        // Runs once the chain of microtasks ends, before the loop delivers any message.
+        process.nextTick(() => order.push("the chain of microtasks ended"));
+      });
+      const waiting = take(async () => void order.push("request 2"));
+      const { posted } = task();
+      const afterThread = pool
+        .run<string>({ posted }, { timeoutMs: 30_000 })
+        .then(() => take(async () => void order.push("after its thread")));
+      // Blocked, so no turn of the loop passes, until the thread has posted its answer.
+      expect(Atomics.wait(posted, 0, 0, 30_000)).not.toBe("timed-out");
+      held.resolve();
+      await Promise.all([holding, waiting, afterThread]);
+      // All in one chain of microtasks: the nextTick has not run yet.
+      expect(order).toEqual(["request 1", "request 2", "after its thread"]);
+    } finally {
+      await pool.close();
+    }
   });
 
   test("pass on the turn when the work fails", async () => {
