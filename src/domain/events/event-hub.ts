@@ -34,9 +34,11 @@ type Subscriber = { push(row: LiveEventRow): void; end(): void };
 
 /**
  * The process's live events: told of each new event by the database (channel live_events, one
- * LISTEN for the process), it reads the new rows once, by id after the last it read, and hands
- * each to the streams of its organization. A stream keeps its own bounded queue, so a slow
- * client holds up nobody; one that falls further behind reads the table instead of the queue.
+ * LISTEN for the process, "<id> <organization id>"), it reads the new rows once, by id after the
+ * last it read, and hands each to the streams of its organization. An event of an organization
+ * with no stream here is not read at all, when nothing before it is left to read. A stream keeps
+ * its own bounded queue, so a slow client holds up nobody; one that falls further behind reads
+ * the table instead of the queue.
  */
 export function createEventHub(deps: {
   events: Pick<EventRepo, "after" | "lastId">;
@@ -49,6 +51,8 @@ export function createEventHub(deps: {
   let cursor: number | null = null;
   let reading: Promise<void> | null = null;
   let readAgain = false;
+  /** A read failed and waits to be tried again: events before the cursor's may be unread. */
+  let retrying = false;
 
   function dispatch(row: LiveEventRow): void {
     const subscribers = byOrganization.get(row.organizationId);
@@ -72,6 +76,7 @@ export function createEventHub(deps: {
         }
       } while (rows.length === pageSize);
     } while (readAgain);
+    retrying = false;
   }
 
   /** Reads what was committed since the last read; a read under way reads once more after. */
@@ -83,16 +88,28 @@ export function createEventHub(deps: {
     reading = readNew()
       .catch((error: unknown) => {
         deps.logger.warn({ err: error }, "reading live events failed");
+        retrying = true;
         setTimeout(catchUp, retryMs).unref();
       })
       .finally(() => {
         reading = null;
+        // Told of an event after the read's last statement, before this: read it now.
+        if (readAgain && !retrying) catchUp();
       });
   }
 
   const changes: ChannelEvents = {
     onNotify(payload) {
-      if (cursor !== null && Number(payload) <= cursor) return;
+      const [idText, organizationId] = payload.split(" ", 2);
+      const id = Number(idText);
+      if (cursor !== null && id <= cursor) return;
+      // Announced in commit order: with no read under way or failed, every event before this
+      // one was read or passed over already, and none of this one's organization is wanted here.
+      const unwanted = organizationId !== undefined && !byOrganization.has(organizationId);
+      if (unwanted && cursor !== null && !reading && !retrying && Number.isSafeInteger(id)) {
+        cursor = id;
+        return;
+      }
       catchUp();
     },
     // Also after a lost connection came back: what was committed meanwhile is read then.
