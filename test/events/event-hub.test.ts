@@ -1,5 +1,9 @@
 import { describe, expect, test } from "vitest";
-import { createEventHub, type StreamedEvent } from "../../src/domain/events/event-hub.ts";
+import {
+  createEventHub,
+  type EventHub,
+  type StreamedEvent,
+} from "../../src/domain/events/event-hub.ts";
 import type { LiveEventRow } from "../../src/domain/events/event-repo.ts";
 
 /**
@@ -56,6 +60,20 @@ function hubWithTable() {
 
 const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
 
+/** A stream of organization "busy" that reads the texts of two events, then ends. */
+async function streamOfTwo(hub: EventHub, select: (row: LiveEventRow) => StreamedEvent) {
+  const subscription = hub.subscribe("busy", select, null);
+  await subscription.ready;
+  const received: string[] = [];
+  const reading = (async () => {
+    for await (const event of subscription.events()) {
+      received.push(String(event.data.text));
+      if (received.length === 2) subscription.close();
+    }
+  })();
+  return { subscription, received, reading };
+}
+
 describe("the event hub", () => {
   test("reads no event of an organization without a stream in this process", async () => {
     const { hub, processReads, commit } = hubWithTable();
@@ -73,15 +91,7 @@ describe("the event hub", () => {
     await settled();
     commit("quiet", "before the stream");
     await settled();
-    const subscription = hub.subscribe("busy", select, null);
-    await subscription.ready;
-    const received: string[] = [];
-    const reading = (async () => {
-      for await (const event of subscription.events()) {
-        received.push(String(event.data.text));
-        if (received.length === 2) subscription.close();
-      }
-    })();
+    const { received, reading } = await streamOfTwo(hub, select);
     commit("quiet", "passed over");
     commit("busy", "first");
     commit("quiet", "passed over too");
@@ -99,15 +109,7 @@ describe("the event hub", () => {
       const { hub, select, commit } = hubWithTable();
       hub.changes.onListening();
       await settled();
-      const subscription = hub.subscribe("busy", select, null);
-      await subscription.ready;
-      const received: string[] = [];
-      const reading = (async () => {
-        for await (const event of subscription.events()) {
-          received.push(String(event.data.text));
-          if (received.length === 2) subscription.close();
-        }
-      })();
+      const { subscription, received, reading } = await streamOfTwo(hub, select);
       commit("busy", "first");
       for (let tick = 0; tick < delay; tick += 1) await Promise.resolve();
       commit("busy", "second");
