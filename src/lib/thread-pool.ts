@@ -82,7 +82,7 @@ type Job<Task> = {
 
 type Thread<Task> = {
   worker: Worker;
-  /** The thread's end of their channel: tasks go out and answers come back on it. */
+  /** This side of the channel to the thread: tasks go out and answers come back on it. */
   port: MessagePort;
   job: Job<Task> | null;
   /** Ends the running job at its time limit. */
