@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import type { Agent } from "undici";
+import { Agent, buildConnector } from "undici";
 import { createIpPolicy } from "./ip-policy.ts";
 import type { Logger } from "./logger.ts";
 import { FetchFailedError, toFetchFailure, UnsafeUrlError } from "./safe-fetch-errors.ts";
@@ -107,18 +107,14 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
     allowedHosts: new Set((options.allowedHosts ?? []).map(allowedHostName)),
     logger: options.logger,
   });
-  // undici is imported with the first request rather than at start, where loading it took
-  // 0.1 s of CPU: a process may run long, or for good, without fetching anything.
-  let agent: Promise<Agent> | null = null;
-  const agentOf = () => {
-    agent ??= import("undici").then(
-      (undici) => new undici.Agent({ connect: guard.connector(undici.buildConnector) }),
-    );
-    return agent;
-  };
+  // undici is loaded with the process, not with the first request: loading it holds the event
+  // loop for 50-140 ms, which at start is paid before the first request, and later stalls every
+  // request in flight (a channel's first answer held its acknowledgements that long).
+  const agent = new Agent({ connect: guard.connector(buildConnector) });
+  let closing: Promise<void> | null = null;
 
   const send = async (url: URL, request: HopRequest, signal: AbortSignal) =>
-    (await agentOf()).request({
+    agent.request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
       method: request.method,
@@ -202,8 +198,10 @@ export function createSafeFetcher(options: SafeFetcherOptions): SafeFetcher {
       }
     },
 
-    async close() {
-      if (agent) await (await agent).close();
+    close() {
+      // Once: undici refuses to close an agent twice.
+      closing ??= agent.close();
+      return closing;
     },
   };
 }

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from "node:http";
 import { pipeline, Readable, type Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
-import type { Agent, Dispatcher } from "undici";
+import { Agent, type Dispatcher } from "undici";
 
 /**
  * The HTTP client of the model providers: a `fetch` for the AI SDK over undici's `request` on
@@ -88,13 +88,10 @@ function nextHopInit(status: number, method: string, init: RequestInit): Request
 }
 
 export function createModelTransport(): ModelTransport {
-  // undici is loaded with the first model call, as the safe fetcher does: a process answering
-  // offline, or only running jobs, never needs it.
-  let agent: Promise<Agent> | null = null;
-  const agentOf = () => {
-    agent ??= import("undici").then((undici) => new undici.Agent());
-    return agent;
-  };
+  // One connection pool for every provider; undici is loaded with the process (safe-fetch.ts
+  // says why).
+  const agent = new Agent();
+  let closing: Promise<void> | null = null;
 
   async function modelFetch(
     input: string | URL | Request,
@@ -105,7 +102,7 @@ export function createModelTransport(): ModelTransport {
     const url = new URL(input);
     const method = (init.method ?? "GET").toUpperCase() as Dispatcher.HttpMethod;
     const signal = init.signal ?? undefined;
-    const response = await (await agentOf()).request({
+    const response = await agent.request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
       method,
@@ -130,10 +127,10 @@ export function createModelTransport(): ModelTransport {
 
   return {
     fetch: modelFetch as typeof fetch,
-    async close() {
-      const closing = agent;
-      agent = null;
-      if (closing) await (await closing).close();
+    close() {
+      // Once: undici refuses to close an agent twice.
+      closing ??= agent.close();
+      return closing;
     },
   };
 }
