@@ -8,6 +8,7 @@ import { startPgliteVacuum } from "../db/pglite-vacuum.ts";
 import { SESSIONS_CHANGED_CHANNEL } from "../domain/accounts/session-service.ts";
 import { AGENTS_CHANGED_CHANNEL } from "../domain/agents/agent-service.ts";
 import { API_KEYS_CHANGED_CHANNEL } from "../domain/api-keys/api-key-service.ts";
+import { CHANNELS_CHANGED_CHANNEL } from "../domain/channels/channel-service.ts";
 import { LIVE_EVENTS_CHANNEL } from "../domain/events/event-module.ts";
 import type { App } from "../http/app-types.ts";
 import { createDocumentParser, type DocumentParser } from "../ingestion/parser/document-parser.ts";
@@ -201,6 +202,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       [API_KEYS_CHANGED_CHANNEL]: services.apiKeys.keyChanges,
       [SESSIONS_CHANGED_CHANNEL]: services.sessions.sessionChanges,
       [AGENTS_CHANGED_CHANNEL]: services.agents.agentChanges,
+      [CHANNELS_CHANGED_CHANNEL]: services.channels.channelChanges,
       [LIVE_EVENTS_CHANNEL]: services.liveEvents.changes,
     });
     api = await buildApiServer(services, config, { logger, isHealthy, readiness, metrics, redis });

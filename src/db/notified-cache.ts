@@ -11,6 +11,15 @@ export type NotifiedCacheOptions<Value> = {
 
 type Entry<Value> = { value: Value; expiresAt: number };
 
+/** A row read once is shared by the requests that follow: nothing may change it. */
+export function frozen<Value>(value: Value): Value {
+  if (typeof value === "object" && value !== null && !(value instanceof Date)) {
+    for (const child of Object.values(value)) frozen(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 /**
  * Rows this process read recently, kept while a notification channel says they have not changed
  * (a trigger on their table notifies with the row's id; every process listens). It keeps

@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client.ts";
-import { createNotifiedCache } from "../../db/notified-cache.ts";
+import { createNotifiedCache, frozen } from "../../db/notified-cache.ts";
 import { notFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
 import { type Caller, mayUseAgent } from "../caller.ts";
@@ -41,15 +41,6 @@ export const AGENTS_CHANGED_CHANNEL = "agents_changed";
 /** Bounds how long an agent read is used should a change notification be lost. */
 const AGENT_TTL_MS = 60_000;
 const AGENTS_KEPT_MAX = 10_000;
-
-/** Agents read once are shared by the requests that follow: nothing may change them. */
-function frozen<Value>(value: Value): Value {
-  if (typeof value === "object" && value !== null && !(value instanceof Date)) {
-    for (const child of Object.values(value)) frozen(child);
-    Object.freeze(value);
-  }
-  return value;
-}
 
 export function createAgentService(deps: {
   db: Db;

@@ -11,8 +11,8 @@ import {
   type PlatformContext,
 } from "./channel-adapter.ts";
 import type { ChannelLaneRepo } from "./channel-lane-repo.ts";
-import type { ChannelRepo } from "./channel-repo.ts";
-import type { OpenedChannel } from "./channel-service.ts";
+import type { ChannelRepo, ChannelRow } from "./channel-repo.ts";
+import type { ChannelService, OpenedChannel } from "./channel-service.ts";
 
 /** How an inbound request ended, for the metrics. */
 type InboundOutcome = (typeof CHANNEL_INBOUND_OUTCOMES)[number];
@@ -20,9 +20,9 @@ type InboundOutcome = (typeof CHANNEL_INBOUND_OUTCOMES)[number];
 export type InboundAnswer = { status: number; contentType: string; body: string };
 
 export type ChannelInboundDeps = {
-  channels: Pick<ChannelRepo, "findForInbound" | "touch">;
+  channels: Pick<ChannelRepo, "touch"> & Pick<ChannelService, "findForInbound">;
   lanes: Pick<ChannelLaneRepo, "receive" | "updateDelivery">;
-  open(row: NonNullable<Awaited<ReturnType<ChannelRepo["findForInbound"]>>>): OpenedChannel;
+  open(row: ChannelRow): OpenedChannel;
   jobs: Pick<JobQueue, "send">;
   /** What an adapter reads with (mail: its thread). */
   platform: PlatformContext;

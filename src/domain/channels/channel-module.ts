@@ -114,7 +114,7 @@ export function createChannelModule(deps: ChannelModuleDeps) {
     },
   });
   const channelInbound = createChannelInbound({
-    channels: channelRepo,
+    channels: { findForInbound: channels.findForInbound, touch: channelRepo.touch },
     lanes,
     open: channels.open,
     jobs: deps.jobs,

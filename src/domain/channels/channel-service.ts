@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client.ts";
+import { createNotifiedCache, frozen } from "../../db/notified-cache.ts";
 import type { ChannelType } from "../../db/schema/index.ts";
 import { AppError, invalid, notFound } from "../../lib/errors.ts";
 import { newId } from "../../lib/ids.ts";
@@ -47,6 +48,13 @@ export type ChannelServiceDeps = {
 
 const channelNotFound = () => notFound("Channel not found");
 
+/** The channel on which changes to channels are announced (migration 0045). */
+export const CHANNELS_CHANGED_CHANNEL = "channels_changed";
+
+/** Bounds how long a channel read is used should a change notification be lost. */
+const CHANNEL_TTL_MS = 60_000;
+const CHANNELS_KEPT_MAX = 10_000;
+
 const PLATFORM_NAMES: Record<ChannelType, string> = {
   telegram: "Telegram",
   whatsapp: "WhatsApp",
@@ -76,6 +84,13 @@ const isMasked = (value: unknown) => typeof value === "string" && value.startsWi
 /** Channels of agents: create, read, change and delete, with the platform kept in step. */
 export function createChannelService(deps: ChannelServiceDeps) {
   const { channels, adapters } = deps;
+  // Every webhook reads its channel: kept by id while channels_changed announces no change to
+  // it. The credentials stay sealed in the kept row; each request opens them.
+  const kept = createNotifiedCache<ChannelRow>({
+    ttlMs: CHANNEL_TTL_MS,
+    maxEntries: CHANNELS_KEPT_MAX,
+    idOf: (row) => row.id,
+  });
 
   function box(): SecretBox {
     if (!deps.secretBox) {
@@ -156,6 +171,18 @@ export function createChannelService(deps: ChannelServiceDeps) {
 
   return {
     open,
+    /** To be told of changes to channels made by any process (CHANNELS_CHANGED_CHANNEL). */
+    channelChanges: kept.events,
+
+    /** The channel a webhook names, in any organization: the inbound path's read. */
+    async findForInbound(id: string): Promise<ChannelRow | null> {
+      const known = kept.get(id);
+      if (known) return known;
+      const ticket = kept.ticket();
+      const row = await channels.findForInbound(id);
+      if (row) kept.keep(id, frozen(row), ticket);
+      return row;
+    },
 
     async create(caller: Caller, agentId: string, input: ChannelCreation): Promise<ChannelView> {
       box();
@@ -269,6 +296,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
         );
         return result;
       });
+      kept.forget(id);
       deps.onChanged?.(updated);
       return view(updated);
     },
@@ -300,6 +328,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
           tx,
         );
       });
+      kept.forget(id);
       deps.onChanged?.(row);
     },
   };
