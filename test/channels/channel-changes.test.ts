@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, vi } from "vitest";
 import { type TelegramApi, telegramTextUpdate } from "../fakes/telegram-api.ts";
-import { startTestApp, type TestApp } from "../harness/app.ts";
+import { startTestApp, type TestApp, type TestOrganization } from "../harness/app.ts";
 import {
   BOT_TOKEN,
   type ChannelBody,
@@ -58,6 +58,22 @@ async function statusOf(app: TestApp, { channel, secret }: Webhook): Promise<num
   return response.statusCode;
 }
 
+/** Through one process's API: `changes` as a PATCH (200), or the channel deleted (204). */
+async function changeChannel(
+  app: TestApp,
+  org: TestOrganization,
+  { channel }: Webhook,
+  changes?: { enabled: boolean },
+) {
+  const response = await app.api.inject({
+    method: changes ? "PATCH" : "DELETE",
+    url: `/api/channels/${channel.id}`,
+    headers: org.auth,
+    ...(changes ? { payload: changes } : {}),
+  });
+  expect(response.statusCode, response.body).toBe(changes ? 200 : 204);
+}
+
 describe("channels that API processes have read for their webhooks", () => {
   test("refuse a webhook at once in the process that disabled the channel, promptly in the other", async ({
     app: first,
@@ -69,23 +85,11 @@ describe("channels that API processes have read for their webhooks", () => {
     const webhook = await telegramChannel({ app: first, org, agent }, telegram);
     for (const app of [first, second]) expect(await statusOf(app, webhook)).toBe(200);
 
-    const disabled = await first.api.inject({
-      method: "PATCH",
-      url: `/api/channels/${webhook.channel.id}`,
-      headers: org.auth,
-      payload: { enabled: false },
-    });
-    expect(disabled.statusCode, disabled.body).toBe(200);
+    await changeChannel(first, org, webhook, { enabled: false });
     expect(await statusOf(first, webhook)).toBe(404);
     await vi.waitFor(async () => expect(await statusOf(second, webhook)).toBe(404), NOTICED_WITHIN);
 
-    const enabled = await second.api.inject({
-      method: "PATCH",
-      url: `/api/channels/${webhook.channel.id}`,
-      headers: org.auth,
-      payload: { enabled: true },
-    });
-    expect(enabled.statusCode, enabled.body).toBe(200);
+    await changeChannel(second, org, webhook, { enabled: true });
     expect(await statusOf(second, webhook)).toBe(200);
     await vi.waitFor(async () => expect(await statusOf(first, webhook)).toBe(200), NOTICED_WITHIN);
   });
@@ -110,12 +114,7 @@ describe("channels that API processes have read for their webhooks", () => {
   }) => {
     const webhook = await telegramChannel({ app: first, org, agent }, telegram);
     for (const app of [first, second]) expect(await statusOf(app, webhook)).toBe(200);
-    const deleted = await first.api.inject({
-      method: "DELETE",
-      url: `/api/channels/${webhook.channel.id}`,
-      headers: org.auth,
-    });
-    expect(deleted.statusCode, deleted.body).toBeLessThan(300);
+    await changeChannel(first, org, webhook);
     expect(await statusOf(first, webhook)).toBe(404);
     await vi.waitFor(async () => expect(await statusOf(second, webhook)).toBe(404), NOTICED_WITHIN);
   });
