@@ -3,6 +3,7 @@ import { createSeeder } from "../annotations/seed.ts";
 import { memberOf, ownOrigin, type SignedIn, TEST_PASSWORD } from "../harness/accounts.ts";
 import { ADMIN_TOKEN, type TestApp } from "../harness/app.ts";
 import { appTest } from "../harness/fixtures.ts";
+import { IMPOSSIBLE_CURSORS } from "../harness/page-cursors.ts";
 
 type AuditEvent = {
   id: string;
@@ -119,11 +120,13 @@ describe("the audit log", () => {
     expect(logins.data.every((event) => event.action === "login.succeeded")).toBe(true);
     const mine = await events({ app, admin }, `?actorId=${admin.userId}`);
     expect(mine.data.every((event) => event.actor.id === admin.userId)).toBe(true);
-    const bad = await app.api.inject({
-      url: "/api/audit-events?cursor=nope",
-      headers: admin.headers,
-    });
-    expect(bad.statusCode).toBe(400);
+    for (const cursor of ["nope", ...IMPOSSIBLE_CURSORS.map(([, impossible]) => impossible)]) {
+      const bad = await app.api.inject({
+        url: `/api/audit-events?cursor=${cursor}`,
+        headers: admin.headers,
+      });
+      expect(bad.statusCode, cursor).toBe(400);
+    }
   });
 
   test("is for owners and admins of the organization only", async ({ app, org, admin }) => {

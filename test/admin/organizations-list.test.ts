@@ -4,6 +4,7 @@ import { organizations } from "../../src/db/schema/index.ts";
 import type { TestApp } from "../harness/app.ts";
 import type { Query } from "../harness/client.ts";
 import { appTest } from "../harness/fixtures.ts";
+import { IMPOSSIBLE_CURSORS } from "../harness/page-cursors.ts";
 
 const test = appTest({ offline: true });
 
@@ -88,6 +89,11 @@ describe("GET /api/admin/organizations", () => {
       { cursor: Buffer.from("2024-01-01 00:00:00+00|").toString("base64url") },
       "querystring.cursor",
     ],
+    ...IMPOSSIBLE_CURSORS.map(([name, cursor]): [string, Query, string] => [
+      name,
+      { cursor },
+      "querystring.cursor",
+    ]),
   ])("answers %s with 400 naming the parameter", async ([, query, path], { app }) => {
     const response = await app.admin.admin.listOrganizations(query);
     expect(response.status).toBe(400);

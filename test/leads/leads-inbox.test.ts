@@ -7,6 +7,7 @@ import { instanceAdminOf, memberOf } from "../harness/accounts.ts";
 import { startTestApp, type TestApp } from "../harness/app.ts";
 import type { Headers, Query } from "../harness/client.ts";
 import { appTest } from "../harness/fixtures.ts";
+import { IMPOSSIBLE_CURSORS } from "../harness/page-cursors.ts";
 
 const test = appTest({ offline: true, env: { LEAD_RATE_LIMIT_PER_MINUTE: "1000" } });
 
@@ -181,6 +182,11 @@ describe("GET /api/admin/leads", () => {
       { cursor: Buffer.from("2024-01-01 00:00:00+00|x' or 1=1").toString("base64url") },
       "querystring.cursor",
     ],
+    ...IMPOSSIBLE_CURSORS.map(([name, cursor]): [string, Query, string] => [
+      name,
+      { cursor },
+      "querystring.cursor",
+    ]),
     ["since that is not a date", { since: "yesterday" }, "querystring.since"],
     ["until that is not a date", { until: "2024-13-01" }, "querystring.until"],
     [
