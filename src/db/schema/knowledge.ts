@@ -198,6 +198,7 @@ export const knowledgeChunks = pgTable(
   (table) => [
     index("knowledge_chunks_datasource_idx").on(table.datasourceId, table.contentHash),
     index("knowledge_chunks_datastore_idx").on(table.datastoreId, table.customId),
+    // Without GIN's pending list (fastupdate = off, migration 0047): see there.
     index("knowledge_chunks_search_idx").using("gin", table.search),
   ],
 );
