@@ -32,13 +32,23 @@ const test = channelTest().extend(
 
 type Webhook = { channel: ChannelBody; secret: string };
 
-async function telegramChannel(fixtures: ChannelFixtures, telegram: TelegramApi) {
+/**
+ * A Telegram channel made through the first process, whose webhook both processes have accepted
+ * once: each has read the channel and keeps it.
+ */
+async function channelBothRead(
+  fixtures: ChannelFixtures,
+  second: TestApp,
+  telegram: TelegramApi,
+): Promise<Webhook> {
   const channel = await createChannel(fixtures, {
     type: "telegram",
     name: "Support bot",
     config: { botToken: BOT_TOKEN },
   });
-  return { channel, secret: telegram.webhookOf(BOT_TOKEN)!.secret_token! };
+  const webhook = { channel, secret: telegram.webhookOf(BOT_TOKEN)!.secret_token! };
+  for (const app of [fixtures.app, second]) expect(await statusOf(app, webhook)).toBe(200);
+  return webhook;
 }
 
 let nextUpdate = 5_000;
@@ -82,8 +92,7 @@ describe("channels that API processes have read for their webhooks", () => {
     agent,
     telegram,
   }) => {
-    const webhook = await telegramChannel({ app: first, org, agent }, telegram);
-    for (const app of [first, second]) expect(await statusOf(app, webhook)).toBe(200);
+    const webhook = await channelBothRead({ app: first, org, agent }, second, telegram);
 
     await changeChannel(first, org, webhook, { enabled: false });
     expect(await statusOf(first, webhook)).toBe(404);
@@ -95,8 +104,7 @@ describe("channels that API processes have read for their webhooks", () => {
   });
 
   test("follow a change made in SQL", async ({ app: first, second, org, agent, telegram }) => {
-    const webhook = await telegramChannel({ app: first, org, agent }, telegram);
-    for (const app of [first, second]) expect(await statusOf(app, webhook)).toBe(200);
+    const webhook = await channelBothRead({ app: first, org, agent }, second, telegram);
     await first.database.db.execute(
       sql`update channels set enabled = false where id = ${webhook.channel.id}`,
     );
@@ -112,8 +120,7 @@ describe("channels that API processes have read for their webhooks", () => {
     agent,
     telegram,
   }) => {
-    const webhook = await telegramChannel({ app: first, org, agent }, telegram);
-    for (const app of [first, second]) expect(await statusOf(app, webhook)).toBe(200);
+    const webhook = await channelBothRead({ app: first, org, agent }, second, telegram);
     await changeChannel(first, org, webhook);
     expect(await statusOf(first, webhook)).toBe(404);
     await vi.waitFor(async () => expect(await statusOf(second, webhook)).toBe(404), NOTICED_WITHIN);
